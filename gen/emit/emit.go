@@ -593,6 +593,7 @@ func (g *gen) structType(t *model.Type) error {
 	chk = append(chk, checkAlternatives(st)...)
 	chk = append(chk, checkConditions(st)...)
 	chk = append(chk, checkCondition(st.Cond)...)
+	chk = append(chk, checkMerged(st.Merged)...)
 	g.f.Comment("CheckWire records in c every constraint the value breaks, under the JSON pointer p.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("CheckWire").Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String()).Block(chk...)
 	g.std(t)
@@ -728,6 +729,31 @@ func nameFits(r *model.Ref, name string) bool {
 		return false
 	}
 	return true
+}
+
+// checkMerged checks the value as each union it merges through allOf: its
+// encoding is decoded as the union and checked.
+func checkMerged(merged []*model.Type) []jen.Code {
+	var out []jen.Code
+	for _, u := range merged {
+		out = append(out, jen.Block(
+			jen.Comment("The value is also a "+u.Name+"."),
+			jen.Id("e").Op(":=").Add(wire("NewEncoder")).Call(jen.Nil()),
+			jen.Id("x").Dot("EncodeWire").Call(jen.Id("e")),
+			jen.Id("d").Op(":=").Add(wire("NewDecoder")).Call(jen.Id("e").Dot("Bytes").Call()),
+			jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(fn("Decode", u)).Call(jen.Id("d")),
+			jen.If(jen.Err().Op("==").Nil()).Block(jen.Err().Op("=").Id("d").Dot("End").Call()),
+			jen.If(jen.Err().Op("!=").Nil()).Block(
+				jen.Var().Id("we").Op("*").Add(wire("Error")),
+				jen.If(jen.Qual("errors", "As").Call(jen.Err(), jen.Op("&").Id("we"))).Block(
+					jen.Id("c").Dot("Fail").Call(jen.Id("p").Op("+").Id("we").Dot("Pointer"), jen.Lit("%s"), jen.Id("we").Dot("Msg")),
+				).Else().Block(
+					jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%s"), jen.Err()),
+				),
+			).Else().Block(fn("Check", u).Call(jen.Id("c"), jen.Id("p"), jen.Id("v"))),
+		))
+	}
+	return out
 }
 
 // checkMemberCount checks minProperties and maxProperties of a struct:

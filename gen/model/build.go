@@ -987,6 +987,14 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 			st.RequiredAlternatives, st.OneOfRequired = alts, len(x.OneOf) > 0
 			return
 		}
+		if named(x) && b.mapping(x) == nil && len(x.Properties) == 0 {
+			// A union of its own, merged by $ref: Validate decodes the
+			// value as that union and checks it.
+			if u, err := b.named(x); err == nil && u.Kind == Union {
+				st.Merged = append(st.Merged, u)
+				return
+			}
+		}
 		t.Unchecked = append(t.Unchecked, "anyOf/oneOf of a merged schema")
 	})
 	if deps, ok := dependencies(st, srcs); ok && len(deps) > 0 {
@@ -1078,6 +1086,18 @@ func (b *builder) condition(t *Type, st *StructType, s *load.Schema, ps []load.P
 	st.Cond = cd
 	dropUnchecked(t, "if")
 	return nil
+}
+
+// named reports whether a schema is a document's root or one of its $defs
+// entries, which have named types.
+func named(s *load.Schema) bool {
+	p := s.Loc.Pointer
+	for _, prefix := range []string{"/$defs/", "/definitions/"} {
+		if strings.HasPrefix(p, prefix) && !strings.Contains(p[len(prefix):], "/") {
+			return true
+		}
+	}
+	return p == ""
 }
 
 // stringTyped reports whether a type use is a Go string or a named type

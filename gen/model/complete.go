@@ -219,6 +219,9 @@ func (c *completeness) typ(t *Type) bool {
 		if cd := t.Struct.Cond; cd != nil {
 			ok = ok && (cd.Then == nil || c.typ(cd.Then)) && (cd.Else == nil || c.typ(cd.Else))
 		}
+		for _, m := range t.Struct.Merged {
+			ok = ok && c.typ(m)
+		}
 		for _, r := range t.Struct.Extra {
 			ok = ok && (r.Type == nil || c.ref(r.Type))
 		}

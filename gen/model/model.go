@@ -232,6 +232,10 @@ type StructType struct {
 	// string, or a named type over one, whose checks Validate makes on the
 	// name of each member present.
 	Names *Ref
+	// Merged are unions of their own that the object merges through allOf
+	// and $ref (a variant that is also one of another union's variants):
+	// Validate decodes the value's encoding as each and checks it.
+	Merged []*Type
 	// Cond is an if/then/else of the object that Validate checks through
 	// types of its own: the value's encoding is decoded as If, and then
 	// checked as Then when it passes Validate as If, else as Else.

@@ -908,9 +908,38 @@ type MultiSelectItems interface {
 }
 
 // MultiSelectItemsTaggedMultiSelectItems holds the items with a `type` tag.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
 type MultiSelectItemsTaggedMultiSelectItems struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// TaggedMultiSelectItems holds the multiple-choice items that carry a `type`
+// tag: plain string values, or a kind this revision does not define.
+//
+// It is a union tagged by the member "type". Its variants are
+// StringMultiSelectItems; a tag this package does not know decodes to
+// UnknownTaggedMultiSelectItems, which keeps the JSON as it was.
+type TaggedMultiSelectItems interface {
+	isTaggedMultiSelectItems()
+}
+
+// UnknownTaggedMultiSelectItems is a variant of TaggedMultiSelectItems whose
+// tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
+type UnknownTaggedMultiSelectItems struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// StringMultiSelectItems is the plain string values of a multiple choice.
+type StringMultiSelectItems struct {
+	// The allowed values.
+	Enum []string `json:"enum"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -920,17 +949,6 @@ type MultiSelectItemsTaggedMultiSelectItems struct {
 type MultiSelectItemsTitledMultiSelectItems struct {
 	// The allowed values, each with a label.
 	AnyOf []EnumOption `json:"anyOf"`
-	// Extension metadata for this object (see Meta). Absent and null both mean
-	// none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// StringMultiSelectItems is the plain string values of a multiple choice.
-type StringMultiSelectItems struct {
-	// The allowed values.
-	Enum []string `json:"enum"`
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
 	Meta Meta `json:"_meta,omitempty"`
@@ -1683,9 +1701,146 @@ type AgentThought struct {
 }
 
 // SessionUpdateStateUpdate is what the session's foreground work is doing now.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
 type SessionUpdateStateUpdate struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// StateUpdate is a snapshot of what a child session is doing in the
+// foreground; each snapshot replaces the previous one. The `state` field
+// selects the state; values starting with `_` are custom and other unknown
+// values belong to later protocol revisions.
+//
+// It is a union tagged by the member "state". Its variants are
+// RunningStateUpdate, IdleStateUpdate, RequiresActionStateUpdate; a tag this
+// package does not know decodes to UnknownStateUpdate, which keeps the JSON as
+// it was.
+type StateUpdate interface {
+	isStateUpdate()
+}
+
+// UnknownStateUpdate is a variant of StateUpdate whose tag this package does
+// not know. Raw holds the whole object as it was received, and encoding writes
+// it back unchanged.
+type UnknownStateUpdate struct {
+	// Tag is the value of the member "state".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// RunningStateUpdate means the child session is doing foreground work.
+type RunningStateUpdate struct {
+	// The complete list of work running in the background. Absent or null: not
+	// reported.
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// BackgroundWork is the work of the session that goes on outside its
+// foreground turn. Each item points at a terminal or tool call the client
+// already knows. The `type` field selects the kind.
+//
+// It is a union tagged by the member "type". Its variants are
+// BackgroundTerminal, BackgroundToolCall; a tag this package does not know
+// decodes to UnknownBackgroundWork, which keeps the JSON as it was.
+type BackgroundWork interface {
+	isBackgroundWork()
+}
+
+// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package
+// does not know. Raw holds the whole object as it was received, and encoding
+// writes it back unchanged.
+type UnknownBackgroundWork struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// BackgroundTerminal is a terminal whose process goes on running after its
+// tool call gave control back to the model.
+type BackgroundTerminal struct {
+	// The terminal that keeps running.
+	TerminalID TerminalID `json:"terminalId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// BackgroundToolCall is a tool call whose work goes on in the background
+// without a process of its own (a watcher, a scheduled wake-up).
+type BackgroundToolCall struct {
+	// The tool call whose work goes on.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// IdleStateUpdate means the session's foreground work has stopped and it is
+// ready for another prompt; background work may still go on.
+type IdleStateUpdate struct {
+	// Why the foreground work stopped. Absent or null: not reported.
+	StopReason wire.Opt[IdleStopReason] `json:"stopReason,omitzero"`
+	// The failure that ended the work, as a JSON-RPC error object, normally sent
+	// with `stopReason` `error`. Absent or null: no details.
+	Error wire.Opt[Error] `json:"error,omitzero"`
+	// The complete list of work still running in the background. Absent or null:
+	// not reported.
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// IdleStopReason is why the session's foreground work stopped. Values starting
+// with `_` are custom; other unknown values belong to later protocol
+// revisions.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type IdleStopReason string
+
+// Error is the error object of a failed response.
+type Error struct {
+	// What kind of error happened.
+	Code ErrorCode `json:"code"`
+	// A short, one-sentence description of the error.
+	Message string `json:"message"`
+	// Optional further details: a shape ACP defines for some codes, or any other
+	// value.
+	Data ErrorData `json:"data,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ErrorCode is an error code. The standard JSON-RPC codes and ACP's own codes
+// are listed; any other 32-bit integer is allowed too. ACP's codes come from
+// the JSON-RPC server range (-32000 to -32099), and the cancellation code
+// -32800 lies in the block LSP reserved.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type ErrorCode int64
+
+// RequiresActionStateUpdate means the child session's foreground work waits
+// for the user to act.
+type RequiresActionStateUpdate struct {
+	// The complete list of work still running in the background. Absent or null:
+	// not reported.
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -2013,145 +2168,6 @@ type CompactionSummaryChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// BackgroundWork is the work of the session that goes on outside its
-// foreground turn. Each item points at a terminal or tool call the client
-// already knows. The `type` field selects the kind.
-//
-// It is a union tagged by the member "type". Its variants are
-// BackgroundTerminal, BackgroundToolCall; a tag this package does not know
-// decodes to UnknownBackgroundWork, which keeps the JSON as it was.
-type BackgroundWork interface {
-	isBackgroundWork()
-}
-
-// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package
-// does not know. Raw holds the whole object as it was received, and encoding
-// writes it back unchanged.
-type UnknownBackgroundWork struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// BackgroundTerminal is a terminal whose process goes on running after its
-// tool call gave control back to the model.
-type BackgroundTerminal struct {
-	// The terminal that keeps running.
-	TerminalID TerminalID `json:"terminalId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean
-	// none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// BackgroundToolCall is a tool call whose work goes on in the background
-// without a process of its own (a watcher, a scheduled wake-up).
-type BackgroundToolCall struct {
-	// The tool call whose work goes on.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean
-	// none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// RunningStateUpdate means the child session is doing foreground work.
-type RunningStateUpdate struct {
-	// The complete list of work running in the background. Absent or null: not
-	// reported.
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean
-	// none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// RequiresActionStateUpdate means the child session's foreground work waits
-// for the user to act.
-type RequiresActionStateUpdate struct {
-	// The complete list of work still running in the background. Absent or null:
-	// not reported.
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean
-	// none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// StateUpdate is a snapshot of what a child session is doing in the
-// foreground; each snapshot replaces the previous one. The `state` field
-// selects the state; values starting with `_` are custom and other unknown
-// values belong to later protocol revisions.
-//
-// It is a union tagged by the member "state". Its variants are
-// RunningStateUpdate, IdleStateUpdate, RequiresActionStateUpdate; a tag this
-// package does not know decodes to UnknownStateUpdate, which keeps the JSON as
-// it was.
-type StateUpdate interface {
-	isStateUpdate()
-}
-
-// UnknownStateUpdate is a variant of StateUpdate whose tag this package does
-// not know. Raw holds the whole object as it was received, and encoding writes
-// it back unchanged.
-type UnknownStateUpdate struct {
-	// Tag is the value of the member "state".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// IdleStateUpdate means the session's foreground work has stopped and it is
-// ready for another prompt; background work may still go on.
-type IdleStateUpdate struct {
-	// Why the foreground work stopped. Absent or null: not reported.
-	StopReason wire.Opt[IdleStopReason] `json:"stopReason,omitzero"`
-	// The failure that ended the work, as a JSON-RPC error object, normally sent
-	// with `stopReason` `error`. Absent or null: no details.
-	Error wire.Opt[Error] `json:"error,omitzero"`
-	// The complete list of work still running in the background. Absent or null:
-	// not reported.
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean
-	// none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// IdleStopReason is why the session's foreground work stopped. Values starting
-// with `_` are custom; other unknown values belong to later protocol
-// revisions.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type IdleStopReason string
-
-// Error is the error object of a failed response.
-type Error struct {
-	// What kind of error happened.
-	Code ErrorCode `json:"code"`
-	// A short, one-sentence description of the error.
-	Message string `json:"message"`
-	// Optional further details: a shape ACP defines for some codes, or any other
-	// value.
-	Data ErrorData `json:"data,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ErrorCode is an error code. The standard JSON-RPC codes and ACP's own codes
-// are listed; any other 32-bit integer is allowed too. ACP's codes come from
-// the JSON-RPC server range (-32000 to -32099), and the cancellation code
-// -32800 lies in the block LSP reserved.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type ErrorCode int64
-
 // ClientCapabilities is what the client can do for the agent, sent in the
 // `initialize` request. Agents must not call a client method whose capability
 // is not advertised here.
@@ -2410,26 +2426,6 @@ type ElicitationAcceptAction struct {
 	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
-}
-
-// TaggedMultiSelectItems holds the multiple-choice items that carry a `type`
-// tag: plain string values, or a kind this revision does not define.
-//
-// It is a union tagged by the member "type". Its variants are
-// StringMultiSelectItems; a tag this package does not know decodes to
-// UnknownTaggedMultiSelectItems, which keeps the JSON as it was.
-type TaggedMultiSelectItems interface {
-	isTaggedMultiSelectItems()
-}
-
-// UnknownTaggedMultiSelectItems is a variant of TaggedMultiSelectItems whose
-// tag this package does not know. Raw holds the whole object as it was
-// received, and encoding writes it back unchanged.
-type UnknownTaggedMultiSelectItems struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 // CompleteElicitationNotification tells the client that the out-of-band
@@ -12501,7 +12497,28 @@ func (x *MultiSelectItemsTaggedMultiSelectItems) EncodeWireFields(e *wire.Encode
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MultiSelectItemsTaggedMultiSelectItems) CheckWire(c *wire.Checker, p string) {}
+func (x *MultiSelectItemsTaggedMultiSelectItems) CheckWire(c *wire.Checker, p string) {
+	{
+		// The value is also a TaggedMultiSelectItems.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeTaggedMultiSelectItems(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckTaggedMultiSelectItems(c, p, v)
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *MultiSelectItemsTaggedMultiSelectItems) Validate() error {
@@ -12517,6 +12534,244 @@ func (x *MultiSelectItemsTaggedMultiSelectItems) UnmarshalJSON(data []byte) erro
 
 // MarshalJSON encodes the value.
 func (x MultiSelectItemsTaggedMultiSelectItems) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownTaggedMultiSelectItems) isTaggedMultiSelectItems() {}
+
+// DecodeTaggedMultiSelectItems decodes a TaggedMultiSelectItems from d.
+func DecodeTaggedMultiSelectItems(d *wire.Decoder) (TaggedMultiSelectItems, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"type\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "string":
+		v := new(StringMultiSelectItems)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownTaggedMultiSelectItems{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeTaggedMultiSelectItems encodes v to e; a nil v is null.
+func EncodeTaggedMultiSelectItems(e *wire.Encoder, v TaggedMultiSelectItems) {
+	switch v := v.(type) {
+	case *StringMultiSelectItems:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"string\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownTaggedMultiSelectItems:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckTaggedMultiSelectItems records in c every constraint v breaks, under the JSON pointer p.
+func CheckTaggedMultiSelectItems(c *wire.Checker, p string, v TaggedMultiSelectItems) {
+	switch v := v.(type) {
+	case *StringMultiSelectItems:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalTaggedMultiSelectItems decodes a TaggedMultiSelectItems from data, strictly.
+func UnmarshalTaggedMultiSelectItems(data []byte) (TaggedMultiSelectItems, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeTaggedMultiSelectItems(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalTaggedMultiSelectItems encodes v.
+func MarshalTaggedMultiSelectItems(v TaggedMultiSelectItems) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeTaggedMultiSelectItems(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateTaggedMultiSelectItems checks v against its schema's constraints and returns every violation.
+func ValidateTaggedMultiSelectItems(v TaggedMultiSelectItems) error {
+	var c wire.Checker
+	CheckTaggedMultiSelectItems(&c, "", v)
+	return c.Err()
+}
+
+func (*StringMultiSelectItems) isTaggedMultiSelectItems() {}
+
+// DecodeWire decodes the value from d.
+func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = StringMultiSelectItems{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "enum":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "enum")
+			}
+			seen[0] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "enum")
+				}
+				s0 := make([]string, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "enum")
+					}
+					if !more {
+						break
+					}
+					var e0 string
+					{
+						v1, err := d.String()
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "enum")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.Enum = s0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "enum")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *StringMultiSelectItems) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *StringMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"enum\":")
+	e.BeginArray()
+	for i0 := range x.Enum {
+		e.String(x.Enum[i0])
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "enum")
+		if len(x.Enum) < 1 {
+			c.Fail(p, "has %d items, want at least 1", len(x.Enum))
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *StringMultiSelectItems) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x StringMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -12655,144 +12910,6 @@ func (x *MultiSelectItemsTitledMultiSelectItems) UnmarshalJSON(data []byte) erro
 
 // MarshalJSON encodes the value.
 func (x MultiSelectItemsTitledMultiSelectItems) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*StringMultiSelectItems) isTaggedMultiSelectItems() {}
-
-// DecodeWire decodes the value from d.
-func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = StringMultiSelectItems{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "enum":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "enum")
-			}
-			seen[0] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "enum")
-				}
-				s0 := make([]string, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "enum")
-					}
-					if !more {
-						break
-					}
-					var e0 string
-					{
-						v1, err := d.String()
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "enum")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.Enum = s0
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "enum")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *StringMultiSelectItems) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *StringMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"enum\":")
-	e.BeginArray()
-	for i0 := range x.Enum {
-		e.String(x.Enum[i0])
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "enum")
-		if len(x.Enum) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Enum))
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *StringMultiSelectItems) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x StringMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -20292,7 +20409,28 @@ func (x *SessionUpdateStateUpdate) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionUpdateStateUpdate) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionUpdateStateUpdate) CheckWire(c *wire.Checker, p string) {
+	{
+		// The value is also a StateUpdate.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeStateUpdate(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckStateUpdate(c, p, v)
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionUpdateStateUpdate) Validate() error {
@@ -20308,6 +20446,1245 @@ func (x *SessionUpdateStateUpdate) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x SessionUpdateStateUpdate) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownStateUpdate) isStateUpdate() {}
+
+// DecodeStateUpdate decodes a StateUpdate from d.
+func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
+	tag, ok, err := d.PeekTag("state")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"state\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "running":
+		v := new(RunningStateUpdate)
+		d.SkipKey("state")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "idle":
+		v := new(IdleStateUpdate)
+		d.SkipKey("state")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "requires_action":
+		v := new(RequiresActionStateUpdate)
+		d.SkipKey("state")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownStateUpdate{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeStateUpdate encodes v to e; a nil v is null.
+func EncodeStateUpdate(e *wire.Encoder, v StateUpdate) {
+	switch v := v.(type) {
+	case *RunningStateUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"state\":")
+		e.RawValue("\"running\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *IdleStateUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"state\":")
+		e.RawValue("\"idle\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *RequiresActionStateUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"state\":")
+		e.RawValue("\"requires_action\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownStateUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"state\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckStateUpdate records in c every constraint v breaks, under the JSON pointer p.
+func CheckStateUpdate(c *wire.Checker, p string, v StateUpdate) {
+	switch v := v.(type) {
+	case *RunningStateUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *IdleStateUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *RequiresActionStateUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalStateUpdate decodes a StateUpdate from data, strictly.
+func UnmarshalStateUpdate(data []byte) (StateUpdate, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeStateUpdate(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalStateUpdate encodes v.
+func MarshalStateUpdate(v StateUpdate) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeStateUpdate(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateStateUpdate checks v against its schema's constraints and returns every violation.
+func ValidateStateUpdate(v StateUpdate) error {
+	var c wire.Checker
+	CheckStateUpdate(&c, "", v)
+	return c.Err()
+}
+
+func (*RunningStateUpdate) isStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = RunningStateUpdate{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "background":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *RunningStateUpdate) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *RunningStateUpdate) EncodeWireFields(e *wire.Encoder) {
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *RunningStateUpdate) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *RunningStateUpdate) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x RunningStateUpdate) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownBackgroundWork) isBackgroundWork() {}
+
+// DecodeBackgroundWork decodes a BackgroundWork from d.
+func DecodeBackgroundWork(d *wire.Decoder) (BackgroundWork, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"type\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "terminal":
+		v := new(BackgroundTerminal)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "tool_call":
+		v := new(BackgroundToolCall)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownBackgroundWork{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeBackgroundWork encodes v to e; a nil v is null.
+func EncodeBackgroundWork(e *wire.Encoder, v BackgroundWork) {
+	switch v := v.(type) {
+	case *BackgroundTerminal:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"terminal\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *BackgroundToolCall:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"tool_call\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownBackgroundWork:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckBackgroundWork records in c every constraint v breaks, under the JSON pointer p.
+func CheckBackgroundWork(c *wire.Checker, p string, v BackgroundWork) {
+	switch v := v.(type) {
+	case *BackgroundTerminal:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *BackgroundToolCall:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalBackgroundWork decodes a BackgroundWork from data, strictly.
+func UnmarshalBackgroundWork(data []byte) (BackgroundWork, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeBackgroundWork(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalBackgroundWork encodes v.
+func MarshalBackgroundWork(v BackgroundWork) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeBackgroundWork(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateBackgroundWork checks v against its schema's constraints and returns every violation.
+func ValidateBackgroundWork(v BackgroundWork) error {
+	var c wire.Checker
+	CheckBackgroundWork(&c, "", v)
+	return c.Err()
+}
+
+func (*BackgroundTerminal) isBackgroundWork() {}
+
+// DecodeWire decodes the value from d.
+func (x *BackgroundTerminal) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = BackgroundTerminal{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "terminalId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "terminalId")
+			}
+			seen[0] = true
+			if err := x.TerminalID.DecodeWire(d); err != nil {
+				return wire.At(err, "terminalId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "terminalId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *BackgroundTerminal) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *BackgroundTerminal) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"terminalId\":")
+	x.TerminalID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *BackgroundTerminal) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "terminalId")
+		x.TerminalID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *BackgroundTerminal) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *BackgroundTerminal) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x BackgroundTerminal) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*BackgroundToolCall) isBackgroundWork() {}
+
+// DecodeWire decodes the value from d.
+func (x *BackgroundToolCall) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = BackgroundToolCall{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "toolCallId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "toolCallId")
+			}
+			seen[0] = true
+			if err := x.ToolCallID.DecodeWire(d); err != nil {
+				return wire.At(err, "toolCallId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "toolCallId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *BackgroundToolCall) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *BackgroundToolCall) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"toolCallId\":")
+	x.ToolCallID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *BackgroundToolCall) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "toolCallId")
+		x.ToolCallID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *BackgroundToolCall) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *BackgroundToolCall) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x BackgroundToolCall) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*IdleStateUpdate) isStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = IdleStateUpdate{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "stopReason":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "stopReason")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if isNull {
+				x.StopReason = wire.Null[IdleStopReason]()
+			} else {
+				var v IdleStopReason
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "stopReason")
+				}
+				x.StopReason = wire.Some(v)
+			}
+		case "error":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "error")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "error")
+			}
+			if isNull {
+				x.Error = wire.Null[Error]()
+			} else {
+				var v Error
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "error")
+				}
+				x.Error = wire.Some(v)
+			}
+		case "background":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *IdleStateUpdate) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *IdleStateUpdate) EncodeWireFields(e *wire.Encoder) {
+	if !x.StopReason.IsAbsent() {
+		e.RawKey("\"stopReason\":")
+		if v, ok := x.StopReason.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Error.IsAbsent() {
+		e.RawKey("\"error\":")
+		if v, ok := x.Error.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *IdleStateUpdate) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.StopReason.Get(); ok {
+		p := wire.Join(p, "stopReason")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Error.Get(); ok {
+		p := wire.Join(p, "error")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *IdleStateUpdate) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *IdleStateUpdate) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x IdleStateUpdate) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+const (
+	// The model finished.
+	IdleStopReasonEndTurn IdleStopReason = "end_turn"
+	// The model hit its token limit.
+	IdleStopReasonMaxTokens IdleStopReason = "max_tokens"
+	// The agent hit its limit of model requests.
+	IdleStopReasonMaxTurnRequests IdleStopReason = "max_turn_requests"
+	// The agent refused to go on.
+	IdleStopReasonRefusal IdleStopReason = "refusal"
+	// The work was cancelled.
+	IdleStopReasonCancelled IdleStopReason = "cancelled"
+	// The work failed; `error` may say why.
+	IdleStopReasonError IdleStopReason = "error"
+)
+
+// Valid reports whether v is one of the listed values.
+func (v IdleStopReason) Valid() bool {
+	switch v {
+	case IdleStopReasonEndTurn, IdleStopReasonMaxTokens, IdleStopReasonMaxTurnRequests, IdleStopReasonRefusal, IdleStopReasonCancelled, IdleStopReasonError:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *IdleStopReason) DecodeWire(d *wire.Decoder) error {
+	v, err := d.String()
+	*x = IdleStopReason(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *IdleStopReason) EncodeWire(e *wire.Encoder) {
+	e.String(string(*x))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *IdleStopReason) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *IdleStopReason) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *IdleStopReason) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x IdleStopReason) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *Error) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Error{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "code":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "code")
+			}
+			seen[0] = true
+			if err := x.Code.DecodeWire(d); err != nil {
+				return wire.At(err, "code")
+			}
+		case "message":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "message")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "message")
+				}
+				x.Message = v0
+			}
+		case "data":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "data")
+			}
+			seen[2] = true
+			{
+				v0, err := DecodeErrorData(d)
+				if err != nil {
+					return wire.At(err, "data")
+				}
+				x.Data = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "code")
+	}
+	if !seen[1] {
+		missing = append(missing, "message")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Error) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Error) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"code\":")
+	x.Code.EncodeWire(e)
+	e.RawKey("\"message\":")
+	e.String(x.Message)
+	if x.Data != nil {
+		e.RawKey("\"data\":")
+		EncodeErrorData(e, x.Data)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Error) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "code")
+		x.Code.CheckWire(c, p)
+	}
+	if x.Data != nil {
+		p := wire.Join(p, "data")
+		CheckErrorData(c, p, x.Data)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Error) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Error) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Error) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+const (
+	// Parse error: the message was not valid JSON.
+	ErrorCodeMinus32700 ErrorCode = -32700
+	// Invalid request: the JSON does not form a proper request.
+	ErrorCodeMinus32600 ErrorCode = -32600
+	// Method not found: no such method, or the receiver does not offer it.
+	ErrorCodeMinus32601 ErrorCode = -32601
+	// Invalid params: the parameters do not fit the method.
+	ErrorCodeMinus32602 ErrorCode = -32602
+	// Internal error: something failed inside the receiver.
+	ErrorCodeMinus32603 ErrorCode = -32603
+	// Request cancelled: the work was stopped, because the caller asked for it or
+	// because of resource limits or shutdown.
+	ErrorCodeMinus32800 ErrorCode = -32800
+	// Authentication required: authenticate before doing this.
+	ErrorCodeMinus32000 ErrorCode = -32000
+	// Resource not found: a session, file or other resource does not exist.
+	ErrorCodeMinus32002 ErrorCode = -32002
+	// Unsupported protocol version: the agent does not speak the version the
+	// client asked for; `data` lists the versions it does.
+	ErrorCodeMinus32022 ErrorCode = -32022
+)
+
+// Valid reports whether v is one of the listed values.
+func (v ErrorCode) Valid() bool {
+	switch v {
+	case ErrorCodeMinus32700, ErrorCodeMinus32600, ErrorCodeMinus32601, ErrorCodeMinus32602, ErrorCodeMinus32603, ErrorCodeMinus32800, ErrorCodeMinus32000, ErrorCodeMinus32002, ErrorCodeMinus32022:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *ErrorCode) DecodeWire(d *wire.Decoder) error {
+	v, err := d.Int64()
+	*x = ErrorCode(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *ErrorCode) EncodeWire(e *wire.Encoder) {
+	e.Int64(int64(int64(*x)))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ErrorCode) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ErrorCode) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ErrorCode) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*RequiresActionStateUpdate) isStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = RequiresActionStateUpdate{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "background":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *RequiresActionStateUpdate) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *RequiresActionStateUpdate) EncodeWireFields(e *wire.Encoder) {
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *RequiresActionStateUpdate) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -23470,1245 +24847,6 @@ func (x CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-func (*UnknownBackgroundWork) isBackgroundWork() {}
-
-// DecodeBackgroundWork decodes a BackgroundWork from d.
-func DecodeBackgroundWork(d *wire.Decoder) (BackgroundWork, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "terminal":
-		v := new(BackgroundTerminal)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool_call":
-		v := new(BackgroundToolCall)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownBackgroundWork{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeBackgroundWork encodes v to e; a nil v is null.
-func EncodeBackgroundWork(e *wire.Encoder, v BackgroundWork) {
-	switch v := v.(type) {
-	case *BackgroundTerminal:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"terminal\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *BackgroundToolCall:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"tool_call\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownBackgroundWork:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckBackgroundWork records in c every constraint v breaks, under the JSON pointer p.
-func CheckBackgroundWork(c *wire.Checker, p string, v BackgroundWork) {
-	switch v := v.(type) {
-	case *BackgroundTerminal:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *BackgroundToolCall:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalBackgroundWork decodes a BackgroundWork from data, strictly.
-func UnmarshalBackgroundWork(data []byte) (BackgroundWork, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeBackgroundWork(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalBackgroundWork encodes v.
-func MarshalBackgroundWork(v BackgroundWork) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeBackgroundWork(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateBackgroundWork checks v against its schema's constraints and returns every violation.
-func ValidateBackgroundWork(v BackgroundWork) error {
-	var c wire.Checker
-	CheckBackgroundWork(&c, "", v)
-	return c.Err()
-}
-
-func (*BackgroundTerminal) isBackgroundWork() {}
-
-// DecodeWire decodes the value from d.
-func (x *BackgroundTerminal) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = BackgroundTerminal{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "terminalId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "terminalId")
-			}
-			seen[0] = true
-			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "terminalId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *BackgroundTerminal) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BackgroundTerminal) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"terminalId\":")
-	x.TerminalID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BackgroundTerminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BackgroundTerminal) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BackgroundTerminal) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x BackgroundTerminal) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*BackgroundToolCall) isBackgroundWork() {}
-
-// DecodeWire decodes the value from d.
-func (x *BackgroundToolCall) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = BackgroundToolCall{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "toolCallId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "toolCallId")
-			}
-			seen[0] = true
-			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "toolCallId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *BackgroundToolCall) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BackgroundToolCall) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"toolCallId\":")
-	x.ToolCallID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BackgroundToolCall) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BackgroundToolCall) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BackgroundToolCall) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x BackgroundToolCall) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*RunningStateUpdate) isStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = RunningStateUpdate{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "background":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "background")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "background")
-			}
-			if isNull {
-				x.Background = wire.Null[[]BackgroundWork]()
-			} else {
-				var v []BackgroundWork
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
-					}
-					s1 := make([]BackgroundWork, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "background")
-						}
-						if !more {
-							break
-						}
-						var e1 BackgroundWork
-						{
-							v2, err := DecodeBackgroundWork(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Background = wire.Some(v)
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *RunningStateUpdate) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *RunningStateUpdate) EncodeWireFields(e *wire.Encoder) {
-	if !x.Background.IsAbsent() {
-		e.RawKey("\"background\":")
-		if v, ok := x.Background.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeBackgroundWork(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckBackgroundWork(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *RunningStateUpdate) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *RunningStateUpdate) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x RunningStateUpdate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*RequiresActionStateUpdate) isStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = RequiresActionStateUpdate{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "background":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "background")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "background")
-			}
-			if isNull {
-				x.Background = wire.Null[[]BackgroundWork]()
-			} else {
-				var v []BackgroundWork
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
-					}
-					s1 := make([]BackgroundWork, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "background")
-						}
-						if !more {
-							break
-						}
-						var e1 BackgroundWork
-						{
-							v2, err := DecodeBackgroundWork(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Background = wire.Some(v)
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *RequiresActionStateUpdate) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *RequiresActionStateUpdate) EncodeWireFields(e *wire.Encoder) {
-	if !x.Background.IsAbsent() {
-		e.RawKey("\"background\":")
-		if v, ok := x.Background.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeBackgroundWork(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckBackgroundWork(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *RequiresActionStateUpdate) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnknownStateUpdate) isStateUpdate() {}
-
-// DecodeStateUpdate decodes a StateUpdate from d.
-func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
-	tag, ok, err := d.PeekTag("state")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"state\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "running":
-		v := new(RunningStateUpdate)
-		d.SkipKey("state")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "idle":
-		v := new(IdleStateUpdate)
-		d.SkipKey("state")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "requires_action":
-		v := new(RequiresActionStateUpdate)
-		d.SkipKey("state")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownStateUpdate{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeStateUpdate encodes v to e; a nil v is null.
-func EncodeStateUpdate(e *wire.Encoder, v StateUpdate) {
-	switch v := v.(type) {
-	case *RunningStateUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"state\":")
-		e.RawValue("\"running\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *IdleStateUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"state\":")
-		e.RawValue("\"idle\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *RequiresActionStateUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"state\":")
-		e.RawValue("\"requires_action\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownStateUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"state\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckStateUpdate records in c every constraint v breaks, under the JSON pointer p.
-func CheckStateUpdate(c *wire.Checker, p string, v StateUpdate) {
-	switch v := v.(type) {
-	case *RunningStateUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *IdleStateUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *RequiresActionStateUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalStateUpdate decodes a StateUpdate from data, strictly.
-func UnmarshalStateUpdate(data []byte) (StateUpdate, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeStateUpdate(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalStateUpdate encodes v.
-func MarshalStateUpdate(v StateUpdate) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeStateUpdate(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateStateUpdate checks v against its schema's constraints and returns every violation.
-func ValidateStateUpdate(v StateUpdate) error {
-	var c wire.Checker
-	CheckStateUpdate(&c, "", v)
-	return c.Err()
-}
-
-func (*IdleStateUpdate) isStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = IdleStateUpdate{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "stopReason":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "stopReason")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "stopReason")
-			}
-			if isNull {
-				x.StopReason = wire.Null[IdleStopReason]()
-			} else {
-				var v IdleStopReason
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "stopReason")
-				}
-				x.StopReason = wire.Some(v)
-			}
-		case "error":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "error")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "error")
-			}
-			if isNull {
-				x.Error = wire.Null[Error]()
-			} else {
-				var v Error
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "error")
-				}
-				x.Error = wire.Some(v)
-			}
-		case "background":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "background")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "background")
-			}
-			if isNull {
-				x.Background = wire.Null[[]BackgroundWork]()
-			} else {
-				var v []BackgroundWork
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
-					}
-					s1 := make([]BackgroundWork, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "background")
-						}
-						if !more {
-							break
-						}
-						var e1 BackgroundWork
-						{
-							v2, err := DecodeBackgroundWork(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Background = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *IdleStateUpdate) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *IdleStateUpdate) EncodeWireFields(e *wire.Encoder) {
-	if !x.StopReason.IsAbsent() {
-		e.RawKey("\"stopReason\":")
-		if v, ok := x.StopReason.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Error.IsAbsent() {
-		e.RawKey("\"error\":")
-		if v, ok := x.Error.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Background.IsAbsent() {
-		e.RawKey("\"background\":")
-		if v, ok := x.Background.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeBackgroundWork(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *IdleStateUpdate) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.StopReason.Get(); ok {
-		p := wire.Join(p, "stopReason")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Error.Get(); ok {
-		p := wire.Join(p, "error")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckBackgroundWork(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *IdleStateUpdate) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *IdleStateUpdate) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x IdleStateUpdate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-const (
-	// The model finished.
-	IdleStopReasonEndTurn IdleStopReason = "end_turn"
-	// The model hit its token limit.
-	IdleStopReasonMaxTokens IdleStopReason = "max_tokens"
-	// The agent hit its limit of model requests.
-	IdleStopReasonMaxTurnRequests IdleStopReason = "max_turn_requests"
-	// The agent refused to go on.
-	IdleStopReasonRefusal IdleStopReason = "refusal"
-	// The work was cancelled.
-	IdleStopReasonCancelled IdleStopReason = "cancelled"
-	// The work failed; `error` may say why.
-	IdleStopReasonError IdleStopReason = "error"
-)
-
-// Valid reports whether v is one of the listed values.
-func (v IdleStopReason) Valid() bool {
-	switch v {
-	case IdleStopReasonEndTurn, IdleStopReasonMaxTokens, IdleStopReasonMaxTurnRequests, IdleStopReasonRefusal, IdleStopReasonCancelled, IdleStopReasonError:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *IdleStopReason) DecodeWire(d *wire.Decoder) error {
-	v, err := d.String()
-	*x = IdleStopReason(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *IdleStopReason) EncodeWire(e *wire.Encoder) {
-	e.String(string(*x))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *IdleStopReason) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *IdleStopReason) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *IdleStopReason) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x IdleStopReason) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *Error) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Error{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "code":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "code")
-			}
-			seen[0] = true
-			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
-			}
-		case "message":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "message")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "message")
-				}
-				x.Message = v0
-			}
-		case "data":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "data")
-			}
-			seen[2] = true
-			{
-				v0, err := DecodeErrorData(d)
-				if err != nil {
-					return wire.At(err, "data")
-				}
-				x.Data = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "code")
-	}
-	if !seen[1] {
-		missing = append(missing, "message")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Error) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Error) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"code\":")
-	x.Code.EncodeWire(e)
-	e.RawKey("\"message\":")
-	e.String(x.Message)
-	if x.Data != nil {
-		e.RawKey("\"data\":")
-		EncodeErrorData(e, x.Data)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Error) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "code")
-		x.Code.CheckWire(c, p)
-	}
-	if x.Data != nil {
-		p := wire.Join(p, "data")
-		CheckErrorData(c, p, x.Data)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Error) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Error) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Error) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-const (
-	// Parse error: the message was not valid JSON.
-	ErrorCodeMinus32700 ErrorCode = -32700
-	// Invalid request: the JSON does not form a proper request.
-	ErrorCodeMinus32600 ErrorCode = -32600
-	// Method not found: no such method, or the receiver does not offer it.
-	ErrorCodeMinus32601 ErrorCode = -32601
-	// Invalid params: the parameters do not fit the method.
-	ErrorCodeMinus32602 ErrorCode = -32602
-	// Internal error: something failed inside the receiver.
-	ErrorCodeMinus32603 ErrorCode = -32603
-	// Request cancelled: the work was stopped, because the caller asked for it or
-	// because of resource limits or shutdown.
-	ErrorCodeMinus32800 ErrorCode = -32800
-	// Authentication required: authenticate before doing this.
-	ErrorCodeMinus32000 ErrorCode = -32000
-	// Resource not found: a session, file or other resource does not exist.
-	ErrorCodeMinus32002 ErrorCode = -32002
-	// Unsupported protocol version: the agent does not speak the version the
-	// client asked for; `data` lists the versions it does.
-	ErrorCodeMinus32022 ErrorCode = -32022
-)
-
-// Valid reports whether v is one of the listed values.
-func (v ErrorCode) Valid() bool {
-	switch v {
-	case ErrorCodeMinus32700, ErrorCodeMinus32600, ErrorCodeMinus32601, ErrorCodeMinus32602, ErrorCodeMinus32603, ErrorCodeMinus32800, ErrorCodeMinus32000, ErrorCodeMinus32002, ErrorCodeMinus32022:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *ErrorCode) DecodeWire(d *wire.Decoder) error {
-	v, err := d.Int64()
-	*x = ErrorCode(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *ErrorCode) EncodeWire(e *wire.Encoder) {
-	e.Int64(int64(int64(*x)))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ErrorCode) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ErrorCode) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ErrorCode) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // DecodeWire decodes the value from d.
 func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -27037,106 +27175,6 @@ func (x *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationAcceptAction) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-func (*UnknownTaggedMultiSelectItems) isTaggedMultiSelectItems() {}
-
-// DecodeTaggedMultiSelectItems decodes a TaggedMultiSelectItems from d.
-func DecodeTaggedMultiSelectItems(d *wire.Decoder) (TaggedMultiSelectItems, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "string":
-		v := new(StringMultiSelectItems)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownTaggedMultiSelectItems{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeTaggedMultiSelectItems encodes v to e; a nil v is null.
-func EncodeTaggedMultiSelectItems(e *wire.Encoder, v TaggedMultiSelectItems) {
-	switch v := v.(type) {
-	case *StringMultiSelectItems:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"string\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownTaggedMultiSelectItems:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckTaggedMultiSelectItems records in c every constraint v breaks, under the JSON pointer p.
-func CheckTaggedMultiSelectItems(c *wire.Checker, p string, v TaggedMultiSelectItems) {
-	switch v := v.(type) {
-	case *StringMultiSelectItems:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalTaggedMultiSelectItems decodes a TaggedMultiSelectItems from data, strictly.
-func UnmarshalTaggedMultiSelectItems(data []byte) (TaggedMultiSelectItems, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeTaggedMultiSelectItems(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalTaggedMultiSelectItems encodes v.
-func MarshalTaggedMultiSelectItems(v TaggedMultiSelectItems) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeTaggedMultiSelectItems(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateTaggedMultiSelectItems checks v against its schema's constraints and returns every violation.
-func ValidateTaggedMultiSelectItems(v TaggedMultiSelectItems) error {
-	var c wire.Checker
-	CheckTaggedMultiSelectItems(&c, "", v)
-	return c.Err()
 }
 
 // DecodeWire decodes the value from d.
@@ -32982,62 +33020,6 @@ func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
 	case *BooleanPropertySchema:
 		return true
 	case *MultiSelectPropertySchema:
-		return false
-	}
-	return false
-}
-
-// completeMultiSelectItems reports whether Validate checks everything the schema asks of v's variant.
-func completeMultiSelectItems(v MultiSelectItems) bool {
-	switch v.(type) {
-	case *MultiSelectItemsTitledMultiSelectItems:
-		return true
-	case *MultiSelectItemsTaggedMultiSelectItems:
-		return false
-	}
-	return false
-}
-
-// completeSessionUpdate reports whether Validate checks everything the schema asks of v's variant.
-func completeSessionUpdate(v SessionUpdate) bool {
-	switch v.(type) {
-	case *UserMessageChunk:
-		return true
-	case *UserMessage:
-		return true
-	case *AgentMessageChunk:
-		return true
-	case *AgentMessage:
-		return true
-	case *AgentThoughtChunk:
-		return true
-	case *AgentThought:
-		return true
-	case *SessionUpdateStateUpdate:
-		return false
-	case *ToolCallContentChunk:
-		return true
-	case *ToolCallUpdate:
-		return true
-	case *TerminalUpdate:
-		return true
-	case *TerminalOutputChunk:
-		return true
-	case *PlanUpdate:
-		return true
-	case *AvailableCommandsUpdate:
-		return true
-	case *ConfigOptionUpdate:
-		return true
-	case *SessionInfoUpdate:
-		return true
-	case *UsageUpdate:
-		return true
-	case *Notice:
-		return true
-	case *CompactionUpdate:
-		return true
-	case *CompactionSummaryChunk:
 		return true
 	}
 	return false
@@ -34254,11 +34236,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MultiSelectItems)
 				CheckMultiSelectItems(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(MultiSelectItems)
-				return completeMultiSelectItems(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMultiSelectItems(d)
 			},
@@ -34273,11 +34251,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MultiSelectPropertySchema).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*MultiSelectPropertySchema)
-				return (x.Items == nil || completeMultiSelectItems(x.Items))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MultiSelectPropertySchema)
 				return v, v.DecodeWire(d)
@@ -34974,11 +34948,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionUpdate)
 				CheckSessionUpdate(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(SessionUpdate)
-				return completeSessionUpdate(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionUpdate(d)
 			},
@@ -35916,11 +35886,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UpdateSessionNotification).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*UpdateSessionNotification)
-				return (x.Update == nil || completeSessionUpdate(x.Update))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UpdateSessionNotification)
 				return v, v.DecodeWire(d)

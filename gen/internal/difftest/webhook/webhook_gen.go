@@ -72,6 +72,50 @@ type UserWithNameAndPhone struct {
 // UserCreatedMode has no description in its schema.
 type UserCreatedMode string
 
+// Notice is a notice whose source is a tagged union of its own, merged with
+// allOf.
+//
+// The member "type" is always "notice"; it is written on encoding and checked
+// on decoding.
+type Notice struct {
+	Text string `json:"text"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Source is where a notice came from, tagged by via.
+//
+// It is a union tagged by the member "via". Its variants are APISource,
+// UISource; a tag this package does not know decodes to UnknownSource, which
+// keeps the JSON as it was.
+type Source interface {
+	isSource()
+}
+
+// UnknownSource is a variant of Source whose tag this package does not know.
+// Raw holds the whole object as it was received, and encoding writes it back
+// unchanged.
+type UnknownSource struct {
+	// Tag is the value of the member "via".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// APISource has no description in its schema.
+type APISource struct {
+	Key string `json:"key"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// UISource has no description in its schema.
+type UISource struct {
+	User string `json:"user"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // Headers holds the delivery headers: names that start with x- are strings,
 // others are not allowed.
 type Headers struct {
@@ -1051,6 +1095,483 @@ func (x UserCreatedMode) MarshalJSON() ([]byte, error) {
 }
 
 // DecodeWire decodes the value from d.
+func (x *Notice) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Notice{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "notice" {
+				return wire.At(wire.ConstError(d.Offset(), "\"notice\""), "type")
+			}
+		case "text":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "text")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "text")
+				}
+				x.Text = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
+		missing = append(missing, "text")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Notice) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Notice) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"notice\"")
+	e.RawKey("\"text\":")
+	e.String(x.Text)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Notice) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "text")
+		if utf8.RuneCountInString(string(x.Text)) > 10 {
+			c.Fail(p, "is longer than 10 characters")
+		}
+	}
+	{
+		// The value is also a Source.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeSource(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckSource(c, p, v)
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Notice) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Notice) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Notice) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownSource) isSource() {}
+
+// DecodeSource decodes a Source from d.
+func DecodeSource(d *wire.Decoder) (Source, error) {
+	tag, ok, err := d.PeekTag("via")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"via\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "api":
+		v := new(APISource)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "ui":
+		v := new(UISource)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownSource{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeSource encodes v to e; a nil v is null.
+func EncodeSource(e *wire.Encoder, v Source) {
+	switch v := v.(type) {
+	case *APISource:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UISource:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UnknownSource:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"via\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckSource records in c every constraint v breaks, under the JSON pointer p.
+func CheckSource(c *wire.Checker, p string, v Source) {
+	switch v := v.(type) {
+	case *APISource:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *UISource:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *UnknownSource:
+		if v != nil {
+			c.Fail(wire.Join(p, "via"), "%q is not one of api, ui", v.Tag)
+		}
+	}
+}
+
+// UnmarshalSource decodes a Source from data, strictly.
+func UnmarshalSource(data []byte) (Source, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeSource(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalSource encodes v.
+func MarshalSource(v Source) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeSource(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateSource checks v against its schema's constraints and returns every violation.
+func ValidateSource(v Source) error {
+	var c wire.Checker
+	CheckSource(&c, "", v)
+	return c.Err()
+}
+
+func (*APISource) isSource() {}
+
+// DecodeWire decodes the value from d.
+func (x *APISource) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = APISource{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "via":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "via")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "via")
+			}
+			if v != "api" {
+				return wire.At(wire.ConstError(d.Offset(), "\"api\""), "via")
+			}
+		case "key":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "key")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "key")
+				}
+				x.Key = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "via")
+	}
+	if !seen[1] {
+		missing = append(missing, "key")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *APISource) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *APISource) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"via\":")
+	e.RawValue("\"api\"")
+	e.RawKey("\"key\":")
+	e.String(x.Key)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *APISource) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "key")
+		if utf8.RuneCountInString(string(x.Key)) < 2 {
+			c.Fail(p, "is shorter than 2 characters")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *APISource) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *APISource) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x APISource) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UISource) isSource() {}
+
+// DecodeWire decodes the value from d.
+func (x *UISource) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = UISource{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "via":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "via")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "via")
+			}
+			if v != "ui" {
+				return wire.At(wire.ConstError(d.Offset(), "\"ui\""), "via")
+			}
+		case "user":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "user")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "user")
+				}
+				x.User = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "via")
+	}
+	if !seen[1] {
+		missing = append(missing, "user")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *UISource) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *UISource) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"via\":")
+	e.RawValue("\"ui\"")
+	e.RawKey("\"user\":")
+	e.String(x.User)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *UISource) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *UISource) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *UISource) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x UISource) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
 func (x *Headers) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
@@ -1187,6 +1708,37 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Headers).EncodeWire(e)
 			},
 			Name: "Headers",
+		}, true
+	case "https://example.test/diff/webhook.json#/$defs/Notice":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*Notice).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(Notice)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*Notice).EncodeWire(e)
+			},
+			Name: "Notice",
+		}, true
+	case "https://example.test/diff/webhook.json#/$defs/Source":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(Source)
+				CheckSource(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeSource(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(Source)
+				EncodeSource(e, u)
+			},
+			Name: "Source",
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/User":
 		return wire.Codec{

@@ -1236,12 +1236,981 @@ type ElicitationID string
 type ExtRequest json.RawMessage
 
 // Response has no description in its schema.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
 type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
+
+// AgentResponse is a JSON-RPC response object.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are Result,
+// AgentResponseError.
+type AgentResponse interface {
+	isAgentResponse()
+}
+
+// Result is a successful JSON-RPC response.
+type Result struct {
+	// The id of the request this response answers.
+	ID RequestID `json:"id"`
+	// Method-specific response data.
+	Result ResultResult `json:"result"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ResultResult is a method-specific response data.
+//
+// It is kept as raw JSON, with an accessor per alternative (As…, From…):
+// the alternatives cannot be told apart from the JSON alone (variants
+// /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and
+// /$defs/AgentResponse/anyOf/0/properties/result/anyOf/2 have no tag and
+// require the same members; give every variant a property with a distinct
+// const (a tag)).
+type ResultResult json.RawMessage
+
+// InitializeResponse is the response to the `initialize` method.
+//
+// Contains the negotiated protocol version and agent capabilities.
+//
+// See protocol docs:
+// [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
+type InitializeResponse struct {
+	// The protocol version the client specified if supported by the agent,
+	// or the latest protocol version supported by the agent.
+	//
+	// The client should disconnect, if it doesn't support this version.
+	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
+	// Capabilities supported by the agent.
+	AgentCapabilities *AgentCapabilities `json:"agentCapabilities,omitempty"`
+	// Authentication methods supported by the agent.
+	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
+	// Information about the Agent name and version sent to the Client.
+	//
+	// Note: in future versions of the protocol, this will be required.
+	AgentInfo wire.Opt[Implementation] `json:"agentInfo,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ProtocolVersion is a protocol version identifier.
+//
+// This version is only bumped for breaking changes.
+// Non-breaking changes should be introduced via capabilities.
+type ProtocolVersion uint16
+
+// AgentCapabilities holds the capabilities supported by the agent.
+//
+// Advertised during initialization to inform the client about
+// available features and content types.
+//
+// See protocol docs: [Agent
+// Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities)
+type AgentCapabilities struct {
+	// Whether the agent supports `session/load`.
+	LoadSession *bool `json:"loadSession,omitempty"`
+	// Prompt capabilities supported by the agent.
+	PromptCapabilities *PromptCapabilities `json:"promptCapabilities,omitempty"`
+	// MCP capabilities supported by the agent.
+	MCPCapabilities *MCPCapabilities `json:"mcpCapabilities,omitempty"`
+	// Session lifecycle and prompt capabilities advertised by the agent.
+	SessionCapabilities *SessionCapabilities `json:"sessionCapabilities,omitempty"`
+	// Authentication-related capabilities supported by the agent.
+	Auth *AgentAuthCapabilities `json:"auth,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// PromptCapabilities holds the prompt capabilities supported by the agent in
+// `session/prompt` requests.
+//
+// Baseline agent functionality requires support for `text`
+// and `resource_link` content blocks in prompt requests.
+//
+// Other variants must be explicitly opted in to.
+// Capabilities for different types of content in prompt requests.
+//
+// Indicates which content types beyond the baseline (text and resource links)
+// the agent can process.
+//
+// See protocol docs: [Prompt
+// Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities)
+type PromptCapabilities struct {
+	// Agent supports `image` content blocks.
+	Image *bool `json:"image,omitempty"`
+	// Agent supports `audio` content blocks.
+	Audio *bool `json:"audio,omitempty"`
+	// Agent supports embedded context in `session/prompt` requests.
+	//
+	// When enabled, the Client is allowed to include `resource` content blocks
+	// in prompt requests for pieces of context that are referenced in the message.
+	EmbeddedContext *bool `json:"embeddedContext,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MCPCapabilities holds the MCP capabilities supported by the agent
+type MCPCapabilities struct {
+	// Agent supports `http` MCP servers.
+	HTTP *bool `json:"http,omitempty"`
+	// Agent supports `sse` MCP servers.
+	SSE *bool `json:"sse,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionCapabilities holds the session capabilities supported by the agent.
+//
+// As a baseline, all Agents **MUST** support `session/new`, `session/prompt`,
+// `session/cancel`, and `session/update`.
+//
+// Optionally, they **MAY** support other session methods and notifications by
+// specifying additional capabilities.
+//
+// Note: `session/load` is still handled by the top-level `loadSession`
+// capability. This will be unified in future versions of the protocol.
+//
+// See protocol docs: [Session
+// Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#session-capabilities)
+type SessionCapabilities struct {
+	// Whether the agent supports `session/list`.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports listing sessions.
+	List wire.Opt[SessionListCapabilities] `json:"list,omitzero"`
+	// Whether the agent supports `session/delete`.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports deleting sessions from
+	// `session/list`.
+	Delete wire.Opt[SessionDeleteCapabilities] `json:"delete,omitzero"`
+	// Whether the agent supports `additionalDirectories` on supported session
+	// lifecycle requests.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports `additionalDirectories` on
+	// supported session lifecycle requests.
+	//
+	// Agents that also support `session/list` may return
+	// `SessionInfo.additionalDirectories` to report the complete ordered
+	// additional-root list associated with a listed session.
+	AdditionalDirectories wire.Opt[SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories,omitzero"`
+	// Whether the agent supports `session/resume`.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports resuming sessions.
+	Resume wire.Opt[SessionResumeCapabilities] `json:"resume,omitzero"`
+	// Whether the agent supports `session/close`.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports closing sessions.
+	Close wire.Opt[SessionCloseCapabilities] `json:"close,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionListCapabilities holds the capabilities for the `session/list`
+// method.
+//
+// Supplying `{}` means the agent supports listing sessions.
+type SessionListCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionDeleteCapabilities holds the capabilities for the `session/delete`
+// method.
+//
+// Supplying `{}` means the agent supports deleting sessions from
+// `session/list`.
+type SessionDeleteCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionAdditionalDirectoriesCapabilities holds the capabilities for
+// additional session directories support.
+//
+// Supplying `{}` means the agent supports the `additionalDirectories` field on
+// supported session lifecycle requests. Agents that also support
+// `session/list` may return `SessionInfo.additionalDirectories` to report the
+// complete ordered additional-root list associated with a listed session.
+type SessionAdditionalDirectoriesCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionResumeCapabilities holds the capabilities for the `session/resume`
+// method.
+//
+// Supplying `{}` means the agent supports resuming sessions.
+type SessionResumeCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionCloseCapabilities holds the capabilities for the `session/close`
+// method.
+//
+// Supplying `{}` means the agent supports closing sessions.
+type SessionCloseCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// AgentAuthCapabilities holds the authentication-related capabilities
+// supported by the agent.
+type AgentAuthCapabilities struct {
+	// Whether the agent supports the logout method.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports the logout method.
+	Logout wire.Opt[LogoutCapabilities] `json:"logout,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// LogoutCapabilities holds the logout capabilities supported by the agent.
+//
+// Supplying `{}` means the agent supports the logout method.
+type LogoutCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// AuthMethod describes an available authentication method.
+//
+// The `type` field acts as the discriminator in the serialized JSON form.
+// When no `type` is present, the method is treated as `agent`.
+//
+// It is a union tagged by the member "type". Its variants are
+// AuthMethodTerminal, Agent; a tag this package does not know decodes to
+// UnknownAuthMethod, which keeps the JSON as it was. A value without the tag
+// is a Agent.
+type AuthMethod interface {
+	isAuthMethod()
+}
+
+// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
+type UnknownAuthMethod struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// AuthMethodTerminal is a terminal-based authentication method.
+//
+// The client runs the configured agent program as a separate interactive
+// process for the user to authenticate via a TUI. Agents MUST advertise this
+// method only when the client enabled its terminal authentication capability.
+// A zero exit status signals success. Any other termination signals failure.
+// The client MUST NOT pass this method to `authenticate`.
+type AuthMethodTerminal struct {
+	// Unique identifier for this authentication method.
+	ID AuthMethodID `json:"id"`
+	// Human-readable name of the authentication method.
+	Name string `json:"name"`
+	// Optional human-readable description of this authentication method.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Additional arguments to append to the configured agent invocation for
+	// terminal auth.
+	Args []string `json:"args,omitempty"`
+	// Additional environment variables to set on the configured agent invocation
+	// for terminal auth.
+	// These values override same-named variables in the base launch configuration.
+	Env map[string]string `json:"env,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// AuthMethodID is the typed identifier used for auth method values on the
+// wire.
+type AuthMethodID string
+
+// AuthMethodAgent is an agent handles authentication itself through
+// `authenticate`.
+//
+// This is the default authentication method type.
+type AuthMethodAgent struct {
+	// Unique identifier for this authentication method.
+	ID AuthMethodID `json:"id"`
+	// Human-readable name of the authentication method.
+	Name string `json:"name"`
+	// Optional human-readable description of this authentication method.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Agent handles authentication itself through `authenticate`.
+//
+// This is the default when no `type` is specified.
+type Agent AuthMethodAgent
+
+// Implementation is a metadata about the implementation of the client or
+// agent.
+// Describes the name and version of an ACP implementation, with an optional
+// title for UI representation.
+type Implementation struct {
+	// Intended for programmatic or logical use, but can be used as a display
+	// name fallback if title isn't present.
+	Name string `json:"name"`
+	// Intended for UI and end-user contexts and optimized to be human-readable
+	// and easily understood.
+	//
+	// If not provided, the name should be used for display.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Version of the implementation. Can be displayed to the user or used
+	// for debugging or metrics purposes. (e.g. "1.0.0").
+	Version string `json:"version"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// AuthenticateResponse is the response to the `authenticate` method.
+type AuthenticateResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// LogoutResponse is the response to the `logout` method.
+type LogoutResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// NewSessionResponse is a response from creating a new session.
+//
+// See protocol docs: [Creating a
+// Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
+type NewSessionResponse struct {
+	// Unique identifier for the created session.
+	//
+	// Used in all subsequent requests for this conversation.
+	SessionID SessionID `json:"sessionId"`
+	// Initial mode state if supported by the Agent
+	//
+	// See protocol docs: [Session
+	// Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
+	// Initial session configuration options if supported by the Agent.
+	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionModeState is the set of modes and the one currently active.
+type SessionModeState struct {
+	// The current mode the Agent is in.
+	CurrentModeID SessionModeID `json:"currentModeId"`
+	// The set of modes that the Agent can operate in
+	AvailableModes []SessionMode `json:"availableModes"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionModeID is the unique identifier for a Session Mode.
+type SessionModeID string
+
+// SessionMode is a mode the agent can operate in.
+//
+// See protocol docs: [Session
+// Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+type SessionMode struct {
+	// Stable identifier used to refer to this protocol object in later messages.
+	ID SessionModeID `json:"id"`
+	// Human-readable name shown for this protocol object.
+	Name string `json:"name"`
+	// Optional human-readable details shown with this protocol object.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionConfigOption is a session configuration option selector and its
+// current state.
+//
+// It is a union tagged by the member "type". Its variants are Select, Boolean;
+// a tag this package does not know decodes to UnknownSessionConfigOption,
+// which keeps the JSON as it was.
+type SessionConfigOption interface {
+	isSessionConfigOption()
+}
+
+// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag
+// this package does not know. Raw holds the whole object as it was received,
+// and encoding writes it back unchanged.
+type UnknownSessionConfigOption struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Select is a single-value selector (dropdown).
+type Select struct {
+	// Unique identifier for the configuration option.
+	ID SessionConfigID `json:"id"`
+	// Human-readable label for the option.
+	Name string `json:"name"`
+	// Optional description for the Client to display to the user.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional semantic category for this option (UX only).
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The currently selected value.
+	CurrentValue SessionConfigValueID `json:"currentValue"`
+	// The set of selectable options.
+	Options SessionConfigSelectOptions `json:"options"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionConfigID is the unique identifier for a session configuration option.
+type SessionConfigID string
+
+// SessionConfigOptionCategory is the semantic category for a session
+// configuration option.
+//
+// This is intended to help Clients distinguish broadly common selectors (e.g.
+// model selector vs
+// session mode selector vs thought/reasoning level) for UX purposes (keyboard
+// shortcuts, icons,
+// placement). It MUST NOT be required for correctness. Clients MUST handle
+// missing or unknown
+// categories gracefully.
+//
+// Category names beginning with `_` are free for custom use, like other ACP
+// extension methods.
+// Category names that do not begin with `_` are reserved for the ACP spec.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type SessionConfigOptionCategory string
+
+// SessionConfigValueID is the unique identifier for a session configuration
+// option value.
+type SessionConfigValueID string
+
+// SessionConfigSelectOptions holds the possible values for a session
+// configuration option.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
+type SessionConfigSelectOptions interface {
+	isSessionConfigSelectOptions()
+}
+
+// SessionConfigSelectOption is a possible value for a session configuration
+// option.
+type SessionConfigSelectOption struct {
+	// Unique identifier for this option value.
+	Value SessionConfigValueID `json:"value"`
+	// Human-readable label for this option value.
+	Name string `json:"name"`
+	// Optional description for this option value.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionConfigSelectOptionsUngrouped is a flat list of options with no
+// grouping.
+type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
+
+// SessionConfigSelectGroup is a group of possible values for a session
+// configuration option.
+type SessionConfigSelectGroup struct {
+	// Unique identifier for this group.
+	Group SessionConfigGroupID `json:"group"`
+	// Human-readable label for this group.
+	Name string `json:"name"`
+	// The set of option values in this group.
+	Options []SessionConfigSelectOption `json:"options"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionConfigGroupID is the unique identifier for a session configuration
+// option value group.
+type SessionConfigGroupID string
+
+// SessionConfigSelectOptionsGrouped is a list of options grouped under
+// headers.
+type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
+
+// Boolean on/off toggle.
+type Boolean struct {
+	// Unique identifier for the configuration option.
+	ID SessionConfigID `json:"id"`
+	// Human-readable label for the option.
+	Name string `json:"name"`
+	// Optional description for the Client to display to the user.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional semantic category for this option (UX only).
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The current value of the boolean option.
+	CurrentValue bool `json:"currentValue"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// LoadSessionResponse is a response from loading an existing session.
+type LoadSessionResponse struct {
+	// Initial mode state if supported by the Agent
+	//
+	// See protocol docs: [Session
+	// Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
+	// Initial session configuration options if supported by the Agent.
+	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ListSessionsResponse is a response from listing sessions.
+type ListSessionsResponse struct {
+	// Array of session information objects
+	Sessions []SessionInfo `json:"sessions"`
+	// Opaque cursor token. If present, pass this in the next request's cursor
+	// parameter
+	// to fetch the next page. If absent, there are no more results.
+	NextCursor wire.Opt[string] `json:"nextCursor,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionInfo is an information about a session returned by session/list
+type SessionInfo struct {
+	// Unique identifier for the session
+	SessionID SessionID `json:"sessionId"`
+	// The working directory for this session. Must be an absolute path.
+	Cwd string `json:"cwd"`
+	// Additional workspace roots reported for this session. Each path must be
+	// absolute.
+	//
+	// When present, this is the complete ordered additional-root list reported
+	// by the Agent. Omitted and empty values are equivalent: the response
+	// reports no additional roots.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// Human-readable title for the session
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// ISO 8601 timestamp of last activity
+	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DeleteSessionResponse is a response from deleting a session.
+type DeleteSessionResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ResumeSessionResponse is a response from resuming an existing session.
+type ResumeSessionResponse struct {
+	// Initial mode state if supported by the Agent
+	//
+	// See protocol docs: [Session
+	// Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
+	// Initial session configuration options if supported by the Agent.
+	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// CloseSessionResponse is a response from closing a session.
+type CloseSessionResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SetSessionModeResponse is the response to `session/set_mode` method.
+type SetSessionModeResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SetSessionConfigOptionResponse is the response to
+// `session/set_config_option` method.
+type SetSessionConfigOptionResponse struct {
+	// The full set of configuration options and their current values.
+	ConfigOptions []SessionConfigOption `json:"configOptions"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// PromptResponse is a response from processing a user prompt.
+//
+// See protocol docs: [Check for
+// Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)
+type PromptResponse struct {
+	// Indicates why the agent stopped processing the turn.
+	StopReason StopReason `json:"stopReason"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// StopReason holds the reasons why an agent stops processing a prompt turn.
+//
+// See protocol docs: [Stop
+// Reasons](https://agentclientprotocol.com/protocol/v1/prompt-turn#stop-reasons)
+type StopReason string
+
+// ExtResponse holds the allows for sending an arbitrary response to an
+// extension request that is not part of the ACP spec.
+// Extension methods provide a way to add custom functionality while
+// maintaining
+// protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+type ExtResponse json.RawMessage
+
+// AgentResponseError is a failed JSON-RPC response.
+type AgentResponseError struct {
+	// The id of the request this response answers.
+	ID RequestID `json:"id"`
+	// Method-specific error data.
+	Error Error `json:"error"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Error is a JSON-RPC error object.
+//
+// Represents an error that occurred during method execution, following the
+// JSON-RPC 2.0 error object specification with optional additional data.
+//
+// See protocol docs: [JSON-RPC Error
+// Object](https://www.jsonrpc.org/specification#error_object)
+type Error struct {
+	// A number indicating the error type that occurred.
+	// This must be an integer as defined in the JSON-RPC specification.
+	Code ErrorCode `json:"code"`
+	// A string providing a short description of the error.
+	// The message should be limited to a concise single sentence.
+	Message string `json:"message"`
+	// Optional primitive or structured value that contains additional information
+	// about the error.
+	// This may include debugging information or context-specific details.
+	Data json.RawMessage `json:"data,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ErrorCode holds the predefined error codes for common JSON-RPC and
+// ACP-specific errors.
+//
+// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the
+// JSON-RPC
+// server-error range (-32000 to -32099), and request cancellation uses -32800
+// from the
+// range LSP reserves (-32899 to -32800).
+//
+// The set is open: values not listed here are valid and kept as they are.
+type ErrorCode int32
 
 // Notification has no description in its schema.
 type Notification struct {
@@ -1564,9 +2533,6 @@ type CurrentModeUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// SessionModeID is the unique identifier for a Session Mode.
-type SessionModeID string
-
 // ConfigOptionUpdate holds the session configuration options have been
 // updated.
 type ConfigOptionUpdate struct {
@@ -1581,168 +2547,6 @@ type ConfigOptionUpdate struct {
 	// See protocol docs:
 	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionConfigOption is a session configuration option selector and its
-// current state.
-//
-// It is a union tagged by the member "type". Its variants are Select, Boolean;
-// a tag this package does not know decodes to UnknownSessionConfigOption,
-// which keeps the JSON as it was.
-type SessionConfigOption interface {
-	isSessionConfigOption()
-}
-
-// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag
-// this package does not know. Raw holds the whole object as it was received,
-// and encoding writes it back unchanged.
-type UnknownSessionConfigOption struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// Select is a single-value selector (dropdown).
-type Select struct {
-	// Unique identifier for the configuration option.
-	ID SessionConfigID `json:"id"`
-	// Human-readable label for the option.
-	Name string `json:"name"`
-	// Optional description for the Client to display to the user.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional semantic category for this option (UX only).
-	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The currently selected value.
-	CurrentValue SessionConfigValueID `json:"currentValue"`
-	// The set of selectable options.
-	Options SessionConfigSelectOptions `json:"options"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionConfigID is the unique identifier for a session configuration option.
-type SessionConfigID string
-
-// SessionConfigOptionCategory is the semantic category for a session
-// configuration option.
-//
-// This is intended to help Clients distinguish broadly common selectors (e.g.
-// model selector vs
-// session mode selector vs thought/reasoning level) for UX purposes (keyboard
-// shortcuts, icons,
-// placement). It MUST NOT be required for correctness. Clients MUST handle
-// missing or unknown
-// categories gracefully.
-//
-// Category names beginning with `_` are free for custom use, like other ACP
-// extension methods.
-// Category names that do not begin with `_` are reserved for the ACP spec.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type SessionConfigOptionCategory string
-
-// SessionConfigValueID is the unique identifier for a session configuration
-// option value.
-type SessionConfigValueID string
-
-// SessionConfigSelectOptions holds the possible values for a session
-// configuration option.
-//
-// It is a union decided by the JSON type of the value. Its variants are
-// SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
-type SessionConfigSelectOptions interface {
-	isSessionConfigSelectOptions()
-}
-
-// SessionConfigSelectOption is a possible value for a session configuration
-// option.
-type SessionConfigSelectOption struct {
-	// Unique identifier for this option value.
-	Value SessionConfigValueID `json:"value"`
-	// Human-readable label for this option value.
-	Name string `json:"name"`
-	// Optional description for this option value.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionConfigSelectOptionsUngrouped is a flat list of options with no
-// grouping.
-type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
-
-// SessionConfigSelectGroup is a group of possible values for a session
-// configuration option.
-type SessionConfigSelectGroup struct {
-	// Unique identifier for this group.
-	Group SessionConfigGroupID `json:"group"`
-	// Human-readable label for this group.
-	Name string `json:"name"`
-	// The set of option values in this group.
-	Options []SessionConfigSelectOption `json:"options"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionConfigGroupID is the unique identifier for a session configuration
-// option value group.
-type SessionConfigGroupID string
-
-// SessionConfigSelectOptionsGrouped is a list of options grouped under
-// headers.
-type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
-
-// Boolean on/off toggle.
-type Boolean struct {
-	// Unique identifier for the configuration option.
-	ID SessionConfigID `json:"id"`
-	// Human-readable label for the option.
-	Name string `json:"name"`
-	// Optional description for the Client to display to the user.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional semantic category for this option (UX only).
-	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The current value of the boolean option.
-	CurrentValue bool `json:"currentValue"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -2006,12 +2810,6 @@ type InitializeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// ProtocolVersion is a protocol version identifier.
-//
-// This version is only bumped for breaking changes.
-// Non-breaking changes should be introduced via capabilities.
-type ProtocolVersion uint16
-
 // ClientCapabilities holds the capabilities supported by the client.
 //
 // Advertised during initialization to inform the agent about
@@ -2248,35 +3046,6 @@ type ElicitationURLCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Implementation is a metadata about the implementation of the client or
-// agent.
-// Describes the name and version of an ACP implementation, with an optional
-// title for UI representation.
-type Implementation struct {
-	// Intended for programmatic or logical use, but can be used as a display
-	// name fallback if title isn't present.
-	Name string `json:"name"`
-	// Intended for UI and end-user contexts and optimized to be human-readable
-	// and easily understood.
-	//
-	// If not provided, the name should be used for display.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Version of the implementation. Can be displayed to the user or used
-	// for debugging or metrics purposes. (e.g. "1.0.0").
-	Version string `json:"version"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // AuthenticateRequest holds the request parameters for the authenticate
 // method.
 //
@@ -2297,10 +3066,6 @@ type AuthenticateRequest struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
-
-// AuthMethodID is the typed identifier used for auth method values on the
-// wire.
-type AuthMethodID string
 
 // LogoutRequest holds the request parameters for the logout method.
 //
@@ -2734,1136 +3499,7 @@ type PromptRequest struct {
 }
 
 // AgentClientProtocolClientResponse has no description in its schema.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
 type AgentClientProtocolClientResponse struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// AgentClientProtocolClientNotification has no description in its schema.
-type AgentClientProtocolClientNotification struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ClientNotificationParams is all possible notifications that a client can
-// send to an agent.
-//
-// This enum is used internally for routing RPC notifications. You typically
-// won't need
-// to use this directly.
-//
-// Notifications do not expect a response.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for
-// objects, by required members: the first variant (most required members
-// first) whose required members are all present. Its variants are
-// ClientNotificationParamsCancelNotification,
-// ClientNotificationParamsExtNotification.
-type ClientNotificationParams interface {
-	isClientNotificationParams()
-}
-
-// ClientNotificationParamsCancelNotification holds the cancels ongoing
-// operations for a session.
-//
-// This is a notification sent by the client to cancel an ongoing prompt turn.
-//
-// Upon receiving this notification, the Agent SHOULD:
-// - Stop all language model requests as soon as possible
-// - Abort all tool call invocations in progress
-// - Send any pending `session/update` notifications
-// - Respond to the original `session/prompt` request with the `cancelled` stop reason
-//
-// See protocol docs:
-// [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
-type ClientNotificationParamsCancelNotification struct {
-	// The ID of the session to cancel operations for.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ClientNotificationParamsExtNotification holds the handles extension
-// notifications from the client.
-//
-// Extension notifications provide a way to send one-way messages for custom
-// functionality
-// while maintaining protocol compatibility.
-//
-// See protocol docs:
-// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-type ClientNotificationParamsExtNotification struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// AgentClientProtocolProtocolLevel is a message (request, response, or
-// notification) with `"jsonrpc": "2.0"` specified as
-// [required by JSON-RPC 2.0 Specification][1].
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
-// on decoding.
-//
-// [1]: https://www.jsonrpc.org/specification#compatibility
-type AgentClientProtocolProtocolLevel struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[CancelRequestNotification] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// CancelRequestNotification is the notification to cancel an ongoing request.
-//
-// See protocol docs:
-// [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)
-type CancelRequestNotification struct {
-	// The ID of the request to cancel.
-	RequestID RequestID `json:"requestId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// AgentRequest is a JSON-RPC request object.
-type AgentRequest struct {
-	// The request id used to correlate the matching response.
-	ID RequestID `json:"id"`
-	// The method name to invoke.
-	Method string `json:"method"`
-	// Method-specific request parameters.
-	Params AgentRequestParams `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// TextResourceContents holds the text-based resource contents.
-type TextResourceContents struct {
-	// MIME type describing the encoded media payload.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// Text payload carried by this content block.
-	Text string `json:"text"`
-	// URI associated with this resource or media payload.
-	URI string `json:"uri"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// BlobResourceContents holds the binary resource contents.
-type BlobResourceContents struct {
-	// Base64-encoded bytes for a binary resource payload.
-	Blob string `json:"blob"`
-	// MIME type describing the encoded media payload.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// URI associated with this resource or media payload.
-	URI string `json:"uri"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationSessionScope is a session-scoped elicitation, optionally tied to
-// a specific tool call.
-//
-// When `toolCallId` is set, the elicitation is tied to a specific tool call.
-// This is useful when an agent receives an elicitation from an MCP server
-// during a tool call and needs to redirect it to the user.
-type ElicitationSessionScope struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is
-	// scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationRequestScope is a request-scoped elicitation, tied to a specific
-// JSON-RPC request outside of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationRequestScope struct {
-	// The request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationFormMode is a form-based elicitation mode where the client
-// renders a form from the provided schema.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for
-// objects, by required members: the first variant (most required members
-// first) whose required members are all present. Its variants are Session,
-// ElicitationFormModeRequest.
-type ElicitationFormMode interface {
-	isElicitationFormMode()
-}
-
-// Session is the tied to a session, optionally to a specific tool call within
-// that session.
-type Session struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is
-	// scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationFormModeRequest is the tied to a specific JSON-RPC request
-// outside of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationFormModeRequest struct {
-	// The request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationURLMode is an URL-based elicitation mode where the client directs
-// the user to a URL.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for
-// objects, by required members: the first variant (most required members
-// first) whose required members are all present. Its variants are
-// ElicitationURLModeSession, ElicitationURLModeRequest.
-type ElicitationURLMode interface {
-	isElicitationURLMode()
-}
-
-// ElicitationURLModeSession is the tied to a session, optionally to a specific
-// tool call within that session.
-type ElicitationURLModeSession struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is
-	// scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationURLModeRequest is the tied to a specific JSON-RPC request outside
-// of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationURLModeRequest struct {
-	// The request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// AgentResponse is a JSON-RPC response object.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for
-// objects, by required members: the first variant (most required members
-// first) whose required members are all present. Its variants are Result,
-// AgentResponseError.
-type AgentResponse interface {
-	isAgentResponse()
-}
-
-// Result is a successful JSON-RPC response.
-type Result struct {
-	// The id of the request this response answers.
-	ID RequestID `json:"id"`
-	// Method-specific response data.
-	Result ResultResult `json:"result"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ResultResult is a method-specific response data.
-//
-// It is kept as raw JSON, with an accessor per alternative (As…, From…):
-// the alternatives cannot be told apart from the JSON alone (variants
-// /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and
-// /$defs/AgentResponse/anyOf/0/properties/result/anyOf/2 have no tag and
-// require the same members; give every variant a property with a distinct
-// const (a tag)).
-type ResultResult json.RawMessage
-
-// InitializeResponse is the response to the `initialize` method.
-//
-// Contains the negotiated protocol version and agent capabilities.
-//
-// See protocol docs:
-// [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
-type InitializeResponse struct {
-	// The protocol version the client specified if supported by the agent,
-	// or the latest protocol version supported by the agent.
-	//
-	// The client should disconnect, if it doesn't support this version.
-	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
-	// Capabilities supported by the agent.
-	AgentCapabilities *AgentCapabilities `json:"agentCapabilities,omitempty"`
-	// Authentication methods supported by the agent.
-	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
-	// Information about the Agent name and version sent to the Client.
-	//
-	// Note: in future versions of the protocol, this will be required.
-	AgentInfo wire.Opt[Implementation] `json:"agentInfo,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// AgentCapabilities holds the capabilities supported by the agent.
-//
-// Advertised during initialization to inform the client about
-// available features and content types.
-//
-// See protocol docs: [Agent
-// Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities)
-type AgentCapabilities struct {
-	// Whether the agent supports `session/load`.
-	LoadSession *bool `json:"loadSession,omitempty"`
-	// Prompt capabilities supported by the agent.
-	PromptCapabilities *PromptCapabilities `json:"promptCapabilities,omitempty"`
-	// MCP capabilities supported by the agent.
-	MCPCapabilities *MCPCapabilities `json:"mcpCapabilities,omitempty"`
-	// Session lifecycle and prompt capabilities advertised by the agent.
-	SessionCapabilities *SessionCapabilities `json:"sessionCapabilities,omitempty"`
-	// Authentication-related capabilities supported by the agent.
-	Auth *AgentAuthCapabilities `json:"auth,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// PromptCapabilities holds the prompt capabilities supported by the agent in
-// `session/prompt` requests.
-//
-// Baseline agent functionality requires support for `text`
-// and `resource_link` content blocks in prompt requests.
-//
-// Other variants must be explicitly opted in to.
-// Capabilities for different types of content in prompt requests.
-//
-// Indicates which content types beyond the baseline (text and resource links)
-// the agent can process.
-//
-// See protocol docs: [Prompt
-// Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities)
-type PromptCapabilities struct {
-	// Agent supports `image` content blocks.
-	Image *bool `json:"image,omitempty"`
-	// Agent supports `audio` content blocks.
-	Audio *bool `json:"audio,omitempty"`
-	// Agent supports embedded context in `session/prompt` requests.
-	//
-	// When enabled, the Client is allowed to include `resource` content blocks
-	// in prompt requests for pieces of context that are referenced in the message.
-	EmbeddedContext *bool `json:"embeddedContext,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// MCPCapabilities holds the MCP capabilities supported by the agent
-type MCPCapabilities struct {
-	// Agent supports `http` MCP servers.
-	HTTP *bool `json:"http,omitempty"`
-	// Agent supports `sse` MCP servers.
-	SSE *bool `json:"sse,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionCapabilities holds the session capabilities supported by the agent.
-//
-// As a baseline, all Agents **MUST** support `session/new`, `session/prompt`,
-// `session/cancel`, and `session/update`.
-//
-// Optionally, they **MAY** support other session methods and notifications by
-// specifying additional capabilities.
-//
-// Note: `session/load` is still handled by the top-level `loadSession`
-// capability. This will be unified in future versions of the protocol.
-//
-// See protocol docs: [Session
-// Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#session-capabilities)
-type SessionCapabilities struct {
-	// Whether the agent supports `session/list`.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports listing sessions.
-	List wire.Opt[SessionListCapabilities] `json:"list,omitzero"`
-	// Whether the agent supports `session/delete`.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports deleting sessions from
-	// `session/list`.
-	Delete wire.Opt[SessionDeleteCapabilities] `json:"delete,omitzero"`
-	// Whether the agent supports `additionalDirectories` on supported session
-	// lifecycle requests.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports `additionalDirectories` on
-	// supported session lifecycle requests.
-	//
-	// Agents that also support `session/list` may return
-	// `SessionInfo.additionalDirectories` to report the complete ordered
-	// additional-root list associated with a listed session.
-	AdditionalDirectories wire.Opt[SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories,omitzero"`
-	// Whether the agent supports `session/resume`.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports resuming sessions.
-	Resume wire.Opt[SessionResumeCapabilities] `json:"resume,omitzero"`
-	// Whether the agent supports `session/close`.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports closing sessions.
-	Close wire.Opt[SessionCloseCapabilities] `json:"close,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionListCapabilities holds the capabilities for the `session/list`
-// method.
-//
-// Supplying `{}` means the agent supports listing sessions.
-type SessionListCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionDeleteCapabilities holds the capabilities for the `session/delete`
-// method.
-//
-// Supplying `{}` means the agent supports deleting sessions from
-// `session/list`.
-type SessionDeleteCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionAdditionalDirectoriesCapabilities holds the capabilities for
-// additional session directories support.
-//
-// Supplying `{}` means the agent supports the `additionalDirectories` field on
-// supported session lifecycle requests. Agents that also support
-// `session/list` may return `SessionInfo.additionalDirectories` to report the
-// complete ordered additional-root list associated with a listed session.
-type SessionAdditionalDirectoriesCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionResumeCapabilities holds the capabilities for the `session/resume`
-// method.
-//
-// Supplying `{}` means the agent supports resuming sessions.
-type SessionResumeCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionCloseCapabilities holds the capabilities for the `session/close`
-// method.
-//
-// Supplying `{}` means the agent supports closing sessions.
-type SessionCloseCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// AgentAuthCapabilities holds the authentication-related capabilities
-// supported by the agent.
-type AgentAuthCapabilities struct {
-	// Whether the agent supports the logout method.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports the logout method.
-	Logout wire.Opt[LogoutCapabilities] `json:"logout,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// LogoutCapabilities holds the logout capabilities supported by the agent.
-//
-// Supplying `{}` means the agent supports the logout method.
-type LogoutCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// AuthMethod describes an available authentication method.
-//
-// The `type` field acts as the discriminator in the serialized JSON form.
-// When no `type` is present, the method is treated as `agent`.
-//
-// It is a union tagged by the member "type". Its variants are
-// AuthMethodTerminal, Agent; a tag this package does not know decodes to
-// UnknownAuthMethod, which keeps the JSON as it was. A value without the tag
-// is a Agent.
-type AuthMethod interface {
-	isAuthMethod()
-}
-
-// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not
-// know. Raw holds the whole object as it was received, and encoding writes it
-// back unchanged.
-type UnknownAuthMethod struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// AuthMethodTerminal is a terminal-based authentication method.
-//
-// The client runs the configured agent program as a separate interactive
-// process for the user to authenticate via a TUI. Agents MUST advertise this
-// method only when the client enabled its terminal authentication capability.
-// A zero exit status signals success. Any other termination signals failure.
-// The client MUST NOT pass this method to `authenticate`.
-type AuthMethodTerminal struct {
-	// Unique identifier for this authentication method.
-	ID AuthMethodID `json:"id"`
-	// Human-readable name of the authentication method.
-	Name string `json:"name"`
-	// Optional human-readable description of this authentication method.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Additional arguments to append to the configured agent invocation for
-	// terminal auth.
-	Args []string `json:"args,omitempty"`
-	// Additional environment variables to set on the configured agent invocation
-	// for terminal auth.
-	// These values override same-named variables in the base launch configuration.
-	Env map[string]string `json:"env,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// AuthMethodAgent is an agent handles authentication itself through
-// `authenticate`.
-//
-// This is the default authentication method type.
-type AuthMethodAgent struct {
-	// Unique identifier for this authentication method.
-	ID AuthMethodID `json:"id"`
-	// Human-readable name of the authentication method.
-	Name string `json:"name"`
-	// Optional human-readable description of this authentication method.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// Agent handles authentication itself through `authenticate`.
-//
-// This is the default when no `type` is specified.
-type Agent AuthMethodAgent
-
-// AuthenticateResponse is the response to the `authenticate` method.
-type AuthenticateResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// LogoutResponse is the response to the `logout` method.
-type LogoutResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// NewSessionResponse is a response from creating a new session.
-//
-// See protocol docs: [Creating a
-// Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
-type NewSessionResponse struct {
-	// Unique identifier for the created session.
-	//
-	// Used in all subsequent requests for this conversation.
-	SessionID SessionID `json:"sessionId"`
-	// Initial mode state if supported by the Agent
-	//
-	// See protocol docs: [Session
-	// Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
-	// Initial session configuration options if supported by the Agent.
-	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionModeState is the set of modes and the one currently active.
-type SessionModeState struct {
-	// The current mode the Agent is in.
-	CurrentModeID SessionModeID `json:"currentModeId"`
-	// The set of modes that the Agent can operate in
-	AvailableModes []SessionMode `json:"availableModes"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionMode is a mode the agent can operate in.
-//
-// See protocol docs: [Session
-// Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-type SessionMode struct {
-	// Stable identifier used to refer to this protocol object in later messages.
-	ID SessionModeID `json:"id"`
-	// Human-readable name shown for this protocol object.
-	Name string `json:"name"`
-	// Optional human-readable details shown with this protocol object.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// LoadSessionResponse is a response from loading an existing session.
-type LoadSessionResponse struct {
-	// Initial mode state if supported by the Agent
-	//
-	// See protocol docs: [Session
-	// Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
-	// Initial session configuration options if supported by the Agent.
-	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ListSessionsResponse is a response from listing sessions.
-type ListSessionsResponse struct {
-	// Array of session information objects
-	Sessions []SessionInfo `json:"sessions"`
-	// Opaque cursor token. If present, pass this in the next request's cursor
-	// parameter
-	// to fetch the next page. If absent, there are no more results.
-	NextCursor wire.Opt[string] `json:"nextCursor,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionInfo is an information about a session returned by session/list
-type SessionInfo struct {
-	// Unique identifier for the session
-	SessionID SessionID `json:"sessionId"`
-	// The working directory for this session. Must be an absolute path.
-	Cwd string `json:"cwd"`
-	// Additional workspace roots reported for this session. Each path must be
-	// absolute.
-	//
-	// When present, this is the complete ordered additional-root list reported
-	// by the Agent. Omitted and empty values are equivalent: the response
-	// reports no additional roots.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// Human-readable title for the session
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// ISO 8601 timestamp of last activity
-	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DeleteSessionResponse is a response from deleting a session.
-type DeleteSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ResumeSessionResponse is a response from resuming an existing session.
-type ResumeSessionResponse struct {
-	// Initial mode state if supported by the Agent
-	//
-	// See protocol docs: [Session
-	// Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
-	// Initial session configuration options if supported by the Agent.
-	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// CloseSessionResponse is a response from closing a session.
-type CloseSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SetSessionModeResponse is the response to `session/set_mode` method.
-type SetSessionModeResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SetSessionConfigOptionResponse is the response to
-// `session/set_config_option` method.
-type SetSessionConfigOptionResponse struct {
-	// The full set of configuration options and their current values.
-	ConfigOptions []SessionConfigOption `json:"configOptions"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// PromptResponse is a response from processing a user prompt.
-//
-// See protocol docs: [Check for
-// Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)
-type PromptResponse struct {
-	// Indicates why the agent stopped processing the turn.
-	StopReason StopReason `json:"stopReason"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// StopReason holds the reasons why an agent stops processing a prompt turn.
-//
-// See protocol docs: [Stop
-// Reasons](https://agentclientprotocol.com/protocol/v1/prompt-turn#stop-reasons)
-type StopReason string
-
-// ExtResponse holds the allows for sending an arbitrary response to an
-// extension request that is not part of the ACP spec.
-// Extension methods provide a way to add custom functionality while
-// maintaining
-// protocol compatibility.
-//
-// See protocol docs:
-// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-type ExtResponse json.RawMessage
-
-// AgentResponseError is a failed JSON-RPC response.
-type AgentResponseError struct {
-	// The id of the request this response answers.
-	ID RequestID `json:"id"`
-	// Method-specific error data.
-	Error Error `json:"error"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// Error is a JSON-RPC error object.
-//
-// Represents an error that occurred during method execution, following the
-// JSON-RPC 2.0 error object specification with optional additional data.
-//
-// See protocol docs: [JSON-RPC Error
-// Object](https://www.jsonrpc.org/specification#error_object)
-type Error struct {
-	// A number indicating the error type that occurred.
-	// This must be an integer as defined in the JSON-RPC specification.
-	Code ErrorCode `json:"code"`
-	// A string providing a short description of the error.
-	// The message should be limited to a concise single sentence.
-	Message string `json:"message"`
-	// Optional primitive or structured value that contains additional information
-	// about the error.
-	// This may include debugging information or context-specific details.
-	Data json.RawMessage `json:"data,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ErrorCode holds the predefined error codes for common JSON-RPC and
-// ACP-specific errors.
-//
-// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the
-// JSON-RPC
-// server-error range (-32000 to -32099), and request cancellation uses -32800
-// from the
-// range LSP reserves (-32899 to -32800).
-//
-// The set is open: values not listed here are valid and kept as they are.
-type ErrorCode int32
-
-// SessionConfigSelect is a single-value selector (dropdown) session
-// configuration option payload.
-type SessionConfigSelect struct {
-	// The currently selected value.
-	CurrentValue SessionConfigValueID `json:"currentValue"`
-	// The set of selectable options.
-	Options SessionConfigSelectOptions `json:"options"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionConfigBoolean is a boolean on/off toggle session configuration option
-// payload.
-type SessionConfigBoolean struct {
-	// The current value of the boolean option.
-	CurrentValue bool `json:"currentValue"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// AgentNotification is a JSON-RPC notification object.
-type AgentNotification struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionNotification is a notification containing a session update from the
-// agent.
-//
-// Used to stream real-time progress and results during prompt processing.
-//
-// See protocol docs: [Agent Reports
-// Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
-type SessionNotification struct {
-	// The ID of the session this update pertains to.
-	SessionID SessionID `json:"sessionId"`
-	// The actual update content.
-	Update SessionUpdate `json:"update"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// CompleteElicitationNotification is a notification sent by the agent when a
-// URL-based elicitation is complete.
-type CompleteElicitationNotification struct {
-	// The ID of the elicitation that completed.
-	ElicitationID ElicitationID `json:"elicitationId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions
-	// about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ExtNotification is the allows either side to send an arbitrary notification
-// that is not part of the ACP spec.
-// Extension notifications provide a way to send one-way messages for custom
-// functionality
-// while maintaining protocol compatibility.
-//
-// See protocol docs:
-// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-type ExtNotification json.RawMessage
-
-// ClientRequest is a JSON-RPC request object.
-type ClientRequest struct {
-	// The request id used to correlate the matching response.
-	ID RequestID `json:"id"`
-	// The method name to invoke.
-	Method string `json:"method"`
-	// Method-specific request parameters.
-	Params ClientRequestParams `json:"params,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -4217,6 +3853,366 @@ type ClientResponseError struct {
 	ID RequestID `json:"id"`
 	// Method-specific error data.
 	Error Error `json:"error"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// AgentClientProtocolClientNotification has no description in its schema.
+type AgentClientProtocolClientNotification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ClientNotificationParams is all possible notifications that a client can
+// send to an agent.
+//
+// This enum is used internally for routing RPC notifications. You typically
+// won't need
+// to use this directly.
+//
+// Notifications do not expect a response.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ClientNotificationParamsCancelNotification,
+// ClientNotificationParamsExtNotification.
+type ClientNotificationParams interface {
+	isClientNotificationParams()
+}
+
+// ClientNotificationParamsCancelNotification holds the cancels ongoing
+// operations for a session.
+//
+// This is a notification sent by the client to cancel an ongoing prompt turn.
+//
+// Upon receiving this notification, the Agent SHOULD:
+// - Stop all language model requests as soon as possible
+// - Abort all tool call invocations in progress
+// - Send any pending `session/update` notifications
+// - Respond to the original `session/prompt` request with the `cancelled` stop reason
+//
+// See protocol docs:
+// [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
+type ClientNotificationParamsCancelNotification struct {
+	// The ID of the session to cancel operations for.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ClientNotificationParamsExtNotification holds the handles extension
+// notifications from the client.
+//
+// Extension notifications provide a way to send one-way messages for custom
+// functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+type ClientNotificationParamsExtNotification struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// AgentClientProtocolProtocolLevel is a message (request, response, or
+// notification) with `"jsonrpc": "2.0"` specified as
+// [required by JSON-RPC 2.0 Specification][1].
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+//
+// [1]: https://www.jsonrpc.org/specification#compatibility
+type AgentClientProtocolProtocolLevel struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[CancelRequestNotification] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// CancelRequestNotification is the notification to cancel an ongoing request.
+//
+// See protocol docs:
+// [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)
+type CancelRequestNotification struct {
+	// The ID of the request to cancel.
+	RequestID RequestID `json:"requestId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// AgentRequest is a JSON-RPC request object.
+type AgentRequest struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params AgentRequestParams `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// TextResourceContents holds the text-based resource contents.
+type TextResourceContents struct {
+	// MIME type describing the encoded media payload.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// Text payload carried by this content block.
+	Text string `json:"text"`
+	// URI associated with this resource or media payload.
+	URI string `json:"uri"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// BlobResourceContents holds the binary resource contents.
+type BlobResourceContents struct {
+	// Base64-encoded bytes for a binary resource payload.
+	Blob string `json:"blob"`
+	// MIME type describing the encoded media payload.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// URI associated with this resource or media payload.
+	URI string `json:"uri"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ElicitationSessionScope is a session-scoped elicitation, optionally tied to
+// a specific tool call.
+//
+// When `toolCallId` is set, the elicitation is tied to a specific tool call.
+// This is useful when an agent receives an elicitation from an MCP server
+// during a tool call and needs to redirect it to the user.
+type ElicitationSessionScope struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ElicitationRequestScope is a request-scoped elicitation, tied to a specific
+// JSON-RPC request outside of a session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationRequestScope struct {
+	// The request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ElicitationFormMode is a form-based elicitation mode where the client
+// renders a form from the provided schema.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are Session,
+// ElicitationFormModeRequest.
+type ElicitationFormMode interface {
+	isElicitationFormMode()
+}
+
+// Session is the tied to a session, optionally to a specific tool call within
+// that session.
+type Session struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ElicitationFormModeRequest is the tied to a specific JSON-RPC request
+// outside of a session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationFormModeRequest struct {
+	// The request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ElicitationURLMode is an URL-based elicitation mode where the client directs
+// the user to a URL.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ElicitationURLModeSession, ElicitationURLModeRequest.
+type ElicitationURLMode interface {
+	isElicitationURLMode()
+}
+
+// ElicitationURLModeSession is the tied to a session, optionally to a specific
+// tool call within that session.
+type ElicitationURLModeSession struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ElicitationURLModeRequest is the tied to a specific JSON-RPC request outside
+// of a session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationURLModeRequest struct {
+	// The request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionConfigSelect is a single-value selector (dropdown) session
+// configuration option payload.
+type SessionConfigSelect struct {
+	// The currently selected value.
+	CurrentValue SessionConfigValueID `json:"currentValue"`
+	// The set of selectable options.
+	Options SessionConfigSelectOptions `json:"options"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionConfigBoolean is a boolean on/off toggle session configuration option
+// payload.
+type SessionConfigBoolean struct {
+	// The current value of the boolean option.
+	CurrentValue bool `json:"currentValue"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// AgentNotification is a JSON-RPC notification object.
+type AgentNotification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionNotification is a notification containing a session update from the
+// agent.
+//
+// Used to stream real-time progress and results during prompt processing.
+//
+// See protocol docs: [Agent Reports
+// Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
+type SessionNotification struct {
+	// The ID of the session this update pertains to.
+	SessionID SessionID `json:"sessionId"`
+	// The actual update content.
+	Update SessionUpdate `json:"update"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// CompleteElicitationNotification is a notification sent by the agent when a
+// URL-based elicitation is complete.
+type CompleteElicitationNotification struct {
+	// The ID of the elicitation that completed.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ExtNotification is the allows either side to send an arbitrary notification
+// that is not part of the ACP spec.
+// Extension notifications provide a way to send one-way messages for custom
+// functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+type ExtNotification json.RawMessage
+
+// ClientRequest is a JSON-RPC request object.
+type ClientRequest struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params ClientRequestParams `json:"params,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -13127,7 +13123,28 @@ func (x *Response) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Response) CheckWire(c *wire.Checker, p string) {}
+func (x *Response) CheckWire(c *wire.Checker, p string) {
+	{
+		// The value is also a AgentResponse.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeAgentResponse(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckAgentResponse(c, p, v)
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Response) Validate() error {
@@ -13143,6 +13160,6842 @@ func (x *Response) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x Response) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// decodeAgentResponseByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeAgentResponseByTrial(d *wire.Decoder, set uint64) (AgentResponse, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded AgentResponse
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(Result)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x5) == uint64(0x5) {
+		v := new(AgentResponseError)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// DecodeAgentResponse decodes a AgentResponse from d.
+func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"id", "result", "error"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x5) == uint64(0x5) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeAgentResponseByTrial(d, set)
+		}
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(Result)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x5) == uint64(0x5) {
+			v := new(AgentResponseError)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: Result (id, result); AgentResponseError (error, id)",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeAgentResponse encodes v to e; a nil v is null.
+func EncodeAgentResponse(e *wire.Encoder, v AgentResponse) {
+	switch v := v.(type) {
+	case *Result:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *AgentResponseError:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckAgentResponse records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentResponse(c *wire.Checker, p string, v AgentResponse) {
+	switch v := v.(type) {
+	case *Result:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *AgentResponseError:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalAgentResponse decodes a AgentResponse from data, strictly.
+func UnmarshalAgentResponse(data []byte) (AgentResponse, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeAgentResponse(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalAgentResponse encodes v.
+func MarshalAgentResponse(v AgentResponse) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeAgentResponse(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateAgentResponse checks v against its schema's constraints and returns every violation.
+func ValidateAgentResponse(v AgentResponse) error {
+	var c wire.Checker
+	CheckAgentResponse(&c, "", v)
+	return c.Err()
+}
+
+func (*Result) isAgentResponse() {}
+
+// DecodeWire decodes the value from d.
+func (x *Result) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Result{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "result":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "result")
+			}
+			seen[1] = true
+			if err := x.Result.DecodeWire(d); err != nil {
+				return wire.At(err, "result")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "result")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Result) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Result) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	EncodeRequestID(e, x.ID)
+	e.RawKey("\"result\":")
+	x.Result.EncodeWire(e)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Result) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckRequestID(c, p, x.ID)
+	}
+	if x.Result != nil {
+		p := wire.Join(p, "result")
+		x.Result.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Result) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Result) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Result) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ResultResult) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ResultResult(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ResultResult) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ResultResult) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ResultResult) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ResultResult) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ResultResult) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// AsInitializeResponse decodes the value strictly as InitializeResponse (the initialize alternative); it does not Validate it.
+func (x ResultResult) AsInitializeResponse() (InitializeResponse, error) {
+	var v InitializeResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromInitializeResponse sets the value to the encoding of v.
+func (x *ResultResult) FromInitializeResponse(v InitializeResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsAuthenticateResponse decodes the value strictly as AuthenticateResponse (the authenticate alternative); it does not Validate it.
+func (x ResultResult) AsAuthenticateResponse() (AuthenticateResponse, error) {
+	var v AuthenticateResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromAuthenticateResponse sets the value to the encoding of v.
+func (x *ResultResult) FromAuthenticateResponse(v AuthenticateResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsLogoutResponse decodes the value strictly as LogoutResponse (the logout alternative); it does not Validate it.
+func (x ResultResult) AsLogoutResponse() (LogoutResponse, error) {
+	var v LogoutResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromLogoutResponse sets the value to the encoding of v.
+func (x *ResultResult) FromLogoutResponse(v LogoutResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsNewSessionResponse decodes the value strictly as NewSessionResponse (the session/new alternative); it does not Validate it.
+func (x ResultResult) AsNewSessionResponse() (NewSessionResponse, error) {
+	var v NewSessionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromNewSessionResponse sets the value to the encoding of v.
+func (x *ResultResult) FromNewSessionResponse(v NewSessionResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsLoadSessionResponse decodes the value strictly as LoadSessionResponse (the session/load alternative); it does not Validate it.
+func (x ResultResult) AsLoadSessionResponse() (LoadSessionResponse, error) {
+	var v LoadSessionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromLoadSessionResponse sets the value to the encoding of v.
+func (x *ResultResult) FromLoadSessionResponse(v LoadSessionResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsListSessionsResponse decodes the value strictly as ListSessionsResponse (the session/list alternative); it does not Validate it.
+func (x ResultResult) AsListSessionsResponse() (ListSessionsResponse, error) {
+	var v ListSessionsResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromListSessionsResponse sets the value to the encoding of v.
+func (x *ResultResult) FromListSessionsResponse(v ListSessionsResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsDeleteSessionResponse decodes the value strictly as DeleteSessionResponse (the session/delete alternative); it does not Validate it.
+func (x ResultResult) AsDeleteSessionResponse() (DeleteSessionResponse, error) {
+	var v DeleteSessionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromDeleteSessionResponse sets the value to the encoding of v.
+func (x *ResultResult) FromDeleteSessionResponse(v DeleteSessionResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsResumeSessionResponse decodes the value strictly as ResumeSessionResponse (the session/resume alternative); it does not Validate it.
+func (x ResultResult) AsResumeSessionResponse() (ResumeSessionResponse, error) {
+	var v ResumeSessionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromResumeSessionResponse sets the value to the encoding of v.
+func (x *ResultResult) FromResumeSessionResponse(v ResumeSessionResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsCloseSessionResponse decodes the value strictly as CloseSessionResponse (the session/close alternative); it does not Validate it.
+func (x ResultResult) AsCloseSessionResponse() (CloseSessionResponse, error) {
+	var v CloseSessionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromCloseSessionResponse sets the value to the encoding of v.
+func (x *ResultResult) FromCloseSessionResponse(v CloseSessionResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsSetSessionModeResponse decodes the value strictly as SetSessionModeResponse (the session/set_mode alternative); it does not Validate it.
+func (x ResultResult) AsSetSessionModeResponse() (SetSessionModeResponse, error) {
+	var v SetSessionModeResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromSetSessionModeResponse sets the value to the encoding of v.
+func (x *ResultResult) FromSetSessionModeResponse(v SetSessionModeResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsSetSessionConfigOptionResponse decodes the value strictly as SetSessionConfigOptionResponse (the session/set_config_option alternative); it does not Validate it.
+func (x ResultResult) AsSetSessionConfigOptionResponse() (SetSessionConfigOptionResponse, error) {
+	var v SetSessionConfigOptionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromSetSessionConfigOptionResponse sets the value to the encoding of v.
+func (x *ResultResult) FromSetSessionConfigOptionResponse(v SetSessionConfigOptionResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsPromptResponse decodes the value strictly as PromptResponse (the session/prompt alternative); it does not Validate it.
+func (x ResultResult) AsPromptResponse() (PromptResponse, error) {
+	var v PromptResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromPromptResponse sets the value to the encoding of v.
+func (x *ResultResult) FromPromptResponse(v PromptResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsExtMethodResponse decodes the value strictly as ExtMethodResponse; it does not Validate it.
+func (x ResultResult) AsExtMethodResponse() (ExtResponse, error) {
+	var v ExtResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromExtMethodResponse sets the value to the encoding of v.
+func (x *ResultResult) FromExtMethodResponse(v ExtResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// DecodeMethod decodes the value strictly as the alternative that belongs to a JSON-RPC method (the request's or notification's method member, or for a result the method of the request it answers); it does not Validate it.
+func (x ResultResult) DecodeMethod(method string) (any, error) {
+	switch method {
+	case "initialize":
+		return x.AsInitializeResponse()
+	case "authenticate":
+		return x.AsAuthenticateResponse()
+	case "logout":
+		return x.AsLogoutResponse()
+	case "session/new":
+		return x.AsNewSessionResponse()
+	case "session/load":
+		return x.AsLoadSessionResponse()
+	case "session/list":
+		return x.AsListSessionsResponse()
+	case "session/delete":
+		return x.AsDeleteSessionResponse()
+	case "session/resume":
+		return x.AsResumeSessionResponse()
+	case "session/close":
+		return x.AsCloseSessionResponse()
+	case "session/set_mode":
+		return x.AsSetSessionModeResponse()
+	case "session/set_config_option":
+		return x.AsSetSessionConfigOptionResponse()
+	case "session/prompt":
+		return x.AsPromptResponse()
+	default:
+		return nil, fmt.Errorf("no alternative of ResultResult belongs to the method %q", method)
+	}
+}
+
+// DecodeWire decodes the value from d.
+func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = InitializeResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [5]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "protocolVersion":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "protocolVersion")
+			}
+			seen[0] = true
+			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
+				return wire.At(err, "protocolVersion")
+			}
+		case "agentCapabilities":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "agentCapabilities")
+			}
+			seen[1] = true
+			{
+				v := new(AgentCapabilities)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "agentCapabilities")
+				}
+				x.AgentCapabilities = v
+			}
+		case "authMethods":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "authMethods")
+			}
+			seen[2] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "authMethods")
+				}
+				s0 := make([]AuthMethod, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "authMethods")
+					}
+					if !more {
+						break
+					}
+					var e0 AuthMethod
+					{
+						v1, err := DecodeAuthMethod(d)
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "authMethods")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.AuthMethods = s0
+			}
+		case "agentInfo":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "agentInfo")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "agentInfo")
+			}
+			if isNull {
+				x.AgentInfo = wire.Null[Implementation]()
+			} else {
+				var v Implementation
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "agentInfo")
+				}
+				x.AgentInfo = wire.Some(v)
+			}
+		case "_meta":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[4] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "protocolVersion")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *InitializeResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *InitializeResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"protocolVersion\":")
+	x.ProtocolVersion.EncodeWire(e)
+	if x.AgentCapabilities != nil {
+		e.RawKey("\"agentCapabilities\":")
+		(*x.AgentCapabilities).EncodeWire(e)
+	}
+	if x.AuthMethods != nil {
+		e.RawKey("\"authMethods\":")
+		e.BeginArray()
+		for i0 := range x.AuthMethods {
+			EncodeAuthMethod(e, x.AuthMethods[i0])
+		}
+		e.EndArray()
+	}
+	if !x.AgentInfo.IsAbsent() {
+		e.RawKey("\"agentInfo\":")
+		if v, ok := x.AgentInfo.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "protocolVersion")
+		x.ProtocolVersion.CheckWire(c, p)
+	}
+	if x.AgentCapabilities != nil {
+		p := wire.Join(p, "agentCapabilities")
+		(*x.AgentCapabilities).CheckWire(c, p)
+	}
+	if x.AuthMethods != nil {
+		p := wire.Join(p, "authMethods")
+		for i0 := range x.AuthMethods {
+			p := wire.JoinIndex(p, i0)
+			CheckAuthMethod(c, p, x.AuthMethods[i0])
+		}
+	}
+	if v, ok := x.AgentInfo.Get(); ok {
+		p := wire.Join(p, "agentInfo")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *InitializeResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *InitializeResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x InitializeResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ProtocolVersion) DecodeWire(d *wire.Decoder) error {
+	var v uint16
+	{
+		v1, err := d.Uint16()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ProtocolVersion(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ProtocolVersion) EncodeWire(e *wire.Encoder) {
+	v := uint16(*x)
+	e.Uint64(uint64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ProtocolVersion) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ProtocolVersion) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ProtocolVersion) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ProtocolVersion) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [6]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "loadSession":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "loadSession")
+			}
+			seen[0] = true
+			{
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "loadSession")
+					}
+					(*v) = v1
+				}
+				x.LoadSession = v
+			}
+		case "promptCapabilities":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "promptCapabilities")
+			}
+			seen[1] = true
+			{
+				v := new(PromptCapabilities)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "promptCapabilities")
+				}
+				x.PromptCapabilities = v
+			}
+		case "mcpCapabilities":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "mcpCapabilities")
+			}
+			seen[2] = true
+			{
+				v := new(MCPCapabilities)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "mcpCapabilities")
+				}
+				x.MCPCapabilities = v
+			}
+		case "sessionCapabilities":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "sessionCapabilities")
+			}
+			seen[3] = true
+			{
+				v := new(SessionCapabilities)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "sessionCapabilities")
+				}
+				x.SessionCapabilities = v
+			}
+		case "auth":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "auth")
+			}
+			seen[4] = true
+			{
+				v := new(AgentAuthCapabilities)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "auth")
+				}
+				x.Auth = v
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.LoadSession != nil {
+		e.RawKey("\"loadSession\":")
+		e.Bool((*x.LoadSession))
+	}
+	if x.PromptCapabilities != nil {
+		e.RawKey("\"promptCapabilities\":")
+		(*x.PromptCapabilities).EncodeWire(e)
+	}
+	if x.MCPCapabilities != nil {
+		e.RawKey("\"mcpCapabilities\":")
+		(*x.MCPCapabilities).EncodeWire(e)
+	}
+	if x.SessionCapabilities != nil {
+		e.RawKey("\"sessionCapabilities\":")
+		(*x.SessionCapabilities).EncodeWire(e)
+	}
+	if x.Auth != nil {
+		e.RawKey("\"auth\":")
+		(*x.Auth).EncodeWire(e)
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.PromptCapabilities != nil {
+		p := wire.Join(p, "promptCapabilities")
+		(*x.PromptCapabilities).CheckWire(c, p)
+	}
+	if x.MCPCapabilities != nil {
+		p := wire.Join(p, "mcpCapabilities")
+		(*x.MCPCapabilities).CheckWire(c, p)
+	}
+	if x.SessionCapabilities != nil {
+		p := wire.Join(p, "sessionCapabilities")
+		(*x.SessionCapabilities).CheckWire(c, p)
+	}
+	if x.Auth != nil {
+		p := wire.Join(p, "auth")
+		(*x.Auth).CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = PromptCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "image":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "image")
+			}
+			seen[0] = true
+			{
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "image")
+					}
+					(*v) = v1
+				}
+				x.Image = v
+			}
+		case "audio":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "audio")
+			}
+			seen[1] = true
+			{
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "audio")
+					}
+					(*v) = v1
+				}
+				x.Audio = v
+			}
+		case "embeddedContext":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "embeddedContext")
+			}
+			seen[2] = true
+			{
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "embeddedContext")
+					}
+					(*v) = v1
+				}
+				x.EmbeddedContext = v
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PromptCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *PromptCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Image != nil {
+		e.RawKey("\"image\":")
+		e.Bool((*x.Image))
+	}
+	if x.Audio != nil {
+		e.RawKey("\"audio\":")
+		e.Bool((*x.Audio))
+	}
+	if x.EmbeddedContext != nil {
+		e.RawKey("\"embeddedContext\":")
+		e.Bool((*x.EmbeddedContext))
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PromptCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PromptCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PromptCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = MCPCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "http":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "http")
+			}
+			seen[0] = true
+			{
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "http")
+					}
+					(*v) = v1
+				}
+				x.HTTP = v
+			}
+		case "sse":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "sse")
+			}
+			seen[1] = true
+			{
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "sse")
+					}
+					(*v) = v1
+				}
+				x.SSE = v
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *MCPCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *MCPCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.HTTP != nil {
+		e.RawKey("\"http\":")
+		e.Bool((*x.HTTP))
+	}
+	if x.SSE != nil {
+		e.RawKey("\"sse\":")
+		e.Bool((*x.SSE))
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *MCPCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *MCPCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x MCPCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [6]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "list":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "list")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "list")
+			}
+			if isNull {
+				x.List = wire.Null[SessionListCapabilities]()
+			} else {
+				var v SessionListCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "list")
+				}
+				x.List = wire.Some(v)
+			}
+		case "delete":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "delete")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "delete")
+			}
+			if isNull {
+				x.Delete = wire.Null[SessionDeleteCapabilities]()
+			} else {
+				var v SessionDeleteCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "delete")
+				}
+				x.Delete = wire.Some(v)
+			}
+		case "additionalDirectories":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "additionalDirectories")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "additionalDirectories")
+			}
+			if isNull {
+				x.AdditionalDirectories = wire.Null[SessionAdditionalDirectoriesCapabilities]()
+			} else {
+				var v SessionAdditionalDirectoriesCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "additionalDirectories")
+				}
+				x.AdditionalDirectories = wire.Some(v)
+			}
+		case "resume":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "resume")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "resume")
+			}
+			if isNull {
+				x.Resume = wire.Null[SessionResumeCapabilities]()
+			} else {
+				var v SessionResumeCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "resume")
+				}
+				x.Resume = wire.Some(v)
+			}
+		case "close":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "close")
+			}
+			seen[4] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "close")
+			}
+			if isNull {
+				x.Close = wire.Null[SessionCloseCapabilities]()
+			} else {
+				var v SessionCloseCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "close")
+				}
+				x.Close = wire.Some(v)
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if !x.List.IsAbsent() {
+		e.RawKey("\"list\":")
+		if v, ok := x.List.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Delete.IsAbsent() {
+		e.RawKey("\"delete\":")
+		if v, ok := x.Delete.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.AdditionalDirectories.IsAbsent() {
+		e.RawKey("\"additionalDirectories\":")
+		if v, ok := x.AdditionalDirectories.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Resume.IsAbsent() {
+		e.RawKey("\"resume\":")
+		if v, ok := x.Resume.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Close.IsAbsent() {
+		e.RawKey("\"close\":")
+		if v, ok := x.Close.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.List.Get(); ok {
+		p := wire.Join(p, "list")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Delete.Get(); ok {
+		p := wire.Join(p, "delete")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.AdditionalDirectories.Get(); ok {
+		p := wire.Join(p, "additionalDirectories")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Resume.Get(); ok {
+		p := wire.Join(p, "resume")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Close.Get(); ok {
+		p := wire.Join(p, "close")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionListCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionListCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionListCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionListCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionListCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionListCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionListCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionListCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionDeleteCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionDeleteCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionDeleteCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionDeleteCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionDeleteCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionAdditionalDirectoriesCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionAdditionalDirectoriesCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionAdditionalDirectoriesCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionAdditionalDirectoriesCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionAdditionalDirectoriesCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionResumeCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionResumeCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionResumeCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionResumeCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionResumeCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionResumeCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionResumeCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionResumeCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionCloseCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionCloseCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionCloseCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionCloseCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionCloseCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionCloseCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionCloseCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionCloseCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentAuthCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "logout":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "logout")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "logout")
+			}
+			if isNull {
+				x.Logout = wire.Null[LogoutCapabilities]()
+			} else {
+				var v LogoutCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "logout")
+				}
+				x.Logout = wire.Some(v)
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentAuthCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if !x.Logout.IsAbsent() {
+		e.RawKey("\"logout\":")
+		if v, ok := x.Logout.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Logout.Get(); ok {
+		p := wire.Join(p, "logout")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentAuthCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *LogoutCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = LogoutCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *LogoutCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *LogoutCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *LogoutCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *LogoutCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *LogoutCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x LogoutCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownAuthMethod) isAuthMethod() {}
+
+// DecodeAuthMethod decodes a AuthMethod from d.
+func DecodeAuthMethod(d *wire.Decoder) (AuthMethod, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		v := new(Agent)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	switch tag {
+	case "terminal":
+		v := new(AuthMethodTerminal)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownAuthMethod{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeAuthMethod encodes v to e; a nil v is null.
+func EncodeAuthMethod(e *wire.Encoder, v AuthMethod) {
+	switch v := v.(type) {
+	case *AuthMethodTerminal:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"terminal\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *Agent:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UnknownAuthMethod:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckAuthMethod records in c every constraint v breaks, under the JSON pointer p.
+func CheckAuthMethod(c *wire.Checker, p string, v AuthMethod) {
+	switch v := v.(type) {
+	case *AuthMethodTerminal:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Agent:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *UnknownAuthMethod:
+		if v != nil {
+			c.Fail(wire.Join(p, "type"), "%q is not one of terminal", v.Tag)
+		}
+	}
+}
+
+// UnmarshalAuthMethod decodes a AuthMethod from data, strictly.
+func UnmarshalAuthMethod(data []byte) (AuthMethod, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeAuthMethod(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalAuthMethod encodes v.
+func MarshalAuthMethod(v AuthMethod) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeAuthMethod(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateAuthMethod checks v against its schema's constraints and returns every violation.
+func ValidateAuthMethod(v AuthMethod) error {
+	var c wire.Checker
+	CheckAuthMethod(&c, "", v)
+	return c.Err()
+}
+
+func (*AuthMethodTerminal) isAuthMethod() {}
+
+// DecodeWire decodes the value from d.
+func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AuthMethodTerminal{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [6]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			if err := x.ID.DecodeWire(d); err != nil {
+				return wire.At(err, "id")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "args":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "args")
+			}
+			seen[3] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "args")
+				}
+				s0 := make([]string, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "args")
+					}
+					if !more {
+						break
+					}
+					var e0 string
+					{
+						v1, err := d.String()
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "args")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.Args = s0
+			}
+		case "env":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "env")
+			}
+			seen[4] = true
+			{
+				if err := d.BeginObject(); err != nil {
+					return wire.At(err, "env")
+				}
+				m0 := make(map[string]string)
+				for {
+					key, more, err := d.NextKey()
+					if err != nil {
+						return wire.At(err, "env")
+					}
+					if !more {
+						break
+					}
+					k0 := string(key)
+					if _, dup := m0[k0]; dup {
+						return wire.At(wire.DuplicateError(d.Offset(), k0), "env")
+					}
+					var e0 string
+					{
+						v1, err := d.String()
+						if err != nil {
+							return wire.At(wire.At(err, k0), "env")
+						}
+						e0 = v1
+					}
+					m0[k0] = e0
+				}
+				x.Env = m0
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AuthMethodTerminal) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AuthMethodTerminal) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	x.ID.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Args != nil {
+		e.RawKey("\"args\":")
+		e.BeginArray()
+		for i0 := range x.Args {
+			e.String(x.Args[i0])
+		}
+		e.EndArray()
+	}
+	if x.Env != nil {
+		e.RawKey("\"env\":")
+		e.BeginObject()
+		for _, k0 := range wire.SortedKeys(x.Env) {
+			e.Key(k0)
+			v0 := x.Env[k0]
+			e.String(v0)
+		}
+		e.EndObject()
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		x.ID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AuthMethodTerminal) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AuthMethodTerminal) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *AuthMethodID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = AuthMethodID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AuthMethodID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AuthMethodID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AuthMethodID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AuthMethodID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AuthMethodID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AuthMethodAgent{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			if err := x.ID.DecodeWire(d); err != nil {
+				return wire.At(err, "id")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AuthMethodAgent) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AuthMethodAgent) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	x.ID.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		x.ID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AuthMethodAgent) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AuthMethodAgent) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AuthMethodAgent) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*Agent) isAuthMethod() {}
+
+// DecodeWire decodes the value from d.
+func (x *Agent) DecodeWire(d *wire.Decoder) error {
+	return (*AuthMethodAgent)(x).DecodeWire(d)
+}
+
+// EncodeWire encodes the value to e.
+func (x *Agent) EncodeWire(e *wire.Encoder) {
+	(*AuthMethodAgent)(x).EncodeWire(e)
+}
+
+// EncodeWireFields writes the members of the value, without braces.
+func (x *Agent) EncodeWireFields(e *wire.Encoder) {
+	(*AuthMethodAgent)(x).EncodeWireFields(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Agent) CheckWire(c *wire.Checker, p string) {
+	(*AuthMethodAgent)(x).CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Agent) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Agent) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Agent) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *Implementation) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Implementation{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "name":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "title":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "title")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "title")
+			}
+			if isNull {
+				x.Title = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "title")
+					}
+					v = v1
+				}
+				x.Title = wire.Some(v)
+			}
+		case "version":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "version")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "version")
+				}
+				x.Version = v0
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "name")
+	}
+	if !seen[2] {
+		missing = append(missing, "version")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Implementation) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Implementation) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Title.IsAbsent() {
+		e.RawKey("\"title\":")
+		if v, ok := x.Title.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	e.RawKey("\"version\":")
+	e.String(x.Version)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Implementation) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Implementation) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Implementation) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Implementation) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *AuthenticateResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AuthenticateResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AuthenticateResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AuthenticateResponse) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AuthenticateResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AuthenticateResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AuthenticateResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AuthenticateResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *LogoutResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = LogoutResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *LogoutResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *LogoutResponse) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *LogoutResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *LogoutResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *LogoutResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x LogoutResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = NewSessionResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "modes":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "modes")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "modes")
+			}
+			if isNull {
+				x.Modes = wire.Null[SessionModeState]()
+			} else {
+				var v SessionModeState
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "modes")
+				}
+				x.Modes = wire.Some(v)
+			}
+		case "configOptions":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "configOptions")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "configOptions")
+			}
+			if isNull {
+				x.ConfigOptions = wire.Null[[]SessionConfigOption]()
+			} else {
+				var v []SessionConfigOption
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "configOptions")
+					}
+					s1 := make([]SessionConfigOption, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "configOptions")
+						}
+						if !more {
+							break
+						}
+						var e1 SessionConfigOption
+						{
+							v2, err := DecodeSessionConfigOption(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "configOptions")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.ConfigOptions = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *NewSessionResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *NewSessionResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if !x.Modes.IsAbsent() {
+		e.RawKey("\"modes\":")
+		if v, ok := x.Modes.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.ConfigOptions.IsAbsent() {
+		e.RawKey("\"configOptions\":")
+		if v, ok := x.ConfigOptions.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeSessionConfigOption(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if v, ok := x.Modes.Get(); ok {
+		p := wire.Join(p, "modes")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.ConfigOptions.Get(); ok {
+		p := wire.Join(p, "configOptions")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckSessionConfigOption(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *NewSessionResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *NewSessionResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x NewSessionResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionModeState{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "currentModeId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "currentModeId")
+			}
+			seen[0] = true
+			if err := x.CurrentModeID.DecodeWire(d); err != nil {
+				return wire.At(err, "currentModeId")
+			}
+		case "availableModes":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "availableModes")
+			}
+			seen[1] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "availableModes")
+				}
+				s0 := make([]SessionMode, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "availableModes")
+					}
+					if !more {
+						break
+					}
+					var e0 SessionMode
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "availableModes")
+					}
+					s0 = append(s0, e0)
+				}
+				x.AvailableModes = s0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "currentModeId")
+	}
+	if !seen[1] {
+		missing = append(missing, "availableModes")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionModeState) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionModeState) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"currentModeId\":")
+	x.CurrentModeID.EncodeWire(e)
+	e.RawKey("\"availableModes\":")
+	e.BeginArray()
+	for i0 := range x.AvailableModes {
+		x.AvailableModes[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionModeState) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "currentModeId")
+		x.CurrentModeID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "availableModes")
+		for i0 := range x.AvailableModes {
+			p := wire.JoinIndex(p, i0)
+			x.AvailableModes[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionModeState) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionModeState) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionModeState) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionModeID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = SessionModeID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionModeID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionModeID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionModeID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionModeID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionModeID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionMode{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			if err := x.ID.DecodeWire(d); err != nil {
+				return wire.At(err, "id")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionMode) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionMode) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	x.ID.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionMode) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		x.ID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionMode) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionMode) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionMode) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownSessionConfigOption) isSessionConfigOption() {}
+
+// DecodeSessionConfigOption decodes a SessionConfigOption from d.
+func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"type\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "select":
+		v := new(Select)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "boolean":
+		v := new(Boolean)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownSessionConfigOption{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeSessionConfigOption encodes v to e; a nil v is null.
+func EncodeSessionConfigOption(e *wire.Encoder, v SessionConfigOption) {
+	switch v := v.(type) {
+	case *Select:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Boolean:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UnknownSessionConfigOption:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckSessionConfigOption records in c every constraint v breaks, under the JSON pointer p.
+func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) {
+	switch v := v.(type) {
+	case *Select:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Boolean:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *UnknownSessionConfigOption:
+		if v != nil {
+			c.Fail(wire.Join(p, "type"), "%q is not one of boolean, select", v.Tag)
+		}
+	}
+}
+
+// UnmarshalSessionConfigOption decodes a SessionConfigOption from data, strictly.
+func UnmarshalSessionConfigOption(data []byte) (SessionConfigOption, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeSessionConfigOption(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalSessionConfigOption encodes v.
+func MarshalSessionConfigOption(v SessionConfigOption) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeSessionConfigOption(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateSessionConfigOption checks v against its schema's constraints and returns every violation.
+func ValidateSessionConfigOption(v SessionConfigOption) error {
+	var c wire.Checker
+	CheckSessionConfigOption(&c, "", v)
+	return c.Err()
+}
+
+func (*Select) isSessionConfigOption() {}
+
+// DecodeWire decodes the value from d.
+func (x *Select) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Select{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [8]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "select" {
+				return wire.At(wire.ConstError(d.Offset(), "\"select\""), "type")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			if err := x.ID.DecodeWire(d); err != nil {
+				return wire.At(err, "id")
+			}
+		case "name":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "category":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "category")
+			}
+			seen[4] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "category")
+			}
+			if isNull {
+				x.Category = wire.Null[SessionConfigOptionCategory]()
+			} else {
+				var v SessionConfigOptionCategory
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "category")
+				}
+				x.Category = wire.Some(v)
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		case "currentValue":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "currentValue")
+			}
+			seen[6] = true
+			if err := x.CurrentValue.DecodeWire(d); err != nil {
+				return wire.At(err, "currentValue")
+			}
+		case "options":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "options")
+			}
+			seen[7] = true
+			{
+				v0, err := DecodeSessionConfigSelectOptions(d)
+				if err != nil {
+					return wire.At(err, "options")
+				}
+				x.Options = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
+		missing = append(missing, "name")
+	}
+	if !seen[6] {
+		missing = append(missing, "currentValue")
+	}
+	if !seen[7] {
+		missing = append(missing, "options")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Select) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Select) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"select\"")
+	e.RawKey("\"id\":")
+	x.ID.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Category.IsAbsent() {
+		e.RawKey("\"category\":")
+		if v, ok := x.Category.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	e.RawKey("\"currentValue\":")
+	x.CurrentValue.EncodeWire(e)
+	e.RawKey("\"options\":")
+	EncodeSessionConfigSelectOptions(e, x.Options)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Select) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		x.ID.CheckWire(c, p)
+	}
+	if v, ok := x.Category.Get(); ok {
+		p := wire.Join(p, "category")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+	{
+		p := wire.Join(p, "currentValue")
+		x.CurrentValue.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "options")
+		CheckSessionConfigSelectOptions(c, p, x.Options)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Select) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Select) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Select) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = SessionConfigID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+const (
+	// Session mode selector.
+	SessionConfigOptionCategoryMode SessionConfigOptionCategory = "mode"
+	// Model selector.
+	SessionConfigOptionCategoryModel SessionConfigOptionCategory = "model"
+	// Model-related configuration parameter.
+	SessionConfigOptionCategoryModelConfig SessionConfigOptionCategory = "model_config"
+	// Thought/reasoning level selector.
+	SessionConfigOptionCategoryThoughtLevel SessionConfigOptionCategory = "thought_level"
+)
+
+// Valid reports whether v is one of the listed values.
+func (v SessionConfigOptionCategory) Valid() bool {
+	switch v {
+	case SessionConfigOptionCategoryMode, SessionConfigOptionCategoryModel, SessionConfigOptionCategoryModelConfig, SessionConfigOptionCategoryThoughtLevel:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigOptionCategory) DecodeWire(d *wire.Decoder) error {
+	v, err := d.String()
+	*x = SessionConfigOptionCategory(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigOptionCategory) EncodeWire(e *wire.Encoder) {
+	e.String(string(*x))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigOptionCategory) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigOptionCategory) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigOptionCategory) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigValueID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = SessionConfigValueID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigValueID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigValueID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigValueID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigValueID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigValueID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeSessionConfigSelectOptions decodes a SessionConfigSelectOptions from d.
+func DecodeSessionConfigSelectOptions(d *wire.Decoder) (SessionConfigSelectOptions, error) {
+	switch d.Kind() {
+	case wire.KindArray:
+		first, set, err := d.PeekFirst([]string{"group", "name", "options", "value"})
+		if err != nil {
+			return nil, err
+		}
+		_ = set
+		if first == wire.KindObject && set&uint64(0x7) == uint64(0x7) {
+			v := new(SessionConfigSelectOptionsGrouped)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		if first == wire.KindObject && set&uint64(0xa) == uint64(0xa) {
+			v := new(SessionConfigSelectOptionsUngrouped)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		// An empty array (or one whose first element fits no variant, which then fails to decode) is the first variant.
+		v := new(SessionConfigSelectOptionsUngrouped)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("array")
+}
+
+// EncodeSessionConfigSelectOptions encodes v to e; a nil v is null.
+func EncodeSessionConfigSelectOptions(e *wire.Encoder, v SessionConfigSelectOptions) {
+	switch v := v.(type) {
+	case SessionConfigSelectOptionsUngrouped:
+		v.EncodeWire(e)
+	case SessionConfigSelectOptionsGrouped:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckSessionConfigSelectOptions records in c every constraint v breaks, under the JSON pointer p.
+func CheckSessionConfigSelectOptions(c *wire.Checker, p string, v SessionConfigSelectOptions) {
+	switch v := v.(type) {
+	case SessionConfigSelectOptionsUngrouped:
+		v.CheckWire(c, p)
+	case SessionConfigSelectOptionsGrouped:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalSessionConfigSelectOptions decodes a SessionConfigSelectOptions from data, strictly.
+func UnmarshalSessionConfigSelectOptions(data []byte) (SessionConfigSelectOptions, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeSessionConfigSelectOptions(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalSessionConfigSelectOptions encodes v.
+func MarshalSessionConfigSelectOptions(v SessionConfigSelectOptions) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeSessionConfigSelectOptions(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateSessionConfigSelectOptions checks v against its schema's constraints and returns every violation.
+func ValidateSessionConfigSelectOptions(v SessionConfigSelectOptions) error {
+	var c wire.Checker
+	CheckSessionConfigSelectOptions(&c, "", v)
+	return c.Err()
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigSelectOption{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "value":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "value")
+			}
+			seen[0] = true
+			if err := x.Value.DecodeWire(d); err != nil {
+				return wire.At(err, "value")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "value")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectOption) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"value\":")
+	x.Value.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "value")
+		x.Value.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectOption) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectOptionsUngrouped) DecodeWire(d *wire.Decoder) error {
+	var v []SessionConfigSelectOption
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]SessionConfigSelectOption, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 SessionConfigSelectOption
+			if err := e1.DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i1)
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = SessionConfigSelectOptionsUngrouped(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectOptionsUngrouped) EncodeWire(e *wire.Encoder) {
+	v := []SessionConfigSelectOption(*x)
+	e.BeginArray()
+	for i1 := range v {
+		v[i1].EncodeWire(e)
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectOptionsUngrouped) CheckWire(c *wire.Checker, p string) {
+	v := []SessionConfigSelectOption(*x)
+	for i1 := range v {
+		p := wire.JoinIndex(p, i1)
+		v[i1].CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectOptionsUngrouped) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectOptionsUngrouped) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectOptionsUngrouped) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigSelectGroup{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "group":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "group")
+			}
+			seen[0] = true
+			if err := x.Group.DecodeWire(d); err != nil {
+				return wire.At(err, "group")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "options":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "options")
+			}
+			seen[2] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "options")
+				}
+				s0 := make([]SessionConfigSelectOption, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "options")
+					}
+					if !more {
+						break
+					}
+					var e0 SessionConfigSelectOption
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "options")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Options = s0
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "group")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if !seen[2] {
+		missing = append(missing, "options")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectGroup) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"group\":")
+	x.Group.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"options\":")
+	e.BeginArray()
+	for i0 := range x.Options {
+		x.Options[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "group")
+		x.Group.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "options")
+		for i0 := range x.Options {
+			p := wire.JoinIndex(p, i0)
+			x.Options[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectGroup) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigGroupID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = SessionConfigGroupID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigGroupID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigGroupID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigGroupID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigGroupID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectOptionsGrouped) DecodeWire(d *wire.Decoder) error {
+	var v []SessionConfigSelectGroup
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]SessionConfigSelectGroup, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 SessionConfigSelectGroup
+			if err := e1.DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i1)
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = SessionConfigSelectOptionsGrouped(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectOptionsGrouped) EncodeWire(e *wire.Encoder) {
+	v := []SessionConfigSelectGroup(*x)
+	e.BeginArray()
+	for i1 := range v {
+		v[i1].EncodeWire(e)
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectOptionsGrouped) CheckWire(c *wire.Checker, p string) {
+	v := []SessionConfigSelectGroup(*x)
+	for i1 := range v {
+		p := wire.JoinIndex(p, i1)
+		v[i1].CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectOptionsGrouped) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectOptionsGrouped) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectOptionsGrouped) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*Boolean) isSessionConfigOption() {}
+
+// DecodeWire decodes the value from d.
+func (x *Boolean) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Boolean{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [7]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "boolean" {
+				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			if err := x.ID.DecodeWire(d); err != nil {
+				return wire.At(err, "id")
+			}
+		case "name":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "category":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "category")
+			}
+			seen[4] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "category")
+			}
+			if isNull {
+				x.Category = wire.Null[SessionConfigOptionCategory]()
+			} else {
+				var v SessionConfigOptionCategory
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "category")
+				}
+				x.Category = wire.Some(v)
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		case "currentValue":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "currentValue")
+			}
+			seen[6] = true
+			{
+				v0, err := d.Bool()
+				if err != nil {
+					return wire.At(err, "currentValue")
+				}
+				x.CurrentValue = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
+		missing = append(missing, "name")
+	}
+	if !seen[6] {
+		missing = append(missing, "currentValue")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Boolean) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Boolean) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"boolean\"")
+	e.RawKey("\"id\":")
+	x.ID.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Category.IsAbsent() {
+		e.RawKey("\"category\":")
+		if v, ok := x.Category.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	e.RawKey("\"currentValue\":")
+	e.Bool(x.CurrentValue)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Boolean) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		x.ID.CheckWire(c, p)
+	}
+	if v, ok := x.Category.Get(); ok {
+		p := wire.Join(p, "category")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Boolean) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Boolean) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Boolean) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = LoadSessionResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "modes":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "modes")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "modes")
+			}
+			if isNull {
+				x.Modes = wire.Null[SessionModeState]()
+			} else {
+				var v SessionModeState
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "modes")
+				}
+				x.Modes = wire.Some(v)
+			}
+		case "configOptions":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "configOptions")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "configOptions")
+			}
+			if isNull {
+				x.ConfigOptions = wire.Null[[]SessionConfigOption]()
+			} else {
+				var v []SessionConfigOption
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "configOptions")
+					}
+					s1 := make([]SessionConfigOption, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "configOptions")
+						}
+						if !more {
+							break
+						}
+						var e1 SessionConfigOption
+						{
+							v2, err := DecodeSessionConfigOption(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "configOptions")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.ConfigOptions = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *LoadSessionResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *LoadSessionResponse) EncodeWireFields(e *wire.Encoder) {
+	if !x.Modes.IsAbsent() {
+		e.RawKey("\"modes\":")
+		if v, ok := x.Modes.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.ConfigOptions.IsAbsent() {
+		e.RawKey("\"configOptions\":")
+		if v, ok := x.ConfigOptions.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeSessionConfigOption(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *LoadSessionResponse) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Modes.Get(); ok {
+		p := wire.Join(p, "modes")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.ConfigOptions.Get(); ok {
+		p := wire.Join(p, "configOptions")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckSessionConfigOption(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *LoadSessionResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *LoadSessionResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x LoadSessionResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ListSessionsResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessions":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessions")
+			}
+			seen[0] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "sessions")
+				}
+				s0 := make([]SessionInfo, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "sessions")
+					}
+					if !more {
+						break
+					}
+					var e0 SessionInfo
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "sessions")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Sessions = s0
+			}
+		case "nextCursor":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "nextCursor")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "nextCursor")
+			}
+			if isNull {
+				x.NextCursor = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "nextCursor")
+					}
+					v = v1
+				}
+				x.NextCursor = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessions")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ListSessionsResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ListSessionsResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessions\":")
+	e.BeginArray()
+	for i0 := range x.Sessions {
+		x.Sessions[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if !x.NextCursor.IsAbsent() {
+		e.RawKey("\"nextCursor\":")
+		if v, ok := x.NextCursor.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessions")
+		for i0 := range x.Sessions {
+			p := wire.JoinIndex(p, i0)
+			x.Sessions[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ListSessionsResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ListSessionsResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ListSessionsResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionInfo{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [6]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "cwd":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "cwd")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "cwd")
+				}
+				x.Cwd = v0
+			}
+		case "additionalDirectories":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "additionalDirectories")
+			}
+			seen[2] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "additionalDirectories")
+				}
+				s0 := make([]string, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "additionalDirectories")
+					}
+					if !more {
+						break
+					}
+					var e0 string
+					{
+						v1, err := d.String()
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.AdditionalDirectories = s0
+			}
+		case "title":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "title")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "title")
+			}
+			if isNull {
+				x.Title = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "title")
+					}
+					v = v1
+				}
+				x.Title = wire.Some(v)
+			}
+		case "updatedAt":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "updatedAt")
+			}
+			seen[4] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "updatedAt")
+			}
+			if isNull {
+				x.UpdatedAt = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "updatedAt")
+					}
+					v = v1
+				}
+				x.UpdatedAt = wire.Some(v)
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[1] {
+		missing = append(missing, "cwd")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionInfo) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionInfo) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	e.RawKey("\"cwd\":")
+	e.String(x.Cwd)
+	if x.AdditionalDirectories != nil {
+		e.RawKey("\"additionalDirectories\":")
+		e.BeginArray()
+		for i0 := range x.AdditionalDirectories {
+			e.String(x.AdditionalDirectories[i0])
+		}
+		e.EndArray()
+	}
+	if !x.Title.IsAbsent() {
+		e.RawKey("\"title\":")
+		if v, ok := x.Title.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.UpdatedAt.IsAbsent() {
+		e.RawKey("\"updatedAt\":")
+		if v, ok := x.UpdatedAt.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionInfo) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionInfo) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionInfo) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *DeleteSessionResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = DeleteSessionResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *DeleteSessionResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *DeleteSessionResponse) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DeleteSessionResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DeleteSessionResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ResumeSessionResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "modes":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "modes")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "modes")
+			}
+			if isNull {
+				x.Modes = wire.Null[SessionModeState]()
+			} else {
+				var v SessionModeState
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "modes")
+				}
+				x.Modes = wire.Some(v)
+			}
+		case "configOptions":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "configOptions")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "configOptions")
+			}
+			if isNull {
+				x.ConfigOptions = wire.Null[[]SessionConfigOption]()
+			} else {
+				var v []SessionConfigOption
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "configOptions")
+					}
+					s1 := make([]SessionConfigOption, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "configOptions")
+						}
+						if !more {
+							break
+						}
+						var e1 SessionConfigOption
+						{
+							v2, err := DecodeSessionConfigOption(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "configOptions")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.ConfigOptions = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ResumeSessionResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ResumeSessionResponse) EncodeWireFields(e *wire.Encoder) {
+	if !x.Modes.IsAbsent() {
+		e.RawKey("\"modes\":")
+		if v, ok := x.Modes.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.ConfigOptions.IsAbsent() {
+		e.RawKey("\"configOptions\":")
+		if v, ok := x.ConfigOptions.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeSessionConfigOption(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ResumeSessionResponse) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Modes.Get(); ok {
+		p := wire.Join(p, "modes")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.ConfigOptions.Get(); ok {
+		p := wire.Join(p, "configOptions")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckSessionConfigOption(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ResumeSessionResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ResumeSessionResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *CloseSessionResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CloseSessionResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CloseSessionResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CloseSessionResponse) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CloseSessionResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CloseSessionResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CloseSessionResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SetSessionModeResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SetSessionModeResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SetSessionModeResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SetSessionModeResponse) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SetSessionModeResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SetSessionModeResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SetSessionModeResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SetSessionModeResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SetSessionConfigOptionResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "configOptions":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "configOptions")
+			}
+			seen[0] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "configOptions")
+				}
+				s0 := make([]SessionConfigOption, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "configOptions")
+					}
+					if !more {
+						break
+					}
+					var e0 SessionConfigOption
+					{
+						v1, err := DecodeSessionConfigOption(d)
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "configOptions")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.ConfigOptions = s0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "configOptions")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SetSessionConfigOptionResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SetSessionConfigOptionResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"configOptions\":")
+	e.BeginArray()
+	for i0 := range x.ConfigOptions {
+		EncodeSessionConfigOption(e, x.ConfigOptions[i0])
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SetSessionConfigOptionResponse) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "configOptions")
+		for i0 := range x.ConfigOptions {
+			p := wire.JoinIndex(p, i0)
+			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SetSessionConfigOptionResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SetSessionConfigOptionResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = PromptResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "stopReason":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "stopReason")
+			}
+			seen[0] = true
+			if err := x.StopReason.DecodeWire(d); err != nil {
+				return wire.At(err, "stopReason")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PromptResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *PromptResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	x.StopReason.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "stopReason")
+		x.StopReason.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PromptResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PromptResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PromptResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+const (
+	// The turn ended successfully.
+	StopReasonEndTurn StopReason = "end_turn"
+	// The turn ended because the agent reached the maximum number of tokens.
+	StopReasonMaxTokens StopReason = "max_tokens"
+	// The turn ended because the agent reached the maximum number of allowed
+	// agent requests between user turns.
+	StopReasonMaxTurnRequests StopReason = "max_turn_requests"
+	// The turn ended because the agent refused to continue. The user prompt
+	// and everything that comes after it won't be included in the next
+	// prompt, so this should be reflected in the UI.
+	StopReasonRefusal StopReason = "refusal"
+	// The turn was cancelled by the client via `session/cancel`.
+	//
+	// This stop reason MUST be returned when the client sends a `session/cancel`
+	// notification, even if the cancellation causes exceptions in underlying
+	// operations.
+	// Agents should catch these exceptions and return this semantically meaningful
+	// response to confirm successful cancellation.
+	StopReasonCancelled StopReason = "cancelled"
+)
+
+// Valid reports whether v is one of the listed values.
+func (v StopReason) Valid() bool {
+	switch v {
+	case StopReasonEndTurn, StopReasonMaxTokens, StopReasonMaxTurnRequests, StopReasonRefusal, StopReasonCancelled:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *StopReason) DecodeWire(d *wire.Decoder) error {
+	v, err := d.String()
+	*x = StopReason(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *StopReason) EncodeWire(e *wire.Encoder) {
+	e.String(string(*x))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *StopReason) CheckWire(c *wire.Checker, p string) {
+	if !x.Valid() {
+		c.Fail(p, "%q is not one of \"end_turn\", \"max_tokens\", \"max_turn_requests\", \"refusal\", \"cancelled\"", string(*x))
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *StopReason) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *StopReason) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x StopReason) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ExtResponse) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ExtResponse(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ExtResponse) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ExtResponse) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ExtResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ExtResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ExtResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*AgentResponseError) isAgentResponse() {}
+
+// DecodeWire decodes the value from d.
+func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentResponseError{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "error":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "error")
+			}
+			seen[1] = true
+			if err := x.Error.DecodeWire(d); err != nil {
+				return wire.At(err, "error")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "error")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentResponseError) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	EncodeRequestID(e, x.ID)
+	e.RawKey("\"error\":")
+	x.Error.EncodeWire(e)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckRequestID(c, p, x.ID)
+	}
+	{
+		p := wire.Join(p, "error")
+		x.Error.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentResponseError) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentResponseError) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentResponseError) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *Error) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Error{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "code":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "code")
+			}
+			seen[0] = true
+			if err := x.Code.DecodeWire(d); err != nil {
+				return wire.At(err, "code")
+			}
+		case "message":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "message")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "message")
+				}
+				x.Message = v0
+			}
+		case "data":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "data")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "data")
+				}
+				x.Data = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "code")
+	}
+	if !seen[1] {
+		missing = append(missing, "message")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Error) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Error) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"code\":")
+	x.Code.EncodeWire(e)
+	e.RawKey("\"message\":")
+	e.String(x.Message)
+	if x.Data != nil {
+		e.RawKey("\"data\":")
+		e.Raw(x.Data)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Error) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "code")
+		x.Code.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Error) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Error) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Error) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+const (
+	// **Parse error**: Invalid JSON was received by the server.
+	// An error occurred on the server while parsing the JSON text.
+	ErrorCodeParseError ErrorCode = -32700
+	// **Invalid request**: The JSON sent is not a valid Request object.
+	ErrorCodeInvalidRequest ErrorCode = -32600
+	// **Method not found**: The method does not exist or is not available.
+	ErrorCodeMethodNotFound ErrorCode = -32601
+	// **Invalid params**: Invalid method parameter(s).
+	ErrorCodeInvalidParams ErrorCode = -32602
+	// **Internal error**: Internal JSON-RPC error.
+	ErrorCodeInternalError ErrorCode = -32603
+	// **Request cancelled**: Execution of the method was aborted either due to a
+	// cancellation request from the caller or
+	// because of resource constraints or shutdown.
+	ErrorCodeRequestCancelled ErrorCode = -32800
+	// **Authentication required**: Authentication is required before this
+	// operation can be performed.
+	ErrorCodeAuthenticationRequired ErrorCode = -32000
+	// **Resource not found**: A given resource, such as a session or file, was not
+	// found.
+	ErrorCodeResourceNotFound ErrorCode = -32002
+)
+
+// Valid reports whether v is one of the listed values.
+func (v ErrorCode) Valid() bool {
+	switch v {
+	case ErrorCodeParseError, ErrorCodeInvalidRequest, ErrorCodeMethodNotFound, ErrorCodeInvalidParams, ErrorCodeInternalError, ErrorCodeRequestCancelled, ErrorCodeAuthenticationRequired, ErrorCodeResourceNotFound:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *ErrorCode) DecodeWire(d *wire.Decoder) error {
+	v, err := d.Int32()
+	*x = ErrorCode(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *ErrorCode) EncodeWire(e *wire.Encoder) {
+	e.Int64(int64(int32(*x)))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ErrorCode) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ErrorCode) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ErrorCode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -15557,46 +22410,6 @@ func (x CurrentModeUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// DecodeWire decodes the value from d.
-func (x *SessionModeID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = SessionModeID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionModeID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionModeID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionModeID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionModeID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionModeID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 func (*ConfigOptionUpdate) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -15739,1314 +22552,6 @@ func (x *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ConfigOptionUpdate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnknownSessionConfigOption) isSessionConfigOption() {}
-
-// DecodeSessionConfigOption decodes a SessionConfigOption from d.
-func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "select":
-		v := new(Select)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "boolean":
-		v := new(Boolean)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownSessionConfigOption{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeSessionConfigOption encodes v to e; a nil v is null.
-func EncodeSessionConfigOption(e *wire.Encoder, v SessionConfigOption) {
-	switch v := v.(type) {
-	case *Select:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *Boolean:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *UnknownSessionConfigOption:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckSessionConfigOption records in c every constraint v breaks, under the JSON pointer p.
-func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) {
-	switch v := v.(type) {
-	case *Select:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *Boolean:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *UnknownSessionConfigOption:
-		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of boolean, select", v.Tag)
-		}
-	}
-}
-
-// UnmarshalSessionConfigOption decodes a SessionConfigOption from data, strictly.
-func UnmarshalSessionConfigOption(data []byte) (SessionConfigOption, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeSessionConfigOption(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalSessionConfigOption encodes v.
-func MarshalSessionConfigOption(v SessionConfigOption) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeSessionConfigOption(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateSessionConfigOption checks v against its schema's constraints and returns every violation.
-func ValidateSessionConfigOption(v SessionConfigOption) error {
-	var c wire.Checker
-	CheckSessionConfigOption(&c, "", v)
-	return c.Err()
-}
-
-func (*Select) isSessionConfigOption() {}
-
-// DecodeWire decodes the value from d.
-func (x *Select) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Select{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [8]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "type":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "type")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "type")
-			}
-			if v != "select" {
-				return wire.At(wire.ConstError(d.Offset(), "\"select\""), "type")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
-		case "name":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[2] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "category":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "category")
-			}
-			seen[4] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "category")
-			}
-			if isNull {
-				x.Category = wire.Null[SessionConfigOptionCategory]()
-			} else {
-				var v SessionConfigOptionCategory
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "category")
-				}
-				x.Category = wire.Some(v)
-			}
-		case "_meta":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[5] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		case "currentValue":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "currentValue")
-			}
-			seen[6] = true
-			if err := x.CurrentValue.DecodeWire(d); err != nil {
-				return wire.At(err, "currentValue")
-			}
-		case "options":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "options")
-			}
-			seen[7] = true
-			{
-				v0, err := DecodeSessionConfigSelectOptions(d)
-				if err != nil {
-					return wire.At(err, "options")
-				}
-				x.Options = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "type")
-	}
-	if !seen[1] {
-		missing = append(missing, "id")
-	}
-	if !seen[2] {
-		missing = append(missing, "name")
-	}
-	if !seen[6] {
-		missing = append(missing, "currentValue")
-	}
-	if !seen[7] {
-		missing = append(missing, "options")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Select) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Select) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"type\":")
-	e.RawValue("\"select\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Category.IsAbsent() {
-		e.RawKey("\"category\":")
-		if v, ok := x.Category.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	e.RawKey("\"currentValue\":")
-	x.CurrentValue.EncodeWire(e)
-	e.RawKey("\"options\":")
-	EncodeSessionConfigSelectOptions(e, x.Options)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Select) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	if v, ok := x.Category.Get(); ok {
-		p := wire.Join(p, "category")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-	{
-		p := wire.Join(p, "currentValue")
-		x.CurrentValue.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "options")
-		CheckSessionConfigSelectOptions(c, p, x.Options)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Select) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Select) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Select) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = SessionConfigID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-const (
-	// Session mode selector.
-	SessionConfigOptionCategoryMode SessionConfigOptionCategory = "mode"
-	// Model selector.
-	SessionConfigOptionCategoryModel SessionConfigOptionCategory = "model"
-	// Model-related configuration parameter.
-	SessionConfigOptionCategoryModelConfig SessionConfigOptionCategory = "model_config"
-	// Thought/reasoning level selector.
-	SessionConfigOptionCategoryThoughtLevel SessionConfigOptionCategory = "thought_level"
-)
-
-// Valid reports whether v is one of the listed values.
-func (v SessionConfigOptionCategory) Valid() bool {
-	switch v {
-	case SessionConfigOptionCategoryMode, SessionConfigOptionCategoryModel, SessionConfigOptionCategoryModelConfig, SessionConfigOptionCategoryThoughtLevel:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigOptionCategory) DecodeWire(d *wire.Decoder) error {
-	v, err := d.String()
-	*x = SessionConfigOptionCategory(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigOptionCategory) EncodeWire(e *wire.Encoder) {
-	e.String(string(*x))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigOptionCategory) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigOptionCategory) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigOptionCategory) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigValueID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = SessionConfigValueID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigValueID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigValueID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigValueID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigValueID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigValueID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeSessionConfigSelectOptions decodes a SessionConfigSelectOptions from d.
-func DecodeSessionConfigSelectOptions(d *wire.Decoder) (SessionConfigSelectOptions, error) {
-	switch d.Kind() {
-	case wire.KindArray:
-		first, set, err := d.PeekFirst([]string{"group", "name", "options", "value"})
-		if err != nil {
-			return nil, err
-		}
-		_ = set
-		if first == wire.KindObject && set&uint64(0x7) == uint64(0x7) {
-			v := new(SessionConfigSelectOptionsGrouped)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return *v, nil
-		}
-		if first == wire.KindObject && set&uint64(0xa) == uint64(0xa) {
-			v := new(SessionConfigSelectOptionsUngrouped)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return *v, nil
-		}
-		// An empty array (or one whose first element fits no variant, which then fails to decode) is the first variant.
-		v := new(SessionConfigSelectOptionsUngrouped)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	}
-	return nil, d.TypeError("array")
-}
-
-// EncodeSessionConfigSelectOptions encodes v to e; a nil v is null.
-func EncodeSessionConfigSelectOptions(e *wire.Encoder, v SessionConfigSelectOptions) {
-	switch v := v.(type) {
-	case SessionConfigSelectOptionsUngrouped:
-		v.EncodeWire(e)
-	case SessionConfigSelectOptionsGrouped:
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckSessionConfigSelectOptions records in c every constraint v breaks, under the JSON pointer p.
-func CheckSessionConfigSelectOptions(c *wire.Checker, p string, v SessionConfigSelectOptions) {
-	switch v := v.(type) {
-	case SessionConfigSelectOptionsUngrouped:
-		v.CheckWire(c, p)
-	case SessionConfigSelectOptionsGrouped:
-		v.CheckWire(c, p)
-	}
-}
-
-// UnmarshalSessionConfigSelectOptions decodes a SessionConfigSelectOptions from data, strictly.
-func UnmarshalSessionConfigSelectOptions(data []byte) (SessionConfigSelectOptions, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeSessionConfigSelectOptions(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalSessionConfigSelectOptions encodes v.
-func MarshalSessionConfigSelectOptions(v SessionConfigSelectOptions) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeSessionConfigSelectOptions(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateSessionConfigSelectOptions checks v against its schema's constraints and returns every violation.
-func ValidateSessionConfigSelectOptions(v SessionConfigSelectOptions) error {
-	var c wire.Checker
-	CheckSessionConfigSelectOptions(&c, "", v)
-	return c.Err()
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigSelectOption{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "value":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "value")
-			}
-			seen[0] = true
-			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "value")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectOption) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"value\":")
-	x.Value.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectOption) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectOptionsUngrouped) DecodeWire(d *wire.Decoder) error {
-	var v []SessionConfigSelectOption
-	{
-		if err := d.BeginArray(); err != nil {
-			return err
-		}
-		s1 := make([]SessionConfigSelectOption, 0)
-		for i1 := 0; ; i1++ {
-			more, err := d.NextElem()
-			if err != nil {
-				return err
-			}
-			if !more {
-				break
-			}
-			var e1 SessionConfigSelectOption
-			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
-			}
-			s1 = append(s1, e1)
-		}
-		v = s1
-	}
-	*x = SessionConfigSelectOptionsUngrouped(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectOptionsUngrouped) EncodeWire(e *wire.Encoder) {
-	v := []SessionConfigSelectOption(*x)
-	e.BeginArray()
-	for i1 := range v {
-		v[i1].EncodeWire(e)
-	}
-	e.EndArray()
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectOptionsUngrouped) CheckWire(c *wire.Checker, p string) {
-	v := []SessionConfigSelectOption(*x)
-	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
-		v[i1].CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectOptionsUngrouped) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectOptionsUngrouped) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectOptionsUngrouped) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigSelectGroup{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "group":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "group")
-			}
-			seen[0] = true
-			if err := x.Group.DecodeWire(d); err != nil {
-				return wire.At(err, "group")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "options":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "options")
-			}
-			seen[2] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
-				}
-				s0 := make([]SessionConfigSelectOption, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "options")
-					}
-					if !more {
-						break
-					}
-					var e0 SessionConfigSelectOption
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
-					}
-					s0 = append(s0, e0)
-				}
-				x.Options = s0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "group")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if !seen[2] {
-		missing = append(missing, "options")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectGroup) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"group\":")
-	x.Group.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	e.RawKey("\"options\":")
-	e.BeginArray()
-	for i0 := range x.Options {
-		x.Options[i0].EncodeWire(e)
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "group")
-		x.Group.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "options")
-		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
-			x.Options[i0].CheckWire(c, p)
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectGroup) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigGroupID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = SessionConfigGroupID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigGroupID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigGroupID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigGroupID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigGroupID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectOptionsGrouped) DecodeWire(d *wire.Decoder) error {
-	var v []SessionConfigSelectGroup
-	{
-		if err := d.BeginArray(); err != nil {
-			return err
-		}
-		s1 := make([]SessionConfigSelectGroup, 0)
-		for i1 := 0; ; i1++ {
-			more, err := d.NextElem()
-			if err != nil {
-				return err
-			}
-			if !more {
-				break
-			}
-			var e1 SessionConfigSelectGroup
-			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
-			}
-			s1 = append(s1, e1)
-		}
-		v = s1
-	}
-	*x = SessionConfigSelectOptionsGrouped(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectOptionsGrouped) EncodeWire(e *wire.Encoder) {
-	v := []SessionConfigSelectGroup(*x)
-	e.BeginArray()
-	for i1 := range v {
-		v[i1].EncodeWire(e)
-	}
-	e.EndArray()
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectOptionsGrouped) CheckWire(c *wire.Checker, p string) {
-	v := []SessionConfigSelectGroup(*x)
-	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
-		v[i1].CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectOptionsGrouped) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectOptionsGrouped) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectOptionsGrouped) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*Boolean) isSessionConfigOption() {}
-
-// DecodeWire decodes the value from d.
-func (x *Boolean) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Boolean{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [7]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "type":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "type")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "type")
-			}
-			if v != "boolean" {
-				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
-		case "name":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[2] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "category":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "category")
-			}
-			seen[4] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "category")
-			}
-			if isNull {
-				x.Category = wire.Null[SessionConfigOptionCategory]()
-			} else {
-				var v SessionConfigOptionCategory
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "category")
-				}
-				x.Category = wire.Some(v)
-			}
-		case "_meta":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[5] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		case "currentValue":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "currentValue")
-			}
-			seen[6] = true
-			{
-				v0, err := d.Bool()
-				if err != nil {
-					return wire.At(err, "currentValue")
-				}
-				x.CurrentValue = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "type")
-	}
-	if !seen[1] {
-		missing = append(missing, "id")
-	}
-	if !seen[2] {
-		missing = append(missing, "name")
-	}
-	if !seen[6] {
-		missing = append(missing, "currentValue")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Boolean) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Boolean) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"type\":")
-	e.RawValue("\"boolean\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Category.IsAbsent() {
-		e.RawKey("\"category\":")
-		if v, ok := x.Category.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	e.RawKey("\"currentValue\":")
-	e.Bool(x.CurrentValue)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Boolean) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	if v, ok := x.Category.Get(); ok {
-		p := wire.Join(p, "category")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Boolean) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Boolean) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Boolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -19222,46 +24727,6 @@ func (x InitializeRequest) MarshalJSON() ([]byte, error) {
 }
 
 // DecodeWire decodes the value from d.
-func (x *ProtocolVersion) DecodeWire(d *wire.Decoder) error {
-	var v uint16
-	{
-		v1, err := d.Uint16()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ProtocolVersion(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ProtocolVersion) EncodeWire(e *wire.Encoder) {
-	v := uint16(*x)
-	e.Uint64(uint64(v))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProtocolVersion) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ProtocolVersion) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ProtocolVersion) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ProtocolVersion) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
 func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
@@ -20530,167 +25995,6 @@ func (x ElicitationURLCapabilities) MarshalJSON() ([]byte, error) {
 }
 
 // DecodeWire decodes the value from d.
-func (x *Implementation) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Implementation{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "name":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "title":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "title")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "title")
-			}
-			if isNull {
-				x.Title = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "title")
-					}
-					v = v1
-				}
-				x.Title = wire.Some(v)
-			}
-		case "version":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "version")
-			}
-			seen[2] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "version")
-				}
-				x.Version = v0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "name")
-	}
-	if !seen[2] {
-		missing = append(missing, "version")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Implementation) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Implementation) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Title.IsAbsent() {
-		e.RawKey("\"title\":")
-		if v, ok := x.Title.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	e.RawKey("\"version\":")
-	e.String(x.Version)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Implementation) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Implementation) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Implementation) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Implementation) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
 func (x *AuthenticateRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
@@ -20801,46 +26105,6 @@ func (x *AuthenticateRequest) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x AuthenticateRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *AuthMethodID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = AuthMethodID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AuthMethodID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthMethodID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AuthMethodID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AuthMethodID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AuthMethodID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -23584,7 +28848,28 @@ func (x *AgentClientProtocolClientResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentClientProtocolClientResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *AgentClientProtocolClientResponse) CheckWire(c *wire.Checker, p string) {
+	{
+		// The value is also a ClientResponse.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeClientResponse(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckClientResponse(c, p, v)
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *AgentClientProtocolClientResponse) Validate() error {
@@ -23600,8155 +28885,6 @@ func (x *AgentClientProtocolClientResponse) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x AgentClientProtocolClientResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*AgentClientProtocolClientNotification) isAgentClientProtocolClient() {}
-
-// DecodeWire decodes the value from d.
-func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AgentClientProtocolClientNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "method":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "method")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "method")
-				}
-				x.Method = v0
-			}
-		case "params":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "params")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "params")
-			}
-			if isNull {
-				x.Params = wire.Null[ClientNotificationParams]()
-			} else {
-				var v ClientNotificationParams
-				{
-					v1, err := DecodeClientNotificationParams(d)
-					if err != nil {
-						return wire.At(err, "params")
-					}
-					v = v1
-				}
-				x.Params = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "method")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AgentClientProtocolClientNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"method\":")
-	e.String(x.Method)
-	if !x.Params.IsAbsent() {
-		e.RawKey("\"params\":")
-		if v, ok := x.Params.Get(); ok {
-			EncodeClientNotificationParams(e, v)
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentClientProtocolClientNotification) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
-		CheckClientNotificationParams(c, p, v)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentClientProtocolClientNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentClientProtocolClientNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentClientProtocolClientNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// decodeClientNotificationParamsByTrial decodes an object that has the required members of several
-// variants: the first it decodes into and passes Validate as, else the first it
-// decodes into (Validate then says what is wrong), else the first one's error.
-func decodeClientNotificationParamsByTrial(d *wire.Decoder, set uint64) (ClientNotificationParams, error) {
-	start := d.Offset()
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	var decoded ClientNotificationParams
-	var first error
-	if set&uint64(0x1) == uint64(0x1) {
-		v := new(ClientNotificationParamsCancelNotification)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if set&uint64(0x0) == uint64(0x0) {
-		v := new(ClientNotificationParamsExtNotification)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if decoded != nil {
-		return decoded, nil
-	}
-	// The error's offset is in raw; make it one in the whole input.
-	var we *wire.Error
-	if errors.As(first, &we) && we.Offset >= 0 {
-		we.Offset += start
-	}
-	return nil, first
-}
-
-// DecodeClientNotificationParams decodes a ClientNotificationParams from d.
-func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, error) {
-	switch d.Kind() {
-	case wire.KindObject:
-		set, err := d.PeekKeys([]string{"sessionId"})
-		if err != nil {
-			return nil, err
-		}
-		matches := 0
-		if set&uint64(0x1) == uint64(0x1) {
-			matches++
-		}
-		if set&uint64(0x0) == uint64(0x0) {
-			matches++
-		}
-		if matches > 1 {
-			return decodeClientNotificationParamsByTrial(d, set)
-		}
-		if set&uint64(0x1) == uint64(0x1) {
-			v := new(ClientNotificationParamsCancelNotification)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x0) == uint64(0x0) {
-			v := new(ClientNotificationParamsExtNotification)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ClientNotificationParamsCancelNotification (sessionId); ClientNotificationParamsExtNotification ()",
-			Offset: d.Offset(),
-		}
-	}
-	return nil, d.TypeError("object")
-}
-
-// EncodeClientNotificationParams encodes v to e; a nil v is null.
-func EncodeClientNotificationParams(e *wire.Encoder, v ClientNotificationParams) {
-	switch v := v.(type) {
-	case *ClientNotificationParamsCancelNotification:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *ClientNotificationParamsExtNotification:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckClientNotificationParams records in c every constraint v breaks, under the JSON pointer p.
-func CheckClientNotificationParams(c *wire.Checker, p string, v ClientNotificationParams) {
-	switch v := v.(type) {
-	case *ClientNotificationParamsCancelNotification:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *ClientNotificationParamsExtNotification:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalClientNotificationParams decodes a ClientNotificationParams from data, strictly.
-func UnmarshalClientNotificationParams(data []byte) (ClientNotificationParams, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeClientNotificationParams(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalClientNotificationParams encodes v.
-func MarshalClientNotificationParams(v ClientNotificationParams) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeClientNotificationParams(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateClientNotificationParams checks v against its schema's constraints and returns every violation.
-func ValidateClientNotificationParams(v ClientNotificationParams) error {
-	var c wire.Checker
-	CheckClientNotificationParams(&c, "", v)
-	return c.Err()
-}
-
-func (*ClientNotificationParamsCancelNotification) isClientNotificationParams() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientNotificationParamsCancelNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ClientNotificationParamsCancelNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientNotificationParamsCancelNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ClientNotificationParamsCancelNotification) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientNotificationParamsCancelNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientNotificationParamsCancelNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientNotificationParamsCancelNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientNotificationParamsCancelNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*ClientNotificationParamsExtNotification) isClientNotificationParams() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ClientNotificationParamsExtNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientNotificationParamsExtNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AgentClientProtocolProtocolLevel{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "jsonrpc":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "jsonrpc")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "jsonrpc")
-			}
-			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
-			}
-		case "method":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "method")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "method")
-				}
-				x.Method = v0
-			}
-		case "params":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "params")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "params")
-			}
-			if isNull {
-				x.Params = wire.Null[CancelRequestNotification]()
-			} else {
-				var v CancelRequestNotification
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "params")
-				}
-				x.Params = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "jsonrpc")
-	}
-	if !seen[1] {
-		missing = append(missing, "method")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AgentClientProtocolProtocolLevel) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentClientProtocolProtocolLevel) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"jsonrpc\":")
-	e.RawValue("\"2.0\"")
-	e.RawKey("\"method\":")
-	e.String(x.Method)
-	if !x.Params.IsAbsent() {
-		e.RawKey("\"params\":")
-		if v, ok := x.Params.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentClientProtocolProtocolLevel) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
-		v.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentClientProtocolProtocolLevel) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentClientProtocolProtocolLevel) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentClientProtocolProtocolLevel) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = CancelRequestNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "requestId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "requestId")
-				}
-				x.RequestID = v0
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "requestId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CancelRequestNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"requestId\":")
-	EncodeRequestID(e, x.RequestID)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requestId")
-		CheckRequestID(c, p, x.RequestID)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CancelRequestNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CancelRequestNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CancelRequestNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AgentRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "id":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "id")
-				}
-				x.ID = v0
-			}
-		case "method":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "method")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "method")
-				}
-				x.Method = v0
-			}
-		case "params":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "params")
-			}
-			seen[2] = true
-			if err := x.Params.DecodeWire(d); err != nil {
-				return wire.At(err, "params")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "id")
-	}
-	if !seen[1] {
-		missing = append(missing, "method")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AgentRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"id\":")
-	EncodeRequestID(e, x.ID)
-	e.RawKey("\"method\":")
-	e.String(x.Method)
-	if x.Params != nil {
-		e.RawKey("\"params\":")
-		x.Params.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		CheckRequestID(c, p, x.ID)
-	}
-	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
-		x.Params.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = TextResourceContents{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "mimeType":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "mimeType")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "mimeType")
-			}
-			if isNull {
-				x.MIMEType = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "mimeType")
-					}
-					v = v1
-				}
-				x.MIMEType = wire.Some(v)
-			}
-		case "text":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "text")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "text")
-				}
-				x.Text = v0
-			}
-		case "uri":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "uri")
-			}
-			seen[2] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "uri")
-				}
-				x.URI = v0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[1] {
-		missing = append(missing, "text")
-	}
-	if !seen[2] {
-		missing = append(missing, "uri")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *TextResourceContents) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
-	if !x.MIMEType.IsAbsent() {
-		e.RawKey("\"mimeType\":")
-		if v, ok := x.MIMEType.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	e.RawKey("\"text\":")
-	e.String(x.Text)
-	e.RawKey("\"uri\":")
-	e.String(x.URI)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TextResourceContents) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x TextResourceContents) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = BlobResourceContents{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "blob":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "blob")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "blob")
-				}
-				x.Blob = v0
-			}
-		case "mimeType":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "mimeType")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "mimeType")
-			}
-			if isNull {
-				x.MIMEType = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "mimeType")
-					}
-					v = v1
-				}
-				x.MIMEType = wire.Some(v)
-			}
-		case "uri":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "uri")
-			}
-			seen[2] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "uri")
-				}
-				x.URI = v0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "blob")
-	}
-	if !seen[2] {
-		missing = append(missing, "uri")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *BlobResourceContents) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"blob\":")
-	e.String(x.Blob)
-	if !x.MIMEType.IsAbsent() {
-		e.RawKey("\"mimeType\":")
-		if v, ok := x.MIMEType.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	e.RawKey("\"uri\":")
-	e.String(x.URI)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BlobResourceContents) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationSessionScope{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "toolCallId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "toolCallId")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "toolCallId")
-			}
-			if isNull {
-				x.ToolCallID = wire.Null[ToolCallID]()
-			} else {
-				var v ToolCallID
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
-				}
-				x.ToolCallID = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationSessionScope) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationSessionScope) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if !x.ToolCallID.IsAbsent() {
-		e.RawKey("\"toolCallId\":")
-		if v, ok := x.ToolCallID.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationSessionScope) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationSessionScope) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationSessionScope) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationRequestScope) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationRequestScope{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "requestId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "requestId")
-				}
-				x.RequestID = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "requestId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationRequestScope) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationRequestScope) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"requestId\":")
-	EncodeRequestID(e, x.RequestID)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requestId")
-		CheckRequestID(c, p, x.RequestID)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationRequestScope) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationRequestScope) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// decodeElicitationFormModeByTrial decodes an object that has the required members of several
-// variants: the first it decodes into and passes Validate as, else the first it
-// decodes into (Validate then says what is wrong), else the first one's error.
-func decodeElicitationFormModeByTrial(d *wire.Decoder, set uint64) (ElicitationFormMode, error) {
-	start := d.Offset()
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	var decoded ElicitationFormMode
-	var first error
-	if set&uint64(0x1) == uint64(0x1) {
-		v := new(Session)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if set&uint64(0x2) == uint64(0x2) {
-		v := new(ElicitationFormModeRequest)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if decoded != nil {
-		return decoded, nil
-	}
-	// The error's offset is in raw; make it one in the whole input.
-	var we *wire.Error
-	if errors.As(first, &we) && we.Offset >= 0 {
-		we.Offset += start
-	}
-	return nil, first
-}
-
-// DecodeElicitationFormMode decodes a ElicitationFormMode from d.
-func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
-	switch d.Kind() {
-	case wire.KindObject:
-		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
-		if err != nil {
-			return nil, err
-		}
-		matches := 0
-		if set&uint64(0x1) == uint64(0x1) {
-			matches++
-		}
-		if set&uint64(0x2) == uint64(0x2) {
-			matches++
-		}
-		if matches > 1 {
-			return decodeElicitationFormModeByTrial(d, set)
-		}
-		if set&uint64(0x1) == uint64(0x1) {
-			v := new(Session)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x2) == uint64(0x2) {
-			v := new(ElicitationFormModeRequest)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Session (sessionId); ElicitationFormModeRequest (requestId)",
-			Offset: d.Offset(),
-		}
-	}
-	return nil, d.TypeError("object")
-}
-
-// EncodeElicitationFormMode encodes v to e; a nil v is null.
-func EncodeElicitationFormMode(e *wire.Encoder, v ElicitationFormMode) {
-	switch v := v.(type) {
-	case *Session:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *ElicitationFormModeRequest:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckElicitationFormMode records in c every constraint v breaks, under the JSON pointer p.
-func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) {
-	switch v := v.(type) {
-	case *Session:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *ElicitationFormModeRequest:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalElicitationFormMode decodes a ElicitationFormMode from data, strictly.
-func UnmarshalElicitationFormMode(data []byte) (ElicitationFormMode, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeElicitationFormMode(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalElicitationFormMode encodes v.
-func MarshalElicitationFormMode(v ElicitationFormMode) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeElicitationFormMode(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateElicitationFormMode checks v against its schema's constraints and returns every violation.
-func ValidateElicitationFormMode(v ElicitationFormMode) error {
-	var c wire.Checker
-	CheckElicitationFormMode(&c, "", v)
-	return c.Err()
-}
-
-func (*Session) isElicitationFormMode() {}
-
-// DecodeWire decodes the value from d.
-func (x *Session) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Session{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "toolCallId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "toolCallId")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "toolCallId")
-			}
-			if isNull {
-				x.ToolCallID = wire.Null[ToolCallID]()
-			} else {
-				var v ToolCallID
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
-				}
-				x.ToolCallID = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Session) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Session) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if !x.ToolCallID.IsAbsent() {
-		e.RawKey("\"toolCallId\":")
-		if v, ok := x.ToolCallID.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Session) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Session) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Session) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Session) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*ElicitationFormModeRequest) isElicitationFormMode() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationFormModeRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "requestId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "requestId")
-				}
-				x.RequestID = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "requestId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationFormModeRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"requestId\":")
-	EncodeRequestID(e, x.RequestID)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requestId")
-		CheckRequestID(c, p, x.RequestID)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationFormModeRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationFormModeRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// decodeElicitationURLModeByTrial decodes an object that has the required members of several
-// variants: the first it decodes into and passes Validate as, else the first it
-// decodes into (Validate then says what is wrong), else the first one's error.
-func decodeElicitationURLModeByTrial(d *wire.Decoder, set uint64) (ElicitationURLMode, error) {
-	start := d.Offset()
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	var decoded ElicitationURLMode
-	var first error
-	if set&uint64(0x1) == uint64(0x1) {
-		v := new(ElicitationURLModeSession)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if set&uint64(0x2) == uint64(0x2) {
-		v := new(ElicitationURLModeRequest)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if decoded != nil {
-		return decoded, nil
-	}
-	// The error's offset is in raw; make it one in the whole input.
-	var we *wire.Error
-	if errors.As(first, &we) && we.Offset >= 0 {
-		we.Offset += start
-	}
-	return nil, first
-}
-
-// DecodeElicitationURLMode decodes a ElicitationURLMode from d.
-func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
-	switch d.Kind() {
-	case wire.KindObject:
-		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
-		if err != nil {
-			return nil, err
-		}
-		matches := 0
-		if set&uint64(0x1) == uint64(0x1) {
-			matches++
-		}
-		if set&uint64(0x2) == uint64(0x2) {
-			matches++
-		}
-		if matches > 1 {
-			return decodeElicitationURLModeByTrial(d, set)
-		}
-		if set&uint64(0x1) == uint64(0x1) {
-			v := new(ElicitationURLModeSession)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x2) == uint64(0x2) {
-			v := new(ElicitationURLModeRequest)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ElicitationURLModeSession (sessionId); ElicitationURLModeRequest (requestId)",
-			Offset: d.Offset(),
-		}
-	}
-	return nil, d.TypeError("object")
-}
-
-// EncodeElicitationURLMode encodes v to e; a nil v is null.
-func EncodeElicitationURLMode(e *wire.Encoder, v ElicitationURLMode) {
-	switch v := v.(type) {
-	case *ElicitationURLModeSession:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *ElicitationURLModeRequest:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckElicitationURLMode records in c every constraint v breaks, under the JSON pointer p.
-func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
-	switch v := v.(type) {
-	case *ElicitationURLModeSession:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *ElicitationURLModeRequest:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalElicitationURLMode decodes a ElicitationURLMode from data, strictly.
-func UnmarshalElicitationURLMode(data []byte) (ElicitationURLMode, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeElicitationURLMode(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalElicitationURLMode encodes v.
-func MarshalElicitationURLMode(v ElicitationURLMode) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeElicitationURLMode(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateElicitationURLMode checks v against its schema's constraints and returns every violation.
-func ValidateElicitationURLMode(v ElicitationURLMode) error {
-	var c wire.Checker
-	CheckElicitationURLMode(&c, "", v)
-	return c.Err()
-}
-
-func (*ElicitationURLModeSession) isElicitationURLMode() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationURLModeSession{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "toolCallId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "toolCallId")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "toolCallId")
-			}
-			if isNull {
-				x.ToolCallID = wire.Null[ToolCallID]()
-			} else {
-				var v ToolCallID
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
-				}
-				x.ToolCallID = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationURLModeSession) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if !x.ToolCallID.IsAbsent() {
-		e.RawKey("\"toolCallId\":")
-		if v, ok := x.ToolCallID.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationURLModeSession) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationURLModeSession) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationURLModeSession) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*ElicitationURLModeRequest) isElicitationURLMode() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationURLModeRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "requestId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "requestId")
-				}
-				x.RequestID = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "requestId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationURLModeRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"requestId\":")
-	EncodeRequestID(e, x.RequestID)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requestId")
-		CheckRequestID(c, p, x.RequestID)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationURLModeRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationURLModeRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// decodeAgentResponseByTrial decodes an object that has the required members of several
-// variants: the first it decodes into and passes Validate as, else the first it
-// decodes into (Validate then says what is wrong), else the first one's error.
-func decodeAgentResponseByTrial(d *wire.Decoder, set uint64) (AgentResponse, error) {
-	start := d.Offset()
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	var decoded AgentResponse
-	var first error
-	if set&uint64(0x3) == uint64(0x3) {
-		v := new(Result)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if set&uint64(0x5) == uint64(0x5) {
-		v := new(AgentResponseError)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if decoded != nil {
-		return decoded, nil
-	}
-	// The error's offset is in raw; make it one in the whole input.
-	var we *wire.Error
-	if errors.As(first, &we) && we.Offset >= 0 {
-		we.Offset += start
-	}
-	return nil, first
-}
-
-// DecodeAgentResponse decodes a AgentResponse from d.
-func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
-	switch d.Kind() {
-	case wire.KindObject:
-		set, err := d.PeekKeys([]string{"id", "result", "error"})
-		if err != nil {
-			return nil, err
-		}
-		matches := 0
-		if set&uint64(0x3) == uint64(0x3) {
-			matches++
-		}
-		if set&uint64(0x5) == uint64(0x5) {
-			matches++
-		}
-		if matches > 1 {
-			return decodeAgentResponseByTrial(d, set)
-		}
-		if set&uint64(0x3) == uint64(0x3) {
-			v := new(Result)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x5) == uint64(0x5) {
-			v := new(AgentResponseError)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Result (id, result); AgentResponseError (error, id)",
-			Offset: d.Offset(),
-		}
-	}
-	return nil, d.TypeError("object")
-}
-
-// EncodeAgentResponse encodes v to e; a nil v is null.
-func EncodeAgentResponse(e *wire.Encoder, v AgentResponse) {
-	switch v := v.(type) {
-	case *Result:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *AgentResponseError:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckAgentResponse records in c every constraint v breaks, under the JSON pointer p.
-func CheckAgentResponse(c *wire.Checker, p string, v AgentResponse) {
-	switch v := v.(type) {
-	case *Result:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *AgentResponseError:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalAgentResponse decodes a AgentResponse from data, strictly.
-func UnmarshalAgentResponse(data []byte) (AgentResponse, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeAgentResponse(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalAgentResponse encodes v.
-func MarshalAgentResponse(v AgentResponse) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeAgentResponse(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateAgentResponse checks v against its schema's constraints and returns every violation.
-func ValidateAgentResponse(v AgentResponse) error {
-	var c wire.Checker
-	CheckAgentResponse(&c, "", v)
-	return c.Err()
-}
-
-func (*Result) isAgentResponse() {}
-
-// DecodeWire decodes the value from d.
-func (x *Result) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Result{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "id":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "id")
-				}
-				x.ID = v0
-			}
-		case "result":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "result")
-			}
-			seen[1] = true
-			if err := x.Result.DecodeWire(d); err != nil {
-				return wire.At(err, "result")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "id")
-	}
-	if !seen[1] {
-		missing = append(missing, "result")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Result) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Result) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"id\":")
-	EncodeRequestID(e, x.ID)
-	e.RawKey("\"result\":")
-	x.Result.EncodeWire(e)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Result) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		CheckRequestID(c, p, x.ID)
-	}
-	if x.Result != nil {
-		p := wire.Join(p, "result")
-		x.Result.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Result) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Result) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Result) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *ResultResult) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ResultResult(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ResultResult) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ResultResult) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ResultResult) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ResultResult) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ResultResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// AsInitializeResponse decodes the value strictly as InitializeResponse (the initialize alternative); it does not Validate it.
-func (x ResultResult) AsInitializeResponse() (InitializeResponse, error) {
-	var v InitializeResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromInitializeResponse sets the value to the encoding of v.
-func (x *ResultResult) FromInitializeResponse(v InitializeResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsAuthenticateResponse decodes the value strictly as AuthenticateResponse (the authenticate alternative); it does not Validate it.
-func (x ResultResult) AsAuthenticateResponse() (AuthenticateResponse, error) {
-	var v AuthenticateResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromAuthenticateResponse sets the value to the encoding of v.
-func (x *ResultResult) FromAuthenticateResponse(v AuthenticateResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsLogoutResponse decodes the value strictly as LogoutResponse (the logout alternative); it does not Validate it.
-func (x ResultResult) AsLogoutResponse() (LogoutResponse, error) {
-	var v LogoutResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromLogoutResponse sets the value to the encoding of v.
-func (x *ResultResult) FromLogoutResponse(v LogoutResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsNewSessionResponse decodes the value strictly as NewSessionResponse (the session/new alternative); it does not Validate it.
-func (x ResultResult) AsNewSessionResponse() (NewSessionResponse, error) {
-	var v NewSessionResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromNewSessionResponse sets the value to the encoding of v.
-func (x *ResultResult) FromNewSessionResponse(v NewSessionResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsLoadSessionResponse decodes the value strictly as LoadSessionResponse (the session/load alternative); it does not Validate it.
-func (x ResultResult) AsLoadSessionResponse() (LoadSessionResponse, error) {
-	var v LoadSessionResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromLoadSessionResponse sets the value to the encoding of v.
-func (x *ResultResult) FromLoadSessionResponse(v LoadSessionResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsListSessionsResponse decodes the value strictly as ListSessionsResponse (the session/list alternative); it does not Validate it.
-func (x ResultResult) AsListSessionsResponse() (ListSessionsResponse, error) {
-	var v ListSessionsResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromListSessionsResponse sets the value to the encoding of v.
-func (x *ResultResult) FromListSessionsResponse(v ListSessionsResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsDeleteSessionResponse decodes the value strictly as DeleteSessionResponse (the session/delete alternative); it does not Validate it.
-func (x ResultResult) AsDeleteSessionResponse() (DeleteSessionResponse, error) {
-	var v DeleteSessionResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromDeleteSessionResponse sets the value to the encoding of v.
-func (x *ResultResult) FromDeleteSessionResponse(v DeleteSessionResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsResumeSessionResponse decodes the value strictly as ResumeSessionResponse (the session/resume alternative); it does not Validate it.
-func (x ResultResult) AsResumeSessionResponse() (ResumeSessionResponse, error) {
-	var v ResumeSessionResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromResumeSessionResponse sets the value to the encoding of v.
-func (x *ResultResult) FromResumeSessionResponse(v ResumeSessionResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsCloseSessionResponse decodes the value strictly as CloseSessionResponse (the session/close alternative); it does not Validate it.
-func (x ResultResult) AsCloseSessionResponse() (CloseSessionResponse, error) {
-	var v CloseSessionResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromCloseSessionResponse sets the value to the encoding of v.
-func (x *ResultResult) FromCloseSessionResponse(v CloseSessionResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsSetSessionModeResponse decodes the value strictly as SetSessionModeResponse (the session/set_mode alternative); it does not Validate it.
-func (x ResultResult) AsSetSessionModeResponse() (SetSessionModeResponse, error) {
-	var v SetSessionModeResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromSetSessionModeResponse sets the value to the encoding of v.
-func (x *ResultResult) FromSetSessionModeResponse(v SetSessionModeResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsSetSessionConfigOptionResponse decodes the value strictly as SetSessionConfigOptionResponse (the session/set_config_option alternative); it does not Validate it.
-func (x ResultResult) AsSetSessionConfigOptionResponse() (SetSessionConfigOptionResponse, error) {
-	var v SetSessionConfigOptionResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromSetSessionConfigOptionResponse sets the value to the encoding of v.
-func (x *ResultResult) FromSetSessionConfigOptionResponse(v SetSessionConfigOptionResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsPromptResponse decodes the value strictly as PromptResponse (the session/prompt alternative); it does not Validate it.
-func (x ResultResult) AsPromptResponse() (PromptResponse, error) {
-	var v PromptResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromPromptResponse sets the value to the encoding of v.
-func (x *ResultResult) FromPromptResponse(v PromptResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsExtMethodResponse decodes the value strictly as ExtMethodResponse; it does not Validate it.
-func (x ResultResult) AsExtMethodResponse() (ExtResponse, error) {
-	var v ExtResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromExtMethodResponse sets the value to the encoding of v.
-func (x *ResultResult) FromExtMethodResponse(v ExtResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// DecodeMethod decodes the value strictly as the alternative that belongs to a JSON-RPC method (the request's or notification's method member, or for a result the method of the request it answers); it does not Validate it.
-func (x ResultResult) DecodeMethod(method string) (any, error) {
-	switch method {
-	case "initialize":
-		return x.AsInitializeResponse()
-	case "authenticate":
-		return x.AsAuthenticateResponse()
-	case "logout":
-		return x.AsLogoutResponse()
-	case "session/new":
-		return x.AsNewSessionResponse()
-	case "session/load":
-		return x.AsLoadSessionResponse()
-	case "session/list":
-		return x.AsListSessionsResponse()
-	case "session/delete":
-		return x.AsDeleteSessionResponse()
-	case "session/resume":
-		return x.AsResumeSessionResponse()
-	case "session/close":
-		return x.AsCloseSessionResponse()
-	case "session/set_mode":
-		return x.AsSetSessionModeResponse()
-	case "session/set_config_option":
-		return x.AsSetSessionConfigOptionResponse()
-	case "session/prompt":
-		return x.AsPromptResponse()
-	default:
-		return nil, fmt.Errorf("no alternative of ResultResult belongs to the method %q", method)
-	}
-}
-
-// DecodeWire decodes the value from d.
-func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = InitializeResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [5]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "protocolVersion":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "protocolVersion")
-			}
-			seen[0] = true
-			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
-			}
-		case "agentCapabilities":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "agentCapabilities")
-			}
-			seen[1] = true
-			{
-				v := new(AgentCapabilities)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "agentCapabilities")
-				}
-				x.AgentCapabilities = v
-			}
-		case "authMethods":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "authMethods")
-			}
-			seen[2] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "authMethods")
-				}
-				s0 := make([]AuthMethod, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "authMethods")
-					}
-					if !more {
-						break
-					}
-					var e0 AuthMethod
-					{
-						v1, err := DecodeAuthMethod(d)
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "authMethods")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.AuthMethods = s0
-			}
-		case "agentInfo":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "agentInfo")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "agentInfo")
-			}
-			if isNull {
-				x.AgentInfo = wire.Null[Implementation]()
-			} else {
-				var v Implementation
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "agentInfo")
-				}
-				x.AgentInfo = wire.Some(v)
-			}
-		case "_meta":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[4] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "protocolVersion")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *InitializeResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *InitializeResponse) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"protocolVersion\":")
-	x.ProtocolVersion.EncodeWire(e)
-	if x.AgentCapabilities != nil {
-		e.RawKey("\"agentCapabilities\":")
-		(*x.AgentCapabilities).EncodeWire(e)
-	}
-	if x.AuthMethods != nil {
-		e.RawKey("\"authMethods\":")
-		e.BeginArray()
-		for i0 := range x.AuthMethods {
-			EncodeAuthMethod(e, x.AuthMethods[i0])
-		}
-		e.EndArray()
-	}
-	if !x.AgentInfo.IsAbsent() {
-		e.RawKey("\"agentInfo\":")
-		if v, ok := x.AgentInfo.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "protocolVersion")
-		x.ProtocolVersion.CheckWire(c, p)
-	}
-	if x.AgentCapabilities != nil {
-		p := wire.Join(p, "agentCapabilities")
-		(*x.AgentCapabilities).CheckWire(c, p)
-	}
-	if x.AuthMethods != nil {
-		p := wire.Join(p, "authMethods")
-		for i0 := range x.AuthMethods {
-			p := wire.JoinIndex(p, i0)
-			CheckAuthMethod(c, p, x.AuthMethods[i0])
-		}
-	}
-	if v, ok := x.AgentInfo.Get(); ok {
-		p := wire.Join(p, "agentInfo")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *InitializeResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *InitializeResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x InitializeResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AgentCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [6]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "loadSession":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "loadSession")
-			}
-			seen[0] = true
-			{
-				v := new(bool)
-				{
-					v1, err := d.Bool()
-					if err != nil {
-						return wire.At(err, "loadSession")
-					}
-					(*v) = v1
-				}
-				x.LoadSession = v
-			}
-		case "promptCapabilities":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "promptCapabilities")
-			}
-			seen[1] = true
-			{
-				v := new(PromptCapabilities)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "promptCapabilities")
-				}
-				x.PromptCapabilities = v
-			}
-		case "mcpCapabilities":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "mcpCapabilities")
-			}
-			seen[2] = true
-			{
-				v := new(MCPCapabilities)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "mcpCapabilities")
-				}
-				x.MCPCapabilities = v
-			}
-		case "sessionCapabilities":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "sessionCapabilities")
-			}
-			seen[3] = true
-			{
-				v := new(SessionCapabilities)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "sessionCapabilities")
-				}
-				x.SessionCapabilities = v
-			}
-		case "auth":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "auth")
-			}
-			seen[4] = true
-			{
-				v := new(AgentAuthCapabilities)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "auth")
-				}
-				x.Auth = v
-			}
-		case "_meta":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[5] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AgentCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.LoadSession != nil {
-		e.RawKey("\"loadSession\":")
-		e.Bool((*x.LoadSession))
-	}
-	if x.PromptCapabilities != nil {
-		e.RawKey("\"promptCapabilities\":")
-		(*x.PromptCapabilities).EncodeWire(e)
-	}
-	if x.MCPCapabilities != nil {
-		e.RawKey("\"mcpCapabilities\":")
-		(*x.MCPCapabilities).EncodeWire(e)
-	}
-	if x.SessionCapabilities != nil {
-		e.RawKey("\"sessionCapabilities\":")
-		(*x.SessionCapabilities).EncodeWire(e)
-	}
-	if x.Auth != nil {
-		e.RawKey("\"auth\":")
-		(*x.Auth).EncodeWire(e)
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.PromptCapabilities != nil {
-		p := wire.Join(p, "promptCapabilities")
-		(*x.PromptCapabilities).CheckWire(c, p)
-	}
-	if x.MCPCapabilities != nil {
-		p := wire.Join(p, "mcpCapabilities")
-		(*x.MCPCapabilities).CheckWire(c, p)
-	}
-	if x.SessionCapabilities != nil {
-		p := wire.Join(p, "sessionCapabilities")
-		(*x.SessionCapabilities).CheckWire(c, p)
-	}
-	if x.Auth != nil {
-		p := wire.Join(p, "auth")
-		(*x.Auth).CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = PromptCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "image":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "image")
-			}
-			seen[0] = true
-			{
-				v := new(bool)
-				{
-					v1, err := d.Bool()
-					if err != nil {
-						return wire.At(err, "image")
-					}
-					(*v) = v1
-				}
-				x.Image = v
-			}
-		case "audio":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "audio")
-			}
-			seen[1] = true
-			{
-				v := new(bool)
-				{
-					v1, err := d.Bool()
-					if err != nil {
-						return wire.At(err, "audio")
-					}
-					(*v) = v1
-				}
-				x.Audio = v
-			}
-		case "embeddedContext":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "embeddedContext")
-			}
-			seen[2] = true
-			{
-				v := new(bool)
-				{
-					v1, err := d.Bool()
-					if err != nil {
-						return wire.At(err, "embeddedContext")
-					}
-					(*v) = v1
-				}
-				x.EmbeddedContext = v
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PromptCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *PromptCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Image != nil {
-		e.RawKey("\"image\":")
-		e.Bool((*x.Image))
-	}
-	if x.Audio != nil {
-		e.RawKey("\"audio\":")
-		e.Bool((*x.Audio))
-	}
-	if x.EmbeddedContext != nil {
-		e.RawKey("\"embeddedContext\":")
-		e.Bool((*x.EmbeddedContext))
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PromptCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PromptCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PromptCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = MCPCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "http":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "http")
-			}
-			seen[0] = true
-			{
-				v := new(bool)
-				{
-					v1, err := d.Bool()
-					if err != nil {
-						return wire.At(err, "http")
-					}
-					(*v) = v1
-				}
-				x.HTTP = v
-			}
-		case "sse":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "sse")
-			}
-			seen[1] = true
-			{
-				v := new(bool)
-				{
-					v1, err := d.Bool()
-					if err != nil {
-						return wire.At(err, "sse")
-					}
-					(*v) = v1
-				}
-				x.SSE = v
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *MCPCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *MCPCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.HTTP != nil {
-		e.RawKey("\"http\":")
-		e.Bool((*x.HTTP))
-	}
-	if x.SSE != nil {
-		e.RawKey("\"sse\":")
-		e.Bool((*x.SSE))
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MCPCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MCPCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x MCPCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [6]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "list":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "list")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "list")
-			}
-			if isNull {
-				x.List = wire.Null[SessionListCapabilities]()
-			} else {
-				var v SessionListCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "list")
-				}
-				x.List = wire.Some(v)
-			}
-		case "delete":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "delete")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "delete")
-			}
-			if isNull {
-				x.Delete = wire.Null[SessionDeleteCapabilities]()
-			} else {
-				var v SessionDeleteCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "delete")
-				}
-				x.Delete = wire.Some(v)
-			}
-		case "additionalDirectories":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "additionalDirectories")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "additionalDirectories")
-			}
-			if isNull {
-				x.AdditionalDirectories = wire.Null[SessionAdditionalDirectoriesCapabilities]()
-			} else {
-				var v SessionAdditionalDirectoriesCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "additionalDirectories")
-				}
-				x.AdditionalDirectories = wire.Some(v)
-			}
-		case "resume":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "resume")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "resume")
-			}
-			if isNull {
-				x.Resume = wire.Null[SessionResumeCapabilities]()
-			} else {
-				var v SessionResumeCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "resume")
-				}
-				x.Resume = wire.Some(v)
-			}
-		case "close":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "close")
-			}
-			seen[4] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "close")
-			}
-			if isNull {
-				x.Close = wire.Null[SessionCloseCapabilities]()
-			} else {
-				var v SessionCloseCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "close")
-				}
-				x.Close = wire.Some(v)
-			}
-		case "_meta":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[5] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if !x.List.IsAbsent() {
-		e.RawKey("\"list\":")
-		if v, ok := x.List.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Delete.IsAbsent() {
-		e.RawKey("\"delete\":")
-		if v, ok := x.Delete.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.AdditionalDirectories.IsAbsent() {
-		e.RawKey("\"additionalDirectories\":")
-		if v, ok := x.AdditionalDirectories.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Resume.IsAbsent() {
-		e.RawKey("\"resume\":")
-		if v, ok := x.Resume.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Close.IsAbsent() {
-		e.RawKey("\"close\":")
-		if v, ok := x.Close.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.List.Get(); ok {
-		p := wire.Join(p, "list")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Delete.Get(); ok {
-		p := wire.Join(p, "delete")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.AdditionalDirectories.Get(); ok {
-		p := wire.Join(p, "additionalDirectories")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Resume.Get(); ok {
-		p := wire.Join(p, "resume")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Close.Get(); ok {
-		p := wire.Join(p, "close")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionListCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionListCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionListCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionListCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionListCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionListCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionListCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionListCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionDeleteCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionDeleteCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionDeleteCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionDeleteCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionDeleteCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionAdditionalDirectoriesCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionAdditionalDirectoriesCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionAdditionalDirectoriesCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionAdditionalDirectoriesCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionAdditionalDirectoriesCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionResumeCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionResumeCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionResumeCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionResumeCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionResumeCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionResumeCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionResumeCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionResumeCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionCloseCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionCloseCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionCloseCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionCloseCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionCloseCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionCloseCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionCloseCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionCloseCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AgentAuthCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "logout":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "logout")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "logout")
-			}
-			if isNull {
-				x.Logout = wire.Null[LogoutCapabilities]()
-			} else {
-				var v LogoutCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "logout")
-				}
-				x.Logout = wire.Some(v)
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AgentAuthCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if !x.Logout.IsAbsent() {
-		e.RawKey("\"logout\":")
-		if v, ok := x.Logout.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Logout.Get(); ok {
-		p := wire.Join(p, "logout")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentAuthCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *LogoutCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = LogoutCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *LogoutCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *LogoutCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LogoutCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *LogoutCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *LogoutCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x LogoutCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnknownAuthMethod) isAuthMethod() {}
-
-// DecodeAuthMethod decodes a AuthMethod from d.
-func DecodeAuthMethod(d *wire.Decoder) (AuthMethod, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		v := new(Agent)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	switch tag {
-	case "terminal":
-		v := new(AuthMethodTerminal)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownAuthMethod{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeAuthMethod encodes v to e; a nil v is null.
-func EncodeAuthMethod(e *wire.Encoder, v AuthMethod) {
-	switch v := v.(type) {
-	case *AuthMethodTerminal:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"terminal\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *Agent:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *UnknownAuthMethod:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckAuthMethod records in c every constraint v breaks, under the JSON pointer p.
-func CheckAuthMethod(c *wire.Checker, p string, v AuthMethod) {
-	switch v := v.(type) {
-	case *AuthMethodTerminal:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *Agent:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *UnknownAuthMethod:
-		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of terminal", v.Tag)
-		}
-	}
-}
-
-// UnmarshalAuthMethod decodes a AuthMethod from data, strictly.
-func UnmarshalAuthMethod(data []byte) (AuthMethod, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeAuthMethod(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalAuthMethod encodes v.
-func MarshalAuthMethod(v AuthMethod) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeAuthMethod(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateAuthMethod checks v against its schema's constraints and returns every violation.
-func ValidateAuthMethod(v AuthMethod) error {
-	var c wire.Checker
-	CheckAuthMethod(&c, "", v)
-	return c.Err()
-}
-
-func (*AuthMethodTerminal) isAuthMethod() {}
-
-// DecodeWire decodes the value from d.
-func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AuthMethodTerminal{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [6]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "id":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[0] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "args":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "args")
-			}
-			seen[3] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
-				}
-				s0 := make([]string, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "args")
-					}
-					if !more {
-						break
-					}
-					var e0 string
-					{
-						v1, err := d.String()
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.Args = s0
-			}
-		case "env":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "env")
-			}
-			seen[4] = true
-			{
-				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "env")
-				}
-				m0 := make(map[string]string)
-				for {
-					key, more, err := d.NextKey()
-					if err != nil {
-						return wire.At(err, "env")
-					}
-					if !more {
-						break
-					}
-					k0 := string(key)
-					if _, dup := m0[k0]; dup {
-						return wire.At(wire.DuplicateError(d.Offset(), k0), "env")
-					}
-					var e0 string
-					{
-						v1, err := d.String()
-						if err != nil {
-							return wire.At(wire.At(err, k0), "env")
-						}
-						e0 = v1
-					}
-					m0[k0] = e0
-				}
-				x.Env = m0
-			}
-		case "_meta":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[5] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "id")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AuthMethodTerminal) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AuthMethodTerminal) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Args != nil {
-		e.RawKey("\"args\":")
-		e.BeginArray()
-		for i0 := range x.Args {
-			e.String(x.Args[i0])
-		}
-		e.EndArray()
-	}
-	if x.Env != nil {
-		e.RawKey("\"env\":")
-		e.BeginObject()
-		for _, k0 := range wire.SortedKeys(x.Env) {
-			e.Key(k0)
-			v0 := x.Env[k0]
-			e.String(v0)
-		}
-		e.EndObject()
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AuthMethodTerminal) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AuthMethodTerminal) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AuthMethodAgent{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "id":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[0] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "id")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AuthMethodAgent) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AuthMethodAgent) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AuthMethodAgent) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AuthMethodAgent) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AuthMethodAgent) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*Agent) isAuthMethod() {}
-
-// DecodeWire decodes the value from d.
-func (x *Agent) DecodeWire(d *wire.Decoder) error {
-	return (*AuthMethodAgent)(x).DecodeWire(d)
-}
-
-// EncodeWire encodes the value to e.
-func (x *Agent) EncodeWire(e *wire.Encoder) {
-	(*AuthMethodAgent)(x).EncodeWire(e)
-}
-
-// EncodeWireFields writes the members of the value, without braces.
-func (x *Agent) EncodeWireFields(e *wire.Encoder) {
-	(*AuthMethodAgent)(x).EncodeWireFields(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Agent) CheckWire(c *wire.Checker, p string) {
-	(*AuthMethodAgent)(x).CheckWire(c, p)
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Agent) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Agent) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Agent) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *AuthenticateResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AuthenticateResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AuthenticateResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AuthenticateResponse) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthenticateResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AuthenticateResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AuthenticateResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AuthenticateResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *LogoutResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = LogoutResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *LogoutResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *LogoutResponse) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LogoutResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *LogoutResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *LogoutResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x LogoutResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = NewSessionResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "modes":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "modes")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "modes")
-			}
-			if isNull {
-				x.Modes = wire.Null[SessionModeState]()
-			} else {
-				var v SessionModeState
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "modes")
-				}
-				x.Modes = wire.Some(v)
-			}
-		case "configOptions":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "configOptions")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "configOptions")
-			}
-			if isNull {
-				x.ConfigOptions = wire.Null[[]SessionConfigOption]()
-			} else {
-				var v []SessionConfigOption
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "configOptions")
-					}
-					s1 := make([]SessionConfigOption, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "configOptions")
-						}
-						if !more {
-							break
-						}
-						var e1 SessionConfigOption
-						{
-							v2, err := DecodeSessionConfigOption(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "configOptions")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.ConfigOptions = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *NewSessionResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *NewSessionResponse) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if !x.Modes.IsAbsent() {
-		e.RawKey("\"modes\":")
-		if v, ok := x.Modes.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.ConfigOptions.IsAbsent() {
-		e.RawKey("\"configOptions\":")
-		if v, ok := x.ConfigOptions.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeSessionConfigOption(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.Modes.Get(); ok {
-		p := wire.Join(p, "modes")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.ConfigOptions.Get(); ok {
-		p := wire.Join(p, "configOptions")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckSessionConfigOption(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *NewSessionResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *NewSessionResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x NewSessionResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionModeState{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "currentModeId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "currentModeId")
-			}
-			seen[0] = true
-			if err := x.CurrentModeID.DecodeWire(d); err != nil {
-				return wire.At(err, "currentModeId")
-			}
-		case "availableModes":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "availableModes")
-			}
-			seen[1] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableModes")
-				}
-				s0 := make([]SessionMode, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "availableModes")
-					}
-					if !more {
-						break
-					}
-					var e0 SessionMode
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "availableModes")
-					}
-					s0 = append(s0, e0)
-				}
-				x.AvailableModes = s0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "currentModeId")
-	}
-	if !seen[1] {
-		missing = append(missing, "availableModes")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionModeState) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionModeState) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"currentModeId\":")
-	x.CurrentModeID.EncodeWire(e)
-	e.RawKey("\"availableModes\":")
-	e.BeginArray()
-	for i0 := range x.AvailableModes {
-		x.AvailableModes[i0].EncodeWire(e)
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionModeState) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "currentModeId")
-		x.CurrentModeID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "availableModes")
-		for i0 := range x.AvailableModes {
-			p := wire.JoinIndex(p, i0)
-			x.AvailableModes[i0].CheckWire(c, p)
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionModeState) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionModeState) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionModeState) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionMode{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "id":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[0] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "id")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionMode) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionMode) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionMode) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionMode) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionMode) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionMode) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = LoadSessionResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "modes":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "modes")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "modes")
-			}
-			if isNull {
-				x.Modes = wire.Null[SessionModeState]()
-			} else {
-				var v SessionModeState
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "modes")
-				}
-				x.Modes = wire.Some(v)
-			}
-		case "configOptions":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "configOptions")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "configOptions")
-			}
-			if isNull {
-				x.ConfigOptions = wire.Null[[]SessionConfigOption]()
-			} else {
-				var v []SessionConfigOption
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "configOptions")
-					}
-					s1 := make([]SessionConfigOption, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "configOptions")
-						}
-						if !more {
-							break
-						}
-						var e1 SessionConfigOption
-						{
-							v2, err := DecodeSessionConfigOption(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "configOptions")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.ConfigOptions = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *LoadSessionResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *LoadSessionResponse) EncodeWireFields(e *wire.Encoder) {
-	if !x.Modes.IsAbsent() {
-		e.RawKey("\"modes\":")
-		if v, ok := x.Modes.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.ConfigOptions.IsAbsent() {
-		e.RawKey("\"configOptions\":")
-		if v, ok := x.ConfigOptions.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeSessionConfigOption(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LoadSessionResponse) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Modes.Get(); ok {
-		p := wire.Join(p, "modes")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.ConfigOptions.Get(); ok {
-		p := wire.Join(p, "configOptions")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckSessionConfigOption(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *LoadSessionResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *LoadSessionResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x LoadSessionResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ListSessionsResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessions":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessions")
-			}
-			seen[0] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "sessions")
-				}
-				s0 := make([]SessionInfo, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "sessions")
-					}
-					if !more {
-						break
-					}
-					var e0 SessionInfo
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "sessions")
-					}
-					s0 = append(s0, e0)
-				}
-				x.Sessions = s0
-			}
-		case "nextCursor":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "nextCursor")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "nextCursor")
-			}
-			if isNull {
-				x.NextCursor = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "nextCursor")
-					}
-					v = v1
-				}
-				x.NextCursor = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessions")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ListSessionsResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ListSessionsResponse) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessions\":")
-	e.BeginArray()
-	for i0 := range x.Sessions {
-		x.Sessions[i0].EncodeWire(e)
-	}
-	e.EndArray()
-	if !x.NextCursor.IsAbsent() {
-		e.RawKey("\"nextCursor\":")
-		if v, ok := x.NextCursor.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessions")
-		for i0 := range x.Sessions {
-			p := wire.JoinIndex(p, i0)
-			x.Sessions[i0].CheckWire(c, p)
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ListSessionsResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ListSessionsResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ListSessionsResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionInfo{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [6]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "cwd":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "cwd")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "cwd")
-				}
-				x.Cwd = v0
-			}
-		case "additionalDirectories":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "additionalDirectories")
-			}
-			seen[2] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
-				}
-				s0 := make([]string, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "additionalDirectories")
-					}
-					if !more {
-						break
-					}
-					var e0 string
-					{
-						v1, err := d.String()
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.AdditionalDirectories = s0
-			}
-		case "title":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "title")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "title")
-			}
-			if isNull {
-				x.Title = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "title")
-					}
-					v = v1
-				}
-				x.Title = wire.Some(v)
-			}
-		case "updatedAt":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "updatedAt")
-			}
-			seen[4] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "updatedAt")
-			}
-			if isNull {
-				x.UpdatedAt = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "updatedAt")
-					}
-					v = v1
-				}
-				x.UpdatedAt = wire.Some(v)
-			}
-		case "_meta":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[5] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if !seen[1] {
-		missing = append(missing, "cwd")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionInfo) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionInfo) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	e.RawKey("\"cwd\":")
-	e.String(x.Cwd)
-	if x.AdditionalDirectories != nil {
-		e.RawKey("\"additionalDirectories\":")
-		e.BeginArray()
-		for i0 := range x.AdditionalDirectories {
-			e.String(x.AdditionalDirectories[i0])
-		}
-		e.EndArray()
-	}
-	if !x.Title.IsAbsent() {
-		e.RawKey("\"title\":")
-		if v, ok := x.Title.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.UpdatedAt.IsAbsent() {
-		e.RawKey("\"updatedAt\":")
-		if v, ok := x.UpdatedAt.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionInfo) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionInfo) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionInfo) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *DeleteSessionResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = DeleteSessionResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *DeleteSessionResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *DeleteSessionResponse) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *DeleteSessionResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x DeleteSessionResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ResumeSessionResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "modes":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "modes")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "modes")
-			}
-			if isNull {
-				x.Modes = wire.Null[SessionModeState]()
-			} else {
-				var v SessionModeState
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "modes")
-				}
-				x.Modes = wire.Some(v)
-			}
-		case "configOptions":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "configOptions")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "configOptions")
-			}
-			if isNull {
-				x.ConfigOptions = wire.Null[[]SessionConfigOption]()
-			} else {
-				var v []SessionConfigOption
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "configOptions")
-					}
-					s1 := make([]SessionConfigOption, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "configOptions")
-						}
-						if !more {
-							break
-						}
-						var e1 SessionConfigOption
-						{
-							v2, err := DecodeSessionConfigOption(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "configOptions")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.ConfigOptions = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ResumeSessionResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ResumeSessionResponse) EncodeWireFields(e *wire.Encoder) {
-	if !x.Modes.IsAbsent() {
-		e.RawKey("\"modes\":")
-		if v, ok := x.Modes.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.ConfigOptions.IsAbsent() {
-		e.RawKey("\"configOptions\":")
-		if v, ok := x.ConfigOptions.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeSessionConfigOption(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ResumeSessionResponse) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Modes.Get(); ok {
-		p := wire.Join(p, "modes")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.ConfigOptions.Get(); ok {
-		p := wire.Join(p, "configOptions")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckSessionConfigOption(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ResumeSessionResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ResumeSessionResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *CloseSessionResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = CloseSessionResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CloseSessionResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CloseSessionResponse) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CloseSessionResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CloseSessionResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CloseSessionResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SetSessionModeResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SetSessionModeResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SetSessionModeResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SetSessionModeResponse) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SetSessionModeResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SetSessionModeResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SetSessionModeResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SetSessionModeResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SetSessionConfigOptionResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "configOptions":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "configOptions")
-			}
-			seen[0] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
-				}
-				s0 := make([]SessionConfigOption, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "configOptions")
-					}
-					if !more {
-						break
-					}
-					var e0 SessionConfigOption
-					{
-						v1, err := DecodeSessionConfigOption(d)
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.ConfigOptions = s0
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "configOptions")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SetSessionConfigOptionResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SetSessionConfigOptionResponse) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"configOptions\":")
-	e.BeginArray()
-	for i0 := range x.ConfigOptions {
-		EncodeSessionConfigOption(e, x.ConfigOptions[i0])
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SetSessionConfigOptionResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "configOptions")
-		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
-			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SetSessionConfigOptionResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SetSessionConfigOptionResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = PromptResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "stopReason":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "stopReason")
-			}
-			seen[0] = true
-			if err := x.StopReason.DecodeWire(d); err != nil {
-				return wire.At(err, "stopReason")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "stopReason")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PromptResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *PromptResponse) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"stopReason\":")
-	x.StopReason.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "stopReason")
-		x.StopReason.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PromptResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PromptResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PromptResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-const (
-	// The turn ended successfully.
-	StopReasonEndTurn StopReason = "end_turn"
-	// The turn ended because the agent reached the maximum number of tokens.
-	StopReasonMaxTokens StopReason = "max_tokens"
-	// The turn ended because the agent reached the maximum number of allowed
-	// agent requests between user turns.
-	StopReasonMaxTurnRequests StopReason = "max_turn_requests"
-	// The turn ended because the agent refused to continue. The user prompt
-	// and everything that comes after it won't be included in the next
-	// prompt, so this should be reflected in the UI.
-	StopReasonRefusal StopReason = "refusal"
-	// The turn was cancelled by the client via `session/cancel`.
-	//
-	// This stop reason MUST be returned when the client sends a `session/cancel`
-	// notification, even if the cancellation causes exceptions in underlying
-	// operations.
-	// Agents should catch these exceptions and return this semantically meaningful
-	// response to confirm successful cancellation.
-	StopReasonCancelled StopReason = "cancelled"
-)
-
-// Valid reports whether v is one of the listed values.
-func (v StopReason) Valid() bool {
-	switch v {
-	case StopReasonEndTurn, StopReasonMaxTokens, StopReasonMaxTurnRequests, StopReasonRefusal, StopReasonCancelled:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *StopReason) DecodeWire(d *wire.Decoder) error {
-	v, err := d.String()
-	*x = StopReason(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *StopReason) EncodeWire(e *wire.Encoder) {
-	e.String(string(*x))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *StopReason) CheckWire(c *wire.Checker, p string) {
-	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"end_turn\", \"max_tokens\", \"max_turn_requests\", \"refusal\", \"cancelled\"", string(*x))
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *StopReason) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *StopReason) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x StopReason) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *ExtResponse) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ExtResponse(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ExtResponse) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtResponse) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ExtResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*AgentResponseError) isAgentResponse() {}
-
-// DecodeWire decodes the value from d.
-func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AgentResponseError{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "id":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "id")
-				}
-				x.ID = v0
-			}
-		case "error":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "error")
-			}
-			seen[1] = true
-			if err := x.Error.DecodeWire(d); err != nil {
-				return wire.At(err, "error")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "id")
-	}
-	if !seen[1] {
-		missing = append(missing, "error")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AgentResponseError) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"id\":")
-	EncodeRequestID(e, x.ID)
-	e.RawKey("\"error\":")
-	x.Error.EncodeWire(e)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		CheckRequestID(c, p, x.ID)
-	}
-	{
-		p := wire.Join(p, "error")
-		x.Error.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentResponseError) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentResponseError) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentResponseError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *Error) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Error{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "code":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "code")
-			}
-			seen[0] = true
-			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
-			}
-		case "message":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "message")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "message")
-				}
-				x.Message = v0
-			}
-		case "data":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "data")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "data")
-				}
-				x.Data = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "code")
-	}
-	if !seen[1] {
-		missing = append(missing, "message")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Error) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Error) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"code\":")
-	x.Code.EncodeWire(e)
-	e.RawKey("\"message\":")
-	e.String(x.Message)
-	if x.Data != nil {
-		e.RawKey("\"data\":")
-		e.Raw(x.Data)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Error) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "code")
-		x.Code.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Error) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Error) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Error) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-const (
-	// **Parse error**: Invalid JSON was received by the server.
-	// An error occurred on the server while parsing the JSON text.
-	ErrorCodeParseError ErrorCode = -32700
-	// **Invalid request**: The JSON sent is not a valid Request object.
-	ErrorCodeInvalidRequest ErrorCode = -32600
-	// **Method not found**: The method does not exist or is not available.
-	ErrorCodeMethodNotFound ErrorCode = -32601
-	// **Invalid params**: Invalid method parameter(s).
-	ErrorCodeInvalidParams ErrorCode = -32602
-	// **Internal error**: Internal JSON-RPC error.
-	ErrorCodeInternalError ErrorCode = -32603
-	// **Request cancelled**: Execution of the method was aborted either due to a
-	// cancellation request from the caller or
-	// because of resource constraints or shutdown.
-	ErrorCodeRequestCancelled ErrorCode = -32800
-	// **Authentication required**: Authentication is required before this
-	// operation can be performed.
-	ErrorCodeAuthenticationRequired ErrorCode = -32000
-	// **Resource not found**: A given resource, such as a session or file, was not
-	// found.
-	ErrorCodeResourceNotFound ErrorCode = -32002
-)
-
-// Valid reports whether v is one of the listed values.
-func (v ErrorCode) Valid() bool {
-	switch v {
-	case ErrorCodeParseError, ErrorCodeInvalidRequest, ErrorCodeMethodNotFound, ErrorCodeInvalidParams, ErrorCodeInternalError, ErrorCodeRequestCancelled, ErrorCodeAuthenticationRequired, ErrorCodeResourceNotFound:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *ErrorCode) DecodeWire(d *wire.Decoder) error {
-	v, err := d.Int32()
-	*x = ErrorCode(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *ErrorCode) EncodeWire(e *wire.Encoder) {
-	e.Int64(int64(int32(*x)))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ErrorCode) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ErrorCode) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ErrorCode) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigSelect{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "currentValue":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "currentValue")
-			}
-			seen[0] = true
-			if err := x.CurrentValue.DecodeWire(d); err != nil {
-				return wire.At(err, "currentValue")
-			}
-		case "options":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "options")
-			}
-			seen[1] = true
-			{
-				v0, err := DecodeSessionConfigSelectOptions(d)
-				if err != nil {
-					return wire.At(err, "options")
-				}
-				x.Options = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "currentValue")
-	}
-	if !seen[1] {
-		missing = append(missing, "options")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelect) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"currentValue\":")
-	x.CurrentValue.EncodeWire(e)
-	e.RawKey("\"options\":")
-	EncodeSessionConfigSelectOptions(e, x.Options)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "currentValue")
-		x.CurrentValue.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "options")
-		CheckSessionConfigSelectOptions(c, p, x.Options)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelect) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelect) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelect) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigBoolean{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "currentValue":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "currentValue")
-			}
-			seen[0] = true
-			{
-				v0, err := d.Bool()
-				if err != nil {
-					return wire.At(err, "currentValue")
-				}
-				x.CurrentValue = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "currentValue")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigBoolean) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigBoolean) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"currentValue\":")
-	e.Bool(x.CurrentValue)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigBoolean) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigBoolean) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigBoolean) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AgentNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "method":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "method")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "method")
-				}
-				x.Method = v0
-			}
-		case "params":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "params")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "params")
-			}
-			if isNull {
-				x.Params = wire.Null[AgentNotificationParams]()
-			} else {
-				var v AgentNotificationParams
-				{
-					v1, err := DecodeAgentNotificationParams(d)
-					if err != nil {
-						return wire.At(err, "params")
-					}
-					v = v1
-				}
-				x.Params = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "method")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AgentNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"method\":")
-	e.String(x.Method)
-	if !x.Params.IsAbsent() {
-		e.RawKey("\"params\":")
-		if v, ok := x.Params.Get(); ok {
-			EncodeAgentNotificationParams(e, v)
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentNotification) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
-		CheckAgentNotificationParams(c, p, v)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "update":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "update")
-			}
-			seen[1] = true
-			{
-				v0, err := DecodeSessionUpdate(d)
-				if err != nil {
-					return wire.At(err, "update")
-				}
-				x.Update = v0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if !seen[1] {
-		missing = append(missing, "update")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	e.RawKey("\"update\":")
-	EncodeSessionUpdate(e, x.Update)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "update")
-		CheckSessionUpdate(c, p, x.Update)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = CompleteElicitationNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "elicitationId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "elicitationId")
-			}
-			seen[0] = true
-			if err := x.ElicitationID.DecodeWire(d); err != nil {
-				return wire.At(err, "elicitationId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "elicitationId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"elicitationId\":")
-	x.ElicitationID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "elicitationId")
-		x.ElicitationID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CompleteElicitationNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ExtNotification(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ExtNotification) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtNotification) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ExtNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *ClientRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ClientRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "id":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "id")
-				}
-				x.ID = v0
-			}
-		case "method":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "method")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "method")
-				}
-				x.Method = v0
-			}
-		case "params":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "params")
-			}
-			seen[2] = true
-			if err := x.Params.DecodeWire(d); err != nil {
-				return wire.At(err, "params")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "id")
-	}
-	if !seen[1] {
-		missing = append(missing, "method")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ClientRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"id\":")
-	EncodeRequestID(e, x.ID)
-	e.RawKey("\"method\":")
-	e.String(x.Method)
-	if x.Params != nil {
-		e.RawKey("\"params\":")
-		x.Params.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		CheckRequestID(c, p, x.ID)
-	}
-	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
-		x.Params.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -34734,6 +31870,2908 @@ func (x *ClientResponseError) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ClientResponseError) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*AgentClientProtocolClientNotification) isAgentClientProtocolClient() {}
+
+// DecodeWire decodes the value from d.
+func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentClientProtocolClientNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "method":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "params":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "params")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "params")
+			}
+			if isNull {
+				x.Params = wire.Null[ClientNotificationParams]()
+			} else {
+				var v ClientNotificationParams
+				{
+					v1, err := DecodeClientNotificationParams(d)
+					if err != nil {
+						return wire.At(err, "params")
+					}
+					v = v1
+				}
+				x.Params = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentClientProtocolClientNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	if !x.Params.IsAbsent() {
+		e.RawKey("\"params\":")
+		if v, ok := x.Params.Get(); ok {
+			EncodeClientNotificationParams(e, v)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentClientProtocolClientNotification) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Params.Get(); ok {
+		p := wire.Join(p, "params")
+		CheckClientNotificationParams(c, p, v)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentClientProtocolClientNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentClientProtocolClientNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentClientProtocolClientNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// decodeClientNotificationParamsByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeClientNotificationParamsByTrial(d *wire.Decoder, set uint64) (ClientNotificationParams, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ClientNotificationParams
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(ClientNotificationParamsCancelNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x0) == uint64(0x0) {
+		v := new(ClientNotificationParamsExtNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// DecodeClientNotificationParams decodes a ClientNotificationParams from d.
+func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"sessionId"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeClientNotificationParamsByTrial(d, set)
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(ClientNotificationParamsCancelNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(ClientNotificationParamsExtNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: ClientNotificationParamsCancelNotification (sessionId); ClientNotificationParamsExtNotification ()",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeClientNotificationParams encodes v to e; a nil v is null.
+func EncodeClientNotificationParams(e *wire.Encoder, v ClientNotificationParams) {
+	switch v := v.(type) {
+	case *ClientNotificationParamsCancelNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ClientNotificationParamsExtNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckClientNotificationParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckClientNotificationParams(c *wire.Checker, p string, v ClientNotificationParams) {
+	switch v := v.(type) {
+	case *ClientNotificationParamsCancelNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ClientNotificationParamsExtNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalClientNotificationParams decodes a ClientNotificationParams from data, strictly.
+func UnmarshalClientNotificationParams(data []byte) (ClientNotificationParams, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeClientNotificationParams(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalClientNotificationParams encodes v.
+func MarshalClientNotificationParams(v ClientNotificationParams) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeClientNotificationParams(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateClientNotificationParams checks v against its schema's constraints and returns every violation.
+func ValidateClientNotificationParams(v ClientNotificationParams) error {
+	var c wire.Checker
+	CheckClientNotificationParams(&c, "", v)
+	return c.Err()
+}
+
+func (*ClientNotificationParamsCancelNotification) isClientNotificationParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *ClientNotificationParamsCancelNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ClientNotificationParamsCancelNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ClientNotificationParamsCancelNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ClientNotificationParamsCancelNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ClientNotificationParamsCancelNotification) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ClientNotificationParamsCancelNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ClientNotificationParamsCancelNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ClientNotificationParamsCancelNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*ClientNotificationParamsExtNotification) isClientNotificationParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *ClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ClientNotificationParamsExtNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ClientNotificationParamsExtNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentClientProtocolProtocolLevel{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "jsonrpc")
+			}
+			if v != "2.0" {
+				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "params":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "params")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "params")
+			}
+			if isNull {
+				x.Params = wire.Null[CancelRequestNotification]()
+			} else {
+				var v CancelRequestNotification
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "params")
+				}
+				x.Params = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentClientProtocolProtocolLevel) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentClientProtocolProtocolLevel) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	if !x.Params.IsAbsent() {
+		e.RawKey("\"params\":")
+		if v, ok := x.Params.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentClientProtocolProtocolLevel) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Params.Get(); ok {
+		p := wire.Join(p, "params")
+		v.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentClientProtocolProtocolLevel) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentClientProtocolProtocolLevel) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentClientProtocolProtocolLevel) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CancelRequestNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "requestId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "requestId")
+				}
+				x.RequestID = v0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "requestId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CancelRequestNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestId\":")
+	EncodeRequestID(e, x.RequestID)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "requestId")
+		CheckRequestID(c, p, x.RequestID)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CancelRequestNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CancelRequestNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CancelRequestNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "params":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "params")
+			}
+			seen[2] = true
+			if err := x.Params.DecodeWire(d); err != nil {
+				return wire.At(err, "params")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	EncodeRequestID(e, x.ID)
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	if x.Params != nil {
+		e.RawKey("\"params\":")
+		x.Params.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckRequestID(c, p, x.ID)
+	}
+	if x.Params != nil && string(x.Params) != "null" {
+		p := wire.Join(p, "params")
+		x.Params.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = TextResourceContents{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "mimeType":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "mimeType")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "mimeType")
+			}
+			if isNull {
+				x.MIMEType = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "mimeType")
+					}
+					v = v1
+				}
+				x.MIMEType = wire.Some(v)
+			}
+		case "text":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "text")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "text")
+				}
+				x.Text = v0
+			}
+		case "uri":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "uri")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "uri")
+				}
+				x.URI = v0
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[1] {
+		missing = append(missing, "text")
+	}
+	if !seen[2] {
+		missing = append(missing, "uri")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *TextResourceContents) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
+	if !x.MIMEType.IsAbsent() {
+		e.RawKey("\"mimeType\":")
+		if v, ok := x.MIMEType.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	e.RawKey("\"text\":")
+	e.String(x.Text)
+	e.RawKey("\"uri\":")
+	e.String(x.URI)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *TextResourceContents) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x TextResourceContents) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = BlobResourceContents{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "blob":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "blob")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "blob")
+				}
+				x.Blob = v0
+			}
+		case "mimeType":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "mimeType")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "mimeType")
+			}
+			if isNull {
+				x.MIMEType = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "mimeType")
+					}
+					v = v1
+				}
+				x.MIMEType = wire.Some(v)
+			}
+		case "uri":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "uri")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "uri")
+				}
+				x.URI = v0
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "blob")
+	}
+	if !seen[2] {
+		missing = append(missing, "uri")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *BlobResourceContents) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"blob\":")
+	e.String(x.Blob)
+	if !x.MIMEType.IsAbsent() {
+		e.RawKey("\"mimeType\":")
+		if v, ok := x.MIMEType.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	e.RawKey("\"uri\":")
+	e.String(x.URI)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *BlobResourceContents) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationSessionScope{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "toolCallId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "toolCallId")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "toolCallId")
+			}
+			if isNull {
+				x.ToolCallID = wire.Null[ToolCallID]()
+			} else {
+				var v ToolCallID
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "toolCallId")
+				}
+				x.ToolCallID = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationSessionScope) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationSessionScope) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if !x.ToolCallID.IsAbsent() {
+		e.RawKey("\"toolCallId\":")
+		if v, ok := x.ToolCallID.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationSessionScope) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if v, ok := x.ToolCallID.Get(); ok {
+		p := wire.Join(p, "toolCallId")
+		v.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationSessionScope) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationSessionScope) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationRequestScope) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationRequestScope{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "requestId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "requestId")
+				}
+				x.RequestID = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "requestId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationRequestScope) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationRequestScope) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestId\":")
+	EncodeRequestID(e, x.RequestID)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "requestId")
+		CheckRequestID(c, p, x.RequestID)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationRequestScope) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationRequestScope) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// decodeElicitationFormModeByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeElicitationFormModeByTrial(d *wire.Decoder, set uint64) (ElicitationFormMode, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ElicitationFormMode
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(Session)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(ElicitationFormModeRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// DecodeElicitationFormMode decodes a ElicitationFormMode from d.
+func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeElicitationFormModeByTrial(d, set)
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(Session)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(ElicitationFormModeRequest)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: Session (sessionId); ElicitationFormModeRequest (requestId)",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeElicitationFormMode encodes v to e; a nil v is null.
+func EncodeElicitationFormMode(e *wire.Encoder, v ElicitationFormMode) {
+	switch v := v.(type) {
+	case *Session:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ElicitationFormModeRequest:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckElicitationFormMode records in c every constraint v breaks, under the JSON pointer p.
+func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) {
+	switch v := v.(type) {
+	case *Session:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ElicitationFormModeRequest:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalElicitationFormMode decodes a ElicitationFormMode from data, strictly.
+func UnmarshalElicitationFormMode(data []byte) (ElicitationFormMode, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeElicitationFormMode(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalElicitationFormMode encodes v.
+func MarshalElicitationFormMode(v ElicitationFormMode) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeElicitationFormMode(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateElicitationFormMode checks v against its schema's constraints and returns every violation.
+func ValidateElicitationFormMode(v ElicitationFormMode) error {
+	var c wire.Checker
+	CheckElicitationFormMode(&c, "", v)
+	return c.Err()
+}
+
+func (*Session) isElicitationFormMode() {}
+
+// DecodeWire decodes the value from d.
+func (x *Session) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Session{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "toolCallId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "toolCallId")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "toolCallId")
+			}
+			if isNull {
+				x.ToolCallID = wire.Null[ToolCallID]()
+			} else {
+				var v ToolCallID
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "toolCallId")
+				}
+				x.ToolCallID = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Session) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Session) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if !x.ToolCallID.IsAbsent() {
+		e.RawKey("\"toolCallId\":")
+		if v, ok := x.ToolCallID.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Session) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if v, ok := x.ToolCallID.Get(); ok {
+		p := wire.Join(p, "toolCallId")
+		v.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Session) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Session) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Session) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*ElicitationFormModeRequest) isElicitationFormMode() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationFormModeRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "requestId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "requestId")
+				}
+				x.RequestID = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "requestId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationFormModeRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestId\":")
+	EncodeRequestID(e, x.RequestID)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "requestId")
+		CheckRequestID(c, p, x.RequestID)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationFormModeRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationFormModeRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// decodeElicitationURLModeByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeElicitationURLModeByTrial(d *wire.Decoder, set uint64) (ElicitationURLMode, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ElicitationURLMode
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(ElicitationURLModeSession)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(ElicitationURLModeRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// DecodeElicitationURLMode decodes a ElicitationURLMode from d.
+func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeElicitationURLModeByTrial(d, set)
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(ElicitationURLModeSession)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(ElicitationURLModeRequest)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: ElicitationURLModeSession (sessionId); ElicitationURLModeRequest (requestId)",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeElicitationURLMode encodes v to e; a nil v is null.
+func EncodeElicitationURLMode(e *wire.Encoder, v ElicitationURLMode) {
+	switch v := v.(type) {
+	case *ElicitationURLModeSession:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ElicitationURLModeRequest:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckElicitationURLMode records in c every constraint v breaks, under the JSON pointer p.
+func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
+	switch v := v.(type) {
+	case *ElicitationURLModeSession:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ElicitationURLModeRequest:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalElicitationURLMode decodes a ElicitationURLMode from data, strictly.
+func UnmarshalElicitationURLMode(data []byte) (ElicitationURLMode, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeElicitationURLMode(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalElicitationURLMode encodes v.
+func MarshalElicitationURLMode(v ElicitationURLMode) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeElicitationURLMode(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateElicitationURLMode checks v against its schema's constraints and returns every violation.
+func ValidateElicitationURLMode(v ElicitationURLMode) error {
+	var c wire.Checker
+	CheckElicitationURLMode(&c, "", v)
+	return c.Err()
+}
+
+func (*ElicitationURLModeSession) isElicitationURLMode() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationURLModeSession{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "toolCallId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "toolCallId")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "toolCallId")
+			}
+			if isNull {
+				x.ToolCallID = wire.Null[ToolCallID]()
+			} else {
+				var v ToolCallID
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "toolCallId")
+				}
+				x.ToolCallID = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationURLModeSession) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if !x.ToolCallID.IsAbsent() {
+		e.RawKey("\"toolCallId\":")
+		if v, ok := x.ToolCallID.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if v, ok := x.ToolCallID.Get(); ok {
+		p := wire.Join(p, "toolCallId")
+		v.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationURLModeSession) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationURLModeSession) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationURLModeSession) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*ElicitationURLModeRequest) isElicitationURLMode() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationURLModeRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "requestId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "requestId")
+				}
+				x.RequestID = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "requestId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationURLModeRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestId\":")
+	EncodeRequestID(e, x.RequestID)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "requestId")
+		CheckRequestID(c, p, x.RequestID)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationURLModeRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationURLModeRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigSelect{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "currentValue":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "currentValue")
+			}
+			seen[0] = true
+			if err := x.CurrentValue.DecodeWire(d); err != nil {
+				return wire.At(err, "currentValue")
+			}
+		case "options":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "options")
+			}
+			seen[1] = true
+			{
+				v0, err := DecodeSessionConfigSelectOptions(d)
+				if err != nil {
+					return wire.At(err, "options")
+				}
+				x.Options = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "currentValue")
+	}
+	if !seen[1] {
+		missing = append(missing, "options")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelect) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"currentValue\":")
+	x.CurrentValue.EncodeWire(e)
+	e.RawKey("\"options\":")
+	EncodeSessionConfigSelectOptions(e, x.Options)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "currentValue")
+		x.CurrentValue.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "options")
+		CheckSessionConfigSelectOptions(c, p, x.Options)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelect) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelect) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelect) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigBoolean{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "currentValue":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "currentValue")
+			}
+			seen[0] = true
+			{
+				v0, err := d.Bool()
+				if err != nil {
+					return wire.At(err, "currentValue")
+				}
+				x.CurrentValue = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "currentValue")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigBoolean) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigBoolean) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"currentValue\":")
+	e.Bool(x.CurrentValue)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigBoolean) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigBoolean) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigBoolean) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "method":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "params":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "params")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "params")
+			}
+			if isNull {
+				x.Params = wire.Null[AgentNotificationParams]()
+			} else {
+				var v AgentNotificationParams
+				{
+					v1, err := DecodeAgentNotificationParams(d)
+					if err != nil {
+						return wire.At(err, "params")
+					}
+					v = v1
+				}
+				x.Params = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	if !x.Params.IsAbsent() {
+		e.RawKey("\"params\":")
+		if v, ok := x.Params.Get(); ok {
+			EncodeAgentNotificationParams(e, v)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentNotification) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Params.Get(); ok {
+		p := wire.Join(p, "params")
+		CheckAgentNotificationParams(c, p, v)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "update":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "update")
+			}
+			seen[1] = true
+			{
+				v0, err := DecodeSessionUpdate(d)
+				if err != nil {
+					return wire.At(err, "update")
+				}
+				x.Update = v0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[1] {
+		missing = append(missing, "update")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	e.RawKey("\"update\":")
+	EncodeSessionUpdate(e, x.Update)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "update")
+		CheckSessionUpdate(c, p, x.Update)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CompleteElicitationNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "elicitationId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "elicitationId")
+			}
+			seen[0] = true
+			if err := x.ElicitationID.DecodeWire(d); err != nil {
+				return wire.At(err, "elicitationId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "elicitationId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"elicitationId\":")
+	x.ElicitationID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "elicitationId")
+		x.ElicitationID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CompleteElicitationNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ExtNotification(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ExtNotification) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ExtNotification) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ExtNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ExtNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ExtNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ClientRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ClientRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "params":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "params")
+			}
+			seen[2] = true
+			if err := x.Params.DecodeWire(d); err != nil {
+				return wire.At(err, "params")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ClientRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ClientRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	EncodeRequestID(e, x.ID)
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	if x.Params != nil {
+		e.RawKey("\"params\":")
+		x.Params.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ClientRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckRequestID(c, p, x.ID)
+	}
+	if x.Params != nil && string(x.Params) != "null" {
+		p := wire.Join(p, "params")
+		x.Params.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ClientRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ClientRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ClientRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 

@@ -1080,9 +1080,1223 @@ type ExtMethodRequest struct {
 }
 
 // Response has no description in its schema.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
 type Response struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// AgentResponse is a JSON-RPC response object.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are Result,
+// AgentResponseError.
+type AgentResponse interface {
+	isAgentResponse()
+}
+
+// Result is a successful JSON-RPC response.
+type Result struct {
+	// The id of the request this response answers.
+	ID RequestID `json:"id"`
+	// Method-specific response data.
+	Result ResultResult `json:"result"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ResultResult is a method-specific response data.
+//
+// It is kept as raw JSON, with an accessor per alternative (As…, From…):
+// the alternatives cannot be told apart from the JSON alone (variants
+// /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and
+// /$defs/AgentResponse/anyOf/0/properties/result/anyOf/2 have no tag and
+// require the same members; give every variant a property with a distinct
+// const (a tag)).
+type ResultResult json.RawMessage
+
+// InitializeResponse is the response to the `initialize` method.
+//
+// Contains the negotiated protocol version and agent capabilities.
+//
+// See protocol docs:
+// [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
+type InitializeResponse struct {
+	// The highest protocol version supported by the agent that is at or below
+	// the version requested by the client. If no such version exists,
+	// initialization fails with error code -32022.
+	//
+	// The client must check that it supports this version and should disconnect
+	// if it does not.
+	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
+	// Information about the implementation sending this initialize response.
+	Info Implementation `json:"info"`
+	// Capabilities supported by the agent.
+	Capabilities *AgentCapabilities `json:"capabilities,omitempty"`
+	// Authentication methods supported by the agent.
+	//
+	// Optional. Omitted or empty means the agent does not advertise the
+	// `auth/login` and `auth/logout` methods. Supplying one or more methods means
+	// the agent MUST support both `auth/login` and `auth/logout`.
+	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ProtocolVersion is a protocol version identifier.
+//
+// This version is only bumped for breaking changes.
+// Non-breaking changes should be introduced via capabilities.
+type ProtocolVersion uint16
+
+// Implementation is a metadata about the implementation of the client or
+// agent.
+// Describes the name and version of an ACP implementation, with an optional
+// title for UI representation.
+type Implementation struct {
+	// Intended for programmatic or logical use, but can be used as a display
+	// name fallback if title isn't present.
+	Name string `json:"name"`
+	// Intended for UI and end-user contexts and optimized to be human-readable
+	// and easily understood.
+	//
+	// If not provided, the name should be used for display.
+	//
+	// Omitted and `null` are equivalent and mean the `name` is used for display.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Version of the implementation. Can be displayed to the user or used
+	// for debugging or metrics purposes. (e.g. "1.0.0").
+	Version string `json:"version"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// AgentCapabilities holds the capabilities supported by the agent.
+//
+// Advertised during initialization to inform the client about
+// available features and content types.
+//
+// See protocol docs: [Agent
+// Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#agent-capabilities)
+type AgentCapabilities struct {
+	// Session capabilities supported by the agent.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// support the
+	// `session/*` methods. Supplying `{}` means the agent supports the
+	// baseline session methods: `session/new`, `session/list`,
+	// `session/resume`, `session/close`, `session/prompt`, `session/cancel`,
+	// and `session/update`.
+	Session wire.Opt[SessionCapabilities] `json:"session,omitzero"`
+	// Authentication-related extension capabilities supported by the agent.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise any
+	// authentication-related extensions. This field does not advertise support
+	// for `auth/login` or `auth/logout`. Those methods are advertised by a
+	// non-empty `authMethods` list in the `initialize` response.
+	Auth wire.Opt[AgentAuthCapabilities] `json:"auth,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionCapabilities holds the session capabilities supported by the agent.
+//
+// Supplying `{}` means the agent supports the baseline session methods:
+// `session/new`, `session/list`, `session/resume`, `session/close`,
+// `session/prompt`, `session/cancel`, and `session/update`.
+//
+// Agents that support sessions **MAY** support additional session methods,
+// prompt content types, and MCP transports by specifying additional
+// capabilities.
+//
+// See protocol docs: [Session
+// Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-capabilities)
+type SessionCapabilities struct {
+	// Prompt capabilities supported by the agent in `session/prompt` requests.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise any
+	// prompt extensions beyond the baseline text and resource-link content
+	// required by `session/prompt`.
+	Prompt wire.Opt[PromptCapabilities] `json:"prompt,omitzero"`
+	// MCP capabilities supported by the agent for session lifecycle requests.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise MCP
+	// server transport support for sessions.
+	MCP wire.Opt[MCPCapabilities] `json:"mcp,omitzero"`
+	// Whether the agent supports `session/delete`.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise support.
+	// Supplying `{}` means the agent supports deleting sessions from
+	// `session/list`.
+	Delete wire.Opt[SessionDeleteCapabilities] `json:"delete,omitzero"`
+	// Whether the agent supports `additionalDirectories` on supported session
+	// lifecycle requests.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise support.
+	// Supplying `{}` means the agent supports `additionalDirectories` on
+	// supported session lifecycle requests.
+	//
+	// Agents may return `SessionInfo.additionalDirectories` to report the
+	// complete ordered additional-root list associated with a listed session.
+	AdditionalDirectories wire.Opt[SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// PromptCapabilities holds the prompt capabilities supported by the agent in
+// `session/prompt` requests.
+//
+// Baseline agent functionality requires support for `text`
+// and `resource_link` content blocks in prompt requests.
+//
+// Other variants must be explicitly opted in to.
+// Capabilities for different types of content in prompt requests.
+//
+// Indicates which content types beyond the baseline (text and resource links)
+// the agent can process.
+//
+// See protocol docs: [Session Prompt
+// Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities)
+type PromptCapabilities struct {
+	// Agent supports `image` content blocks.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise support.
+	// Supplying `{}` means the agent supports image content in prompts.
+	Image wire.Opt[PromptImageCapabilities] `json:"image,omitzero"`
+	// Agent supports `audio` content blocks.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise support.
+	// Supplying `{}` means the agent supports audio content in prompts.
+	Audio wire.Opt[PromptAudioCapabilities] `json:"audio,omitzero"`
+	// Agent supports embedded context in `session/prompt` requests.
+	//
+	// When enabled, the Client is allowed to include `resource` content blocks
+	// in prompt requests for pieces of context that are referenced in the message.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise support.
+	// Supplying `{}` means the agent supports embedded context in prompts.
+	EmbeddedContext wire.Opt[PromptEmbeddedContextCapabilities] `json:"embeddedContext,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// PromptImageCapabilities holds the capabilities for image content in prompt
+// requests.
+//
+// Supplying `{}` means the agent supports image content in prompts.
+type PromptImageCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// PromptAudioCapabilities holds the capabilities for audio content in prompt
+// requests.
+//
+// Supplying `{}` means the agent supports audio content in prompts.
+type PromptAudioCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// PromptEmbeddedContextCapabilities holds the capabilities for embedded
+// context in prompt requests.
+//
+// Supplying `{}` means the agent supports embedded context in prompts.
+type PromptEmbeddedContextCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MCPCapabilities holds the MCP capabilities supported by the agent for
+// session lifecycle requests.
+type MCPCapabilities struct {
+	// Agent supports `stdio` MCP servers.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise support.
+	// Supplying `{}` means the agent supports stdio MCP server transports.
+	Stdio wire.Opt[MCPStdioCapabilities] `json:"stdio,omitzero"`
+	// Agent supports `http` MCP servers.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise support.
+	// Supplying `{}` means the agent supports HTTP MCP server transports.
+	HTTP wire.Opt[MCPHTTPCapabilities] `json:"http,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MCPStdioCapabilities holds the capabilities for stdio MCP server transports.
+//
+// Supplying `{}` means the agent supports stdio MCP server transports.
+type MCPStdioCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MCPHTTPCapabilities holds the capabilities for HTTP MCP server transports.
+//
+// Supplying `{}` means the agent supports HTTP MCP server transports.
+type MCPHTTPCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionDeleteCapabilities holds the capabilities for the `session/delete`
+// method.
+//
+// Supplying `{}` means the agent supports deleting sessions from
+// `session/list`.
+type SessionDeleteCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionAdditionalDirectoriesCapabilities holds the capabilities for
+// additional session directories support.
+//
+// Supplying `{}` means the agent supports the `additionalDirectories` field on
+// supported session lifecycle requests. Agents may return
+// `SessionInfo.additionalDirectories` in `session/list` to report the
+// complete ordered additional-root list associated with a listed session.
+type SessionAdditionalDirectoriesCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// AgentAuthCapabilities holds the authentication-related extension
+// capabilities supported by the agent.
+//
+// This object does not advertise support for `auth/login` or `auth/logout`.
+// Those methods are advertised by a non-empty `authMethods` list in the
+// `initialize` response.
+type AgentAuthCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// AuthMethod describes an available authentication method.
+//
+// The `type` field acts as the discriminator in the serialized JSON form.
+//
+// It is a union tagged by the member "type". Its variants are
+// AuthMethodTerminal, AuthMethodAgent; a tag this package does not know
+// decodes to UnknownAuthMethod, which keeps the JSON as it was.
+type AuthMethod interface {
+	isAuthMethod()
+}
+
+// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
+type UnknownAuthMethod struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// AuthMethodTerminal is a terminal-based authentication method.
+//
+// The client runs the configured agent program as a separate interactive
+// process for the user to authenticate via a TUI. Agents MUST advertise this
+// method only when the client enabled its terminal authentication capability.
+// A zero exit status signals success. Any other termination signals failure.
+// The client MUST NOT pass this method to `auth/login`.
+type AuthMethodTerminal struct {
+	// Unique identifier for this authentication method.
+	MethodID AuthMethodID `json:"methodId"`
+	// Human-readable name of the authentication method.
+	Name string `json:"name"`
+	// Optional human-readable description of this authentication method.
+	//
+	// Omitted and `null` are equivalent and mean no description is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Additional arguments to append to the configured agent invocation for
+	// terminal auth.
+	Args []string `json:"args,omitempty"`
+	// Additional environment variables to set on the configured agent invocation
+	// for terminal auth.
+	// Names MUST be unique. These values override same-named variables in the
+	// base launch configuration.
+	Env []EnvVariable `json:"env,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// AuthMethodID is the typed identifier used for auth method values on the
+// wire.
+type AuthMethodID string
+
+// EnvVariable is an environment variable to set when launching a process.
+type EnvVariable struct {
+	// The name of the environment variable.
+	Name string `json:"name"`
+	// The value to set for the environment variable.
+	Value string `json:"value"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// AuthMethodAgent is an agent handles authentication itself through
+// `auth/login`.
+//
+// The `type` discriminator value is `agent`.
+type AuthMethodAgent struct {
+	// Unique identifier for this authentication method.
+	MethodID AuthMethodID `json:"methodId"`
+	// Human-readable name of the authentication method.
+	Name string `json:"name"`
+	// Optional human-readable description of this authentication method.
+	//
+	// Omitted and `null` are equivalent and mean no description is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// LoginAuthResponse is the response to the `auth/login` method.
+type LoginAuthResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// LogoutAuthResponse is the response to the `auth/logout` method.
+type LogoutAuthResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// NewSessionResponse is a response from creating a new session.
+//
+// New sessions default to `idle` until a state update reports otherwise.
+// Updates may arrive before or after this response. Clients MUST NOT overwrite
+// an already-reported state when the response arrives.
+//
+// See protocol docs: [Creating a
+// Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
+type NewSessionResponse struct {
+	// Unique identifier for the created session.
+	//
+	// Used in all subsequent requests for this conversation.
+	SessionID SessionID `json:"sessionId"`
+	// Initial session configuration options.
+	//
+	// Optional. Omitted or empty means no config options are advertised.
+	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
+	// Later `config_option_update` notifications replace this list.
+	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
+	// Initial commands the agent can execute in this session.
+	//
+	// Optional. Omitted or empty means no initial commands are advertised.
+	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
+	// Later `available_commands_update` notifications replace this list.
+	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionConfigOption is a session configuration option selector and its
+// current state.
+//
+// It is a union tagged by the member "type". Its variants are Select, Boolean;
+// a tag this package does not know decodes to UnknownSessionConfigOption,
+// which keeps the JSON as it was.
+type SessionConfigOption interface {
+	isSessionConfigOption()
+}
+
+// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag
+// this package does not know. Raw holds the whole object as it was received,
+// and encoding writes it back unchanged.
+type UnknownSessionConfigOption struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Select is a single-value selector (dropdown).
+type Select struct {
+	// Unique identifier for the configuration option.
+	ConfigID SessionConfigID `json:"configId"`
+	// Human-readable label for the option.
+	Name string `json:"name"`
+	// Optional description for the Client to display to the user.
+	//
+	// Omitted and `null` are equivalent and mean no description is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional semantic category for this option (UX only).
+	//
+	// Omitted and `null` are equivalent and mean no category is provided.
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The currently selected value. MUST be one of the `value`s in `options`.
+	CurrentValue SessionConfigValueID `json:"currentValue"`
+	// The set of selectable options. MUST contain at least one value, and each
+	// `value` MUST be
+	// unique within the option, including across groups.
+	Options SessionConfigSelectOptions `json:"options"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionConfigID is the unique identifier for a session configuration option.
+type SessionConfigID string
+
+// SessionConfigOptionCategory is the semantic category for a session
+// configuration option.
+//
+// This is intended to help Clients distinguish broadly common selectors (e.g.
+// model selector vs
+// session mode selector vs thought/reasoning level) for UX purposes (keyboard
+// shortcuts, icons,
+// placement). It MUST NOT be required for correctness. Clients MUST handle
+// missing or unknown
+// categories gracefully.
+//
+// Category names beginning with `_` are free for custom use, like other ACP
+// extension methods.
+// Category names that do not begin with `_` are reserved for the ACP spec.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type SessionConfigOptionCategory string
+
+// SessionConfigValueID is the unique identifier for a session configuration
+// option value.
+type SessionConfigValueID string
+
+// SessionConfigSelectOptions holds the possible values for a session
+// configuration option.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
+type SessionConfigSelectOptions interface {
+	isSessionConfigSelectOptions()
+}
+
+// SessionConfigSelectOption is a possible value for a session configuration
+// option.
+type SessionConfigSelectOption struct {
+	// Unique identifier for this option value.
+	Value SessionConfigValueID `json:"value"`
+	// Human-readable label for this option value.
+	Name string `json:"name"`
+	// Optional description for this option value.
+	//
+	// Omitted and `null` are equivalent and mean no description is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionConfigSelectOptionsUngrouped is a flat list of options with no
+// grouping.
+type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
+
+// SessionConfigSelectGroup is a group of possible values for a session
+// configuration option.
+type SessionConfigSelectGroup struct {
+	// Unique identifier for this group.
+	GroupID SessionConfigGroupID `json:"groupId"`
+	// Human-readable label for this group.
+	Name string `json:"name"`
+	// The set of option values in this group. MUST contain at least one value.
+	Options []SessionConfigSelectOption `json:"options"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionConfigGroupID is the unique identifier for a session configuration
+// option value group.
+type SessionConfigGroupID string
+
+// SessionConfigSelectOptionsGrouped is a list of options grouped under
+// headers.
+type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
+
+// Boolean on/off toggle.
+type Boolean struct {
+	// Unique identifier for the configuration option.
+	ConfigID SessionConfigID `json:"configId"`
+	// Human-readable label for the option.
+	Name string `json:"name"`
+	// Optional description for the Client to display to the user.
+	//
+	// Omitted and `null` are equivalent and mean no description is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional semantic category for this option (UX only).
+	//
+	// Omitted and `null` are equivalent and mean no category is provided.
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The current value of the boolean option.
+	CurrentValue bool `json:"currentValue"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// AvailableCommand is a command the agent advertises to the client.
+//
+// The `type` field acts as the discriminator in the serialized JSON form.
+//
+// It is a union tagged by the member "type". Its variants are Command; a tag
+// this package does not know decodes to UnknownAvailableCommand, which keeps
+// the JSON as it was.
+type AvailableCommand interface {
+	isAvailableCommand()
+}
+
+// UnknownAvailableCommand is a variant of AvailableCommand whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
+type UnknownAvailableCommand struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Command is a slash command the user can invoke by including it in a prompt.
+//
+// The `type` discriminator value is `command`.
+type Command struct {
+	// Command name without the leading `/` (e.g., `create_plan`,
+	// `research_codebase`).
+	//
+	// MUST NOT contain whitespace and MUST be unique within the command list.
+	Name string `json:"name"`
+	// Human-readable description of what the command does.
+	Description string `json:"description"`
+	// Input for the command if required
+	//
+	// Omitted and `null` are equivalent and mean the command takes no input.
+	Input wire.Opt[AvailableCommandInput] `json:"input,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// AvailableCommandInput is the input specification for a command.
+//
+// It is a union tagged by the member "type". Its variants are
+// TextCommandInput; a tag this package does not know decodes to
+// UnknownAvailableCommandInput, which keeps the JSON as it was.
+type AvailableCommandInput interface {
+	isAvailableCommandInput()
+}
+
+// UnknownAvailableCommandInput is a variant of AvailableCommandInput whose tag
+// this package does not know. Raw holds the whole object as it was received,
+// and encoding writes it back unchanged.
+type UnknownAvailableCommandInput struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// TextCommandInput is all text that was typed after the command name is
+// provided as input.
+type TextCommandInput struct {
+	// A hint to display when the input hasn't been provided yet
+	Hint string `json:"hint"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ListSessionsResponse is a response from listing sessions.
+type ListSessionsResponse struct {
+	// Array of session information objects.
+	Sessions []SessionInfo `json:"sessions"`
+	// Opaque cursor token. If present, pass this in the next request's cursor
+	// parameter
+	// to fetch the next page. Omitted and `null` are equivalent and mean there are
+	// no more
+	// results. An empty string is a valid cursor, not the end of results.
+	NextCursor wire.Opt[SessionListCursor] `json:"nextCursor,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionInfo is an information about a session returned by session/list
+type SessionInfo struct {
+	// Unique identifier for the session
+	SessionID SessionID `json:"sessionId"`
+	// The working directory for this session. Must be an absolute path.
+	Cwd AbsolutePath `json:"cwd"`
+	// Additional workspace roots reported for this session. Each path must be
+	// absolute.
+	//
+	// When present, this is the complete ordered additional-root list reported
+	// by the Agent. Omitted and empty values are equivalent: the response
+	// reports no additional roots.
+	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
+	// Human-readable title for the session
+	//
+	// Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// RFC 3339 timestamp of last activity.
+	//
+	// Omitted and `null` are equivalent and mean the last activity time is not
+	// reported.
+	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionListCursor is an opaque cursor used to paginate `session/list`
+// results.
+type SessionListCursor string
+
+// DeleteSessionResponse is a response from deleting a session.
+type DeleteSessionResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ResumeSessionResponse is a response from resuming an existing session.
+//
+// The agent MUST send a current `state_update` after any requested history
+// replay and before this response, even without replay. The update reports
+// foreground state after resuming. The response alone does not imply `idle`.
+//
+// See protocol docs: [Current-State
+// Synchronization](https://agentclientprotocol.com/protocol/v2/session-setup#current-state-synchronization)
+type ResumeSessionResponse struct {
+	// Initial session configuration options.
+	//
+	// Optional. Omitted or empty means no config options are advertised.
+	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
+	// Later `config_option_update` notifications replace this list.
+	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
+	// Initial commands the agent can execute in this session.
+	//
+	// Optional. Omitted or empty means no initial commands are advertised.
+	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
+	// Later `available_commands_update` notifications replace this list.
+	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// CloseSessionResponse is a response from closing a session.
+type CloseSessionResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// CancelToolCallResponse is a response from cancelling a tool call.
+type CancelToolCallResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// CancelTerminalResponse is a response from cancelling a terminal.
+type CancelTerminalResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SetSessionConfigOptionResponse is the response to
+// `session/set_config_option` method.
+type SetSessionConfigOptionResponse struct {
+	// The full set of configuration options and their current values.
+	ConfigOptions []SessionConfigOption `json:"configOptions"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// PromptResponse is a response acknowledging that a user prompt was inserted
+// into the ACP conversation.
+//
+// This response does not indicate that the prompt was merely received or held,
+// nor that the
+// agent has finished processing it.
+// Processing and completion are reported through `state_update` session
+// updates.
+//
+// Insertion is the logical addition of a user message with a message ID and a
+// position
+// relative to other messages in the ACP conversation.
+//
+// See protocol docs: [Prompt
+// Accepted](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#2-prompt-accepted)
+type PromptResponse struct {
+	// Identifies the user message inserted into the ACP conversation.
+	//
+	// Required and non-null. Omission and explicit `null` are both invalid.
+	//
+	// The corresponding user-message session update carries this same identifier
+	// and may arrive
+	// before or after this response. Agents must echo the message during the live
+	// session, but are
+	// not required to retain it. If retained and replayed, the message keeps this
+	// identifier.
+	MessageID MessageID `json:"messageId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MessageID is the identifier for a message, unique among messages of the same
+// type within a session.
+//
+// Each message type, such as user messages, agent messages, and agent
+// thoughts,
+// has its own ID space: messages of different types may share an ID and remain
+// distinct messages.
+type MessageID string
+
+// ExtResponse holds the allows for sending an arbitrary response to an
+// extension request that is not part of the ACP spec.
+// Extension methods provide a way to add custom functionality while
+// maintaining
+// protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+type ExtResponse json.RawMessage
+
+// AgentResponseError is a failed JSON-RPC response.
+type AgentResponseError struct {
+	// The id of the request this response answers.
+	//
+	// Required. `null` only when the request's id could not be determined, such as
+	// for a parse error or an invalid request.
+	ID AgentResponseErrorID `json:"id"`
+	// Method-specific error data.
+	Error Error `json:"error"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// AgentResponseErrorID is the id of the request this response answers.
+//
+// Required. `null` only when the request's id could not be determined, such as
+// for a parse error or an invalid request.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// AgentResponseErrorIDNull, AgentResponseErrorIDNumber,
+// AgentResponseErrorIDStr.
+type AgentResponseErrorID interface {
+	isAgentResponseErrorID()
+}
+
+// AgentResponseErrorIDNull has no description in its schema.
+type AgentResponseErrorIDNull struct{}
+
+// AgentResponseErrorIDNumber is a numeric request ID.
+type AgentResponseErrorIDNumber int64
+
+// AgentResponseErrorIDStr is a string request ID.
+type AgentResponseErrorIDStr string
+
+// Error is a JSON-RPC error object.
+//
+// Represents an error that occurred during method execution, following the
+// JSON-RPC 2.0 error object specification with optional additional data.
+//
+// See protocol docs: [JSON-RPC Error
+// Object](https://www.jsonrpc.org/specification#error_object)
+type Error struct {
+	// A number indicating the error type that occurred.
+	// This must be an integer as defined in the JSON-RPC specification.
+	Code ErrorCode `json:"code"`
+	// A string providing a short description of the error.
+	// The message should be limited to a concise single sentence.
+	Message string `json:"message"`
+	// Optional primitive or structured value that contains additional information
+	// about the error.
+	// This may include debugging information or context-specific details.
+	//
+	// Omitted and `null` are equivalent and mean no additional data is provided.
+	// Some codes
+	// define a shape: [`UnsupportedProtocolVersionErrorData`] for `-32022`, and
+	// [`SessionNotFoundErrorData`] for `-32002` when a session is not found.
+	Data wire.Opt[ErrorData] `json:"data,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ErrorCode holds the predefined error codes for common JSON-RPC and
+// ACP-specific errors.
+//
+// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the
+// JSON-RPC
+// server-error range (-32000 to -32099), and request cancellation uses -32800
+// from the
+// range LSP reserves (-32899 to -32800).
+//
+// The set is open: values not listed here are valid and kept as they are.
+type ErrorCode int32
+
+// ErrorData is the schema for [`Error::data`]: the shapes ACP defines, or any
+// other value.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// UnsupportedProtocolVersion, SessionNotFound. Any other value is a
+// ErrorDataOther, kept as raw JSON.
+type ErrorData interface {
+	isErrorData()
+}
+
+// ErrorDataOther has no description in its schema.
+type ErrorDataOther json.RawMessage
+
+// UnsupportedProtocolVersion has no description in its schema.
+type UnsupportedProtocolVersion struct {
+	// The protocol version the Client requested.
+	Requested ProtocolVersion `json:"requested"`
+	// The protocol versions the Agent supports.
+	Supported []ProtocolVersion `json:"supported"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionNotFound has no description in its schema.
+type SessionNotFound struct {
+	// The session ID from the request.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1200,15 +2414,6 @@ type ContentChunk struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
-
-// MessageID is the identifier for a message, unique among messages of the same
-// type within a session.
-//
-// Each message type, such as user messages, agent messages, and agent
-// thoughts,
-// has its own ID space: messages of different types may share an ID and remain
-// distinct messages.
-type MessageID string
 
 // UserMessageChunk is a chunk of the user's message being streamed.
 type UserMessageChunk ContentChunk
@@ -1336,9 +2541,250 @@ type AgentThought struct {
 
 // SessionUpdateStateUpdate is a snapshot of the session's aggregate foreground
 // activity.
+type SessionUpdateStateUpdate struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// StateUpdate is a snapshot of the session's aggregate foreground activity.
+//
+// Foreground work is the agent's active response or workflow in the session,
+// including model processing, tool execution, and waiting for user action
+// needed
+// to continue that work. It can start with a prompt or be agent-initiated, for
+// example to pursue an ongoing goal or follow up on a completed background
+// task.
+// Either way, the agent MUST report `running` when foreground work starts,
+// or `requires_action` if it starts blocked on user action, and `idle` when it
+// ends. The agent SHOULD include a stop reason on that idle update.
+// Agent-initiated work does not require a prompt request or a synthetic user
+// message.
+//
+// `running` may precede user-message insertion, for example during a
+// foreground
+// hook. It is not acknowledgment of insertion, and rejecting a prompt does not
+// itself end foreground work.
+//
+// Background activity can continue and emit other `session/update`
+// notifications
+// while `idle`. Those notifications, including a detached task's progress or
+// completion, do not by themselves change this state. A permission request
+// only
+// warrants `requires_action` when foreground work is blocked on user action.
+//
+// The agent SHOULD report `requires_action` when the foreground workflow as a
+// whole cannot progress without user action, including permissions or
+// elicitations.
+// Once reported, it MUST report `running` when progress resumes, or `idle`
+// when
+// work ends without resuming.
+// If other foreground work can progress, the state remains `running`.
+// Resolving
+// one of several requests does not itself change the state. Agents SHOULD
+// ignore
+// responses for work that has already ended rather than use them to resume it.
+//
+// A new session defaults to idle until a state update reports otherwise.
+// Resume MUST send a current-state snapshot after any replay and before its
+// response. The snapshot reports foreground state after resuming.
+// The response alone does not imply idle.
+// Repeated snapshots are idempotent, not additional work, completions, or
+// usage.
+// A repeated state may carry updated information without another state
+// transition.
+// The agent MUST report `idle` when no foreground activity remains. Completing
+// an individual activity while other foreground work continues does not
+// require
+// an idle boundary. Local commands use the same lifecycle even without model
+// work.
+//
+// See protocol docs: [Session
+// States](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-states)
+//
+// It is a union tagged by the member "state". Its variants are
+// RunningStateUpdate, Idle, RequiresActionStateUpdate; a tag this package does
+// not know decodes to UnknownStateUpdate, which keeps the JSON as it was.
+type StateUpdate interface {
+	isStateUpdate()
+}
+
+// UnknownStateUpdate is a variant of StateUpdate whose tag this package does
+// not know. Raw holds the whole object as it was received, and encoding writes
+// it back unchanged.
+type UnknownStateUpdate struct {
+	// Tag is the value of the member "state".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// RunningStateUpdate is a foreground work is in progress.
+type RunningStateUpdate struct {
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// BackgroundWork is one piece of work running independently of the session's
+// foreground work.
+//
+// Items reference entities the Client already tracks. The Agent MUST announce
+// each item
+// before the first snapshot that lists it, and MUST report a terminal's
+// `exitStatus` or a
+// tool call's final status before the snapshot that removes it. Each piece of
+// work is
+// listed once: process-backed work is listed as its terminal, not also as its
+// tool call.
+//
+// See protocol docs: [Background
+// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+//
+// It is a union tagged by the member "type". Its variants are
+// BackgroundTerminal, BackgroundToolCall; a tag this package does not know
+// decodes to UnknownBackgroundWork, which keeps the JSON as it was.
+type BackgroundWork interface {
+	isBackgroundWork()
+}
+
+// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package
+// does not know. Raw holds the whole object as it was received, and encoding
+// writes it back unchanged.
+type UnknownBackgroundWork struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// BackgroundTerminal is a listed terminal running in the background.
+type BackgroundTerminal struct {
+	// The ID of the listed terminal.
+	TerminalID TerminalID `json:"terminalId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// BackgroundToolCall is a listed tool call whose work continues in the
+// background.
+type BackgroundToolCall struct {
+	// The ID of the listed tool call.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Idle is no foreground work is active. Background activity may continue.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
-type SessionUpdateStateUpdate struct {
+type Idle struct {
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Why foreground work stopped. The value selects one of this type's variants,
+	// which may add fields of their own.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent is not
+	// reporting a stop reason; a malformed value is treated the same way.
+	//
+	// See protocol docs: [Stop
+	// Reasons](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#stop-reasons)
+	StopReason wire.Opt[string] `json:"stopReason,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// RequiresActionStateUpdate is the foreground workflow as a whole is blocked
+// on user action.
+//
+// Agents SHOULD report this state when foreground work cannot progress without
+// user action. Pending permissions or elicitations alone do not imply this
+// state if other foreground work can progress, or if the requests belong only
+// to independent background activity. Once reported, agents MUST report
+// `running` when progress resumes, or `idle` if the work ends without
+// resuming.
+// Responding to one request does not itself imply `running`.
+type RequiresActionStateUpdate struct {
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1679,92 +3125,6 @@ type AvailableCommandsUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// AvailableCommand is a command the agent advertises to the client.
-//
-// The `type` field acts as the discriminator in the serialized JSON form.
-//
-// It is a union tagged by the member "type". Its variants are Command; a tag
-// this package does not know decodes to UnknownAvailableCommand, which keeps
-// the JSON as it was.
-type AvailableCommand interface {
-	isAvailableCommand()
-}
-
-// UnknownAvailableCommand is a variant of AvailableCommand whose tag this
-// package does not know. Raw holds the whole object as it was received, and
-// encoding writes it back unchanged.
-type UnknownAvailableCommand struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// Command is a slash command the user can invoke by including it in a prompt.
-//
-// The `type` discriminator value is `command`.
-type Command struct {
-	// Command name without the leading `/` (e.g., `create_plan`,
-	// `research_codebase`).
-	//
-	// MUST NOT contain whitespace and MUST be unique within the command list.
-	Name string `json:"name"`
-	// Human-readable description of what the command does.
-	Description string `json:"description"`
-	// Input for the command if required
-	//
-	// Omitted and `null` are equivalent and mean the command takes no input.
-	Input wire.Opt[AvailableCommandInput] `json:"input,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// AvailableCommandInput is the input specification for a command.
-//
-// It is a union tagged by the member "type". Its variants are
-// TextCommandInput; a tag this package does not know decodes to
-// UnknownAvailableCommandInput, which keeps the JSON as it was.
-type AvailableCommandInput interface {
-	isAvailableCommandInput()
-}
-
-// UnknownAvailableCommandInput is a variant of AvailableCommandInput whose tag
-// this package does not know. Raw holds the whole object as it was received,
-// and encoding writes it back unchanged.
-type UnknownAvailableCommandInput struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// TextCommandInput is all text that was typed after the command name is
-// provided as input.
-type TextCommandInput struct {
-	// A hint to display when the input hasn't been provided yet
-	Hint string `json:"hint"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // ConfigOptionUpdate holds the session configuration options have been
 // updated.
 type ConfigOptionUpdate struct {
@@ -1779,180 +3139,6 @@ type ConfigOptionUpdate struct {
 	// See protocol docs:
 	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionConfigOption is a session configuration option selector and its
-// current state.
-//
-// It is a union tagged by the member "type". Its variants are Select, Boolean;
-// a tag this package does not know decodes to UnknownSessionConfigOption,
-// which keeps the JSON as it was.
-type SessionConfigOption interface {
-	isSessionConfigOption()
-}
-
-// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag
-// this package does not know. Raw holds the whole object as it was received,
-// and encoding writes it back unchanged.
-type UnknownSessionConfigOption struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// Select is a single-value selector (dropdown).
-type Select struct {
-	// Unique identifier for the configuration option.
-	ConfigID SessionConfigID `json:"configId"`
-	// Human-readable label for the option.
-	Name string `json:"name"`
-	// Optional description for the Client to display to the user.
-	//
-	// Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional semantic category for this option (UX only).
-	//
-	// Omitted and `null` are equivalent and mean no category is provided.
-	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The currently selected value. MUST be one of the `value`s in `options`.
-	CurrentValue SessionConfigValueID `json:"currentValue"`
-	// The set of selectable options. MUST contain at least one value, and each
-	// `value` MUST be
-	// unique within the option, including across groups.
-	Options SessionConfigSelectOptions `json:"options"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionConfigID is the unique identifier for a session configuration option.
-type SessionConfigID string
-
-// SessionConfigOptionCategory is the semantic category for a session
-// configuration option.
-//
-// This is intended to help Clients distinguish broadly common selectors (e.g.
-// model selector vs
-// session mode selector vs thought/reasoning level) for UX purposes (keyboard
-// shortcuts, icons,
-// placement). It MUST NOT be required for correctness. Clients MUST handle
-// missing or unknown
-// categories gracefully.
-//
-// Category names beginning with `_` are free for custom use, like other ACP
-// extension methods.
-// Category names that do not begin with `_` are reserved for the ACP spec.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type SessionConfigOptionCategory string
-
-// SessionConfigValueID is the unique identifier for a session configuration
-// option value.
-type SessionConfigValueID string
-
-// SessionConfigSelectOptions holds the possible values for a session
-// configuration option.
-//
-// It is a union decided by the JSON type of the value. Its variants are
-// SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
-type SessionConfigSelectOptions interface {
-	isSessionConfigSelectOptions()
-}
-
-// SessionConfigSelectOption is a possible value for a session configuration
-// option.
-type SessionConfigSelectOption struct {
-	// Unique identifier for this option value.
-	Value SessionConfigValueID `json:"value"`
-	// Human-readable label for this option value.
-	Name string `json:"name"`
-	// Optional description for this option value.
-	//
-	// Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionConfigSelectOptionsUngrouped is a flat list of options with no
-// grouping.
-type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
-
-// SessionConfigSelectGroup is a group of possible values for a session
-// configuration option.
-type SessionConfigSelectGroup struct {
-	// Unique identifier for this group.
-	GroupID SessionConfigGroupID `json:"groupId"`
-	// Human-readable label for this group.
-	Name string `json:"name"`
-	// The set of option values in this group. MUST contain at least one value.
-	Options []SessionConfigSelectOption `json:"options"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionConfigGroupID is the unique identifier for a session configuration
-// option value group.
-type SessionConfigGroupID string
-
-// SessionConfigSelectOptionsGrouped is a list of options grouped under
-// headers.
-type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
-
-// Boolean on/off toggle.
-type Boolean struct {
-	// Unique identifier for the configuration option.
-	ConfigID SessionConfigID `json:"configId"`
-	// Human-readable label for the option.
-	Name string `json:"name"`
-	// Optional description for the Client to display to the user.
-	//
-	// Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional semantic category for this option (UX only).
-	//
-	// Omitted and `null` are equivalent and mean no category is provided.
-	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The current value of the boolean option.
-	CurrentValue bool `json:"currentValue"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -2251,43 +3437,6 @@ type InitializeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// ProtocolVersion is a protocol version identifier.
-//
-// This version is only bumped for breaking changes.
-// Non-breaking changes should be introduced via capabilities.
-type ProtocolVersion uint16
-
-// Implementation is a metadata about the implementation of the client or
-// agent.
-// Describes the name and version of an ACP implementation, with an optional
-// title for UI representation.
-type Implementation struct {
-	// Intended for programmatic or logical use, but can be used as a display
-	// name fallback if title isn't present.
-	Name string `json:"name"`
-	// Intended for UI and end-user contexts and optimized to be human-readable
-	// and easily understood.
-	//
-	// If not provided, the name should be used for display.
-	//
-	// Omitted and `null` are equivalent and mean the `name` is used for display.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Version of the implementation. Can be displayed to the user or used
-	// for debugging or metrics purposes. (e.g. "1.0.0").
-	Version string `json:"version"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // ClientCapabilities holds the capabilities supported by the client.
 //
 // Advertised during initialization to inform the agent about
@@ -2458,10 +3607,6 @@ type LoginAuthRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// AuthMethodID is the typed identifier used for auth method values on the
-// wire.
-type AuthMethodID string
-
 // LogoutAuthRequest holds the request parameters for the `auth/logout` method.
 //
 // Terminates the current authenticated session.
@@ -2606,25 +3751,6 @@ type MCPServerStdio struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// EnvVariable is an environment variable to set when launching a process.
-type EnvVariable struct {
-	// The name of the environment variable.
-	Name string `json:"name"`
-	// The value to set for the environment variable.
-	Value string `json:"value"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // ListSessionsRequest holds the request parameters for listing existing
 // sessions.
 type ListSessionsRequest struct {
@@ -2653,10 +3779,6 @@ type ListSessionsRequest struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
-
-// SessionListCursor is an opaque cursor used to paginate `session/list`
-// results.
-type SessionListCursor string
 
 // DeleteSessionRequest holds the request parameters for deleting an existing
 // session from `session/list`.
@@ -3018,12 +4140,254 @@ type PromptRequest struct {
 type ExtRequest json.RawMessage
 
 // AgentClientProtocolClientResponse has no description in its schema.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
 type AgentClientProtocolClientResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
+
+// ClientResponse is a JSON-RPC response object.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ClientResponseResult, ClientResponseError.
+type ClientResponse interface {
+	isClientResponse()
+}
+
+// ClientResponseResult is a successful JSON-RPC response.
+type ClientResponseResult struct {
+	// The id of the request this response answers.
+	ID RequestID `json:"id"`
+	// Method-specific response data.
+	Result ClientResponseResultResult `json:"result"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ClientResponseResultResult is a method-specific response data.
+//
+// It is kept as raw JSON, with an accessor per alternative (As…, From…):
+// the alternatives cannot be told apart from the JSON alone (variants
+// /$defs/ClientResponse/anyOf/0/properties/result/anyOf/1 and
+// /$defs/ClientResponse/anyOf/0/properties/result/anyOf/2 have no tag and
+// require the same members; give every variant a property with a distinct
+// const (a tag)).
+type ClientResponseResultResult json.RawMessage
+
+// RequestPermissionResponse is the response to a permission request.
+type RequestPermissionResponse struct {
+	// The user's decision on the permission request.
+	Outcome RequestPermissionOutcome `json:"outcome"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// RequestPermissionOutcome is the outcome of a permission request.
+//
+// It is a union tagged by the member "outcome". Its variants are
+// CancelledPermissionOutcome, SelectedPermissionOutcome; a tag this package
+// does not know decodes to UnknownRequestPermissionOutcome, which keeps the
+// JSON as it was.
+type RequestPermissionOutcome interface {
+	isRequestPermissionOutcome()
+}
+
+// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
+type UnknownRequestPermissionOutcome struct {
+	// Tag is the value of the member "outcome".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// CancelledPermissionOutcome means the request was not approved and no option
+// was selected.
+type CancelledPermissionOutcome struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SelectedPermissionOutcome means the user selected one of the provided
+// options.
+type SelectedPermissionOutcome struct {
+	// The ID of the option the user selected.
+	OptionID PermissionOptionID `json:"optionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// CreateElicitationResponse is a response from the client to an elicitation
+// request.
+//
+// It is a union tagged by the member "action". Its variants are Accept,
+// Decline, Cancel; a tag this package does not know decodes to
+// UnknownCreateElicitationResponse, which keeps the JSON as it was.
+type CreateElicitationResponse interface {
+	isCreateElicitationResponse()
+}
+
+// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
+type UnknownCreateElicitationResponse struct {
+	// Tag is the value of the member "action".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Accept means the user accepted and provided content.
+type Accept struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The user-provided content, if any, as an object matching the requested
+	// schema.
+	//
+	// Omitted and `null` are equivalent and mean no content is provided.
+	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ElicitationContentValue holds the allowed wire representations for
+// `ElicitationContentValue`.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// ElicitationContentValueBoolean, ElicitationContentValueInteger,
+// ElicitationContentValueNumber, ElicitationContentValueString,
+// ElicitationContentValueStringArray. Any other value is a
+// ElicitationContentValueOther, kept as raw JSON.
+type ElicitationContentValue interface {
+	isElicitationContentValue()
+}
+
+// ElicitationContentValueOther is any other JSON value, such as the value of a
+// custom or future property type.
+//
+// Preserved as sent. Agents validate it against the requested schema like any
+// other value.
+type ElicitationContentValueOther json.RawMessage
+
+// ElicitationContentValueBoolean is a boolean value accepted in elicitation
+// response content.
+type ElicitationContentValueBoolean bool
+
+// ElicitationContentValueInteger is an integer value accepted in elicitation
+// response content.
+type ElicitationContentValueInteger int64
+
+// ElicitationContentValueNumber is a number value accepted in elicitation
+// response content.
+type ElicitationContentValueNumber float64
+
+// ElicitationContentValueString is a string value accepted in elicitation
+// response content.
+type ElicitationContentValueString string
+
+// ElicitationContentValueStringArray is a string array value accepted in
+// elicitation response content.
+type ElicitationContentValueStringArray []string
+
+// Decline means the user declined the elicitation.
+type Decline struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Cancel means the elicitation was cancelled.
+type Cancel struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ClientResponseError is a failed JSON-RPC response.
+type ClientResponseError struct {
+	// The id of the request this response answers.
+	//
+	// Required. `null` only when the request's id could not be determined, such as
+	// for a parse error or an invalid request.
+	ID ClientResponseErrorID `json:"id"`
+	// Method-specific error data.
+	Error Error `json:"error"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ClientResponseErrorID is the id of the request this response answers.
+//
+// Required. `null` only when the request's id could not be determined, such as
+// for a parse error or an invalid request.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// ClientResponseErrorIDNull, ClientResponseErrorIDNumber,
+// ClientResponseErrorIDStr.
+type ClientResponseErrorID interface {
+	isClientResponseErrorID()
+}
+
+// ClientResponseErrorIDNull has no description in its schema.
+type ClientResponseErrorIDNull struct{}
+
+// ClientResponseErrorIDNumber is a numeric request ID.
+type ClientResponseErrorIDNumber int64
+
+// ClientResponseErrorIDStr is a string request ID.
+type ClientResponseErrorIDStr string
 
 // AgentClientProtocolClientNotification has no description in its schema.
 type AgentClientProtocolClientNotification struct {
@@ -3841,889 +5205,6 @@ type ElicitationURLModeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// AgentResponse is a JSON-RPC response object.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for
-// objects, by required members: the first variant (most required members
-// first) whose required members are all present. Its variants are Result,
-// AgentResponseError.
-type AgentResponse interface {
-	isAgentResponse()
-}
-
-// Result is a successful JSON-RPC response.
-type Result struct {
-	// The id of the request this response answers.
-	ID RequestID `json:"id"`
-	// Method-specific response data.
-	Result ResultResult `json:"result"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ResultResult is a method-specific response data.
-//
-// It is kept as raw JSON, with an accessor per alternative (As…, From…):
-// the alternatives cannot be told apart from the JSON alone (variants
-// /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and
-// /$defs/AgentResponse/anyOf/0/properties/result/anyOf/2 have no tag and
-// require the same members; give every variant a property with a distinct
-// const (a tag)).
-type ResultResult json.RawMessage
-
-// InitializeResponse is the response to the `initialize` method.
-//
-// Contains the negotiated protocol version and agent capabilities.
-//
-// See protocol docs:
-// [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
-type InitializeResponse struct {
-	// The highest protocol version supported by the agent that is at or below
-	// the version requested by the client. If no such version exists,
-	// initialization fails with error code -32022.
-	//
-	// The client must check that it supports this version and should disconnect
-	// if it does not.
-	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
-	// Information about the implementation sending this initialize response.
-	Info Implementation `json:"info"`
-	// Capabilities supported by the agent.
-	Capabilities *AgentCapabilities `json:"capabilities,omitempty"`
-	// Authentication methods supported by the agent.
-	//
-	// Optional. Omitted or empty means the agent does not advertise the
-	// `auth/login` and `auth/logout` methods. Supplying one or more methods means
-	// the agent MUST support both `auth/login` and `auth/logout`.
-	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// AgentCapabilities holds the capabilities supported by the agent.
-//
-// Advertised during initialization to inform the client about
-// available features and content types.
-//
-// See protocol docs: [Agent
-// Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#agent-capabilities)
-type AgentCapabilities struct {
-	// Session capabilities supported by the agent.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not
-	// support the
-	// `session/*` methods. Supplying `{}` means the agent supports the
-	// baseline session methods: `session/new`, `session/list`,
-	// `session/resume`, `session/close`, `session/prompt`, `session/cancel`,
-	// and `session/update`.
-	Session wire.Opt[SessionCapabilities] `json:"session,omitzero"`
-	// Authentication-related extension capabilities supported by the agent.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not
-	// advertise any
-	// authentication-related extensions. This field does not advertise support
-	// for `auth/login` or `auth/logout`. Those methods are advertised by a
-	// non-empty `authMethods` list in the `initialize` response.
-	Auth wire.Opt[AgentAuthCapabilities] `json:"auth,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionCapabilities holds the session capabilities supported by the agent.
-//
-// Supplying `{}` means the agent supports the baseline session methods:
-// `session/new`, `session/list`, `session/resume`, `session/close`,
-// `session/prompt`, `session/cancel`, and `session/update`.
-//
-// Agents that support sessions **MAY** support additional session methods,
-// prompt content types, and MCP transports by specifying additional
-// capabilities.
-//
-// See protocol docs: [Session
-// Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-capabilities)
-type SessionCapabilities struct {
-	// Prompt capabilities supported by the agent in `session/prompt` requests.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not
-	// advertise any
-	// prompt extensions beyond the baseline text and resource-link content
-	// required by `session/prompt`.
-	Prompt wire.Opt[PromptCapabilities] `json:"prompt,omitzero"`
-	// MCP capabilities supported by the agent for session lifecycle requests.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not
-	// advertise MCP
-	// server transport support for sessions.
-	MCP wire.Opt[MCPCapabilities] `json:"mcp,omitzero"`
-	// Whether the agent supports `session/delete`.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not
-	// advertise support.
-	// Supplying `{}` means the agent supports deleting sessions from
-	// `session/list`.
-	Delete wire.Opt[SessionDeleteCapabilities] `json:"delete,omitzero"`
-	// Whether the agent supports `additionalDirectories` on supported session
-	// lifecycle requests.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not
-	// advertise support.
-	// Supplying `{}` means the agent supports `additionalDirectories` on
-	// supported session lifecycle requests.
-	//
-	// Agents may return `SessionInfo.additionalDirectories` to report the
-	// complete ordered additional-root list associated with a listed session.
-	AdditionalDirectories wire.Opt[SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// PromptCapabilities holds the prompt capabilities supported by the agent in
-// `session/prompt` requests.
-//
-// Baseline agent functionality requires support for `text`
-// and `resource_link` content blocks in prompt requests.
-//
-// Other variants must be explicitly opted in to.
-// Capabilities for different types of content in prompt requests.
-//
-// Indicates which content types beyond the baseline (text and resource links)
-// the agent can process.
-//
-// See protocol docs: [Session Prompt
-// Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities)
-type PromptCapabilities struct {
-	// Agent supports `image` content blocks.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not
-	// advertise support.
-	// Supplying `{}` means the agent supports image content in prompts.
-	Image wire.Opt[PromptImageCapabilities] `json:"image,omitzero"`
-	// Agent supports `audio` content blocks.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not
-	// advertise support.
-	// Supplying `{}` means the agent supports audio content in prompts.
-	Audio wire.Opt[PromptAudioCapabilities] `json:"audio,omitzero"`
-	// Agent supports embedded context in `session/prompt` requests.
-	//
-	// When enabled, the Client is allowed to include `resource` content blocks
-	// in prompt requests for pieces of context that are referenced in the message.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not
-	// advertise support.
-	// Supplying `{}` means the agent supports embedded context in prompts.
-	EmbeddedContext wire.Opt[PromptEmbeddedContextCapabilities] `json:"embeddedContext,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// PromptImageCapabilities holds the capabilities for image content in prompt
-// requests.
-//
-// Supplying `{}` means the agent supports image content in prompts.
-type PromptImageCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// PromptAudioCapabilities holds the capabilities for audio content in prompt
-// requests.
-//
-// Supplying `{}` means the agent supports audio content in prompts.
-type PromptAudioCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// PromptEmbeddedContextCapabilities holds the capabilities for embedded
-// context in prompt requests.
-//
-// Supplying `{}` means the agent supports embedded context in prompts.
-type PromptEmbeddedContextCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// MCPCapabilities holds the MCP capabilities supported by the agent for
-// session lifecycle requests.
-type MCPCapabilities struct {
-	// Agent supports `stdio` MCP servers.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not
-	// advertise support.
-	// Supplying `{}` means the agent supports stdio MCP server transports.
-	Stdio wire.Opt[MCPStdioCapabilities] `json:"stdio,omitzero"`
-	// Agent supports `http` MCP servers.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not
-	// advertise support.
-	// Supplying `{}` means the agent supports HTTP MCP server transports.
-	HTTP wire.Opt[MCPHTTPCapabilities] `json:"http,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// MCPStdioCapabilities holds the capabilities for stdio MCP server transports.
-//
-// Supplying `{}` means the agent supports stdio MCP server transports.
-type MCPStdioCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// MCPHTTPCapabilities holds the capabilities for HTTP MCP server transports.
-//
-// Supplying `{}` means the agent supports HTTP MCP server transports.
-type MCPHTTPCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionDeleteCapabilities holds the capabilities for the `session/delete`
-// method.
-//
-// Supplying `{}` means the agent supports deleting sessions from
-// `session/list`.
-type SessionDeleteCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionAdditionalDirectoriesCapabilities holds the capabilities for
-// additional session directories support.
-//
-// Supplying `{}` means the agent supports the `additionalDirectories` field on
-// supported session lifecycle requests. Agents may return
-// `SessionInfo.additionalDirectories` in `session/list` to report the
-// complete ordered additional-root list associated with a listed session.
-type SessionAdditionalDirectoriesCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// AgentAuthCapabilities holds the authentication-related extension
-// capabilities supported by the agent.
-//
-// This object does not advertise support for `auth/login` or `auth/logout`.
-// Those methods are advertised by a non-empty `authMethods` list in the
-// `initialize` response.
-type AgentAuthCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// AuthMethod describes an available authentication method.
-//
-// The `type` field acts as the discriminator in the serialized JSON form.
-//
-// It is a union tagged by the member "type". Its variants are
-// AuthMethodTerminal, AuthMethodAgent; a tag this package does not know
-// decodes to UnknownAuthMethod, which keeps the JSON as it was.
-type AuthMethod interface {
-	isAuthMethod()
-}
-
-// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not
-// know. Raw holds the whole object as it was received, and encoding writes it
-// back unchanged.
-type UnknownAuthMethod struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// AuthMethodTerminal is a terminal-based authentication method.
-//
-// The client runs the configured agent program as a separate interactive
-// process for the user to authenticate via a TUI. Agents MUST advertise this
-// method only when the client enabled its terminal authentication capability.
-// A zero exit status signals success. Any other termination signals failure.
-// The client MUST NOT pass this method to `auth/login`.
-type AuthMethodTerminal struct {
-	// Unique identifier for this authentication method.
-	MethodID AuthMethodID `json:"methodId"`
-	// Human-readable name of the authentication method.
-	Name string `json:"name"`
-	// Optional human-readable description of this authentication method.
-	//
-	// Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Additional arguments to append to the configured agent invocation for
-	// terminal auth.
-	Args []string `json:"args,omitempty"`
-	// Additional environment variables to set on the configured agent invocation
-	// for terminal auth.
-	// Names MUST be unique. These values override same-named variables in the
-	// base launch configuration.
-	Env []EnvVariable `json:"env,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// AuthMethodAgent is an agent handles authentication itself through
-// `auth/login`.
-//
-// The `type` discriminator value is `agent`.
-type AuthMethodAgent struct {
-	// Unique identifier for this authentication method.
-	MethodID AuthMethodID `json:"methodId"`
-	// Human-readable name of the authentication method.
-	Name string `json:"name"`
-	// Optional human-readable description of this authentication method.
-	//
-	// Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// LoginAuthResponse is the response to the `auth/login` method.
-type LoginAuthResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// LogoutAuthResponse is the response to the `auth/logout` method.
-type LogoutAuthResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// NewSessionResponse is a response from creating a new session.
-//
-// New sessions default to `idle` until a state update reports otherwise.
-// Updates may arrive before or after this response. Clients MUST NOT overwrite
-// an already-reported state when the response arrives.
-//
-// See protocol docs: [Creating a
-// Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
-type NewSessionResponse struct {
-	// Unique identifier for the created session.
-	//
-	// Used in all subsequent requests for this conversation.
-	SessionID SessionID `json:"sessionId"`
-	// Initial session configuration options.
-	//
-	// Optional. Omitted or empty means no config options are advertised.
-	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-	// Later `config_option_update` notifications replace this list.
-	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
-	// Initial commands the agent can execute in this session.
-	//
-	// Optional. Omitted or empty means no initial commands are advertised.
-	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-	// Later `available_commands_update` notifications replace this list.
-	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ListSessionsResponse is a response from listing sessions.
-type ListSessionsResponse struct {
-	// Array of session information objects.
-	Sessions []SessionInfo `json:"sessions"`
-	// Opaque cursor token. If present, pass this in the next request's cursor
-	// parameter
-	// to fetch the next page. Omitted and `null` are equivalent and mean there are
-	// no more
-	// results. An empty string is a valid cursor, not the end of results.
-	NextCursor wire.Opt[SessionListCursor] `json:"nextCursor,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionInfo is an information about a session returned by session/list
-type SessionInfo struct {
-	// Unique identifier for the session
-	SessionID SessionID `json:"sessionId"`
-	// The working directory for this session. Must be an absolute path.
-	Cwd AbsolutePath `json:"cwd"`
-	// Additional workspace roots reported for this session. Each path must be
-	// absolute.
-	//
-	// When present, this is the complete ordered additional-root list reported
-	// by the Agent. Omitted and empty values are equivalent: the response
-	// reports no additional roots.
-	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
-	// Human-readable title for the session
-	//
-	// Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// RFC 3339 timestamp of last activity.
-	//
-	// Omitted and `null` are equivalent and mean the last activity time is not
-	// reported.
-	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DeleteSessionResponse is a response from deleting a session.
-type DeleteSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ResumeSessionResponse is a response from resuming an existing session.
-//
-// The agent MUST send a current `state_update` after any requested history
-// replay and before this response, even without replay. The update reports
-// foreground state after resuming. The response alone does not imply `idle`.
-//
-// See protocol docs: [Current-State
-// Synchronization](https://agentclientprotocol.com/protocol/v2/session-setup#current-state-synchronization)
-type ResumeSessionResponse struct {
-	// Initial session configuration options.
-	//
-	// Optional. Omitted or empty means no config options are advertised.
-	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-	// Later `config_option_update` notifications replace this list.
-	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
-	// Initial commands the agent can execute in this session.
-	//
-	// Optional. Omitted or empty means no initial commands are advertised.
-	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-	// Later `available_commands_update` notifications replace this list.
-	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// CloseSessionResponse is a response from closing a session.
-type CloseSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// CancelToolCallResponse is a response from cancelling a tool call.
-type CancelToolCallResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// CancelTerminalResponse is a response from cancelling a terminal.
-type CancelTerminalResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SetSessionConfigOptionResponse is the response to
-// `session/set_config_option` method.
-type SetSessionConfigOptionResponse struct {
-	// The full set of configuration options and their current values.
-	ConfigOptions []SessionConfigOption `json:"configOptions"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// PromptResponse is a response acknowledging that a user prompt was inserted
-// into the ACP conversation.
-//
-// This response does not indicate that the prompt was merely received or held,
-// nor that the
-// agent has finished processing it.
-// Processing and completion are reported through `state_update` session
-// updates.
-//
-// Insertion is the logical addition of a user message with a message ID and a
-// position
-// relative to other messages in the ACP conversation.
-//
-// See protocol docs: [Prompt
-// Accepted](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#2-prompt-accepted)
-type PromptResponse struct {
-	// Identifies the user message inserted into the ACP conversation.
-	//
-	// Required and non-null. Omission and explicit `null` are both invalid.
-	//
-	// The corresponding user-message session update carries this same identifier
-	// and may arrive
-	// before or after this response. Agents must echo the message during the live
-	// session, but are
-	// not required to retain it. If retained and replayed, the message keeps this
-	// identifier.
-	MessageID MessageID `json:"messageId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ExtResponse holds the allows for sending an arbitrary response to an
-// extension request that is not part of the ACP spec.
-// Extension methods provide a way to add custom functionality while
-// maintaining
-// protocol compatibility.
-//
-// See protocol docs:
-// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type ExtResponse json.RawMessage
-
-// AgentResponseError is a failed JSON-RPC response.
-type AgentResponseError struct {
-	// The id of the request this response answers.
-	//
-	// Required. `null` only when the request's id could not be determined, such as
-	// for a parse error or an invalid request.
-	ID AgentResponseErrorID `json:"id"`
-	// Method-specific error data.
-	Error Error `json:"error"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// AgentResponseErrorID is the id of the request this response answers.
-//
-// Required. `null` only when the request's id could not be determined, such as
-// for a parse error or an invalid request.
-//
-// It is a union decided by the JSON type of the value. Its variants are
-// AgentResponseErrorIDNull, AgentResponseErrorIDNumber,
-// AgentResponseErrorIDStr.
-type AgentResponseErrorID interface {
-	isAgentResponseErrorID()
-}
-
-// AgentResponseErrorIDNull has no description in its schema.
-type AgentResponseErrorIDNull struct{}
-
-// AgentResponseErrorIDNumber is a numeric request ID.
-type AgentResponseErrorIDNumber int64
-
-// AgentResponseErrorIDStr is a string request ID.
-type AgentResponseErrorIDStr string
-
-// Error is a JSON-RPC error object.
-//
-// Represents an error that occurred during method execution, following the
-// JSON-RPC 2.0 error object specification with optional additional data.
-//
-// See protocol docs: [JSON-RPC Error
-// Object](https://www.jsonrpc.org/specification#error_object)
-type Error struct {
-	// A number indicating the error type that occurred.
-	// This must be an integer as defined in the JSON-RPC specification.
-	Code ErrorCode `json:"code"`
-	// A string providing a short description of the error.
-	// The message should be limited to a concise single sentence.
-	Message string `json:"message"`
-	// Optional primitive or structured value that contains additional information
-	// about the error.
-	// This may include debugging information or context-specific details.
-	//
-	// Omitted and `null` are equivalent and mean no additional data is provided.
-	// Some codes
-	// define a shape: [`UnsupportedProtocolVersionErrorData`] for `-32022`, and
-	// [`SessionNotFoundErrorData`] for `-32002` when a session is not found.
-	Data wire.Opt[ErrorData] `json:"data,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ErrorCode holds the predefined error codes for common JSON-RPC and
-// ACP-specific errors.
-//
-// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the
-// JSON-RPC
-// server-error range (-32000 to -32099), and request cancellation uses -32800
-// from the
-// range LSP reserves (-32899 to -32800).
-//
-// The set is open: values not listed here are valid and kept as they are.
-type ErrorCode int32
-
-// ErrorData is the schema for [`Error::data`]: the shapes ACP defines, or any
-// other value.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for
-// objects, by required members: the first variant (most required members
-// first) whose required members are all present. Its variants are
-// UnsupportedProtocolVersion, SessionNotFound. Any other value is a
-// ErrorDataOther, kept as raw JSON.
-type ErrorData interface {
-	isErrorData()
-}
-
-// ErrorDataOther has no description in its schema.
-type ErrorDataOther json.RawMessage
-
-// UnsupportedProtocolVersion has no description in its schema.
-type UnsupportedProtocolVersion struct {
-	// The protocol version the Client requested.
-	Requested ProtocolVersion `json:"requested"`
-	// The protocol versions the Agent supports.
-	Supported []ProtocolVersion `json:"supported"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionNotFound has no description in its schema.
-type SessionNotFound struct {
-	// The session ID from the request.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // SessionConfigSelect is a single-value selector (dropdown) session
 // configuration option payload.
 type SessionConfigSelect struct {
@@ -4813,101 +5294,6 @@ type UpdateSessionNotification struct {
 	SessionID SessionID `json:"sessionId"`
 	// The actual update content.
 	Update SessionUpdate `json:"update"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// BackgroundWork is one piece of work running independently of the session's
-// foreground work.
-//
-// Items reference entities the Client already tracks. The Agent MUST announce
-// each item
-// before the first snapshot that lists it, and MUST report a terminal's
-// `exitStatus` or a
-// tool call's final status before the snapshot that removes it. Each piece of
-// work is
-// listed once: process-backed work is listed as its terminal, not also as its
-// tool call.
-//
-// See protocol docs: [Background
-// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-//
-// It is a union tagged by the member "type". Its variants are
-// BackgroundTerminal, BackgroundToolCall; a tag this package does not know
-// decodes to UnknownBackgroundWork, which keeps the JSON as it was.
-type BackgroundWork interface {
-	isBackgroundWork()
-}
-
-// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package
-// does not know. Raw holds the whole object as it was received, and encoding
-// writes it back unchanged.
-type UnknownBackgroundWork struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// BackgroundTerminal is a listed terminal running in the background.
-type BackgroundTerminal struct {
-	// The ID of the listed terminal.
-	TerminalID TerminalID `json:"terminalId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// BackgroundToolCall is a listed tool call whose work continues in the
-// background.
-type BackgroundToolCall struct {
-	// The ID of the listed tool call.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// RunningStateUpdate is a foreground work is in progress.
-type RunningStateUpdate struct {
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not
-	// reporting
-	// background work, not that nothing is running. `[]` means no background work
-	// is
-	// running. An Agent that reports background work MUST include it on every
-	// state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background
-	// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
 	// metadata to their interactions. Omitted and `null` are equivalent and mean
@@ -5184,154 +5570,6 @@ type None struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// RequiresActionStateUpdate is the foreground workflow as a whole is blocked
-// on user action.
-//
-// Agents SHOULD report this state when foreground work cannot progress without
-// user action. Pending permissions or elicitations alone do not imply this
-// state if other foreground work can progress, or if the requests belong only
-// to independent background activity. Once reported, agents MUST report
-// `running` when progress resumes, or `idle` if the work ends without
-// resuming.
-// Responding to one request does not itself imply `running`.
-type RequiresActionStateUpdate struct {
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not
-	// reporting
-	// background work, not that nothing is running. `[]` means no background work
-	// is
-	// running. An Agent that reports background work MUST include it on every
-	// state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background
-	// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// StateUpdate is a snapshot of the session's aggregate foreground activity.
-//
-// Foreground work is the agent's active response or workflow in the session,
-// including model processing, tool execution, and waiting for user action
-// needed
-// to continue that work. It can start with a prompt or be agent-initiated, for
-// example to pursue an ongoing goal or follow up on a completed background
-// task.
-// Either way, the agent MUST report `running` when foreground work starts,
-// or `requires_action` if it starts blocked on user action, and `idle` when it
-// ends. The agent SHOULD include a stop reason on that idle update.
-// Agent-initiated work does not require a prompt request or a synthetic user
-// message.
-//
-// `running` may precede user-message insertion, for example during a
-// foreground
-// hook. It is not acknowledgment of insertion, and rejecting a prompt does not
-// itself end foreground work.
-//
-// Background activity can continue and emit other `session/update`
-// notifications
-// while `idle`. Those notifications, including a detached task's progress or
-// completion, do not by themselves change this state. A permission request
-// only
-// warrants `requires_action` when foreground work is blocked on user action.
-//
-// The agent SHOULD report `requires_action` when the foreground workflow as a
-// whole cannot progress without user action, including permissions or
-// elicitations.
-// Once reported, it MUST report `running` when progress resumes, or `idle`
-// when
-// work ends without resuming.
-// If other foreground work can progress, the state remains `running`.
-// Resolving
-// one of several requests does not itself change the state. Agents SHOULD
-// ignore
-// responses for work that has already ended rather than use them to resume it.
-//
-// A new session defaults to idle until a state update reports otherwise.
-// Resume MUST send a current-state snapshot after any replay and before its
-// response. The snapshot reports foreground state after resuming.
-// The response alone does not imply idle.
-// Repeated snapshots are idempotent, not additional work, completions, or
-// usage.
-// A repeated state may carry updated information without another state
-// transition.
-// The agent MUST report `idle` when no foreground activity remains. Completing
-// an individual activity while other foreground work continues does not
-// require
-// an idle boundary. Local commands use the same lifecycle even without model
-// work.
-//
-// See protocol docs: [Session
-// States](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-states)
-//
-// It is a union tagged by the member "state". Its variants are
-// RunningStateUpdate, Idle, RequiresActionStateUpdate; a tag this package does
-// not know decodes to UnknownStateUpdate, which keeps the JSON as it was.
-type StateUpdate interface {
-	isStateUpdate()
-}
-
-// UnknownStateUpdate is a variant of StateUpdate whose tag this package does
-// not know. Raw holds the whole object as it was received, and encoding writes
-// it back unchanged.
-type UnknownStateUpdate struct {
-	// Tag is the value of the member "state".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// Idle is no foreground work is active. Background activity may continue.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
-type Idle struct {
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not
-	// reporting
-	// background work, not that nothing is running. `[]` means no background work
-	// is
-	// running. An Agent that reports background work MUST include it on every
-	// state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background
-	// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Why foreground work stopped. The value selects one of this type's variants,
-	// which may add fields of their own.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent is not
-	// reporting a stop reason; a malformed value is treated the same way.
-	//
-	// See protocol docs: [Stop
-	// Reasons](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#stop-reasons)
-	StopReason wire.Opt[string] `json:"stopReason,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // CompleteElicitationNotification is a notification sent by the agent when a
 // URL-based elicitation is complete.
 //
@@ -5373,250 +5611,6 @@ type ClientRequest struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
-
-// ClientResponse is a JSON-RPC response object.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for
-// objects, by required members: the first variant (most required members
-// first) whose required members are all present. Its variants are
-// ClientResponseResult, ClientResponseError.
-type ClientResponse interface {
-	isClientResponse()
-}
-
-// ClientResponseResult is a successful JSON-RPC response.
-type ClientResponseResult struct {
-	// The id of the request this response answers.
-	ID RequestID `json:"id"`
-	// Method-specific response data.
-	Result ClientResponseResultResult `json:"result"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ClientResponseResultResult is a method-specific response data.
-//
-// It is kept as raw JSON, with an accessor per alternative (As…, From…):
-// the alternatives cannot be told apart from the JSON alone (variants
-// /$defs/ClientResponse/anyOf/0/properties/result/anyOf/1 and
-// /$defs/ClientResponse/anyOf/0/properties/result/anyOf/2 have no tag and
-// require the same members; give every variant a property with a distinct
-// const (a tag)).
-type ClientResponseResultResult json.RawMessage
-
-// RequestPermissionResponse is the response to a permission request.
-type RequestPermissionResponse struct {
-	// The user's decision on the permission request.
-	Outcome RequestPermissionOutcome `json:"outcome"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// RequestPermissionOutcome is the outcome of a permission request.
-//
-// It is a union tagged by the member "outcome". Its variants are
-// CancelledPermissionOutcome, SelectedPermissionOutcome; a tag this package
-// does not know decodes to UnknownRequestPermissionOutcome, which keeps the
-// JSON as it was.
-type RequestPermissionOutcome interface {
-	isRequestPermissionOutcome()
-}
-
-// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome
-// whose tag this package does not know. Raw holds the whole object as it was
-// received, and encoding writes it back unchanged.
-type UnknownRequestPermissionOutcome struct {
-	// Tag is the value of the member "outcome".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// CancelledPermissionOutcome means the request was not approved and no option
-// was selected.
-type CancelledPermissionOutcome struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SelectedPermissionOutcome means the user selected one of the provided
-// options.
-type SelectedPermissionOutcome struct {
-	// The ID of the option the user selected.
-	OptionID PermissionOptionID `json:"optionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// CreateElicitationResponse is a response from the client to an elicitation
-// request.
-//
-// It is a union tagged by the member "action". Its variants are Accept,
-// Decline, Cancel; a tag this package does not know decodes to
-// UnknownCreateElicitationResponse, which keeps the JSON as it was.
-type CreateElicitationResponse interface {
-	isCreateElicitationResponse()
-}
-
-// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse
-// whose tag this package does not know. Raw holds the whole object as it was
-// received, and encoding writes it back unchanged.
-type UnknownCreateElicitationResponse struct {
-	// Tag is the value of the member "action".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// Accept means the user accepted and provided content.
-type Accept struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The user-provided content, if any, as an object matching the requested
-	// schema.
-	//
-	// Omitted and `null` are equivalent and mean no content is provided.
-	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationContentValue holds the allowed wire representations for
-// `ElicitationContentValue`.
-//
-// It is a union decided by the JSON type of the value. Its variants are
-// ElicitationContentValueBoolean, ElicitationContentValueInteger,
-// ElicitationContentValueNumber, ElicitationContentValueString,
-// ElicitationContentValueStringArray. Any other value is a
-// ElicitationContentValueOther, kept as raw JSON.
-type ElicitationContentValue interface {
-	isElicitationContentValue()
-}
-
-// ElicitationContentValueOther is any other JSON value, such as the value of a
-// custom or future property type.
-//
-// Preserved as sent. Agents validate it against the requested schema like any
-// other value.
-type ElicitationContentValueOther json.RawMessage
-
-// ElicitationContentValueBoolean is a boolean value accepted in elicitation
-// response content.
-type ElicitationContentValueBoolean bool
-
-// ElicitationContentValueInteger is an integer value accepted in elicitation
-// response content.
-type ElicitationContentValueInteger int64
-
-// ElicitationContentValueNumber is a number value accepted in elicitation
-// response content.
-type ElicitationContentValueNumber float64
-
-// ElicitationContentValueString is a string value accepted in elicitation
-// response content.
-type ElicitationContentValueString string
-
-// ElicitationContentValueStringArray is a string array value accepted in
-// elicitation response content.
-type ElicitationContentValueStringArray []string
-
-// Decline means the user declined the elicitation.
-type Decline struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// Cancel means the elicitation was cancelled.
-type Cancel struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ClientResponseError is a failed JSON-RPC response.
-type ClientResponseError struct {
-	// The id of the request this response answers.
-	//
-	// Required. `null` only when the request's id could not be determined, such as
-	// for a parse error or an invalid request.
-	ID ClientResponseErrorID `json:"id"`
-	// Method-specific error data.
-	Error Error `json:"error"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ClientResponseErrorID is the id of the request this response answers.
-//
-// Required. `null` only when the request's id could not be determined, such as
-// for a parse error or an invalid request.
-//
-// It is a union decided by the JSON type of the value. Its variants are
-// ClientResponseErrorIDNull, ClientResponseErrorIDNumber,
-// ClientResponseErrorIDStr.
-type ClientResponseErrorID interface {
-	isClientResponseErrorID()
-}
-
-// ClientResponseErrorIDNull has no description in its schema.
-type ClientResponseErrorIDNull struct{}
-
-// ClientResponseErrorIDNumber is a numeric request ID.
-type ClientResponseErrorIDNumber int64
-
-// ClientResponseErrorIDStr is a string request ID.
-type ClientResponseErrorIDStr string
 
 // ElicitationAcceptAction means the user accepted the elicitation and provided
 // content.
@@ -12897,7 +12891,28 @@ func (x *Response) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Response) CheckWire(c *wire.Checker, p string) {}
+func (x *Response) CheckWire(c *wire.Checker, p string) {
+	{
+		// The value is also a AgentResponse.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeAgentResponse(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckAgentResponse(c, p, v)
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Response) Validate() error {
@@ -12913,6 +12928,7695 @@ func (x *Response) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x Response) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// decodeAgentResponseByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeAgentResponseByTrial(d *wire.Decoder, set uint64) (AgentResponse, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded AgentResponse
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(Result)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x5) == uint64(0x5) {
+		v := new(AgentResponseError)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// DecodeAgentResponse decodes a AgentResponse from d.
+func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"id", "result", "error"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x5) == uint64(0x5) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeAgentResponseByTrial(d, set)
+		}
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(Result)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x5) == uint64(0x5) {
+			v := new(AgentResponseError)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: Result (id, result); AgentResponseError (error, id)",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeAgentResponse encodes v to e; a nil v is null.
+func EncodeAgentResponse(e *wire.Encoder, v AgentResponse) {
+	switch v := v.(type) {
+	case *Result:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *AgentResponseError:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckAgentResponse records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentResponse(c *wire.Checker, p string, v AgentResponse) {
+	switch v := v.(type) {
+	case *Result:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *AgentResponseError:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalAgentResponse decodes a AgentResponse from data, strictly.
+func UnmarshalAgentResponse(data []byte) (AgentResponse, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeAgentResponse(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalAgentResponse encodes v.
+func MarshalAgentResponse(v AgentResponse) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeAgentResponse(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateAgentResponse checks v against its schema's constraints and returns every violation.
+func ValidateAgentResponse(v AgentResponse) error {
+	var c wire.Checker
+	CheckAgentResponse(&c, "", v)
+	return c.Err()
+}
+
+func (*Result) isAgentResponse() {}
+
+// DecodeWire decodes the value from d.
+func (x *Result) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Result{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "result":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "result")
+			}
+			seen[1] = true
+			if err := x.Result.DecodeWire(d); err != nil {
+				return wire.At(err, "result")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "result")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Result) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Result) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	EncodeRequestID(e, x.ID)
+	e.RawKey("\"result\":")
+	x.Result.EncodeWire(e)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Result) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckRequestID(c, p, x.ID)
+	}
+	if x.Result != nil {
+		p := wire.Join(p, "result")
+		x.Result.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Result) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Result) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Result) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ResultResult) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ResultResult(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ResultResult) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ResultResult) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ResultResult) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ResultResult) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ResultResult) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// AsInitializeResponse decodes the value strictly as InitializeResponse (the initialize alternative); it does not Validate it.
+func (x ResultResult) AsInitializeResponse() (InitializeResponse, error) {
+	var v InitializeResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromInitializeResponse sets the value to the encoding of v.
+func (x *ResultResult) FromInitializeResponse(v InitializeResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsLoginAuthResponse decodes the value strictly as LoginAuthResponse (the auth/login alternative); it does not Validate it.
+func (x ResultResult) AsLoginAuthResponse() (LoginAuthResponse, error) {
+	var v LoginAuthResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromLoginAuthResponse sets the value to the encoding of v.
+func (x *ResultResult) FromLoginAuthResponse(v LoginAuthResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsLogoutAuthResponse decodes the value strictly as LogoutAuthResponse (the auth/logout alternative); it does not Validate it.
+func (x ResultResult) AsLogoutAuthResponse() (LogoutAuthResponse, error) {
+	var v LogoutAuthResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromLogoutAuthResponse sets the value to the encoding of v.
+func (x *ResultResult) FromLogoutAuthResponse(v LogoutAuthResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsNewSessionResponse decodes the value strictly as NewSessionResponse (the session/new alternative); it does not Validate it.
+func (x ResultResult) AsNewSessionResponse() (NewSessionResponse, error) {
+	var v NewSessionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromNewSessionResponse sets the value to the encoding of v.
+func (x *ResultResult) FromNewSessionResponse(v NewSessionResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsListSessionsResponse decodes the value strictly as ListSessionsResponse (the session/list alternative); it does not Validate it.
+func (x ResultResult) AsListSessionsResponse() (ListSessionsResponse, error) {
+	var v ListSessionsResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromListSessionsResponse sets the value to the encoding of v.
+func (x *ResultResult) FromListSessionsResponse(v ListSessionsResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsDeleteSessionResponse decodes the value strictly as DeleteSessionResponse (the session/delete alternative); it does not Validate it.
+func (x ResultResult) AsDeleteSessionResponse() (DeleteSessionResponse, error) {
+	var v DeleteSessionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromDeleteSessionResponse sets the value to the encoding of v.
+func (x *ResultResult) FromDeleteSessionResponse(v DeleteSessionResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsResumeSessionResponse decodes the value strictly as ResumeSessionResponse (the session/resume alternative); it does not Validate it.
+func (x ResultResult) AsResumeSessionResponse() (ResumeSessionResponse, error) {
+	var v ResumeSessionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromResumeSessionResponse sets the value to the encoding of v.
+func (x *ResultResult) FromResumeSessionResponse(v ResumeSessionResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsCloseSessionResponse decodes the value strictly as CloseSessionResponse (the session/close alternative); it does not Validate it.
+func (x ResultResult) AsCloseSessionResponse() (CloseSessionResponse, error) {
+	var v CloseSessionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromCloseSessionResponse sets the value to the encoding of v.
+func (x *ResultResult) FromCloseSessionResponse(v CloseSessionResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsCancelToolCallResponse decodes the value strictly as CancelToolCallResponse (the tool_call/cancel alternative); it does not Validate it.
+func (x ResultResult) AsCancelToolCallResponse() (CancelToolCallResponse, error) {
+	var v CancelToolCallResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromCancelToolCallResponse sets the value to the encoding of v.
+func (x *ResultResult) FromCancelToolCallResponse(v CancelToolCallResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsCancelTerminalResponse decodes the value strictly as CancelTerminalResponse (the terminal/cancel alternative); it does not Validate it.
+func (x ResultResult) AsCancelTerminalResponse() (CancelTerminalResponse, error) {
+	var v CancelTerminalResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromCancelTerminalResponse sets the value to the encoding of v.
+func (x *ResultResult) FromCancelTerminalResponse(v CancelTerminalResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsSetSessionConfigOptionResponse decodes the value strictly as SetSessionConfigOptionResponse (the session/set_config_option alternative); it does not Validate it.
+func (x ResultResult) AsSetSessionConfigOptionResponse() (SetSessionConfigOptionResponse, error) {
+	var v SetSessionConfigOptionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromSetSessionConfigOptionResponse sets the value to the encoding of v.
+func (x *ResultResult) FromSetSessionConfigOptionResponse(v SetSessionConfigOptionResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsPromptResponse decodes the value strictly as PromptResponse (the session/prompt alternative); it does not Validate it.
+func (x ResultResult) AsPromptResponse() (PromptResponse, error) {
+	var v PromptResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromPromptResponse sets the value to the encoding of v.
+func (x *ResultResult) FromPromptResponse(v PromptResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsExtMethodResponse decodes the value strictly as ExtMethodResponse; it does not Validate it.
+func (x ResultResult) AsExtMethodResponse() (ExtResponse, error) {
+	var v ExtResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromExtMethodResponse sets the value to the encoding of v.
+func (x *ResultResult) FromExtMethodResponse(v ExtResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// DecodeMethod decodes the value strictly as the alternative that belongs to a JSON-RPC method (the request's or notification's method member, or for a result the method of the request it answers); it does not Validate it.
+func (x ResultResult) DecodeMethod(method string) (any, error) {
+	switch method {
+	case "initialize":
+		return x.AsInitializeResponse()
+	case "auth/login":
+		return x.AsLoginAuthResponse()
+	case "auth/logout":
+		return x.AsLogoutAuthResponse()
+	case "session/new":
+		return x.AsNewSessionResponse()
+	case "session/list":
+		return x.AsListSessionsResponse()
+	case "session/delete":
+		return x.AsDeleteSessionResponse()
+	case "session/resume":
+		return x.AsResumeSessionResponse()
+	case "session/close":
+		return x.AsCloseSessionResponse()
+	case "tool_call/cancel":
+		return x.AsCancelToolCallResponse()
+	case "terminal/cancel":
+		return x.AsCancelTerminalResponse()
+	case "session/set_config_option":
+		return x.AsSetSessionConfigOptionResponse()
+	case "session/prompt":
+		return x.AsPromptResponse()
+	default:
+		return nil, fmt.Errorf("no alternative of ResultResult belongs to the method %q", method)
+	}
+}
+
+// DecodeWire decodes the value from d.
+func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = InitializeResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [5]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "protocolVersion":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "protocolVersion")
+			}
+			seen[0] = true
+			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
+				return wire.At(err, "protocolVersion")
+			}
+		case "info":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "info")
+			}
+			seen[1] = true
+			if err := x.Info.DecodeWire(d); err != nil {
+				return wire.At(err, "info")
+			}
+		case "capabilities":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "capabilities")
+			}
+			seen[2] = true
+			{
+				v := new(AgentCapabilities)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "capabilities")
+				}
+				x.Capabilities = v
+			}
+		case "authMethods":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "authMethods")
+			}
+			seen[3] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "authMethods")
+				}
+				s0 := make([]AuthMethod, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "authMethods")
+					}
+					if !more {
+						break
+					}
+					var e0 AuthMethod
+					{
+						v1, err := DecodeAuthMethod(d)
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "authMethods")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.AuthMethods = s0
+			}
+		case "_meta":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[4] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "protocolVersion")
+	}
+	if !seen[1] {
+		missing = append(missing, "info")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *InitializeResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *InitializeResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"protocolVersion\":")
+	x.ProtocolVersion.EncodeWire(e)
+	e.RawKey("\"info\":")
+	x.Info.EncodeWire(e)
+	if x.Capabilities != nil {
+		e.RawKey("\"capabilities\":")
+		(*x.Capabilities).EncodeWire(e)
+	}
+	if x.AuthMethods != nil {
+		e.RawKey("\"authMethods\":")
+		e.BeginArray()
+		for i0 := range x.AuthMethods {
+			EncodeAuthMethod(e, x.AuthMethods[i0])
+		}
+		e.EndArray()
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "protocolVersion")
+		x.ProtocolVersion.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "info")
+		x.Info.CheckWire(c, p)
+	}
+	if x.Capabilities != nil {
+		p := wire.Join(p, "capabilities")
+		(*x.Capabilities).CheckWire(c, p)
+	}
+	if x.AuthMethods != nil {
+		p := wire.Join(p, "authMethods")
+		for i0 := range x.AuthMethods {
+			p := wire.JoinIndex(p, i0)
+			CheckAuthMethod(c, p, x.AuthMethods[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *InitializeResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *InitializeResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x InitializeResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ProtocolVersion) DecodeWire(d *wire.Decoder) error {
+	var v uint16
+	{
+		v1, err := d.Uint16()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ProtocolVersion(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ProtocolVersion) EncodeWire(e *wire.Encoder) {
+	v := uint16(*x)
+	e.Uint64(uint64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ProtocolVersion) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ProtocolVersion) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ProtocolVersion) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ProtocolVersion) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *Implementation) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Implementation{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "name":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "title":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "title")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "title")
+			}
+			if isNull {
+				x.Title = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "title")
+					}
+					v = v1
+				}
+				x.Title = wire.Some(v)
+			}
+		case "version":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "version")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "version")
+				}
+				x.Version = v0
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "name")
+	}
+	if !seen[2] {
+		missing = append(missing, "version")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Implementation) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Implementation) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Title.IsAbsent() {
+		e.RawKey("\"title\":")
+		if v, ok := x.Title.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	e.RawKey("\"version\":")
+	e.String(x.Version)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Implementation) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Implementation) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Implementation) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Implementation) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "session":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "session")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "session")
+			}
+			if isNull {
+				x.Session = wire.Null[SessionCapabilities]()
+			} else {
+				var v SessionCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "session")
+				}
+				x.Session = wire.Some(v)
+			}
+		case "auth":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "auth")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "auth")
+			}
+			if isNull {
+				x.Auth = wire.Null[AgentAuthCapabilities]()
+			} else {
+				var v AgentAuthCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "auth")
+				}
+				x.Auth = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if !x.Session.IsAbsent() {
+		e.RawKey("\"session\":")
+		if v, ok := x.Session.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Auth.IsAbsent() {
+		e.RawKey("\"auth\":")
+		if v, ok := x.Auth.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Session.Get(); ok {
+		p := wire.Join(p, "session")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Auth.Get(); ok {
+		p := wire.Join(p, "auth")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [5]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "prompt":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "prompt")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "prompt")
+			}
+			if isNull {
+				x.Prompt = wire.Null[PromptCapabilities]()
+			} else {
+				var v PromptCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "prompt")
+				}
+				x.Prompt = wire.Some(v)
+			}
+		case "mcp":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "mcp")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "mcp")
+			}
+			if isNull {
+				x.MCP = wire.Null[MCPCapabilities]()
+			} else {
+				var v MCPCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "mcp")
+				}
+				x.MCP = wire.Some(v)
+			}
+		case "delete":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "delete")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "delete")
+			}
+			if isNull {
+				x.Delete = wire.Null[SessionDeleteCapabilities]()
+			} else {
+				var v SessionDeleteCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "delete")
+				}
+				x.Delete = wire.Some(v)
+			}
+		case "additionalDirectories":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "additionalDirectories")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "additionalDirectories")
+			}
+			if isNull {
+				x.AdditionalDirectories = wire.Null[SessionAdditionalDirectoriesCapabilities]()
+			} else {
+				var v SessionAdditionalDirectoriesCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "additionalDirectories")
+				}
+				x.AdditionalDirectories = wire.Some(v)
+			}
+		case "_meta":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[4] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if !x.Prompt.IsAbsent() {
+		e.RawKey("\"prompt\":")
+		if v, ok := x.Prompt.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.MCP.IsAbsent() {
+		e.RawKey("\"mcp\":")
+		if v, ok := x.MCP.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Delete.IsAbsent() {
+		e.RawKey("\"delete\":")
+		if v, ok := x.Delete.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.AdditionalDirectories.IsAbsent() {
+		e.RawKey("\"additionalDirectories\":")
+		if v, ok := x.AdditionalDirectories.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Prompt.Get(); ok {
+		p := wire.Join(p, "prompt")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.MCP.Get(); ok {
+		p := wire.Join(p, "mcp")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Delete.Get(); ok {
+		p := wire.Join(p, "delete")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.AdditionalDirectories.Get(); ok {
+		p := wire.Join(p, "additionalDirectories")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = PromptCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "image":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "image")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "image")
+			}
+			if isNull {
+				x.Image = wire.Null[PromptImageCapabilities]()
+			} else {
+				var v PromptImageCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "image")
+				}
+				x.Image = wire.Some(v)
+			}
+		case "audio":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "audio")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "audio")
+			}
+			if isNull {
+				x.Audio = wire.Null[PromptAudioCapabilities]()
+			} else {
+				var v PromptAudioCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "audio")
+				}
+				x.Audio = wire.Some(v)
+			}
+		case "embeddedContext":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "embeddedContext")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "embeddedContext")
+			}
+			if isNull {
+				x.EmbeddedContext = wire.Null[PromptEmbeddedContextCapabilities]()
+			} else {
+				var v PromptEmbeddedContextCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "embeddedContext")
+				}
+				x.EmbeddedContext = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PromptCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *PromptCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if !x.Image.IsAbsent() {
+		e.RawKey("\"image\":")
+		if v, ok := x.Image.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Audio.IsAbsent() {
+		e.RawKey("\"audio\":")
+		if v, ok := x.Audio.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.EmbeddedContext.IsAbsent() {
+		e.RawKey("\"embeddedContext\":")
+		if v, ok := x.EmbeddedContext.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Image.Get(); ok {
+		p := wire.Join(p, "image")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Audio.Get(); ok {
+		p := wire.Join(p, "audio")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.EmbeddedContext.Get(); ok {
+		p := wire.Join(p, "embeddedContext")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PromptCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PromptCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PromptCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *PromptImageCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = PromptImageCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PromptImageCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *PromptImageCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PromptImageCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PromptImageCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PromptImageCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PromptImageCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *PromptAudioCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = PromptAudioCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PromptAudioCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *PromptAudioCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PromptAudioCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PromptAudioCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PromptAudioCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *PromptEmbeddedContextCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = PromptEmbeddedContextCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PromptEmbeddedContextCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *PromptEmbeddedContextCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PromptEmbeddedContextCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PromptEmbeddedContextCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PromptEmbeddedContextCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PromptEmbeddedContextCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = MCPCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "stdio":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "stdio")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "stdio")
+			}
+			if isNull {
+				x.Stdio = wire.Null[MCPStdioCapabilities]()
+			} else {
+				var v MCPStdioCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "stdio")
+				}
+				x.Stdio = wire.Some(v)
+			}
+		case "http":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "http")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "http")
+			}
+			if isNull {
+				x.HTTP = wire.Null[MCPHTTPCapabilities]()
+			} else {
+				var v MCPHTTPCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "http")
+				}
+				x.HTTP = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *MCPCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *MCPCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if !x.Stdio.IsAbsent() {
+		e.RawKey("\"stdio\":")
+		if v, ok := x.Stdio.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.HTTP.IsAbsent() {
+		e.RawKey("\"http\":")
+		if v, ok := x.HTTP.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Stdio.Get(); ok {
+		p := wire.Join(p, "stdio")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.HTTP.Get(); ok {
+		p := wire.Join(p, "http")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *MCPCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *MCPCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x MCPCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *MCPStdioCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = MCPStdioCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *MCPStdioCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *MCPStdioCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *MCPStdioCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *MCPStdioCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *MCPStdioCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x MCPStdioCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *MCPHTTPCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = MCPHTTPCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *MCPHTTPCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *MCPHTTPCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *MCPHTTPCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *MCPHTTPCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *MCPHTTPCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x MCPHTTPCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionDeleteCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionDeleteCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionDeleteCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionDeleteCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionDeleteCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionAdditionalDirectoriesCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionAdditionalDirectoriesCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionAdditionalDirectoriesCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionAdditionalDirectoriesCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionAdditionalDirectoriesCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentAuthCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentAuthCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentAuthCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownAuthMethod) isAuthMethod() {}
+
+// DecodeAuthMethod decodes a AuthMethod from d.
+func DecodeAuthMethod(d *wire.Decoder) (AuthMethod, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"type\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "terminal":
+		v := new(AuthMethodTerminal)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "agent":
+		v := new(AuthMethodAgent)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownAuthMethod{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeAuthMethod encodes v to e; a nil v is null.
+func EncodeAuthMethod(e *wire.Encoder, v AuthMethod) {
+	switch v := v.(type) {
+	case *AuthMethodTerminal:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"terminal\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *AuthMethodAgent:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"agent\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownAuthMethod:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckAuthMethod records in c every constraint v breaks, under the JSON pointer p.
+func CheckAuthMethod(c *wire.Checker, p string, v AuthMethod) {
+	switch v := v.(type) {
+	case *AuthMethodTerminal:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *AuthMethodAgent:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalAuthMethod decodes a AuthMethod from data, strictly.
+func UnmarshalAuthMethod(data []byte) (AuthMethod, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeAuthMethod(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalAuthMethod encodes v.
+func MarshalAuthMethod(v AuthMethod) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeAuthMethod(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateAuthMethod checks v against its schema's constraints and returns every violation.
+func ValidateAuthMethod(v AuthMethod) error {
+	var c wire.Checker
+	CheckAuthMethod(&c, "", v)
+	return c.Err()
+}
+
+func (*AuthMethodTerminal) isAuthMethod() {}
+
+// DecodeWire decodes the value from d.
+func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AuthMethodTerminal{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [6]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "methodId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "methodId")
+			}
+			seen[0] = true
+			if err := x.MethodID.DecodeWire(d); err != nil {
+				return wire.At(err, "methodId")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "args":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "args")
+			}
+			seen[3] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "args")
+				}
+				s0 := make([]string, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "args")
+					}
+					if !more {
+						break
+					}
+					var e0 string
+					{
+						v1, err := d.String()
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "args")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.Args = s0
+			}
+		case "env":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "env")
+			}
+			seen[4] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "env")
+				}
+				s0 := make([]EnvVariable, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "env")
+					}
+					if !more {
+						break
+					}
+					var e0 EnvVariable
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "env")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Env = s0
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "methodId")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AuthMethodTerminal) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AuthMethodTerminal) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"methodId\":")
+	x.MethodID.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Args != nil {
+		e.RawKey("\"args\":")
+		e.BeginArray()
+		for i0 := range x.Args {
+			e.String(x.Args[i0])
+		}
+		e.EndArray()
+	}
+	if x.Env != nil {
+		e.RawKey("\"env\":")
+		e.BeginArray()
+		for i0 := range x.Env {
+			x.Env[i0].EncodeWire(e)
+		}
+		e.EndArray()
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "methodId")
+		x.MethodID.CheckWire(c, p)
+	}
+	if x.Env != nil {
+		p := wire.Join(p, "env")
+		for i0 := range x.Env {
+			p := wire.JoinIndex(p, i0)
+			x.Env[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AuthMethodTerminal) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AuthMethodTerminal) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *AuthMethodID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = AuthMethodID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AuthMethodID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AuthMethodID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AuthMethodID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AuthMethodID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AuthMethodID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = EnvVariable{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "name":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "value":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "value")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "value")
+				}
+				x.Value = v0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "name")
+	}
+	if !seen[1] {
+		missing = append(missing, "value")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *EnvVariable) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *EnvVariable) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"value\":")
+	e.String(x.Value)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *EnvVariable) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *EnvVariable) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x EnvVariable) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*AuthMethodAgent) isAuthMethod() {}
+
+// DecodeWire decodes the value from d.
+func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AuthMethodAgent{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "methodId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "methodId")
+			}
+			seen[0] = true
+			if err := x.MethodID.DecodeWire(d); err != nil {
+				return wire.At(err, "methodId")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "methodId")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AuthMethodAgent) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AuthMethodAgent) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"methodId\":")
+	x.MethodID.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "methodId")
+		x.MethodID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AuthMethodAgent) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AuthMethodAgent) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AuthMethodAgent) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *LoginAuthResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = LoginAuthResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *LoginAuthResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *LoginAuthResponse) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *LoginAuthResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *LoginAuthResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *LoginAuthResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x LoginAuthResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *LogoutAuthResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = LogoutAuthResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *LogoutAuthResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *LogoutAuthResponse) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *LogoutAuthResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *LogoutAuthResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x LogoutAuthResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = NewSessionResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "configOptions":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "configOptions")
+			}
+			seen[1] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "configOptions")
+				}
+				s0 := make([]SessionConfigOption, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "configOptions")
+					}
+					if !more {
+						break
+					}
+					var e0 SessionConfigOption
+					{
+						v1, err := DecodeSessionConfigOption(d)
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "configOptions")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.ConfigOptions = s0
+			}
+		case "availableCommands":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "availableCommands")
+			}
+			seen[2] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "availableCommands")
+				}
+				s0 := make([]AvailableCommand, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "availableCommands")
+					}
+					if !more {
+						break
+					}
+					var e0 AvailableCommand
+					{
+						v1, err := DecodeAvailableCommand(d)
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "availableCommands")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.AvailableCommands = s0
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *NewSessionResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *NewSessionResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if x.ConfigOptions != nil {
+		e.RawKey("\"configOptions\":")
+		e.BeginArray()
+		for i0 := range x.ConfigOptions {
+			EncodeSessionConfigOption(e, x.ConfigOptions[i0])
+		}
+		e.EndArray()
+	}
+	if x.AvailableCommands != nil {
+		e.RawKey("\"availableCommands\":")
+		e.BeginArray()
+		for i0 := range x.AvailableCommands {
+			EncodeAvailableCommand(e, x.AvailableCommands[i0])
+		}
+		e.EndArray()
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.ConfigOptions != nil {
+		p := wire.Join(p, "configOptions")
+		for i0 := range x.ConfigOptions {
+			p := wire.JoinIndex(p, i0)
+			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
+		}
+	}
+	if x.AvailableCommands != nil {
+		p := wire.Join(p, "availableCommands")
+		for i0 := range x.AvailableCommands {
+			p := wire.JoinIndex(p, i0)
+			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *NewSessionResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *NewSessionResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x NewSessionResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownSessionConfigOption) isSessionConfigOption() {}
+
+// DecodeSessionConfigOption decodes a SessionConfigOption from d.
+func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"type\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "select":
+		v := new(Select)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "boolean":
+		v := new(Boolean)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownSessionConfigOption{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeSessionConfigOption encodes v to e; a nil v is null.
+func EncodeSessionConfigOption(e *wire.Encoder, v SessionConfigOption) {
+	switch v := v.(type) {
+	case *Select:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Boolean:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UnknownSessionConfigOption:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckSessionConfigOption records in c every constraint v breaks, under the JSON pointer p.
+func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) {
+	switch v := v.(type) {
+	case *Select:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Boolean:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalSessionConfigOption decodes a SessionConfigOption from data, strictly.
+func UnmarshalSessionConfigOption(data []byte) (SessionConfigOption, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeSessionConfigOption(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalSessionConfigOption encodes v.
+func MarshalSessionConfigOption(v SessionConfigOption) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeSessionConfigOption(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateSessionConfigOption checks v against its schema's constraints and returns every violation.
+func ValidateSessionConfigOption(v SessionConfigOption) error {
+	var c wire.Checker
+	CheckSessionConfigOption(&c, "", v)
+	return c.Err()
+}
+
+func (*Select) isSessionConfigOption() {}
+
+// DecodeWire decodes the value from d.
+func (x *Select) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Select{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [8]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "select" {
+				return wire.At(wire.ConstError(d.Offset(), "\"select\""), "type")
+			}
+		case "configId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "configId")
+			}
+			seen[1] = true
+			if err := x.ConfigID.DecodeWire(d); err != nil {
+				return wire.At(err, "configId")
+			}
+		case "name":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "category":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "category")
+			}
+			seen[4] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "category")
+			}
+			if isNull {
+				x.Category = wire.Null[SessionConfigOptionCategory]()
+			} else {
+				var v SessionConfigOptionCategory
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "category")
+				}
+				x.Category = wire.Some(v)
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		case "currentValue":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "currentValue")
+			}
+			seen[6] = true
+			if err := x.CurrentValue.DecodeWire(d); err != nil {
+				return wire.At(err, "currentValue")
+			}
+		case "options":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "options")
+			}
+			seen[7] = true
+			{
+				v0, err := DecodeSessionConfigSelectOptions(d)
+				if err != nil {
+					return wire.At(err, "options")
+				}
+				x.Options = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
+		missing = append(missing, "configId")
+	}
+	if !seen[2] {
+		missing = append(missing, "name")
+	}
+	if !seen[6] {
+		missing = append(missing, "currentValue")
+	}
+	if !seen[7] {
+		missing = append(missing, "options")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Select) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Select) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"select\"")
+	e.RawKey("\"configId\":")
+	x.ConfigID.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Category.IsAbsent() {
+		e.RawKey("\"category\":")
+		if v, ok := x.Category.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	e.RawKey("\"currentValue\":")
+	x.CurrentValue.EncodeWire(e)
+	e.RawKey("\"options\":")
+	EncodeSessionConfigSelectOptions(e, x.Options)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Select) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "configId")
+		x.ConfigID.CheckWire(c, p)
+	}
+	if v, ok := x.Category.Get(); ok {
+		p := wire.Join(p, "category")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+	{
+		p := wire.Join(p, "currentValue")
+		x.CurrentValue.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "options")
+		CheckSessionConfigSelectOptions(c, p, x.Options)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Select) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Select) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Select) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = SessionConfigID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+const (
+	// Session mode selector.
+	SessionConfigOptionCategoryMode SessionConfigOptionCategory = "mode"
+	// Model selector.
+	SessionConfigOptionCategoryModel SessionConfigOptionCategory = "model"
+	// Model-related configuration parameter.
+	SessionConfigOptionCategoryModelConfig SessionConfigOptionCategory = "model_config"
+	// Thought/reasoning level selector.
+	SessionConfigOptionCategoryThoughtLevel SessionConfigOptionCategory = "thought_level"
+)
+
+// Valid reports whether v is one of the listed values.
+func (v SessionConfigOptionCategory) Valid() bool {
+	switch v {
+	case SessionConfigOptionCategoryMode, SessionConfigOptionCategoryModel, SessionConfigOptionCategoryModelConfig, SessionConfigOptionCategoryThoughtLevel:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigOptionCategory) DecodeWire(d *wire.Decoder) error {
+	v, err := d.String()
+	*x = SessionConfigOptionCategory(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigOptionCategory) EncodeWire(e *wire.Encoder) {
+	e.String(string(*x))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigOptionCategory) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigOptionCategory) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigOptionCategory) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigValueID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = SessionConfigValueID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigValueID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigValueID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigValueID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigValueID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigValueID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeSessionConfigSelectOptions decodes a SessionConfigSelectOptions from d.
+func DecodeSessionConfigSelectOptions(d *wire.Decoder) (SessionConfigSelectOptions, error) {
+	switch d.Kind() {
+	case wire.KindArray:
+		first, set, err := d.PeekFirst([]string{"groupId", "name", "options", "value"})
+		if err != nil {
+			return nil, err
+		}
+		_ = set
+		if first == wire.KindObject && set&uint64(0x7) == uint64(0x7) {
+			v := new(SessionConfigSelectOptionsGrouped)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		if first == wire.KindObject && set&uint64(0xa) == uint64(0xa) {
+			v := new(SessionConfigSelectOptionsUngrouped)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		// An empty array (or one whose first element fits no variant, which then fails to decode) is the first variant.
+		v := new(SessionConfigSelectOptionsUngrouped)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("array")
+}
+
+// EncodeSessionConfigSelectOptions encodes v to e; a nil v is null.
+func EncodeSessionConfigSelectOptions(e *wire.Encoder, v SessionConfigSelectOptions) {
+	switch v := v.(type) {
+	case SessionConfigSelectOptionsUngrouped:
+		v.EncodeWire(e)
+	case SessionConfigSelectOptionsGrouped:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckSessionConfigSelectOptions records in c every constraint v breaks, under the JSON pointer p.
+func CheckSessionConfigSelectOptions(c *wire.Checker, p string, v SessionConfigSelectOptions) {
+	switch v := v.(type) {
+	case SessionConfigSelectOptionsUngrouped:
+		v.CheckWire(c, p)
+	case SessionConfigSelectOptionsGrouped:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalSessionConfigSelectOptions decodes a SessionConfigSelectOptions from data, strictly.
+func UnmarshalSessionConfigSelectOptions(data []byte) (SessionConfigSelectOptions, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeSessionConfigSelectOptions(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalSessionConfigSelectOptions encodes v.
+func MarshalSessionConfigSelectOptions(v SessionConfigSelectOptions) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeSessionConfigSelectOptions(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateSessionConfigSelectOptions checks v against its schema's constraints and returns every violation.
+func ValidateSessionConfigSelectOptions(v SessionConfigSelectOptions) error {
+	var c wire.Checker
+	CheckSessionConfigSelectOptions(&c, "", v)
+	return c.Err()
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigSelectOption{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "value":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "value")
+			}
+			seen[0] = true
+			if err := x.Value.DecodeWire(d); err != nil {
+				return wire.At(err, "value")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "value")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectOption) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"value\":")
+	x.Value.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "value")
+		x.Value.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectOption) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectOptionsUngrouped) DecodeWire(d *wire.Decoder) error {
+	var v []SessionConfigSelectOption
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]SessionConfigSelectOption, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 SessionConfigSelectOption
+			if err := e1.DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i1)
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = SessionConfigSelectOptionsUngrouped(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectOptionsUngrouped) EncodeWire(e *wire.Encoder) {
+	v := []SessionConfigSelectOption(*x)
+	e.BeginArray()
+	for i1 := range v {
+		v[i1].EncodeWire(e)
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectOptionsUngrouped) CheckWire(c *wire.Checker, p string) {
+	v := []SessionConfigSelectOption(*x)
+	if len(v) < 1 {
+		c.Fail(p, "has %d items, want at least 1", len(v))
+	}
+	for i1 := range v {
+		p := wire.JoinIndex(p, i1)
+		v[i1].CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectOptionsUngrouped) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectOptionsUngrouped) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectOptionsUngrouped) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigSelectGroup{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "groupId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "groupId")
+			}
+			seen[0] = true
+			if err := x.GroupID.DecodeWire(d); err != nil {
+				return wire.At(err, "groupId")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "options":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "options")
+			}
+			seen[2] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "options")
+				}
+				s0 := make([]SessionConfigSelectOption, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "options")
+					}
+					if !more {
+						break
+					}
+					var e0 SessionConfigSelectOption
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "options")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Options = s0
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "groupId")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if !seen[2] {
+		missing = append(missing, "options")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectGroup) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"groupId\":")
+	x.GroupID.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"options\":")
+	e.BeginArray()
+	for i0 := range x.Options {
+		x.Options[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "groupId")
+		x.GroupID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "options")
+		if len(x.Options) < 1 {
+			c.Fail(p, "has %d items, want at least 1", len(x.Options))
+		}
+		for i0 := range x.Options {
+			p := wire.JoinIndex(p, i0)
+			x.Options[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectGroup) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigGroupID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = SessionConfigGroupID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigGroupID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigGroupID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigGroupID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigGroupID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectOptionsGrouped) DecodeWire(d *wire.Decoder) error {
+	var v []SessionConfigSelectGroup
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]SessionConfigSelectGroup, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 SessionConfigSelectGroup
+			if err := e1.DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i1)
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = SessionConfigSelectOptionsGrouped(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectOptionsGrouped) EncodeWire(e *wire.Encoder) {
+	v := []SessionConfigSelectGroup(*x)
+	e.BeginArray()
+	for i1 := range v {
+		v[i1].EncodeWire(e)
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectOptionsGrouped) CheckWire(c *wire.Checker, p string) {
+	v := []SessionConfigSelectGroup(*x)
+	if len(v) < 1 {
+		c.Fail(p, "has %d items, want at least 1", len(v))
+	}
+	for i1 := range v {
+		p := wire.JoinIndex(p, i1)
+		v[i1].CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectOptionsGrouped) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectOptionsGrouped) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectOptionsGrouped) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*Boolean) isSessionConfigOption() {}
+
+// DecodeWire decodes the value from d.
+func (x *Boolean) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Boolean{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [7]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "boolean" {
+				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+			}
+		case "configId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "configId")
+			}
+			seen[1] = true
+			if err := x.ConfigID.DecodeWire(d); err != nil {
+				return wire.At(err, "configId")
+			}
+		case "name":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "category":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "category")
+			}
+			seen[4] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "category")
+			}
+			if isNull {
+				x.Category = wire.Null[SessionConfigOptionCategory]()
+			} else {
+				var v SessionConfigOptionCategory
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "category")
+				}
+				x.Category = wire.Some(v)
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		case "currentValue":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "currentValue")
+			}
+			seen[6] = true
+			{
+				v0, err := d.Bool()
+				if err != nil {
+					return wire.At(err, "currentValue")
+				}
+				x.CurrentValue = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
+		missing = append(missing, "configId")
+	}
+	if !seen[2] {
+		missing = append(missing, "name")
+	}
+	if !seen[6] {
+		missing = append(missing, "currentValue")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Boolean) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Boolean) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"boolean\"")
+	e.RawKey("\"configId\":")
+	x.ConfigID.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Category.IsAbsent() {
+		e.RawKey("\"category\":")
+		if v, ok := x.Category.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	e.RawKey("\"currentValue\":")
+	e.Bool(x.CurrentValue)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Boolean) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "configId")
+		x.ConfigID.CheckWire(c, p)
+	}
+	if v, ok := x.Category.Get(); ok {
+		p := wire.Join(p, "category")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Boolean) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Boolean) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Boolean) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownAvailableCommand) isAvailableCommand() {}
+
+// DecodeAvailableCommand decodes a AvailableCommand from d.
+func DecodeAvailableCommand(d *wire.Decoder) (AvailableCommand, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"type\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "command":
+		v := new(Command)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownAvailableCommand{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeAvailableCommand encodes v to e; a nil v is null.
+func EncodeAvailableCommand(e *wire.Encoder, v AvailableCommand) {
+	switch v := v.(type) {
+	case *Command:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"command\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownAvailableCommand:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckAvailableCommand records in c every constraint v breaks, under the JSON pointer p.
+func CheckAvailableCommand(c *wire.Checker, p string, v AvailableCommand) {
+	switch v := v.(type) {
+	case *Command:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalAvailableCommand decodes a AvailableCommand from data, strictly.
+func UnmarshalAvailableCommand(data []byte) (AvailableCommand, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeAvailableCommand(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalAvailableCommand encodes v.
+func MarshalAvailableCommand(v AvailableCommand) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeAvailableCommand(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateAvailableCommand checks v against its schema's constraints and returns every violation.
+func ValidateAvailableCommand(v AvailableCommand) error {
+	var c wire.Checker
+	CheckAvailableCommand(&c, "", v)
+	return c.Err()
+}
+
+func (*Command) isAvailableCommand() {}
+
+// DecodeWire decodes the value from d.
+func (x *Command) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Command{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "name":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "description")
+				}
+				x.Description = v0
+			}
+		case "input":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "input")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "input")
+			}
+			if isNull {
+				x.Input = wire.Null[AvailableCommandInput]()
+			} else {
+				var v AvailableCommandInput
+				{
+					v1, err := DecodeAvailableCommandInput(d)
+					if err != nil {
+						return wire.At(err, "input")
+					}
+					v = v1
+				}
+				x.Input = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "name")
+	}
+	if !seen[1] {
+		missing = append(missing, "description")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Command) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Command) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"description\":")
+	e.String(x.Description)
+	if !x.Input.IsAbsent() {
+		e.RawKey("\"input\":")
+		if v, ok := x.Input.Get(); ok {
+			EncodeAvailableCommandInput(e, v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Command) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Input.Get(); ok {
+		p := wire.Join(p, "input")
+		CheckAvailableCommandInput(c, p, v)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Command) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Command) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Command) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownAvailableCommandInput) isAvailableCommandInput() {}
+
+// DecodeAvailableCommandInput decodes a AvailableCommandInput from d.
+func DecodeAvailableCommandInput(d *wire.Decoder) (AvailableCommandInput, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"type\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "text":
+		v := new(TextCommandInput)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownAvailableCommandInput{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeAvailableCommandInput encodes v to e; a nil v is null.
+func EncodeAvailableCommandInput(e *wire.Encoder, v AvailableCommandInput) {
+	switch v := v.(type) {
+	case *TextCommandInput:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"text\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownAvailableCommandInput:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckAvailableCommandInput records in c every constraint v breaks, under the JSON pointer p.
+func CheckAvailableCommandInput(c *wire.Checker, p string, v AvailableCommandInput) {
+	switch v := v.(type) {
+	case *TextCommandInput:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalAvailableCommandInput decodes a AvailableCommandInput from data, strictly.
+func UnmarshalAvailableCommandInput(data []byte) (AvailableCommandInput, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeAvailableCommandInput(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalAvailableCommandInput encodes v.
+func MarshalAvailableCommandInput(v AvailableCommandInput) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeAvailableCommandInput(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateAvailableCommandInput checks v against its schema's constraints and returns every violation.
+func ValidateAvailableCommandInput(v AvailableCommandInput) error {
+	var c wire.Checker
+	CheckAvailableCommandInput(&c, "", v)
+	return c.Err()
+}
+
+func (*TextCommandInput) isAvailableCommandInput() {}
+
+// DecodeWire decodes the value from d.
+func (x *TextCommandInput) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = TextCommandInput{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "hint":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "hint")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "hint")
+				}
+				x.Hint = v0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "hint")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *TextCommandInput) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *TextCommandInput) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"hint\":")
+	e.String(x.Hint)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *TextCommandInput) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *TextCommandInput) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *TextCommandInput) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x TextCommandInput) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ListSessionsResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessions":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessions")
+			}
+			seen[0] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "sessions")
+				}
+				s0 := make([]SessionInfo, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "sessions")
+					}
+					if !more {
+						break
+					}
+					var e0 SessionInfo
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "sessions")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Sessions = s0
+			}
+		case "nextCursor":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "nextCursor")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "nextCursor")
+			}
+			if isNull {
+				x.NextCursor = wire.Null[SessionListCursor]()
+			} else {
+				var v SessionListCursor
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "nextCursor")
+				}
+				x.NextCursor = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessions")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ListSessionsResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ListSessionsResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessions\":")
+	e.BeginArray()
+	for i0 := range x.Sessions {
+		x.Sessions[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if !x.NextCursor.IsAbsent() {
+		e.RawKey("\"nextCursor\":")
+		if v, ok := x.NextCursor.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessions")
+		for i0 := range x.Sessions {
+			p := wire.JoinIndex(p, i0)
+			x.Sessions[i0].CheckWire(c, p)
+		}
+	}
+	if v, ok := x.NextCursor.Get(); ok {
+		p := wire.Join(p, "nextCursor")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ListSessionsResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ListSessionsResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ListSessionsResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionInfo{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [6]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "cwd":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "cwd")
+			}
+			seen[1] = true
+			if err := x.Cwd.DecodeWire(d); err != nil {
+				return wire.At(err, "cwd")
+			}
+		case "additionalDirectories":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "additionalDirectories")
+			}
+			seen[2] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "additionalDirectories")
+				}
+				s0 := make([]AbsolutePath, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "additionalDirectories")
+					}
+					if !more {
+						break
+					}
+					var e0 AbsolutePath
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+					}
+					s0 = append(s0, e0)
+				}
+				x.AdditionalDirectories = s0
+			}
+		case "title":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "title")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "title")
+			}
+			if isNull {
+				x.Title = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "title")
+					}
+					v = v1
+				}
+				x.Title = wire.Some(v)
+			}
+		case "updatedAt":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "updatedAt")
+			}
+			seen[4] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "updatedAt")
+			}
+			if isNull {
+				x.UpdatedAt = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "updatedAt")
+					}
+					v = v1
+				}
+				x.UpdatedAt = wire.Some(v)
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[1] {
+		missing = append(missing, "cwd")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionInfo) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionInfo) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	e.RawKey("\"cwd\":")
+	x.Cwd.EncodeWire(e)
+	if x.AdditionalDirectories != nil {
+		e.RawKey("\"additionalDirectories\":")
+		e.BeginArray()
+		for i0 := range x.AdditionalDirectories {
+			x.AdditionalDirectories[i0].EncodeWire(e)
+		}
+		e.EndArray()
+	}
+	if !x.Title.IsAbsent() {
+		e.RawKey("\"title\":")
+		if v, ok := x.Title.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.UpdatedAt.IsAbsent() {
+		e.RawKey("\"updatedAt\":")
+		if v, ok := x.UpdatedAt.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "cwd")
+		x.Cwd.CheckWire(c, p)
+	}
+	if x.AdditionalDirectories != nil {
+		p := wire.Join(p, "additionalDirectories")
+		for i0 := range x.AdditionalDirectories {
+			p := wire.JoinIndex(p, i0)
+			x.AdditionalDirectories[i0].CheckWire(c, p)
+		}
+	}
+	if v, ok := x.UpdatedAt.Get(); ok {
+		p := wire.Join(p, "updatedAt")
+		if !wire.IsDateTime(string(v)) {
+			c.Fail(p, "%q is not a valid date-time", string(v))
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionInfo) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionInfo) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionInfo) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionListCursor) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = SessionListCursor(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionListCursor) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionListCursor) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionListCursor) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionListCursor) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionListCursor) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *DeleteSessionResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = DeleteSessionResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *DeleteSessionResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *DeleteSessionResponse) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DeleteSessionResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DeleteSessionResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ResumeSessionResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "configOptions":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "configOptions")
+			}
+			seen[0] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "configOptions")
+				}
+				s0 := make([]SessionConfigOption, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "configOptions")
+					}
+					if !more {
+						break
+					}
+					var e0 SessionConfigOption
+					{
+						v1, err := DecodeSessionConfigOption(d)
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "configOptions")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.ConfigOptions = s0
+			}
+		case "availableCommands":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "availableCommands")
+			}
+			seen[1] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "availableCommands")
+				}
+				s0 := make([]AvailableCommand, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "availableCommands")
+					}
+					if !more {
+						break
+					}
+					var e0 AvailableCommand
+					{
+						v1, err := DecodeAvailableCommand(d)
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "availableCommands")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.AvailableCommands = s0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ResumeSessionResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ResumeSessionResponse) EncodeWireFields(e *wire.Encoder) {
+	if x.ConfigOptions != nil {
+		e.RawKey("\"configOptions\":")
+		e.BeginArray()
+		for i0 := range x.ConfigOptions {
+			EncodeSessionConfigOption(e, x.ConfigOptions[i0])
+		}
+		e.EndArray()
+	}
+	if x.AvailableCommands != nil {
+		e.RawKey("\"availableCommands\":")
+		e.BeginArray()
+		for i0 := range x.AvailableCommands {
+			EncodeAvailableCommand(e, x.AvailableCommands[i0])
+		}
+		e.EndArray()
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ResumeSessionResponse) CheckWire(c *wire.Checker, p string) {
+	if x.ConfigOptions != nil {
+		p := wire.Join(p, "configOptions")
+		for i0 := range x.ConfigOptions {
+			p := wire.JoinIndex(p, i0)
+			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
+		}
+	}
+	if x.AvailableCommands != nil {
+		p := wire.Join(p, "availableCommands")
+		for i0 := range x.AvailableCommands {
+			p := wire.JoinIndex(p, i0)
+			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ResumeSessionResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ResumeSessionResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *CloseSessionResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CloseSessionResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CloseSessionResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CloseSessionResponse) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CloseSessionResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CloseSessionResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CloseSessionResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *CancelToolCallResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CancelToolCallResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CancelToolCallResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CancelToolCallResponse) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CancelToolCallResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CancelToolCallResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CancelToolCallResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CancelToolCallResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *CancelTerminalResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CancelTerminalResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CancelTerminalResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CancelTerminalResponse) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CancelTerminalResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CancelTerminalResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CancelTerminalResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CancelTerminalResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SetSessionConfigOptionResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "configOptions":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "configOptions")
+			}
+			seen[0] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "configOptions")
+				}
+				s0 := make([]SessionConfigOption, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "configOptions")
+					}
+					if !more {
+						break
+					}
+					var e0 SessionConfigOption
+					{
+						v1, err := DecodeSessionConfigOption(d)
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "configOptions")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.ConfigOptions = s0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "configOptions")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SetSessionConfigOptionResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SetSessionConfigOptionResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"configOptions\":")
+	e.BeginArray()
+	for i0 := range x.ConfigOptions {
+		EncodeSessionConfigOption(e, x.ConfigOptions[i0])
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SetSessionConfigOptionResponse) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "configOptions")
+		for i0 := range x.ConfigOptions {
+			p := wire.JoinIndex(p, i0)
+			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SetSessionConfigOptionResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SetSessionConfigOptionResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = PromptResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "messageId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "messageId")
+			}
+			seen[0] = true
+			if err := x.MessageID.DecodeWire(d); err != nil {
+				return wire.At(err, "messageId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "messageId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PromptResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *PromptResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"messageId\":")
+	x.MessageID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "messageId")
+		x.MessageID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PromptResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PromptResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PromptResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *MessageID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = MessageID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *MessageID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *MessageID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *MessageID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *MessageID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x MessageID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ExtResponse) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ExtResponse(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ExtResponse) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ExtResponse) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ExtResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ExtResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ExtResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*AgentResponseError) isAgentResponse() {}
+
+// DecodeWire decodes the value from d.
+func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentResponseError{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeAgentResponseErrorID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "error":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "error")
+			}
+			seen[1] = true
+			if err := x.Error.DecodeWire(d); err != nil {
+				return wire.At(err, "error")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "error")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentResponseError) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	EncodeAgentResponseErrorID(e, x.ID)
+	e.RawKey("\"error\":")
+	x.Error.EncodeWire(e)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckAgentResponseErrorID(c, p, x.ID)
+	}
+	{
+		p := wire.Join(p, "error")
+		x.Error.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentResponseError) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentResponseError) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentResponseError) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeAgentResponseErrorID decodes a AgentResponseErrorID from d.
+func DecodeAgentResponseErrorID(d *wire.Decoder) (AgentResponseErrorID, error) {
+	switch d.Kind() {
+	case wire.KindNull:
+		if err := d.Skip(); err != nil {
+			return nil, err
+		}
+		return AgentResponseErrorIDNull{}, nil
+	case wire.KindNumber:
+		v := new(AgentResponseErrorIDNumber)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindString:
+		v := new(AgentResponseErrorIDStr)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("null or integer or string")
+}
+
+// EncodeAgentResponseErrorID encodes v to e; a nil v is null.
+func EncodeAgentResponseErrorID(e *wire.Encoder, v AgentResponseErrorID) {
+	switch v := v.(type) {
+	case AgentResponseErrorIDNull:
+		e.Null()
+	case AgentResponseErrorIDNumber:
+		v.EncodeWire(e)
+	case AgentResponseErrorIDStr:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckAgentResponseErrorID records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentResponseErrorID(c *wire.Checker, p string, v AgentResponseErrorID) {
+	switch v := v.(type) {
+	case AgentResponseErrorIDNumber:
+		v.CheckWire(c, p)
+	case AgentResponseErrorIDStr:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalAgentResponseErrorID decodes a AgentResponseErrorID from data, strictly.
+func UnmarshalAgentResponseErrorID(data []byte) (AgentResponseErrorID, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeAgentResponseErrorID(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalAgentResponseErrorID encodes v.
+func MarshalAgentResponseErrorID(v AgentResponseErrorID) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeAgentResponseErrorID(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateAgentResponseErrorID checks v against its schema's constraints and returns every violation.
+func ValidateAgentResponseErrorID(v AgentResponseErrorID) error {
+	var c wire.Checker
+	CheckAgentResponseErrorID(&c, "", v)
+	return c.Err()
+}
+
+func (AgentResponseErrorIDNull) isAgentResponseErrorID() {}
+
+func (AgentResponseErrorIDNumber) isAgentResponseErrorID() {}
+
+// DecodeWire decodes the value from d.
+func (x *AgentResponseErrorIDNumber) DecodeWire(d *wire.Decoder) error {
+	var v int64
+	{
+		v1, err := d.Int64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = AgentResponseErrorIDNumber(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentResponseErrorIDNumber) EncodeWire(e *wire.Encoder) {
+	v := int64(*x)
+	e.Int64(int64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentResponseErrorIDNumber) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentResponseErrorIDNumber) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentResponseErrorIDNumber) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentResponseErrorIDNumber) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (AgentResponseErrorIDStr) isAgentResponseErrorID() {}
+
+// DecodeWire decodes the value from d.
+func (x *AgentResponseErrorIDStr) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = AgentResponseErrorIDStr(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentResponseErrorIDStr) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentResponseErrorIDStr) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentResponseErrorIDStr) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentResponseErrorIDStr) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentResponseErrorIDStr) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *Error) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Error{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "code":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "code")
+			}
+			seen[0] = true
+			if err := x.Code.DecodeWire(d); err != nil {
+				return wire.At(err, "code")
+			}
+		case "message":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "message")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "message")
+				}
+				x.Message = v0
+			}
+		case "data":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "data")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "data")
+			}
+			if isNull {
+				x.Data = wire.Null[ErrorData]()
+			} else {
+				var v ErrorData
+				{
+					v1, err := DecodeErrorData(d)
+					if err != nil {
+						return wire.At(err, "data")
+					}
+					v = v1
+				}
+				x.Data = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "code")
+	}
+	if !seen[1] {
+		missing = append(missing, "message")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Error) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Error) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"code\":")
+	x.Code.EncodeWire(e)
+	e.RawKey("\"message\":")
+	e.String(x.Message)
+	if !x.Data.IsAbsent() {
+		e.RawKey("\"data\":")
+		if v, ok := x.Data.Get(); ok {
+			EncodeErrorData(e, v)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Error) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "code")
+		x.Code.CheckWire(c, p)
+	}
+	if v, ok := x.Data.Get(); ok {
+		p := wire.Join(p, "data")
+		CheckErrorData(c, p, v)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Error) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Error) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Error) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+const (
+	// **Parse error**: Invalid JSON was received by the server.
+	// An error occurred on the server while parsing the JSON text.
+	ErrorCodeParseError ErrorCode = -32700
+	// **Invalid request**: The JSON sent is not a valid Request object.
+	ErrorCodeInvalidRequest ErrorCode = -32600
+	// **Method not found**: The method does not exist or is not available.
+	ErrorCodeMethodNotFound ErrorCode = -32601
+	// **Invalid params**: Invalid method parameter(s).
+	ErrorCodeInvalidParams ErrorCode = -32602
+	// **Internal error**: Internal JSON-RPC error.
+	ErrorCodeInternalError ErrorCode = -32603
+	// **Request cancelled**: Execution of the method was aborted either due to a
+	// cancellation request from the caller or
+	// because of resource constraints or shutdown.
+	ErrorCodeRequestCancelled ErrorCode = -32800
+	// **Authentication required**: Authentication is required before this
+	// operation can be performed.
+	ErrorCodeAuthenticationRequired ErrorCode = -32000
+	// **Resource not found**: A given resource, such as a session, was not found.
+	ErrorCodeResourceNotFound ErrorCode = -32002
+	// **Unsupported protocol version**: No protocol version supported by the Agent
+	// is at or below the requested version.
+	// The error data is an [`UnsupportedProtocolVersionErrorData`].
+	ErrorCodeUnsupportedProtocolVersion ErrorCode = -32022
+)
+
+// Valid reports whether v is one of the listed values.
+func (v ErrorCode) Valid() bool {
+	switch v {
+	case ErrorCodeParseError, ErrorCodeInvalidRequest, ErrorCodeMethodNotFound, ErrorCodeInvalidParams, ErrorCodeInternalError, ErrorCodeRequestCancelled, ErrorCodeAuthenticationRequired, ErrorCodeResourceNotFound, ErrorCodeUnsupportedProtocolVersion:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *ErrorCode) DecodeWire(d *wire.Decoder) error {
+	v, err := d.Int32()
+	*x = ErrorCode(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *ErrorCode) EncodeWire(e *wire.Encoder) {
+	e.Int64(int64(int32(*x)))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ErrorCode) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ErrorCode) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ErrorCode) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// decodeErrorDataByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeErrorDataByTrial(d *wire.Decoder, set uint64) (ErrorData, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ErrorData
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(UnsupportedProtocolVersion)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x4) == uint64(0x4) {
+		v := new(SessionNotFound)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// DecodeErrorData decodes a ErrorData from d.
+func DecodeErrorData(d *wire.Decoder) (ErrorData, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"requested", "supported", "sessionId"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeErrorDataByTrial(d, set)
+		}
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(UnsupportedProtocolVersion)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			v := new(SessionNotFound)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		raw, err := wire.DecodeRaw(d)
+		if err != nil {
+			return nil, err
+		}
+		return ErrorDataOther(raw), nil
+	}
+	raw, err := wire.DecodeRaw(d)
+	if err != nil {
+		return nil, err
+	}
+	return ErrorDataOther(raw), nil
+}
+
+// EncodeErrorData encodes v to e; a nil v is null.
+func EncodeErrorData(e *wire.Encoder, v ErrorData) {
+	switch v := v.(type) {
+	case *UnsupportedProtocolVersion:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *SessionNotFound:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case ErrorDataOther:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckErrorData records in c every constraint v breaks, under the JSON pointer p.
+func CheckErrorData(c *wire.Checker, p string, v ErrorData) {
+	switch v := v.(type) {
+	case *UnsupportedProtocolVersion:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *SessionNotFound:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalErrorData decodes a ErrorData from data, strictly.
+func UnmarshalErrorData(data []byte) (ErrorData, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeErrorData(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalErrorData encodes v.
+func MarshalErrorData(v ErrorData) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeErrorData(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateErrorData checks v against its schema's constraints and returns every violation.
+func ValidateErrorData(v ErrorData) error {
+	var c wire.Checker
+	CheckErrorData(&c, "", v)
+	return c.Err()
+}
+
+func (ErrorDataOther) isErrorData() {}
+
+// DecodeWire decodes the value from d.
+func (x *ErrorDataOther) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ErrorDataOther(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ErrorDataOther) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ErrorDataOther) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ErrorDataOther) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ErrorDataOther) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ErrorDataOther) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnsupportedProtocolVersion) isErrorData() {}
+
+// DecodeWire decodes the value from d.
+func (x *UnsupportedProtocolVersion) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = UnsupportedProtocolVersion{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "requested":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "requested")
+			}
+			seen[0] = true
+			if err := x.Requested.DecodeWire(d); err != nil {
+				return wire.At(err, "requested")
+			}
+		case "supported":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "supported")
+			}
+			seen[1] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "supported")
+				}
+				s0 := make([]ProtocolVersion, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "supported")
+					}
+					if !more {
+						break
+					}
+					var e0 ProtocolVersion
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "supported")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Supported = s0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "requested")
+	}
+	if !seen[1] {
+		missing = append(missing, "supported")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *UnsupportedProtocolVersion) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *UnsupportedProtocolVersion) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requested\":")
+	x.Requested.EncodeWire(e)
+	e.RawKey("\"supported\":")
+	e.BeginArray()
+	for i0 := range x.Supported {
+		x.Supported[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *UnsupportedProtocolVersion) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "requested")
+		x.Requested.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "supported")
+		for i0 := range x.Supported {
+			p := wire.JoinIndex(p, i0)
+			x.Supported[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *UnsupportedProtocolVersion) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *UnsupportedProtocolVersion) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x UnsupportedProtocolVersion) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*SessionNotFound) isErrorData() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionNotFound) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionNotFound{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionNotFound) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionNotFound) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionNotFound) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionNotFound) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionNotFound) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionNotFound) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -13967,46 +21671,6 @@ func (x ContentChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// DecodeWire decodes the value from d.
-func (x *MessageID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = MessageID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *MessageID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MessageID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MessageID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MessageID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x MessageID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 func (*UserMessageChunk) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "user_message_chunk".
@@ -14759,7 +22423,28 @@ func (x *SessionUpdateStateUpdate) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionUpdateStateUpdate) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionUpdateStateUpdate) CheckWire(c *wire.Checker, p string) {
+	{
+		// The value is also a StateUpdate.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeStateUpdate(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckStateUpdate(c, p, v)
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionUpdateStateUpdate) Validate() error {
@@ -14775,6 +22460,1011 @@ func (x *SessionUpdateStateUpdate) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x SessionUpdateStateUpdate) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownStateUpdate) isStateUpdate() {}
+
+// DecodeStateUpdate decodes a StateUpdate from d.
+func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
+	tag, ok, err := d.PeekTag("state")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"state\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "running":
+		v := new(RunningStateUpdate)
+		d.SkipKey("state")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "idle":
+		v := new(Idle)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "requires_action":
+		v := new(RequiresActionStateUpdate)
+		d.SkipKey("state")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownStateUpdate{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeStateUpdate encodes v to e; a nil v is null.
+func EncodeStateUpdate(e *wire.Encoder, v StateUpdate) {
+	switch v := v.(type) {
+	case *RunningStateUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"state\":")
+		e.RawValue("\"running\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *Idle:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *RequiresActionStateUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"state\":")
+		e.RawValue("\"requires_action\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownStateUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"state\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckStateUpdate records in c every constraint v breaks, under the JSON pointer p.
+func CheckStateUpdate(c *wire.Checker, p string, v StateUpdate) {
+	switch v := v.(type) {
+	case *RunningStateUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Idle:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *RequiresActionStateUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalStateUpdate decodes a StateUpdate from data, strictly.
+func UnmarshalStateUpdate(data []byte) (StateUpdate, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeStateUpdate(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalStateUpdate encodes v.
+func MarshalStateUpdate(v StateUpdate) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeStateUpdate(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateStateUpdate checks v against its schema's constraints and returns every violation.
+func ValidateStateUpdate(v StateUpdate) error {
+	var c wire.Checker
+	CheckStateUpdate(&c, "", v)
+	return c.Err()
+}
+
+func (*RunningStateUpdate) isStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = RunningStateUpdate{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "background":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *RunningStateUpdate) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *RunningStateUpdate) EncodeWireFields(e *wire.Encoder) {
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *RunningStateUpdate) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *RunningStateUpdate) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x RunningStateUpdate) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownBackgroundWork) isBackgroundWork() {}
+
+// DecodeBackgroundWork decodes a BackgroundWork from d.
+func DecodeBackgroundWork(d *wire.Decoder) (BackgroundWork, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"type\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "terminal":
+		v := new(BackgroundTerminal)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "tool_call":
+		v := new(BackgroundToolCall)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownBackgroundWork{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeBackgroundWork encodes v to e; a nil v is null.
+func EncodeBackgroundWork(e *wire.Encoder, v BackgroundWork) {
+	switch v := v.(type) {
+	case *BackgroundTerminal:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"terminal\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *BackgroundToolCall:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"tool_call\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownBackgroundWork:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckBackgroundWork records in c every constraint v breaks, under the JSON pointer p.
+func CheckBackgroundWork(c *wire.Checker, p string, v BackgroundWork) {
+	switch v := v.(type) {
+	case *BackgroundTerminal:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *BackgroundToolCall:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalBackgroundWork decodes a BackgroundWork from data, strictly.
+func UnmarshalBackgroundWork(data []byte) (BackgroundWork, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeBackgroundWork(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalBackgroundWork encodes v.
+func MarshalBackgroundWork(v BackgroundWork) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeBackgroundWork(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateBackgroundWork checks v against its schema's constraints and returns every violation.
+func ValidateBackgroundWork(v BackgroundWork) error {
+	var c wire.Checker
+	CheckBackgroundWork(&c, "", v)
+	return c.Err()
+}
+
+func (*BackgroundTerminal) isBackgroundWork() {}
+
+// DecodeWire decodes the value from d.
+func (x *BackgroundTerminal) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = BackgroundTerminal{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "terminalId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "terminalId")
+			}
+			seen[0] = true
+			if err := x.TerminalID.DecodeWire(d); err != nil {
+				return wire.At(err, "terminalId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "terminalId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *BackgroundTerminal) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *BackgroundTerminal) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"terminalId\":")
+	x.TerminalID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *BackgroundTerminal) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "terminalId")
+		x.TerminalID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *BackgroundTerminal) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *BackgroundTerminal) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x BackgroundTerminal) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*BackgroundToolCall) isBackgroundWork() {}
+
+// DecodeWire decodes the value from d.
+func (x *BackgroundToolCall) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = BackgroundToolCall{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "toolCallId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "toolCallId")
+			}
+			seen[0] = true
+			if err := x.ToolCallID.DecodeWire(d); err != nil {
+				return wire.At(err, "toolCallId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "toolCallId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *BackgroundToolCall) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *BackgroundToolCall) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"toolCallId\":")
+	x.ToolCallID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *BackgroundToolCall) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "toolCallId")
+		x.ToolCallID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *BackgroundToolCall) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *BackgroundToolCall) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x BackgroundToolCall) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*Idle) isStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *Idle) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Idle{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "state":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "state")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "state")
+			}
+			if v != "idle" {
+				return wire.At(wire.ConstError(d.Offset(), "\"idle\""), "state")
+			}
+		case "background":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		case "stopReason":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "stopReason")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if isNull {
+				x.StopReason = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "stopReason")
+					}
+					v = v1
+				}
+				x.StopReason = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "state")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Idle) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Idle) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"state\":")
+	e.RawValue("\"idle\"")
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	if !x.StopReason.IsAbsent() {
+		e.RawKey("\"stopReason\":")
+		if v, ok := x.StopReason.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Idle) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Idle) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Idle) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Idle) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*RequiresActionStateUpdate) isStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = RequiresActionStateUpdate{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "background":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *RequiresActionStateUpdate) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *RequiresActionStateUpdate) EncodeWireFields(e *wire.Encoder) {
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *RequiresActionStateUpdate) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -16786,489 +25476,6 @@ func (x AvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-func (*UnknownAvailableCommand) isAvailableCommand() {}
-
-// DecodeAvailableCommand decodes a AvailableCommand from d.
-func DecodeAvailableCommand(d *wire.Decoder) (AvailableCommand, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "command":
-		v := new(Command)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownAvailableCommand{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeAvailableCommand encodes v to e; a nil v is null.
-func EncodeAvailableCommand(e *wire.Encoder, v AvailableCommand) {
-	switch v := v.(type) {
-	case *Command:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"command\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownAvailableCommand:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckAvailableCommand records in c every constraint v breaks, under the JSON pointer p.
-func CheckAvailableCommand(c *wire.Checker, p string, v AvailableCommand) {
-	switch v := v.(type) {
-	case *Command:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalAvailableCommand decodes a AvailableCommand from data, strictly.
-func UnmarshalAvailableCommand(data []byte) (AvailableCommand, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeAvailableCommand(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalAvailableCommand encodes v.
-func MarshalAvailableCommand(v AvailableCommand) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeAvailableCommand(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateAvailableCommand checks v against its schema's constraints and returns every violation.
-func ValidateAvailableCommand(v AvailableCommand) error {
-	var c wire.Checker
-	CheckAvailableCommand(&c, "", v)
-	return c.Err()
-}
-
-func (*Command) isAvailableCommand() {}
-
-// DecodeWire decodes the value from d.
-func (x *Command) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Command{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "name":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "description")
-				}
-				x.Description = v0
-			}
-		case "input":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "input")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "input")
-			}
-			if isNull {
-				x.Input = wire.Null[AvailableCommandInput]()
-			} else {
-				var v AvailableCommandInput
-				{
-					v1, err := DecodeAvailableCommandInput(d)
-					if err != nil {
-						return wire.At(err, "input")
-					}
-					v = v1
-				}
-				x.Input = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "name")
-	}
-	if !seen[1] {
-		missing = append(missing, "description")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Command) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Command) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	e.RawKey("\"description\":")
-	e.String(x.Description)
-	if !x.Input.IsAbsent() {
-		e.RawKey("\"input\":")
-		if v, ok := x.Input.Get(); ok {
-			EncodeAvailableCommandInput(e, v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Command) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Input.Get(); ok {
-		p := wire.Join(p, "input")
-		CheckAvailableCommandInput(c, p, v)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Command) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Command) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Command) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnknownAvailableCommandInput) isAvailableCommandInput() {}
-
-// DecodeAvailableCommandInput decodes a AvailableCommandInput from d.
-func DecodeAvailableCommandInput(d *wire.Decoder) (AvailableCommandInput, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "text":
-		v := new(TextCommandInput)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownAvailableCommandInput{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeAvailableCommandInput encodes v to e; a nil v is null.
-func EncodeAvailableCommandInput(e *wire.Encoder, v AvailableCommandInput) {
-	switch v := v.(type) {
-	case *TextCommandInput:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"text\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownAvailableCommandInput:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckAvailableCommandInput records in c every constraint v breaks, under the JSON pointer p.
-func CheckAvailableCommandInput(c *wire.Checker, p string, v AvailableCommandInput) {
-	switch v := v.(type) {
-	case *TextCommandInput:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalAvailableCommandInput decodes a AvailableCommandInput from data, strictly.
-func UnmarshalAvailableCommandInput(data []byte) (AvailableCommandInput, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeAvailableCommandInput(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalAvailableCommandInput encodes v.
-func MarshalAvailableCommandInput(v AvailableCommandInput) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeAvailableCommandInput(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateAvailableCommandInput checks v against its schema's constraints and returns every violation.
-func ValidateAvailableCommandInput(v AvailableCommandInput) error {
-	var c wire.Checker
-	CheckAvailableCommandInput(&c, "", v)
-	return c.Err()
-}
-
-func (*TextCommandInput) isAvailableCommandInput() {}
-
-// DecodeWire decodes the value from d.
-func (x *TextCommandInput) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = TextCommandInput{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "hint":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "hint")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "hint")
-				}
-				x.Hint = v0
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "hint")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *TextCommandInput) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TextCommandInput) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"hint\":")
-	e.String(x.Hint)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextCommandInput) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TextCommandInput) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TextCommandInput) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x TextCommandInput) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 func (*ConfigOptionUpdate) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -17411,1319 +25618,6 @@ func (x *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ConfigOptionUpdate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnknownSessionConfigOption) isSessionConfigOption() {}
-
-// DecodeSessionConfigOption decodes a SessionConfigOption from d.
-func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "select":
-		v := new(Select)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "boolean":
-		v := new(Boolean)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownSessionConfigOption{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeSessionConfigOption encodes v to e; a nil v is null.
-func EncodeSessionConfigOption(e *wire.Encoder, v SessionConfigOption) {
-	switch v := v.(type) {
-	case *Select:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *Boolean:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *UnknownSessionConfigOption:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckSessionConfigOption records in c every constraint v breaks, under the JSON pointer p.
-func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) {
-	switch v := v.(type) {
-	case *Select:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *Boolean:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalSessionConfigOption decodes a SessionConfigOption from data, strictly.
-func UnmarshalSessionConfigOption(data []byte) (SessionConfigOption, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeSessionConfigOption(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalSessionConfigOption encodes v.
-func MarshalSessionConfigOption(v SessionConfigOption) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeSessionConfigOption(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateSessionConfigOption checks v against its schema's constraints and returns every violation.
-func ValidateSessionConfigOption(v SessionConfigOption) error {
-	var c wire.Checker
-	CheckSessionConfigOption(&c, "", v)
-	return c.Err()
-}
-
-func (*Select) isSessionConfigOption() {}
-
-// DecodeWire decodes the value from d.
-func (x *Select) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Select{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [8]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "type":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "type")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "type")
-			}
-			if v != "select" {
-				return wire.At(wire.ConstError(d.Offset(), "\"select\""), "type")
-			}
-		case "configId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "configId")
-			}
-			seen[1] = true
-			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
-			}
-		case "name":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[2] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "category":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "category")
-			}
-			seen[4] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "category")
-			}
-			if isNull {
-				x.Category = wire.Null[SessionConfigOptionCategory]()
-			} else {
-				var v SessionConfigOptionCategory
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "category")
-				}
-				x.Category = wire.Some(v)
-			}
-		case "_meta":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[5] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		case "currentValue":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "currentValue")
-			}
-			seen[6] = true
-			if err := x.CurrentValue.DecodeWire(d); err != nil {
-				return wire.At(err, "currentValue")
-			}
-		case "options":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "options")
-			}
-			seen[7] = true
-			{
-				v0, err := DecodeSessionConfigSelectOptions(d)
-				if err != nil {
-					return wire.At(err, "options")
-				}
-				x.Options = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "type")
-	}
-	if !seen[1] {
-		missing = append(missing, "configId")
-	}
-	if !seen[2] {
-		missing = append(missing, "name")
-	}
-	if !seen[6] {
-		missing = append(missing, "currentValue")
-	}
-	if !seen[7] {
-		missing = append(missing, "options")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Select) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Select) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"type\":")
-	e.RawValue("\"select\"")
-	e.RawKey("\"configId\":")
-	x.ConfigID.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Category.IsAbsent() {
-		e.RawKey("\"category\":")
-		if v, ok := x.Category.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	e.RawKey("\"currentValue\":")
-	x.CurrentValue.EncodeWire(e)
-	e.RawKey("\"options\":")
-	EncodeSessionConfigSelectOptions(e, x.Options)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Select) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
-	if v, ok := x.Category.Get(); ok {
-		p := wire.Join(p, "category")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-	{
-		p := wire.Join(p, "currentValue")
-		x.CurrentValue.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "options")
-		CheckSessionConfigSelectOptions(c, p, x.Options)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Select) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Select) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Select) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = SessionConfigID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-const (
-	// Session mode selector.
-	SessionConfigOptionCategoryMode SessionConfigOptionCategory = "mode"
-	// Model selector.
-	SessionConfigOptionCategoryModel SessionConfigOptionCategory = "model"
-	// Model-related configuration parameter.
-	SessionConfigOptionCategoryModelConfig SessionConfigOptionCategory = "model_config"
-	// Thought/reasoning level selector.
-	SessionConfigOptionCategoryThoughtLevel SessionConfigOptionCategory = "thought_level"
-)
-
-// Valid reports whether v is one of the listed values.
-func (v SessionConfigOptionCategory) Valid() bool {
-	switch v {
-	case SessionConfigOptionCategoryMode, SessionConfigOptionCategoryModel, SessionConfigOptionCategoryModelConfig, SessionConfigOptionCategoryThoughtLevel:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigOptionCategory) DecodeWire(d *wire.Decoder) error {
-	v, err := d.String()
-	*x = SessionConfigOptionCategory(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigOptionCategory) EncodeWire(e *wire.Encoder) {
-	e.String(string(*x))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigOptionCategory) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigOptionCategory) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigOptionCategory) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigValueID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = SessionConfigValueID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigValueID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigValueID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigValueID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigValueID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigValueID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeSessionConfigSelectOptions decodes a SessionConfigSelectOptions from d.
-func DecodeSessionConfigSelectOptions(d *wire.Decoder) (SessionConfigSelectOptions, error) {
-	switch d.Kind() {
-	case wire.KindArray:
-		first, set, err := d.PeekFirst([]string{"groupId", "name", "options", "value"})
-		if err != nil {
-			return nil, err
-		}
-		_ = set
-		if first == wire.KindObject && set&uint64(0x7) == uint64(0x7) {
-			v := new(SessionConfigSelectOptionsGrouped)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return *v, nil
-		}
-		if first == wire.KindObject && set&uint64(0xa) == uint64(0xa) {
-			v := new(SessionConfigSelectOptionsUngrouped)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return *v, nil
-		}
-		// An empty array (or one whose first element fits no variant, which then fails to decode) is the first variant.
-		v := new(SessionConfigSelectOptionsUngrouped)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	}
-	return nil, d.TypeError("array")
-}
-
-// EncodeSessionConfigSelectOptions encodes v to e; a nil v is null.
-func EncodeSessionConfigSelectOptions(e *wire.Encoder, v SessionConfigSelectOptions) {
-	switch v := v.(type) {
-	case SessionConfigSelectOptionsUngrouped:
-		v.EncodeWire(e)
-	case SessionConfigSelectOptionsGrouped:
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckSessionConfigSelectOptions records in c every constraint v breaks, under the JSON pointer p.
-func CheckSessionConfigSelectOptions(c *wire.Checker, p string, v SessionConfigSelectOptions) {
-	switch v := v.(type) {
-	case SessionConfigSelectOptionsUngrouped:
-		v.CheckWire(c, p)
-	case SessionConfigSelectOptionsGrouped:
-		v.CheckWire(c, p)
-	}
-}
-
-// UnmarshalSessionConfigSelectOptions decodes a SessionConfigSelectOptions from data, strictly.
-func UnmarshalSessionConfigSelectOptions(data []byte) (SessionConfigSelectOptions, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeSessionConfigSelectOptions(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalSessionConfigSelectOptions encodes v.
-func MarshalSessionConfigSelectOptions(v SessionConfigSelectOptions) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeSessionConfigSelectOptions(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateSessionConfigSelectOptions checks v against its schema's constraints and returns every violation.
-func ValidateSessionConfigSelectOptions(v SessionConfigSelectOptions) error {
-	var c wire.Checker
-	CheckSessionConfigSelectOptions(&c, "", v)
-	return c.Err()
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigSelectOption{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "value":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "value")
-			}
-			seen[0] = true
-			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "value")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectOption) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"value\":")
-	x.Value.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectOption) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectOptionsUngrouped) DecodeWire(d *wire.Decoder) error {
-	var v []SessionConfigSelectOption
-	{
-		if err := d.BeginArray(); err != nil {
-			return err
-		}
-		s1 := make([]SessionConfigSelectOption, 0)
-		for i1 := 0; ; i1++ {
-			more, err := d.NextElem()
-			if err != nil {
-				return err
-			}
-			if !more {
-				break
-			}
-			var e1 SessionConfigSelectOption
-			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
-			}
-			s1 = append(s1, e1)
-		}
-		v = s1
-	}
-	*x = SessionConfigSelectOptionsUngrouped(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectOptionsUngrouped) EncodeWire(e *wire.Encoder) {
-	v := []SessionConfigSelectOption(*x)
-	e.BeginArray()
-	for i1 := range v {
-		v[i1].EncodeWire(e)
-	}
-	e.EndArray()
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectOptionsUngrouped) CheckWire(c *wire.Checker, p string) {
-	v := []SessionConfigSelectOption(*x)
-	if len(v) < 1 {
-		c.Fail(p, "has %d items, want at least 1", len(v))
-	}
-	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
-		v[i1].CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectOptionsUngrouped) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectOptionsUngrouped) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectOptionsUngrouped) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigSelectGroup{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "groupId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "groupId")
-			}
-			seen[0] = true
-			if err := x.GroupID.DecodeWire(d); err != nil {
-				return wire.At(err, "groupId")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "options":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "options")
-			}
-			seen[2] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
-				}
-				s0 := make([]SessionConfigSelectOption, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "options")
-					}
-					if !more {
-						break
-					}
-					var e0 SessionConfigSelectOption
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
-					}
-					s0 = append(s0, e0)
-				}
-				x.Options = s0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "groupId")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if !seen[2] {
-		missing = append(missing, "options")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectGroup) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"groupId\":")
-	x.GroupID.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	e.RawKey("\"options\":")
-	e.BeginArray()
-	for i0 := range x.Options {
-		x.Options[i0].EncodeWire(e)
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "groupId")
-		x.GroupID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "options")
-		if len(x.Options) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Options))
-		}
-		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
-			x.Options[i0].CheckWire(c, p)
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectGroup) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigGroupID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = SessionConfigGroupID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigGroupID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigGroupID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigGroupID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigGroupID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectOptionsGrouped) DecodeWire(d *wire.Decoder) error {
-	var v []SessionConfigSelectGroup
-	{
-		if err := d.BeginArray(); err != nil {
-			return err
-		}
-		s1 := make([]SessionConfigSelectGroup, 0)
-		for i1 := 0; ; i1++ {
-			more, err := d.NextElem()
-			if err != nil {
-				return err
-			}
-			if !more {
-				break
-			}
-			var e1 SessionConfigSelectGroup
-			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
-			}
-			s1 = append(s1, e1)
-		}
-		v = s1
-	}
-	*x = SessionConfigSelectOptionsGrouped(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectOptionsGrouped) EncodeWire(e *wire.Encoder) {
-	v := []SessionConfigSelectGroup(*x)
-	e.BeginArray()
-	for i1 := range v {
-		v[i1].EncodeWire(e)
-	}
-	e.EndArray()
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectOptionsGrouped) CheckWire(c *wire.Checker, p string) {
-	v := []SessionConfigSelectGroup(*x)
-	if len(v) < 1 {
-		c.Fail(p, "has %d items, want at least 1", len(v))
-	}
-	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
-		v[i1].CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectOptionsGrouped) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectOptionsGrouped) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectOptionsGrouped) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*Boolean) isSessionConfigOption() {}
-
-// DecodeWire decodes the value from d.
-func (x *Boolean) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Boolean{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [7]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "type":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "type")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "type")
-			}
-			if v != "boolean" {
-				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
-			}
-		case "configId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "configId")
-			}
-			seen[1] = true
-			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
-			}
-		case "name":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[2] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "category":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "category")
-			}
-			seen[4] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "category")
-			}
-			if isNull {
-				x.Category = wire.Null[SessionConfigOptionCategory]()
-			} else {
-				var v SessionConfigOptionCategory
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "category")
-				}
-				x.Category = wire.Some(v)
-			}
-		case "_meta":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[5] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		case "currentValue":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "currentValue")
-			}
-			seen[6] = true
-			{
-				v0, err := d.Bool()
-				if err != nil {
-					return wire.At(err, "currentValue")
-				}
-				x.CurrentValue = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "type")
-	}
-	if !seen[1] {
-		missing = append(missing, "configId")
-	}
-	if !seen[2] {
-		missing = append(missing, "name")
-	}
-	if !seen[6] {
-		missing = append(missing, "currentValue")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Boolean) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Boolean) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"type\":")
-	e.RawValue("\"boolean\"")
-	e.RawKey("\"configId\":")
-	x.ConfigID.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Category.IsAbsent() {
-		e.RawKey("\"category\":")
-		if v, ok := x.Category.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	e.RawKey("\"currentValue\":")
-	e.Bool(x.CurrentValue)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Boolean) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
-	if v, ok := x.Category.Get(); ok {
-		p := wire.Join(p, "category")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Boolean) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Boolean) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Boolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -20932,207 +27826,6 @@ func (x InitializeRequest) MarshalJSON() ([]byte, error) {
 }
 
 // DecodeWire decodes the value from d.
-func (x *ProtocolVersion) DecodeWire(d *wire.Decoder) error {
-	var v uint16
-	{
-		v1, err := d.Uint16()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ProtocolVersion(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ProtocolVersion) EncodeWire(e *wire.Encoder) {
-	v := uint16(*x)
-	e.Uint64(uint64(v))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProtocolVersion) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ProtocolVersion) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ProtocolVersion) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ProtocolVersion) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *Implementation) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Implementation{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "name":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "title":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "title")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "title")
-			}
-			if isNull {
-				x.Title = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "title")
-					}
-					v = v1
-				}
-				x.Title = wire.Some(v)
-			}
-		case "version":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "version")
-			}
-			seen[2] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "version")
-				}
-				x.Version = v0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "name")
-	}
-	if !seen[2] {
-		missing = append(missing, "version")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Implementation) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Implementation) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Title.IsAbsent() {
-		e.RawKey("\"title\":")
-		if v, ok := x.Title.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	e.RawKey("\"version\":")
-	e.String(x.Version)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Implementation) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Implementation) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Implementation) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Implementation) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
 func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
@@ -21957,46 +28650,6 @@ func (x *LoginAuthRequest) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x LoginAuthRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *AuthMethodID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = AuthMethodID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AuthMethodID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthMethodID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AuthMethodID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AuthMethodID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AuthMethodID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -22939,137 +29592,6 @@ func (x MCPServerStdio) MarshalJSON() ([]byte, error) {
 }
 
 // DecodeWire decodes the value from d.
-func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = EnvVariable{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "name":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "value":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "value")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "value")
-				}
-				x.Value = v0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "name")
-	}
-	if !seen[1] {
-		missing = append(missing, "value")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *EnvVariable) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *EnvVariable) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	e.RawKey("\"value\":")
-	e.String(x.Value)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *EnvVariable) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *EnvVariable) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x EnvVariable) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
 func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
@@ -23220,46 +29742,6 @@ func (x *ListSessionsRequest) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ListSessionsRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionListCursor) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = SessionListCursor(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionListCursor) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionListCursor) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionListCursor) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionListCursor) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionListCursor) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -24901,7 +31383,28 @@ func (x *AgentClientProtocolClientResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentClientProtocolClientResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *AgentClientProtocolClientResponse) CheckWire(c *wire.Checker, p string) {
+	{
+		// The value is also a ClientResponse.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeClientResponse(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckClientResponse(c, p, v)
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *AgentClientProtocolClientResponse) Validate() error {
@@ -24917,6 +31420,2048 @@ func (x *AgentClientProtocolClientResponse) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x AgentClientProtocolClientResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// decodeClientResponseByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeClientResponseByTrial(d *wire.Decoder, set uint64) (ClientResponse, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ClientResponse
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(ClientResponseResult)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x5) == uint64(0x5) {
+		v := new(ClientResponseError)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// DecodeClientResponse decodes a ClientResponse from d.
+func DecodeClientResponse(d *wire.Decoder) (ClientResponse, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"id", "result", "error"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x5) == uint64(0x5) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeClientResponseByTrial(d, set)
+		}
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(ClientResponseResult)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x5) == uint64(0x5) {
+			v := new(ClientResponseError)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: ClientResponseResult (id, result); ClientResponseError (error, id)",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeClientResponse encodes v to e; a nil v is null.
+func EncodeClientResponse(e *wire.Encoder, v ClientResponse) {
+	switch v := v.(type) {
+	case *ClientResponseResult:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ClientResponseError:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckClientResponse records in c every constraint v breaks, under the JSON pointer p.
+func CheckClientResponse(c *wire.Checker, p string, v ClientResponse) {
+	switch v := v.(type) {
+	case *ClientResponseResult:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ClientResponseError:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalClientResponse decodes a ClientResponse from data, strictly.
+func UnmarshalClientResponse(data []byte) (ClientResponse, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeClientResponse(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalClientResponse encodes v.
+func MarshalClientResponse(v ClientResponse) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeClientResponse(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateClientResponse checks v against its schema's constraints and returns every violation.
+func ValidateClientResponse(v ClientResponse) error {
+	var c wire.Checker
+	CheckClientResponse(&c, "", v)
+	return c.Err()
+}
+
+func (*ClientResponseResult) isClientResponse() {}
+
+// DecodeWire decodes the value from d.
+func (x *ClientResponseResult) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ClientResponseResult{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "result":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "result")
+			}
+			seen[1] = true
+			if err := x.Result.DecodeWire(d); err != nil {
+				return wire.At(err, "result")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "result")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ClientResponseResult) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ClientResponseResult) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	EncodeRequestID(e, x.ID)
+	e.RawKey("\"result\":")
+	x.Result.EncodeWire(e)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ClientResponseResult) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckRequestID(c, p, x.ID)
+	}
+	if x.Result != nil {
+		p := wire.Join(p, "result")
+		x.Result.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ClientResponseResult) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ClientResponseResult) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ClientResponseResult) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ClientResponseResultResult) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ClientResponseResultResult(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ClientResponseResultResult) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ClientResponseResultResult) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ClientResponseResultResult) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ClientResponseResultResult) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ClientResponseResultResult) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// AsRequestPermissionResponse decodes the value strictly as RequestPermissionResponse (the session/request_permission alternative); it does not Validate it.
+func (x ClientResponseResultResult) AsRequestPermissionResponse() (RequestPermissionResponse, error) {
+	var v RequestPermissionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromRequestPermissionResponse sets the value to the encoding of v.
+func (x *ClientResponseResultResult) FromRequestPermissionResponse(v RequestPermissionResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ClientResponseResultResult(e.Bytes())
+	return nil
+}
+
+// AsCreateElicitationResponse decodes the value strictly as CreateElicitationResponse (the elicitation/create alternative); it does not Validate it.
+func (x ClientResponseResultResult) AsCreateElicitationResponse() (CreateElicitationResponse, error) {
+	var v CreateElicitationResponse
+	err := func(d *wire.Decoder) error {
+		{
+			v1, err := DecodeCreateElicitationResponse(d)
+			if err != nil {
+				return err
+			}
+			v = v1
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromCreateElicitationResponse sets the value to the encoding of v.
+func (x *ClientResponseResultResult) FromCreateElicitationResponse(v CreateElicitationResponse) error {
+	e := wire.NewEncoder(nil)
+	EncodeCreateElicitationResponse(e, v)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ClientResponseResultResult(e.Bytes())
+	return nil
+}
+
+// AsExtMethodResponse decodes the value strictly as ExtMethodResponse; it does not Validate it.
+func (x ClientResponseResultResult) AsExtMethodResponse() (ExtResponse, error) {
+	var v ExtResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromExtMethodResponse sets the value to the encoding of v.
+func (x *ClientResponseResultResult) FromExtMethodResponse(v ExtResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ClientResponseResultResult(e.Bytes())
+	return nil
+}
+
+// DecodeMethod decodes the value strictly as the alternative that belongs to a JSON-RPC method (the request's or notification's method member, or for a result the method of the request it answers); it does not Validate it.
+func (x ClientResponseResultResult) DecodeMethod(method string) (any, error) {
+	switch method {
+	case "session/request_permission":
+		return x.AsRequestPermissionResponse()
+	case "elicitation/create":
+		return x.AsCreateElicitationResponse()
+	default:
+		return nil, fmt.Errorf("no alternative of ClientResponseResultResult belongs to the method %q", method)
+	}
+}
+
+// DecodeWire decodes the value from d.
+func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = RequestPermissionResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "outcome":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "outcome")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestPermissionOutcome(d)
+				if err != nil {
+					return wire.At(err, "outcome")
+				}
+				x.Outcome = v0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "outcome")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *RequestPermissionResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *RequestPermissionResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"outcome\":")
+	EncodeRequestPermissionOutcome(e, x.Outcome)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "outcome")
+		CheckRequestPermissionOutcome(c, p, x.Outcome)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *RequestPermissionResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x RequestPermissionResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownRequestPermissionOutcome) isRequestPermissionOutcome() {}
+
+// DecodeRequestPermissionOutcome decodes a RequestPermissionOutcome from d.
+func DecodeRequestPermissionOutcome(d *wire.Decoder) (RequestPermissionOutcome, error) {
+	tag, ok, err := d.PeekTag("outcome")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"outcome\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "cancelled":
+		v := new(CancelledPermissionOutcome)
+		d.SkipKey("outcome")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "selected":
+		v := new(SelectedPermissionOutcome)
+		d.SkipKey("outcome")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownRequestPermissionOutcome{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeRequestPermissionOutcome encodes v to e; a nil v is null.
+func EncodeRequestPermissionOutcome(e *wire.Encoder, v RequestPermissionOutcome) {
+	switch v := v.(type) {
+	case *CancelledPermissionOutcome:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"outcome\":")
+		e.RawValue("\"cancelled\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *SelectedPermissionOutcome:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"outcome\":")
+		e.RawValue("\"selected\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownRequestPermissionOutcome:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"outcome\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckRequestPermissionOutcome records in c every constraint v breaks, under the JSON pointer p.
+func CheckRequestPermissionOutcome(c *wire.Checker, p string, v RequestPermissionOutcome) {
+	switch v := v.(type) {
+	case *CancelledPermissionOutcome:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *SelectedPermissionOutcome:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalRequestPermissionOutcome decodes a RequestPermissionOutcome from data, strictly.
+func UnmarshalRequestPermissionOutcome(data []byte) (RequestPermissionOutcome, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeRequestPermissionOutcome(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalRequestPermissionOutcome encodes v.
+func MarshalRequestPermissionOutcome(v RequestPermissionOutcome) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeRequestPermissionOutcome(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateRequestPermissionOutcome checks v against its schema's constraints and returns every violation.
+func ValidateRequestPermissionOutcome(v RequestPermissionOutcome) error {
+	var c wire.Checker
+	CheckRequestPermissionOutcome(&c, "", v)
+	return c.Err()
+}
+
+func (*CancelledPermissionOutcome) isRequestPermissionOutcome() {}
+
+// DecodeWire decodes the value from d.
+func (x *CancelledPermissionOutcome) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CancelledPermissionOutcome{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CancelledPermissionOutcome) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CancelledPermissionOutcome) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CancelledPermissionOutcome) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CancelledPermissionOutcome) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CancelledPermissionOutcome) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*SelectedPermissionOutcome) isRequestPermissionOutcome() {}
+
+// DecodeWire decodes the value from d.
+func (x *SelectedPermissionOutcome) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SelectedPermissionOutcome{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "optionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "optionId")
+			}
+			seen[0] = true
+			if err := x.OptionID.DecodeWire(d); err != nil {
+				return wire.At(err, "optionId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "optionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SelectedPermissionOutcome) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SelectedPermissionOutcome) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"optionId\":")
+	x.OptionID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "optionId")
+		x.OptionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SelectedPermissionOutcome) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SelectedPermissionOutcome) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownCreateElicitationResponse) isCreateElicitationResponse() {}
+
+// DecodeCreateElicitationResponse decodes a CreateElicitationResponse from d.
+func DecodeCreateElicitationResponse(d *wire.Decoder) (CreateElicitationResponse, error) {
+	tag, ok, err := d.PeekTag("action")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"action\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "accept":
+		v := new(Accept)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "decline":
+		v := new(Decline)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "cancel":
+		v := new(Cancel)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownCreateElicitationResponse{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeCreateElicitationResponse encodes v to e; a nil v is null.
+func EncodeCreateElicitationResponse(e *wire.Encoder, v CreateElicitationResponse) {
+	switch v := v.(type) {
+	case *Accept:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Decline:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Cancel:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UnknownCreateElicitationResponse:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"action\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckCreateElicitationResponse records in c every constraint v breaks, under the JSON pointer p.
+func CheckCreateElicitationResponse(c *wire.Checker, p string, v CreateElicitationResponse) {
+	switch v := v.(type) {
+	case *Accept:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Decline:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Cancel:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalCreateElicitationResponse decodes a CreateElicitationResponse from data, strictly.
+func UnmarshalCreateElicitationResponse(data []byte) (CreateElicitationResponse, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeCreateElicitationResponse(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalCreateElicitationResponse encodes v.
+func MarshalCreateElicitationResponse(v CreateElicitationResponse) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeCreateElicitationResponse(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateCreateElicitationResponse checks v against its schema's constraints and returns every violation.
+func ValidateCreateElicitationResponse(v CreateElicitationResponse) error {
+	var c wire.Checker
+	CheckCreateElicitationResponse(&c, "", v)
+	return c.Err()
+}
+
+func (*Accept) isCreateElicitationResponse() {}
+
+// DecodeWire decodes the value from d.
+func (x *Accept) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Accept{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "action":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "action")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "action")
+			}
+			if v != "accept" {
+				return wire.At(wire.ConstError(d.Offset(), "\"accept\""), "action")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		case "content":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "content")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "content")
+			}
+			if isNull {
+				x.Content = wire.Null[map[string]ElicitationContentValue]()
+			} else {
+				var v map[string]ElicitationContentValue
+				{
+					if err := d.BeginObject(); err != nil {
+						return wire.At(err, "content")
+					}
+					m1 := make(map[string]ElicitationContentValue)
+					for {
+						key, more, err := d.NextKey()
+						if err != nil {
+							return wire.At(err, "content")
+						}
+						if !more {
+							break
+						}
+						k1 := string(key)
+						if _, dup := m1[k1]; dup {
+							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
+						}
+						var e1 ElicitationContentValue
+						{
+							v2, err := DecodeElicitationContentValue(d)
+							if err != nil {
+								return wire.At(wire.At(err, k1), "content")
+							}
+							e1 = v2
+						}
+						m1[k1] = e1
+					}
+					v = m1
+				}
+				x.Content = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "action")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Accept) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Accept) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"action\":")
+	e.RawValue("\"accept\"")
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	if !x.Content.IsAbsent() {
+		e.RawKey("\"content\":")
+		if v, ok := x.Content.Get(); ok {
+			e.BeginObject()
+			for _, k1 := range wire.SortedKeys(v) {
+				e.Key(k1)
+				v1 := v[k1]
+				EncodeElicitationContentValue(e, v1)
+			}
+			e.EndObject()
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Accept) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+	if v, ok := x.Content.Get(); ok {
+		p := wire.Join(p, "content")
+		for _, k1 := range wire.SortedKeys(v) {
+			v1 := v[k1]
+			p := wire.Join(p, k1)
+			CheckElicitationContentValue(c, p, v1)
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Accept) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Accept) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Accept) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeElicitationContentValue decodes a ElicitationContentValue from d.
+func DecodeElicitationContentValue(d *wire.Decoder) (ElicitationContentValue, error) {
+	switch d.Kind() {
+	case wire.KindBool:
+		v := new(ElicitationContentValueBoolean)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindNumber:
+		// A plain integer literal is the integer variant; any other number the number variant.
+		if d.PeekInteger() {
+			v := new(ElicitationContentValueInteger)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		{
+			v := new(ElicitationContentValueNumber)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+	case wire.KindString:
+		v := new(ElicitationContentValueString)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindArray:
+		v := new(ElicitationContentValueStringArray)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	raw, err := wire.DecodeRaw(d)
+	if err != nil {
+		return nil, err
+	}
+	return ElicitationContentValueOther(raw), nil
+}
+
+// EncodeElicitationContentValue encodes v to e; a nil v is null.
+func EncodeElicitationContentValue(e *wire.Encoder, v ElicitationContentValue) {
+	switch v := v.(type) {
+	case ElicitationContentValueBoolean:
+		v.EncodeWire(e)
+	case ElicitationContentValueInteger:
+		v.EncodeWire(e)
+	case ElicitationContentValueNumber:
+		v.EncodeWire(e)
+	case ElicitationContentValueString:
+		v.EncodeWire(e)
+	case ElicitationContentValueStringArray:
+		v.EncodeWire(e)
+	case ElicitationContentValueOther:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckElicitationContentValue records in c every constraint v breaks, under the JSON pointer p.
+func CheckElicitationContentValue(c *wire.Checker, p string, v ElicitationContentValue) {
+	switch v := v.(type) {
+	case ElicitationContentValueBoolean:
+		v.CheckWire(c, p)
+	case ElicitationContentValueInteger:
+		v.CheckWire(c, p)
+	case ElicitationContentValueNumber:
+		v.CheckWire(c, p)
+	case ElicitationContentValueString:
+		v.CheckWire(c, p)
+	case ElicitationContentValueStringArray:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalElicitationContentValue decodes a ElicitationContentValue from data, strictly.
+func UnmarshalElicitationContentValue(data []byte) (ElicitationContentValue, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeElicitationContentValue(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalElicitationContentValue encodes v.
+func MarshalElicitationContentValue(v ElicitationContentValue) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeElicitationContentValue(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateElicitationContentValue checks v against its schema's constraints and returns every violation.
+func ValidateElicitationContentValue(v ElicitationContentValue) error {
+	var c wire.Checker
+	CheckElicitationContentValue(&c, "", v)
+	return c.Err()
+}
+
+func (ElicitationContentValueOther) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueOther) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueOther(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueOther) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueOther) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueOther) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueOther) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueOther) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (ElicitationContentValueBoolean) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueBoolean) DecodeWire(d *wire.Decoder) error {
+	var v bool
+	{
+		v1, err := d.Bool()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueBoolean(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueBoolean) EncodeWire(e *wire.Encoder) {
+	v := bool(*x)
+	e.Bool(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueBoolean) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueBoolean) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueBoolean) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueBoolean) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (ElicitationContentValueInteger) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueInteger) DecodeWire(d *wire.Decoder) error {
+	var v int64
+	{
+		v1, err := d.Int64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueInteger(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueInteger) EncodeWire(e *wire.Encoder) {
+	v := int64(*x)
+	e.Int64(int64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueInteger) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueInteger) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueInteger) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueInteger) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (ElicitationContentValueNumber) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueNumber) DecodeWire(d *wire.Decoder) error {
+	var v float64
+	{
+		v1, err := d.Float64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueNumber(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueNumber) EncodeWire(e *wire.Encoder) {
+	v := float64(*x)
+	e.Float64(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueNumber) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueNumber) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueNumber) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueNumber) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (ElicitationContentValueString) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueString) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueString(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueString) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueString) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueString) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueString) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueString) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (ElicitationContentValueStringArray) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueStringArray) DecodeWire(d *wire.Decoder) error {
+	var v []string
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]string, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 string
+			{
+				v2, err := d.String()
+				if err != nil {
+					return wire.AtIndex(err, i1)
+				}
+				e1 = v2
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = ElicitationContentValueStringArray(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueStringArray) EncodeWire(e *wire.Encoder) {
+	v := []string(*x)
+	e.BeginArray()
+	for i1 := range v {
+		e.String(v[i1])
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueStringArray) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueStringArray) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueStringArray) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueStringArray) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*Decline) isCreateElicitationResponse() {}
+
+// DecodeWire decodes the value from d.
+func (x *Decline) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Decline{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "action":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "action")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "action")
+			}
+			if v != "decline" {
+				return wire.At(wire.ConstError(d.Offset(), "\"decline\""), "action")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "action")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Decline) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Decline) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"action\":")
+	e.RawValue("\"decline\"")
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Decline) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Decline) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Decline) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Decline) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*Cancel) isCreateElicitationResponse() {}
+
+// DecodeWire decodes the value from d.
+func (x *Cancel) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Cancel{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "action":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "action")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "action")
+			}
+			if v != "cancel" {
+				return wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "action")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "action")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Cancel) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Cancel) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"action\":")
+	e.RawValue("\"cancel\"")
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Cancel) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Cancel) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Cancel) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Cancel) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*ClientResponseError) isClientResponse() {}
+
+// DecodeWire decodes the value from d.
+func (x *ClientResponseError) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ClientResponseError{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeClientResponseErrorID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "error":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "error")
+			}
+			seen[1] = true
+			if err := x.Error.DecodeWire(d); err != nil {
+				return wire.At(err, "error")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "error")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ClientResponseError) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ClientResponseError) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	EncodeClientResponseErrorID(e, x.ID)
+	e.RawKey("\"error\":")
+	x.Error.EncodeWire(e)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ClientResponseError) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckClientResponseErrorID(c, p, x.ID)
+	}
+	{
+		p := wire.Join(p, "error")
+		x.Error.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ClientResponseError) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ClientResponseError) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ClientResponseError) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeClientResponseErrorID decodes a ClientResponseErrorID from d.
+func DecodeClientResponseErrorID(d *wire.Decoder) (ClientResponseErrorID, error) {
+	switch d.Kind() {
+	case wire.KindNull:
+		if err := d.Skip(); err != nil {
+			return nil, err
+		}
+		return ClientResponseErrorIDNull{}, nil
+	case wire.KindNumber:
+		v := new(ClientResponseErrorIDNumber)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindString:
+		v := new(ClientResponseErrorIDStr)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("null or integer or string")
+}
+
+// EncodeClientResponseErrorID encodes v to e; a nil v is null.
+func EncodeClientResponseErrorID(e *wire.Encoder, v ClientResponseErrorID) {
+	switch v := v.(type) {
+	case ClientResponseErrorIDNull:
+		e.Null()
+	case ClientResponseErrorIDNumber:
+		v.EncodeWire(e)
+	case ClientResponseErrorIDStr:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckClientResponseErrorID records in c every constraint v breaks, under the JSON pointer p.
+func CheckClientResponseErrorID(c *wire.Checker, p string, v ClientResponseErrorID) {
+	switch v := v.(type) {
+	case ClientResponseErrorIDNumber:
+		v.CheckWire(c, p)
+	case ClientResponseErrorIDStr:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalClientResponseErrorID decodes a ClientResponseErrorID from data, strictly.
+func UnmarshalClientResponseErrorID(data []byte) (ClientResponseErrorID, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeClientResponseErrorID(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalClientResponseErrorID encodes v.
+func MarshalClientResponseErrorID(v ClientResponseErrorID) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeClientResponseErrorID(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateClientResponseErrorID checks v against its schema's constraints and returns every violation.
+func ValidateClientResponseErrorID(v ClientResponseErrorID) error {
+	var c wire.Checker
+	CheckClientResponseErrorID(&c, "", v)
+	return c.Err()
+}
+
+func (ClientResponseErrorIDNull) isClientResponseErrorID() {}
+
+func (ClientResponseErrorIDNumber) isClientResponseErrorID() {}
+
+// DecodeWire decodes the value from d.
+func (x *ClientResponseErrorIDNumber) DecodeWire(d *wire.Decoder) error {
+	var v int64
+	{
+		v1, err := d.Int64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ClientResponseErrorIDNumber(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ClientResponseErrorIDNumber) EncodeWire(e *wire.Encoder) {
+	v := int64(*x)
+	e.Int64(int64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ClientResponseErrorIDNumber) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ClientResponseErrorIDNumber) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ClientResponseErrorIDNumber) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ClientResponseErrorIDNumber) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (ClientResponseErrorIDStr) isClientResponseErrorID() {}
+
+// DecodeWire decodes the value from d.
+func (x *ClientResponseErrorIDStr) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ClientResponseErrorIDStr(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ClientResponseErrorIDStr) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ClientResponseErrorIDStr) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ClientResponseErrorIDStr) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ClientResponseErrorIDStr) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ClientResponseErrorIDStr) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -30553,5447 +39098,6 @@ func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// decodeAgentResponseByTrial decodes an object that has the required members of several
-// variants: the first it decodes into and passes Validate as, else the first it
-// decodes into (Validate then says what is wrong), else the first one's error.
-func decodeAgentResponseByTrial(d *wire.Decoder, set uint64) (AgentResponse, error) {
-	start := d.Offset()
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	var decoded AgentResponse
-	var first error
-	if set&uint64(0x3) == uint64(0x3) {
-		v := new(Result)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if set&uint64(0x5) == uint64(0x5) {
-		v := new(AgentResponseError)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if decoded != nil {
-		return decoded, nil
-	}
-	// The error's offset is in raw; make it one in the whole input.
-	var we *wire.Error
-	if errors.As(first, &we) && we.Offset >= 0 {
-		we.Offset += start
-	}
-	return nil, first
-}
-
-// DecodeAgentResponse decodes a AgentResponse from d.
-func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
-	switch d.Kind() {
-	case wire.KindObject:
-		set, err := d.PeekKeys([]string{"id", "result", "error"})
-		if err != nil {
-			return nil, err
-		}
-		matches := 0
-		if set&uint64(0x3) == uint64(0x3) {
-			matches++
-		}
-		if set&uint64(0x5) == uint64(0x5) {
-			matches++
-		}
-		if matches > 1 {
-			return decodeAgentResponseByTrial(d, set)
-		}
-		if set&uint64(0x3) == uint64(0x3) {
-			v := new(Result)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x5) == uint64(0x5) {
-			v := new(AgentResponseError)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Result (id, result); AgentResponseError (error, id)",
-			Offset: d.Offset(),
-		}
-	}
-	return nil, d.TypeError("object")
-}
-
-// EncodeAgentResponse encodes v to e; a nil v is null.
-func EncodeAgentResponse(e *wire.Encoder, v AgentResponse) {
-	switch v := v.(type) {
-	case *Result:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *AgentResponseError:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckAgentResponse records in c every constraint v breaks, under the JSON pointer p.
-func CheckAgentResponse(c *wire.Checker, p string, v AgentResponse) {
-	switch v := v.(type) {
-	case *Result:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *AgentResponseError:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalAgentResponse decodes a AgentResponse from data, strictly.
-func UnmarshalAgentResponse(data []byte) (AgentResponse, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeAgentResponse(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalAgentResponse encodes v.
-func MarshalAgentResponse(v AgentResponse) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeAgentResponse(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateAgentResponse checks v against its schema's constraints and returns every violation.
-func ValidateAgentResponse(v AgentResponse) error {
-	var c wire.Checker
-	CheckAgentResponse(&c, "", v)
-	return c.Err()
-}
-
-func (*Result) isAgentResponse() {}
-
-// DecodeWire decodes the value from d.
-func (x *Result) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Result{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "id":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "id")
-				}
-				x.ID = v0
-			}
-		case "result":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "result")
-			}
-			seen[1] = true
-			if err := x.Result.DecodeWire(d); err != nil {
-				return wire.At(err, "result")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "id")
-	}
-	if !seen[1] {
-		missing = append(missing, "result")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Result) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Result) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"id\":")
-	EncodeRequestID(e, x.ID)
-	e.RawKey("\"result\":")
-	x.Result.EncodeWire(e)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Result) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		CheckRequestID(c, p, x.ID)
-	}
-	if x.Result != nil {
-		p := wire.Join(p, "result")
-		x.Result.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Result) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Result) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Result) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *ResultResult) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ResultResult(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ResultResult) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ResultResult) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ResultResult) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ResultResult) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ResultResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// AsInitializeResponse decodes the value strictly as InitializeResponse (the initialize alternative); it does not Validate it.
-func (x ResultResult) AsInitializeResponse() (InitializeResponse, error) {
-	var v InitializeResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromInitializeResponse sets the value to the encoding of v.
-func (x *ResultResult) FromInitializeResponse(v InitializeResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsLoginAuthResponse decodes the value strictly as LoginAuthResponse (the auth/login alternative); it does not Validate it.
-func (x ResultResult) AsLoginAuthResponse() (LoginAuthResponse, error) {
-	var v LoginAuthResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromLoginAuthResponse sets the value to the encoding of v.
-func (x *ResultResult) FromLoginAuthResponse(v LoginAuthResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsLogoutAuthResponse decodes the value strictly as LogoutAuthResponse (the auth/logout alternative); it does not Validate it.
-func (x ResultResult) AsLogoutAuthResponse() (LogoutAuthResponse, error) {
-	var v LogoutAuthResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromLogoutAuthResponse sets the value to the encoding of v.
-func (x *ResultResult) FromLogoutAuthResponse(v LogoutAuthResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsNewSessionResponse decodes the value strictly as NewSessionResponse (the session/new alternative); it does not Validate it.
-func (x ResultResult) AsNewSessionResponse() (NewSessionResponse, error) {
-	var v NewSessionResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromNewSessionResponse sets the value to the encoding of v.
-func (x *ResultResult) FromNewSessionResponse(v NewSessionResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsListSessionsResponse decodes the value strictly as ListSessionsResponse (the session/list alternative); it does not Validate it.
-func (x ResultResult) AsListSessionsResponse() (ListSessionsResponse, error) {
-	var v ListSessionsResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromListSessionsResponse sets the value to the encoding of v.
-func (x *ResultResult) FromListSessionsResponse(v ListSessionsResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsDeleteSessionResponse decodes the value strictly as DeleteSessionResponse (the session/delete alternative); it does not Validate it.
-func (x ResultResult) AsDeleteSessionResponse() (DeleteSessionResponse, error) {
-	var v DeleteSessionResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromDeleteSessionResponse sets the value to the encoding of v.
-func (x *ResultResult) FromDeleteSessionResponse(v DeleteSessionResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsResumeSessionResponse decodes the value strictly as ResumeSessionResponse (the session/resume alternative); it does not Validate it.
-func (x ResultResult) AsResumeSessionResponse() (ResumeSessionResponse, error) {
-	var v ResumeSessionResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromResumeSessionResponse sets the value to the encoding of v.
-func (x *ResultResult) FromResumeSessionResponse(v ResumeSessionResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsCloseSessionResponse decodes the value strictly as CloseSessionResponse (the session/close alternative); it does not Validate it.
-func (x ResultResult) AsCloseSessionResponse() (CloseSessionResponse, error) {
-	var v CloseSessionResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromCloseSessionResponse sets the value to the encoding of v.
-func (x *ResultResult) FromCloseSessionResponse(v CloseSessionResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsCancelToolCallResponse decodes the value strictly as CancelToolCallResponse (the tool_call/cancel alternative); it does not Validate it.
-func (x ResultResult) AsCancelToolCallResponse() (CancelToolCallResponse, error) {
-	var v CancelToolCallResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromCancelToolCallResponse sets the value to the encoding of v.
-func (x *ResultResult) FromCancelToolCallResponse(v CancelToolCallResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsCancelTerminalResponse decodes the value strictly as CancelTerminalResponse (the terminal/cancel alternative); it does not Validate it.
-func (x ResultResult) AsCancelTerminalResponse() (CancelTerminalResponse, error) {
-	var v CancelTerminalResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromCancelTerminalResponse sets the value to the encoding of v.
-func (x *ResultResult) FromCancelTerminalResponse(v CancelTerminalResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsSetSessionConfigOptionResponse decodes the value strictly as SetSessionConfigOptionResponse (the session/set_config_option alternative); it does not Validate it.
-func (x ResultResult) AsSetSessionConfigOptionResponse() (SetSessionConfigOptionResponse, error) {
-	var v SetSessionConfigOptionResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromSetSessionConfigOptionResponse sets the value to the encoding of v.
-func (x *ResultResult) FromSetSessionConfigOptionResponse(v SetSessionConfigOptionResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsPromptResponse decodes the value strictly as PromptResponse (the session/prompt alternative); it does not Validate it.
-func (x ResultResult) AsPromptResponse() (PromptResponse, error) {
-	var v PromptResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromPromptResponse sets the value to the encoding of v.
-func (x *ResultResult) FromPromptResponse(v PromptResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// AsExtMethodResponse decodes the value strictly as ExtMethodResponse; it does not Validate it.
-func (x ResultResult) AsExtMethodResponse() (ExtResponse, error) {
-	var v ExtResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromExtMethodResponse sets the value to the encoding of v.
-func (x *ResultResult) FromExtMethodResponse(v ExtResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ResultResult(e.Bytes())
-	return nil
-}
-
-// DecodeMethod decodes the value strictly as the alternative that belongs to a JSON-RPC method (the request's or notification's method member, or for a result the method of the request it answers); it does not Validate it.
-func (x ResultResult) DecodeMethod(method string) (any, error) {
-	switch method {
-	case "initialize":
-		return x.AsInitializeResponse()
-	case "auth/login":
-		return x.AsLoginAuthResponse()
-	case "auth/logout":
-		return x.AsLogoutAuthResponse()
-	case "session/new":
-		return x.AsNewSessionResponse()
-	case "session/list":
-		return x.AsListSessionsResponse()
-	case "session/delete":
-		return x.AsDeleteSessionResponse()
-	case "session/resume":
-		return x.AsResumeSessionResponse()
-	case "session/close":
-		return x.AsCloseSessionResponse()
-	case "tool_call/cancel":
-		return x.AsCancelToolCallResponse()
-	case "terminal/cancel":
-		return x.AsCancelTerminalResponse()
-	case "session/set_config_option":
-		return x.AsSetSessionConfigOptionResponse()
-	case "session/prompt":
-		return x.AsPromptResponse()
-	default:
-		return nil, fmt.Errorf("no alternative of ResultResult belongs to the method %q", method)
-	}
-}
-
-// DecodeWire decodes the value from d.
-func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = InitializeResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [5]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "protocolVersion":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "protocolVersion")
-			}
-			seen[0] = true
-			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
-			}
-		case "info":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "info")
-			}
-			seen[1] = true
-			if err := x.Info.DecodeWire(d); err != nil {
-				return wire.At(err, "info")
-			}
-		case "capabilities":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "capabilities")
-			}
-			seen[2] = true
-			{
-				v := new(AgentCapabilities)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
-				}
-				x.Capabilities = v
-			}
-		case "authMethods":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "authMethods")
-			}
-			seen[3] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "authMethods")
-				}
-				s0 := make([]AuthMethod, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "authMethods")
-					}
-					if !more {
-						break
-					}
-					var e0 AuthMethod
-					{
-						v1, err := DecodeAuthMethod(d)
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "authMethods")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.AuthMethods = s0
-			}
-		case "_meta":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[4] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "protocolVersion")
-	}
-	if !seen[1] {
-		missing = append(missing, "info")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *InitializeResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *InitializeResponse) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"protocolVersion\":")
-	x.ProtocolVersion.EncodeWire(e)
-	e.RawKey("\"info\":")
-	x.Info.EncodeWire(e)
-	if x.Capabilities != nil {
-		e.RawKey("\"capabilities\":")
-		(*x.Capabilities).EncodeWire(e)
-	}
-	if x.AuthMethods != nil {
-		e.RawKey("\"authMethods\":")
-		e.BeginArray()
-		for i0 := range x.AuthMethods {
-			EncodeAuthMethod(e, x.AuthMethods[i0])
-		}
-		e.EndArray()
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "protocolVersion")
-		x.ProtocolVersion.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "info")
-		x.Info.CheckWire(c, p)
-	}
-	if x.Capabilities != nil {
-		p := wire.Join(p, "capabilities")
-		(*x.Capabilities).CheckWire(c, p)
-	}
-	if x.AuthMethods != nil {
-		p := wire.Join(p, "authMethods")
-		for i0 := range x.AuthMethods {
-			p := wire.JoinIndex(p, i0)
-			CheckAuthMethod(c, p, x.AuthMethods[i0])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *InitializeResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *InitializeResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x InitializeResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AgentCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "session":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "session")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "session")
-			}
-			if isNull {
-				x.Session = wire.Null[SessionCapabilities]()
-			} else {
-				var v SessionCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "session")
-				}
-				x.Session = wire.Some(v)
-			}
-		case "auth":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "auth")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "auth")
-			}
-			if isNull {
-				x.Auth = wire.Null[AgentAuthCapabilities]()
-			} else {
-				var v AgentAuthCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "auth")
-				}
-				x.Auth = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AgentCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if !x.Session.IsAbsent() {
-		e.RawKey("\"session\":")
-		if v, ok := x.Session.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Auth.IsAbsent() {
-		e.RawKey("\"auth\":")
-		if v, ok := x.Auth.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Session.Get(); ok {
-		p := wire.Join(p, "session")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Auth.Get(); ok {
-		p := wire.Join(p, "auth")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [5]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "prompt":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "prompt")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "prompt")
-			}
-			if isNull {
-				x.Prompt = wire.Null[PromptCapabilities]()
-			} else {
-				var v PromptCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "prompt")
-				}
-				x.Prompt = wire.Some(v)
-			}
-		case "mcp":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "mcp")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "mcp")
-			}
-			if isNull {
-				x.MCP = wire.Null[MCPCapabilities]()
-			} else {
-				var v MCPCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mcp")
-				}
-				x.MCP = wire.Some(v)
-			}
-		case "delete":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "delete")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "delete")
-			}
-			if isNull {
-				x.Delete = wire.Null[SessionDeleteCapabilities]()
-			} else {
-				var v SessionDeleteCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "delete")
-				}
-				x.Delete = wire.Some(v)
-			}
-		case "additionalDirectories":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "additionalDirectories")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "additionalDirectories")
-			}
-			if isNull {
-				x.AdditionalDirectories = wire.Null[SessionAdditionalDirectoriesCapabilities]()
-			} else {
-				var v SessionAdditionalDirectoriesCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "additionalDirectories")
-				}
-				x.AdditionalDirectories = wire.Some(v)
-			}
-		case "_meta":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[4] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if !x.Prompt.IsAbsent() {
-		e.RawKey("\"prompt\":")
-		if v, ok := x.Prompt.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.MCP.IsAbsent() {
-		e.RawKey("\"mcp\":")
-		if v, ok := x.MCP.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Delete.IsAbsent() {
-		e.RawKey("\"delete\":")
-		if v, ok := x.Delete.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.AdditionalDirectories.IsAbsent() {
-		e.RawKey("\"additionalDirectories\":")
-		if v, ok := x.AdditionalDirectories.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Prompt.Get(); ok {
-		p := wire.Join(p, "prompt")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.MCP.Get(); ok {
-		p := wire.Join(p, "mcp")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Delete.Get(); ok {
-		p := wire.Join(p, "delete")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.AdditionalDirectories.Get(); ok {
-		p := wire.Join(p, "additionalDirectories")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = PromptCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "image":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "image")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "image")
-			}
-			if isNull {
-				x.Image = wire.Null[PromptImageCapabilities]()
-			} else {
-				var v PromptImageCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "image")
-				}
-				x.Image = wire.Some(v)
-			}
-		case "audio":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "audio")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "audio")
-			}
-			if isNull {
-				x.Audio = wire.Null[PromptAudioCapabilities]()
-			} else {
-				var v PromptAudioCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "audio")
-				}
-				x.Audio = wire.Some(v)
-			}
-		case "embeddedContext":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "embeddedContext")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "embeddedContext")
-			}
-			if isNull {
-				x.EmbeddedContext = wire.Null[PromptEmbeddedContextCapabilities]()
-			} else {
-				var v PromptEmbeddedContextCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "embeddedContext")
-				}
-				x.EmbeddedContext = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PromptCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *PromptCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if !x.Image.IsAbsent() {
-		e.RawKey("\"image\":")
-		if v, ok := x.Image.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Audio.IsAbsent() {
-		e.RawKey("\"audio\":")
-		if v, ok := x.Audio.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.EmbeddedContext.IsAbsent() {
-		e.RawKey("\"embeddedContext\":")
-		if v, ok := x.EmbeddedContext.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Image.Get(); ok {
-		p := wire.Join(p, "image")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Audio.Get(); ok {
-		p := wire.Join(p, "audio")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.EmbeddedContext.Get(); ok {
-		p := wire.Join(p, "embeddedContext")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PromptCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PromptCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PromptCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *PromptImageCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = PromptImageCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PromptImageCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *PromptImageCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PromptImageCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PromptImageCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PromptImageCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PromptImageCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *PromptAudioCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = PromptAudioCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PromptAudioCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *PromptAudioCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PromptAudioCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PromptAudioCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PromptAudioCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *PromptEmbeddedContextCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = PromptEmbeddedContextCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PromptEmbeddedContextCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *PromptEmbeddedContextCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PromptEmbeddedContextCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PromptEmbeddedContextCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PromptEmbeddedContextCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PromptEmbeddedContextCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = MCPCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "stdio":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "stdio")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "stdio")
-			}
-			if isNull {
-				x.Stdio = wire.Null[MCPStdioCapabilities]()
-			} else {
-				var v MCPStdioCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "stdio")
-				}
-				x.Stdio = wire.Some(v)
-			}
-		case "http":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "http")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "http")
-			}
-			if isNull {
-				x.HTTP = wire.Null[MCPHTTPCapabilities]()
-			} else {
-				var v MCPHTTPCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "http")
-				}
-				x.HTTP = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *MCPCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *MCPCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if !x.Stdio.IsAbsent() {
-		e.RawKey("\"stdio\":")
-		if v, ok := x.Stdio.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.HTTP.IsAbsent() {
-		e.RawKey("\"http\":")
-		if v, ok := x.HTTP.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Stdio.Get(); ok {
-		p := wire.Join(p, "stdio")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.HTTP.Get(); ok {
-		p := wire.Join(p, "http")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MCPCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MCPCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x MCPCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *MCPStdioCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = MCPStdioCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *MCPStdioCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *MCPStdioCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MCPStdioCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MCPStdioCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MCPStdioCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x MCPStdioCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *MCPHTTPCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = MCPHTTPCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *MCPHTTPCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *MCPHTTPCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MCPHTTPCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MCPHTTPCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MCPHTTPCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x MCPHTTPCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionDeleteCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionDeleteCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionDeleteCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionDeleteCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionDeleteCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionAdditionalDirectoriesCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionAdditionalDirectoriesCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionAdditionalDirectoriesCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionAdditionalDirectoriesCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionAdditionalDirectoriesCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AgentAuthCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AgentAuthCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentAuthCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnknownAuthMethod) isAuthMethod() {}
-
-// DecodeAuthMethod decodes a AuthMethod from d.
-func DecodeAuthMethod(d *wire.Decoder) (AuthMethod, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "terminal":
-		v := new(AuthMethodTerminal)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "agent":
-		v := new(AuthMethodAgent)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownAuthMethod{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeAuthMethod encodes v to e; a nil v is null.
-func EncodeAuthMethod(e *wire.Encoder, v AuthMethod) {
-	switch v := v.(type) {
-	case *AuthMethodTerminal:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"terminal\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *AuthMethodAgent:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"agent\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownAuthMethod:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckAuthMethod records in c every constraint v breaks, under the JSON pointer p.
-func CheckAuthMethod(c *wire.Checker, p string, v AuthMethod) {
-	switch v := v.(type) {
-	case *AuthMethodTerminal:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *AuthMethodAgent:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalAuthMethod decodes a AuthMethod from data, strictly.
-func UnmarshalAuthMethod(data []byte) (AuthMethod, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeAuthMethod(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalAuthMethod encodes v.
-func MarshalAuthMethod(v AuthMethod) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeAuthMethod(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateAuthMethod checks v against its schema's constraints and returns every violation.
-func ValidateAuthMethod(v AuthMethod) error {
-	var c wire.Checker
-	CheckAuthMethod(&c, "", v)
-	return c.Err()
-}
-
-func (*AuthMethodTerminal) isAuthMethod() {}
-
-// DecodeWire decodes the value from d.
-func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AuthMethodTerminal{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [6]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "methodId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "methodId")
-			}
-			seen[0] = true
-			if err := x.MethodID.DecodeWire(d); err != nil {
-				return wire.At(err, "methodId")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "args":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "args")
-			}
-			seen[3] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
-				}
-				s0 := make([]string, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "args")
-					}
-					if !more {
-						break
-					}
-					var e0 string
-					{
-						v1, err := d.String()
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.Args = s0
-			}
-		case "env":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "env")
-			}
-			seen[4] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "env")
-				}
-				s0 := make([]EnvVariable, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "env")
-					}
-					if !more {
-						break
-					}
-					var e0 EnvVariable
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "env")
-					}
-					s0 = append(s0, e0)
-				}
-				x.Env = s0
-			}
-		case "_meta":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[5] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "methodId")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AuthMethodTerminal) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AuthMethodTerminal) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"methodId\":")
-	x.MethodID.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Args != nil {
-		e.RawKey("\"args\":")
-		e.BeginArray()
-		for i0 := range x.Args {
-			e.String(x.Args[i0])
-		}
-		e.EndArray()
-	}
-	if x.Env != nil {
-		e.RawKey("\"env\":")
-		e.BeginArray()
-		for i0 := range x.Env {
-			x.Env[i0].EncodeWire(e)
-		}
-		e.EndArray()
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "methodId")
-		x.MethodID.CheckWire(c, p)
-	}
-	if x.Env != nil {
-		p := wire.Join(p, "env")
-		for i0 := range x.Env {
-			p := wire.JoinIndex(p, i0)
-			x.Env[i0].CheckWire(c, p)
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AuthMethodTerminal) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AuthMethodTerminal) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*AuthMethodAgent) isAuthMethod() {}
-
-// DecodeWire decodes the value from d.
-func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AuthMethodAgent{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "methodId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "methodId")
-			}
-			seen[0] = true
-			if err := x.MethodID.DecodeWire(d); err != nil {
-				return wire.At(err, "methodId")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "methodId")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AuthMethodAgent) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AuthMethodAgent) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"methodId\":")
-	x.MethodID.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "methodId")
-		x.MethodID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AuthMethodAgent) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AuthMethodAgent) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AuthMethodAgent) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *LoginAuthResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = LoginAuthResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *LoginAuthResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *LoginAuthResponse) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LoginAuthResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *LoginAuthResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *LoginAuthResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x LoginAuthResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *LogoutAuthResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = LogoutAuthResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *LogoutAuthResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *LogoutAuthResponse) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LogoutAuthResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *LogoutAuthResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x LogoutAuthResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = NewSessionResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "configOptions":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "configOptions")
-			}
-			seen[1] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
-				}
-				s0 := make([]SessionConfigOption, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "configOptions")
-					}
-					if !more {
-						break
-					}
-					var e0 SessionConfigOption
-					{
-						v1, err := DecodeSessionConfigOption(d)
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.ConfigOptions = s0
-			}
-		case "availableCommands":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "availableCommands")
-			}
-			seen[2] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableCommands")
-				}
-				s0 := make([]AvailableCommand, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "availableCommands")
-					}
-					if !more {
-						break
-					}
-					var e0 AvailableCommand
-					{
-						v1, err := DecodeAvailableCommand(d)
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "availableCommands")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.AvailableCommands = s0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *NewSessionResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *NewSessionResponse) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if x.ConfigOptions != nil {
-		e.RawKey("\"configOptions\":")
-		e.BeginArray()
-		for i0 := range x.ConfigOptions {
-			EncodeSessionConfigOption(e, x.ConfigOptions[i0])
-		}
-		e.EndArray()
-	}
-	if x.AvailableCommands != nil {
-		e.RawKey("\"availableCommands\":")
-		e.BeginArray()
-		for i0 := range x.AvailableCommands {
-			EncodeAvailableCommand(e, x.AvailableCommands[i0])
-		}
-		e.EndArray()
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if x.ConfigOptions != nil {
-		p := wire.Join(p, "configOptions")
-		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
-			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
-		}
-	}
-	if x.AvailableCommands != nil {
-		p := wire.Join(p, "availableCommands")
-		for i0 := range x.AvailableCommands {
-			p := wire.JoinIndex(p, i0)
-			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *NewSessionResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *NewSessionResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x NewSessionResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ListSessionsResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessions":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessions")
-			}
-			seen[0] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "sessions")
-				}
-				s0 := make([]SessionInfo, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "sessions")
-					}
-					if !more {
-						break
-					}
-					var e0 SessionInfo
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "sessions")
-					}
-					s0 = append(s0, e0)
-				}
-				x.Sessions = s0
-			}
-		case "nextCursor":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "nextCursor")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "nextCursor")
-			}
-			if isNull {
-				x.NextCursor = wire.Null[SessionListCursor]()
-			} else {
-				var v SessionListCursor
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "nextCursor")
-				}
-				x.NextCursor = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessions")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ListSessionsResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ListSessionsResponse) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessions\":")
-	e.BeginArray()
-	for i0 := range x.Sessions {
-		x.Sessions[i0].EncodeWire(e)
-	}
-	e.EndArray()
-	if !x.NextCursor.IsAbsent() {
-		e.RawKey("\"nextCursor\":")
-		if v, ok := x.NextCursor.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessions")
-		for i0 := range x.Sessions {
-			p := wire.JoinIndex(p, i0)
-			x.Sessions[i0].CheckWire(c, p)
-		}
-	}
-	if v, ok := x.NextCursor.Get(); ok {
-		p := wire.Join(p, "nextCursor")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ListSessionsResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ListSessionsResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ListSessionsResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionInfo{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [6]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "cwd":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "cwd")
-			}
-			seen[1] = true
-			if err := x.Cwd.DecodeWire(d); err != nil {
-				return wire.At(err, "cwd")
-			}
-		case "additionalDirectories":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "additionalDirectories")
-			}
-			seen[2] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
-				}
-				s0 := make([]AbsolutePath, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "additionalDirectories")
-					}
-					if !more {
-						break
-					}
-					var e0 AbsolutePath
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
-					}
-					s0 = append(s0, e0)
-				}
-				x.AdditionalDirectories = s0
-			}
-		case "title":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "title")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "title")
-			}
-			if isNull {
-				x.Title = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "title")
-					}
-					v = v1
-				}
-				x.Title = wire.Some(v)
-			}
-		case "updatedAt":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "updatedAt")
-			}
-			seen[4] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "updatedAt")
-			}
-			if isNull {
-				x.UpdatedAt = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "updatedAt")
-					}
-					v = v1
-				}
-				x.UpdatedAt = wire.Some(v)
-			}
-		case "_meta":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[5] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if !seen[1] {
-		missing = append(missing, "cwd")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionInfo) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionInfo) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	e.RawKey("\"cwd\":")
-	x.Cwd.EncodeWire(e)
-	if x.AdditionalDirectories != nil {
-		e.RawKey("\"additionalDirectories\":")
-		e.BeginArray()
-		for i0 := range x.AdditionalDirectories {
-			x.AdditionalDirectories[i0].EncodeWire(e)
-		}
-		e.EndArray()
-	}
-	if !x.Title.IsAbsent() {
-		e.RawKey("\"title\":")
-		if v, ok := x.Title.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.UpdatedAt.IsAbsent() {
-		e.RawKey("\"updatedAt\":")
-		if v, ok := x.UpdatedAt.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "cwd")
-		x.Cwd.CheckWire(c, p)
-	}
-	if x.AdditionalDirectories != nil {
-		p := wire.Join(p, "additionalDirectories")
-		for i0 := range x.AdditionalDirectories {
-			p := wire.JoinIndex(p, i0)
-			x.AdditionalDirectories[i0].CheckWire(c, p)
-		}
-	}
-	if v, ok := x.UpdatedAt.Get(); ok {
-		p := wire.Join(p, "updatedAt")
-		if !wire.IsDateTime(string(v)) {
-			c.Fail(p, "%q is not a valid date-time", string(v))
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionInfo) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionInfo) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionInfo) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *DeleteSessionResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = DeleteSessionResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *DeleteSessionResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *DeleteSessionResponse) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *DeleteSessionResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x DeleteSessionResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ResumeSessionResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "configOptions":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "configOptions")
-			}
-			seen[0] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
-				}
-				s0 := make([]SessionConfigOption, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "configOptions")
-					}
-					if !more {
-						break
-					}
-					var e0 SessionConfigOption
-					{
-						v1, err := DecodeSessionConfigOption(d)
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.ConfigOptions = s0
-			}
-		case "availableCommands":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "availableCommands")
-			}
-			seen[1] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableCommands")
-				}
-				s0 := make([]AvailableCommand, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "availableCommands")
-					}
-					if !more {
-						break
-					}
-					var e0 AvailableCommand
-					{
-						v1, err := DecodeAvailableCommand(d)
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "availableCommands")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.AvailableCommands = s0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ResumeSessionResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ResumeSessionResponse) EncodeWireFields(e *wire.Encoder) {
-	if x.ConfigOptions != nil {
-		e.RawKey("\"configOptions\":")
-		e.BeginArray()
-		for i0 := range x.ConfigOptions {
-			EncodeSessionConfigOption(e, x.ConfigOptions[i0])
-		}
-		e.EndArray()
-	}
-	if x.AvailableCommands != nil {
-		e.RawKey("\"availableCommands\":")
-		e.BeginArray()
-		for i0 := range x.AvailableCommands {
-			EncodeAvailableCommand(e, x.AvailableCommands[i0])
-		}
-		e.EndArray()
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ResumeSessionResponse) CheckWire(c *wire.Checker, p string) {
-	if x.ConfigOptions != nil {
-		p := wire.Join(p, "configOptions")
-		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
-			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
-		}
-	}
-	if x.AvailableCommands != nil {
-		p := wire.Join(p, "availableCommands")
-		for i0 := range x.AvailableCommands {
-			p := wire.JoinIndex(p, i0)
-			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ResumeSessionResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ResumeSessionResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *CloseSessionResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = CloseSessionResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CloseSessionResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CloseSessionResponse) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CloseSessionResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CloseSessionResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CloseSessionResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *CancelToolCallResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = CancelToolCallResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CancelToolCallResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CancelToolCallResponse) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelToolCallResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CancelToolCallResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CancelToolCallResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CancelToolCallResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *CancelTerminalResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = CancelTerminalResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CancelTerminalResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CancelTerminalResponse) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelTerminalResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CancelTerminalResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CancelTerminalResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CancelTerminalResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SetSessionConfigOptionResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "configOptions":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "configOptions")
-			}
-			seen[0] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
-				}
-				s0 := make([]SessionConfigOption, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "configOptions")
-					}
-					if !more {
-						break
-					}
-					var e0 SessionConfigOption
-					{
-						v1, err := DecodeSessionConfigOption(d)
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.ConfigOptions = s0
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "configOptions")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SetSessionConfigOptionResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SetSessionConfigOptionResponse) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"configOptions\":")
-	e.BeginArray()
-	for i0 := range x.ConfigOptions {
-		EncodeSessionConfigOption(e, x.ConfigOptions[i0])
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SetSessionConfigOptionResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "configOptions")
-		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
-			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SetSessionConfigOptionResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SetSessionConfigOptionResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = PromptResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "messageId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "messageId")
-			}
-			seen[0] = true
-			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "messageId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PromptResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *PromptResponse) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"messageId\":")
-	x.MessageID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PromptResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PromptResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PromptResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *ExtResponse) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ExtResponse(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ExtResponse) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtResponse) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ExtResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*AgentResponseError) isAgentResponse() {}
-
-// DecodeWire decodes the value from d.
-func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AgentResponseError{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "id":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeAgentResponseErrorID(d)
-				if err != nil {
-					return wire.At(err, "id")
-				}
-				x.ID = v0
-			}
-		case "error":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "error")
-			}
-			seen[1] = true
-			if err := x.Error.DecodeWire(d); err != nil {
-				return wire.At(err, "error")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "id")
-	}
-	if !seen[1] {
-		missing = append(missing, "error")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AgentResponseError) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"id\":")
-	EncodeAgentResponseErrorID(e, x.ID)
-	e.RawKey("\"error\":")
-	x.Error.EncodeWire(e)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		CheckAgentResponseErrorID(c, p, x.ID)
-	}
-	{
-		p := wire.Join(p, "error")
-		x.Error.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentResponseError) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentResponseError) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentResponseError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeAgentResponseErrorID decodes a AgentResponseErrorID from d.
-func DecodeAgentResponseErrorID(d *wire.Decoder) (AgentResponseErrorID, error) {
-	switch d.Kind() {
-	case wire.KindNull:
-		if err := d.Skip(); err != nil {
-			return nil, err
-		}
-		return AgentResponseErrorIDNull{}, nil
-	case wire.KindNumber:
-		v := new(AgentResponseErrorIDNumber)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	case wire.KindString:
-		v := new(AgentResponseErrorIDStr)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	}
-	return nil, d.TypeError("null or integer or string")
-}
-
-// EncodeAgentResponseErrorID encodes v to e; a nil v is null.
-func EncodeAgentResponseErrorID(e *wire.Encoder, v AgentResponseErrorID) {
-	switch v := v.(type) {
-	case AgentResponseErrorIDNull:
-		e.Null()
-	case AgentResponseErrorIDNumber:
-		v.EncodeWire(e)
-	case AgentResponseErrorIDStr:
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckAgentResponseErrorID records in c every constraint v breaks, under the JSON pointer p.
-func CheckAgentResponseErrorID(c *wire.Checker, p string, v AgentResponseErrorID) {
-	switch v := v.(type) {
-	case AgentResponseErrorIDNumber:
-		v.CheckWire(c, p)
-	case AgentResponseErrorIDStr:
-		v.CheckWire(c, p)
-	}
-}
-
-// UnmarshalAgentResponseErrorID decodes a AgentResponseErrorID from data, strictly.
-func UnmarshalAgentResponseErrorID(data []byte) (AgentResponseErrorID, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeAgentResponseErrorID(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalAgentResponseErrorID encodes v.
-func MarshalAgentResponseErrorID(v AgentResponseErrorID) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeAgentResponseErrorID(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateAgentResponseErrorID checks v against its schema's constraints and returns every violation.
-func ValidateAgentResponseErrorID(v AgentResponseErrorID) error {
-	var c wire.Checker
-	CheckAgentResponseErrorID(&c, "", v)
-	return c.Err()
-}
-
-func (AgentResponseErrorIDNull) isAgentResponseErrorID() {}
-
-func (AgentResponseErrorIDNumber) isAgentResponseErrorID() {}
-
-// DecodeWire decodes the value from d.
-func (x *AgentResponseErrorIDNumber) DecodeWire(d *wire.Decoder) error {
-	var v int64
-	{
-		v1, err := d.Int64()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = AgentResponseErrorIDNumber(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AgentResponseErrorIDNumber) EncodeWire(e *wire.Encoder) {
-	v := int64(*x)
-	e.Int64(int64(v))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentResponseErrorIDNumber) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentResponseErrorIDNumber) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentResponseErrorIDNumber) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentResponseErrorIDNumber) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (AgentResponseErrorIDStr) isAgentResponseErrorID() {}
-
-// DecodeWire decodes the value from d.
-func (x *AgentResponseErrorIDStr) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = AgentResponseErrorIDStr(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AgentResponseErrorIDStr) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentResponseErrorIDStr) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentResponseErrorIDStr) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentResponseErrorIDStr) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentResponseErrorIDStr) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *Error) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Error{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "code":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "code")
-			}
-			seen[0] = true
-			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
-			}
-		case "message":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "message")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "message")
-				}
-				x.Message = v0
-			}
-		case "data":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "data")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "data")
-			}
-			if isNull {
-				x.Data = wire.Null[ErrorData]()
-			} else {
-				var v ErrorData
-				{
-					v1, err := DecodeErrorData(d)
-					if err != nil {
-						return wire.At(err, "data")
-					}
-					v = v1
-				}
-				x.Data = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "code")
-	}
-	if !seen[1] {
-		missing = append(missing, "message")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Error) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Error) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"code\":")
-	x.Code.EncodeWire(e)
-	e.RawKey("\"message\":")
-	e.String(x.Message)
-	if !x.Data.IsAbsent() {
-		e.RawKey("\"data\":")
-		if v, ok := x.Data.Get(); ok {
-			EncodeErrorData(e, v)
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Error) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "code")
-		x.Code.CheckWire(c, p)
-	}
-	if v, ok := x.Data.Get(); ok {
-		p := wire.Join(p, "data")
-		CheckErrorData(c, p, v)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Error) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Error) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Error) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-const (
-	// **Parse error**: Invalid JSON was received by the server.
-	// An error occurred on the server while parsing the JSON text.
-	ErrorCodeParseError ErrorCode = -32700
-	// **Invalid request**: The JSON sent is not a valid Request object.
-	ErrorCodeInvalidRequest ErrorCode = -32600
-	// **Method not found**: The method does not exist or is not available.
-	ErrorCodeMethodNotFound ErrorCode = -32601
-	// **Invalid params**: Invalid method parameter(s).
-	ErrorCodeInvalidParams ErrorCode = -32602
-	// **Internal error**: Internal JSON-RPC error.
-	ErrorCodeInternalError ErrorCode = -32603
-	// **Request cancelled**: Execution of the method was aborted either due to a
-	// cancellation request from the caller or
-	// because of resource constraints or shutdown.
-	ErrorCodeRequestCancelled ErrorCode = -32800
-	// **Authentication required**: Authentication is required before this
-	// operation can be performed.
-	ErrorCodeAuthenticationRequired ErrorCode = -32000
-	// **Resource not found**: A given resource, such as a session, was not found.
-	ErrorCodeResourceNotFound ErrorCode = -32002
-	// **Unsupported protocol version**: No protocol version supported by the Agent
-	// is at or below the requested version.
-	// The error data is an [`UnsupportedProtocolVersionErrorData`].
-	ErrorCodeUnsupportedProtocolVersion ErrorCode = -32022
-)
-
-// Valid reports whether v is one of the listed values.
-func (v ErrorCode) Valid() bool {
-	switch v {
-	case ErrorCodeParseError, ErrorCodeInvalidRequest, ErrorCodeMethodNotFound, ErrorCodeInvalidParams, ErrorCodeInternalError, ErrorCodeRequestCancelled, ErrorCodeAuthenticationRequired, ErrorCodeResourceNotFound, ErrorCodeUnsupportedProtocolVersion:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *ErrorCode) DecodeWire(d *wire.Decoder) error {
-	v, err := d.Int32()
-	*x = ErrorCode(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *ErrorCode) EncodeWire(e *wire.Encoder) {
-	e.Int64(int64(int32(*x)))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ErrorCode) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ErrorCode) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ErrorCode) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// decodeErrorDataByTrial decodes an object that has the required members of several
-// variants: the first it decodes into and passes Validate as, else the first it
-// decodes into (Validate then says what is wrong), else the first one's error.
-func decodeErrorDataByTrial(d *wire.Decoder, set uint64) (ErrorData, error) {
-	start := d.Offset()
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	var decoded ErrorData
-	var first error
-	if set&uint64(0x3) == uint64(0x3) {
-		v := new(UnsupportedProtocolVersion)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if set&uint64(0x4) == uint64(0x4) {
-		v := new(SessionNotFound)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if decoded != nil {
-		return decoded, nil
-	}
-	// The error's offset is in raw; make it one in the whole input.
-	var we *wire.Error
-	if errors.As(first, &we) && we.Offset >= 0 {
-		we.Offset += start
-	}
-	return nil, first
-}
-
-// DecodeErrorData decodes a ErrorData from d.
-func DecodeErrorData(d *wire.Decoder) (ErrorData, error) {
-	switch d.Kind() {
-	case wire.KindObject:
-		set, err := d.PeekKeys([]string{"requested", "supported", "sessionId"})
-		if err != nil {
-			return nil, err
-		}
-		matches := 0
-		if set&uint64(0x3) == uint64(0x3) {
-			matches++
-		}
-		if set&uint64(0x4) == uint64(0x4) {
-			matches++
-		}
-		if matches > 1 {
-			return decodeErrorDataByTrial(d, set)
-		}
-		if set&uint64(0x3) == uint64(0x3) {
-			v := new(UnsupportedProtocolVersion)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x4) == uint64(0x4) {
-			v := new(SessionNotFound)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		raw, err := wire.DecodeRaw(d)
-		if err != nil {
-			return nil, err
-		}
-		return ErrorDataOther(raw), nil
-	}
-	raw, err := wire.DecodeRaw(d)
-	if err != nil {
-		return nil, err
-	}
-	return ErrorDataOther(raw), nil
-}
-
-// EncodeErrorData encodes v to e; a nil v is null.
-func EncodeErrorData(e *wire.Encoder, v ErrorData) {
-	switch v := v.(type) {
-	case *UnsupportedProtocolVersion:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *SessionNotFound:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case ErrorDataOther:
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckErrorData records in c every constraint v breaks, under the JSON pointer p.
-func CheckErrorData(c *wire.Checker, p string, v ErrorData) {
-	switch v := v.(type) {
-	case *UnsupportedProtocolVersion:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *SessionNotFound:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalErrorData decodes a ErrorData from data, strictly.
-func UnmarshalErrorData(data []byte) (ErrorData, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeErrorData(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalErrorData encodes v.
-func MarshalErrorData(v ErrorData) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeErrorData(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateErrorData checks v against its schema's constraints and returns every violation.
-func ValidateErrorData(v ErrorData) error {
-	var c wire.Checker
-	CheckErrorData(&c, "", v)
-	return c.Err()
-}
-
-func (ErrorDataOther) isErrorData() {}
-
-// DecodeWire decodes the value from d.
-func (x *ErrorDataOther) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ErrorDataOther(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ErrorDataOther) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ErrorDataOther) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ErrorDataOther) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ErrorDataOther) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ErrorDataOther) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnsupportedProtocolVersion) isErrorData() {}
-
-// DecodeWire decodes the value from d.
-func (x *UnsupportedProtocolVersion) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = UnsupportedProtocolVersion{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "requested":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requested")
-			}
-			seen[0] = true
-			if err := x.Requested.DecodeWire(d); err != nil {
-				return wire.At(err, "requested")
-			}
-		case "supported":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "supported")
-			}
-			seen[1] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "supported")
-				}
-				s0 := make([]ProtocolVersion, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "supported")
-					}
-					if !more {
-						break
-					}
-					var e0 ProtocolVersion
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "supported")
-					}
-					s0 = append(s0, e0)
-				}
-				x.Supported = s0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "requested")
-	}
-	if !seen[1] {
-		missing = append(missing, "supported")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *UnsupportedProtocolVersion) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *UnsupportedProtocolVersion) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"requested\":")
-	x.Requested.EncodeWire(e)
-	e.RawKey("\"supported\":")
-	e.BeginArray()
-	for i0 := range x.Supported {
-		x.Supported[i0].EncodeWire(e)
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UnsupportedProtocolVersion) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requested")
-		x.Requested.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "supported")
-		for i0 := range x.Supported {
-			p := wire.JoinIndex(p, i0)
-			x.Supported[i0].CheckWire(c, p)
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *UnsupportedProtocolVersion) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *UnsupportedProtocolVersion) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x UnsupportedProtocolVersion) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*SessionNotFound) isErrorData() {}
-
-// DecodeWire decodes the value from d.
-func (x *SessionNotFound) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionNotFound{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionNotFound) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionNotFound) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionNotFound) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionNotFound) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionNotFound) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionNotFound) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -36726,514 +39830,6 @@ func (x *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x UpdateSessionNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnknownBackgroundWork) isBackgroundWork() {}
-
-// DecodeBackgroundWork decodes a BackgroundWork from d.
-func DecodeBackgroundWork(d *wire.Decoder) (BackgroundWork, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "terminal":
-		v := new(BackgroundTerminal)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool_call":
-		v := new(BackgroundToolCall)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownBackgroundWork{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeBackgroundWork encodes v to e; a nil v is null.
-func EncodeBackgroundWork(e *wire.Encoder, v BackgroundWork) {
-	switch v := v.(type) {
-	case *BackgroundTerminal:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"terminal\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *BackgroundToolCall:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"tool_call\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownBackgroundWork:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckBackgroundWork records in c every constraint v breaks, under the JSON pointer p.
-func CheckBackgroundWork(c *wire.Checker, p string, v BackgroundWork) {
-	switch v := v.(type) {
-	case *BackgroundTerminal:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *BackgroundToolCall:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalBackgroundWork decodes a BackgroundWork from data, strictly.
-func UnmarshalBackgroundWork(data []byte) (BackgroundWork, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeBackgroundWork(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalBackgroundWork encodes v.
-func MarshalBackgroundWork(v BackgroundWork) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeBackgroundWork(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateBackgroundWork checks v against its schema's constraints and returns every violation.
-func ValidateBackgroundWork(v BackgroundWork) error {
-	var c wire.Checker
-	CheckBackgroundWork(&c, "", v)
-	return c.Err()
-}
-
-func (*BackgroundTerminal) isBackgroundWork() {}
-
-// DecodeWire decodes the value from d.
-func (x *BackgroundTerminal) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = BackgroundTerminal{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "terminalId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "terminalId")
-			}
-			seen[0] = true
-			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "terminalId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *BackgroundTerminal) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BackgroundTerminal) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"terminalId\":")
-	x.TerminalID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BackgroundTerminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BackgroundTerminal) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BackgroundTerminal) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x BackgroundTerminal) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*BackgroundToolCall) isBackgroundWork() {}
-
-// DecodeWire decodes the value from d.
-func (x *BackgroundToolCall) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = BackgroundToolCall{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "toolCallId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "toolCallId")
-			}
-			seen[0] = true
-			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "toolCallId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *BackgroundToolCall) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BackgroundToolCall) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"toolCallId\":")
-	x.ToolCallID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BackgroundToolCall) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BackgroundToolCall) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BackgroundToolCall) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x BackgroundToolCall) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*RunningStateUpdate) isStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = RunningStateUpdate{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "background":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "background")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "background")
-			}
-			if isNull {
-				x.Background = wire.Null[[]BackgroundWork]()
-			} else {
-				var v []BackgroundWork
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
-					}
-					s1 := make([]BackgroundWork, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "background")
-						}
-						if !more {
-							break
-						}
-						var e1 BackgroundWork
-						{
-							v2, err := DecodeBackgroundWork(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Background = wire.Some(v)
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *RunningStateUpdate) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *RunningStateUpdate) EncodeWireFields(e *wire.Encoder) {
-	if !x.Background.IsAbsent() {
-		e.RawKey("\"background\":")
-		if v, ok := x.Background.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeBackgroundWork(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckBackgroundWork(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *RunningStateUpdate) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *RunningStateUpdate) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x RunningStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -38759,503 +41355,6 @@ func (x None) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-func (*RequiresActionStateUpdate) isStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = RequiresActionStateUpdate{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "background":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "background")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "background")
-			}
-			if isNull {
-				x.Background = wire.Null[[]BackgroundWork]()
-			} else {
-				var v []BackgroundWork
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
-					}
-					s1 := make([]BackgroundWork, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "background")
-						}
-						if !more {
-							break
-						}
-						var e1 BackgroundWork
-						{
-							v2, err := DecodeBackgroundWork(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Background = wire.Some(v)
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *RequiresActionStateUpdate) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *RequiresActionStateUpdate) EncodeWireFields(e *wire.Encoder) {
-	if !x.Background.IsAbsent() {
-		e.RawKey("\"background\":")
-		if v, ok := x.Background.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeBackgroundWork(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckBackgroundWork(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *RequiresActionStateUpdate) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnknownStateUpdate) isStateUpdate() {}
-
-// DecodeStateUpdate decodes a StateUpdate from d.
-func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
-	tag, ok, err := d.PeekTag("state")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"state\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "running":
-		v := new(RunningStateUpdate)
-		d.SkipKey("state")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "idle":
-		v := new(Idle)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "requires_action":
-		v := new(RequiresActionStateUpdate)
-		d.SkipKey("state")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownStateUpdate{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeStateUpdate encodes v to e; a nil v is null.
-func EncodeStateUpdate(e *wire.Encoder, v StateUpdate) {
-	switch v := v.(type) {
-	case *RunningStateUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"state\":")
-		e.RawValue("\"running\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *Idle:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *RequiresActionStateUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"state\":")
-		e.RawValue("\"requires_action\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownStateUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"state\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckStateUpdate records in c every constraint v breaks, under the JSON pointer p.
-func CheckStateUpdate(c *wire.Checker, p string, v StateUpdate) {
-	switch v := v.(type) {
-	case *RunningStateUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *Idle:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *RequiresActionStateUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalStateUpdate decodes a StateUpdate from data, strictly.
-func UnmarshalStateUpdate(data []byte) (StateUpdate, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeStateUpdate(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalStateUpdate encodes v.
-func MarshalStateUpdate(v StateUpdate) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeStateUpdate(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateStateUpdate checks v against its schema's constraints and returns every violation.
-func ValidateStateUpdate(v StateUpdate) error {
-	var c wire.Checker
-	CheckStateUpdate(&c, "", v)
-	return c.Err()
-}
-
-func (*Idle) isStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *Idle) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Idle{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "state":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "state")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "state")
-			}
-			if v != "idle" {
-				return wire.At(wire.ConstError(d.Offset(), "\"idle\""), "state")
-			}
-		case "background":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "background")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "background")
-			}
-			if isNull {
-				x.Background = wire.Null[[]BackgroundWork]()
-			} else {
-				var v []BackgroundWork
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
-					}
-					s1 := make([]BackgroundWork, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "background")
-						}
-						if !more {
-							break
-						}
-						var e1 BackgroundWork
-						{
-							v2, err := DecodeBackgroundWork(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Background = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		case "stopReason":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "stopReason")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "stopReason")
-			}
-			if isNull {
-				x.StopReason = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "stopReason")
-					}
-					v = v1
-				}
-				x.StopReason = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "state")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Idle) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Idle) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"state\":")
-	e.RawValue("\"idle\"")
-	if !x.Background.IsAbsent() {
-		e.RawKey("\"background\":")
-		if v, ok := x.Background.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeBackgroundWork(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	if !x.StopReason.IsAbsent() {
-		e.RawKey("\"stopReason\":")
-		if v, ok := x.StopReason.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Idle) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckBackgroundWork(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Idle) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Idle) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Idle) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // DecodeWire decodes the value from d.
 func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -39536,2048 +41635,6 @@ func (x *ClientRequest) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ClientRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// decodeClientResponseByTrial decodes an object that has the required members of several
-// variants: the first it decodes into and passes Validate as, else the first it
-// decodes into (Validate then says what is wrong), else the first one's error.
-func decodeClientResponseByTrial(d *wire.Decoder, set uint64) (ClientResponse, error) {
-	start := d.Offset()
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	var decoded ClientResponse
-	var first error
-	if set&uint64(0x3) == uint64(0x3) {
-		v := new(ClientResponseResult)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if set&uint64(0x5) == uint64(0x5) {
-		v := new(ClientResponseError)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if decoded != nil {
-		return decoded, nil
-	}
-	// The error's offset is in raw; make it one in the whole input.
-	var we *wire.Error
-	if errors.As(first, &we) && we.Offset >= 0 {
-		we.Offset += start
-	}
-	return nil, first
-}
-
-// DecodeClientResponse decodes a ClientResponse from d.
-func DecodeClientResponse(d *wire.Decoder) (ClientResponse, error) {
-	switch d.Kind() {
-	case wire.KindObject:
-		set, err := d.PeekKeys([]string{"id", "result", "error"})
-		if err != nil {
-			return nil, err
-		}
-		matches := 0
-		if set&uint64(0x3) == uint64(0x3) {
-			matches++
-		}
-		if set&uint64(0x5) == uint64(0x5) {
-			matches++
-		}
-		if matches > 1 {
-			return decodeClientResponseByTrial(d, set)
-		}
-		if set&uint64(0x3) == uint64(0x3) {
-			v := new(ClientResponseResult)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x5) == uint64(0x5) {
-			v := new(ClientResponseError)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ClientResponseResult (id, result); ClientResponseError (error, id)",
-			Offset: d.Offset(),
-		}
-	}
-	return nil, d.TypeError("object")
-}
-
-// EncodeClientResponse encodes v to e; a nil v is null.
-func EncodeClientResponse(e *wire.Encoder, v ClientResponse) {
-	switch v := v.(type) {
-	case *ClientResponseResult:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *ClientResponseError:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckClientResponse records in c every constraint v breaks, under the JSON pointer p.
-func CheckClientResponse(c *wire.Checker, p string, v ClientResponse) {
-	switch v := v.(type) {
-	case *ClientResponseResult:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *ClientResponseError:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalClientResponse decodes a ClientResponse from data, strictly.
-func UnmarshalClientResponse(data []byte) (ClientResponse, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeClientResponse(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalClientResponse encodes v.
-func MarshalClientResponse(v ClientResponse) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeClientResponse(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateClientResponse checks v against its schema's constraints and returns every violation.
-func ValidateClientResponse(v ClientResponse) error {
-	var c wire.Checker
-	CheckClientResponse(&c, "", v)
-	return c.Err()
-}
-
-func (*ClientResponseResult) isClientResponse() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientResponseResult) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ClientResponseResult{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "id":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "id")
-				}
-				x.ID = v0
-			}
-		case "result":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "result")
-			}
-			seen[1] = true
-			if err := x.Result.DecodeWire(d); err != nil {
-				return wire.At(err, "result")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "id")
-	}
-	if !seen[1] {
-		missing = append(missing, "result")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientResponseResult) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ClientResponseResult) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"id\":")
-	EncodeRequestID(e, x.ID)
-	e.RawKey("\"result\":")
-	x.Result.EncodeWire(e)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientResponseResult) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		CheckRequestID(c, p, x.ID)
-	}
-	if x.Result != nil {
-		p := wire.Join(p, "result")
-		x.Result.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientResponseResult) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientResponseResult) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientResponseResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *ClientResponseResultResult) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ClientResponseResultResult(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientResponseResultResult) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientResponseResultResult) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientResponseResultResult) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientResponseResultResult) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientResponseResultResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// AsRequestPermissionResponse decodes the value strictly as RequestPermissionResponse (the session/request_permission alternative); it does not Validate it.
-func (x ClientResponseResultResult) AsRequestPermissionResponse() (RequestPermissionResponse, error) {
-	var v RequestPermissionResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromRequestPermissionResponse sets the value to the encoding of v.
-func (x *ClientResponseResultResult) FromRequestPermissionResponse(v RequestPermissionResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ClientResponseResultResult(e.Bytes())
-	return nil
-}
-
-// AsCreateElicitationResponse decodes the value strictly as CreateElicitationResponse (the elicitation/create alternative); it does not Validate it.
-func (x ClientResponseResultResult) AsCreateElicitationResponse() (CreateElicitationResponse, error) {
-	var v CreateElicitationResponse
-	err := func(d *wire.Decoder) error {
-		{
-			v1, err := DecodeCreateElicitationResponse(d)
-			if err != nil {
-				return err
-			}
-			v = v1
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromCreateElicitationResponse sets the value to the encoding of v.
-func (x *ClientResponseResultResult) FromCreateElicitationResponse(v CreateElicitationResponse) error {
-	e := wire.NewEncoder(nil)
-	EncodeCreateElicitationResponse(e, v)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ClientResponseResultResult(e.Bytes())
-	return nil
-}
-
-// AsExtMethodResponse decodes the value strictly as ExtMethodResponse; it does not Validate it.
-func (x ClientResponseResultResult) AsExtMethodResponse() (ExtResponse, error) {
-	var v ExtResponse
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromExtMethodResponse sets the value to the encoding of v.
-func (x *ClientResponseResultResult) FromExtMethodResponse(v ExtResponse) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = ClientResponseResultResult(e.Bytes())
-	return nil
-}
-
-// DecodeMethod decodes the value strictly as the alternative that belongs to a JSON-RPC method (the request's or notification's method member, or for a result the method of the request it answers); it does not Validate it.
-func (x ClientResponseResultResult) DecodeMethod(method string) (any, error) {
-	switch method {
-	case "session/request_permission":
-		return x.AsRequestPermissionResponse()
-	case "elicitation/create":
-		return x.AsCreateElicitationResponse()
-	default:
-		return nil, fmt.Errorf("no alternative of ClientResponseResultResult belongs to the method %q", method)
-	}
-}
-
-// DecodeWire decodes the value from d.
-func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = RequestPermissionResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "outcome":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "outcome")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestPermissionOutcome(d)
-				if err != nil {
-					return wire.At(err, "outcome")
-				}
-				x.Outcome = v0
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "outcome")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *RequestPermissionResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *RequestPermissionResponse) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"outcome\":")
-	EncodeRequestPermissionOutcome(e, x.Outcome)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "outcome")
-		CheckRequestPermissionOutcome(c, p, x.Outcome)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *RequestPermissionResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x RequestPermissionResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnknownRequestPermissionOutcome) isRequestPermissionOutcome() {}
-
-// DecodeRequestPermissionOutcome decodes a RequestPermissionOutcome from d.
-func DecodeRequestPermissionOutcome(d *wire.Decoder) (RequestPermissionOutcome, error) {
-	tag, ok, err := d.PeekTag("outcome")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"outcome\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "cancelled":
-		v := new(CancelledPermissionOutcome)
-		d.SkipKey("outcome")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "selected":
-		v := new(SelectedPermissionOutcome)
-		d.SkipKey("outcome")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownRequestPermissionOutcome{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeRequestPermissionOutcome encodes v to e; a nil v is null.
-func EncodeRequestPermissionOutcome(e *wire.Encoder, v RequestPermissionOutcome) {
-	switch v := v.(type) {
-	case *CancelledPermissionOutcome:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"outcome\":")
-		e.RawValue("\"cancelled\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *SelectedPermissionOutcome:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"outcome\":")
-		e.RawValue("\"selected\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownRequestPermissionOutcome:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"outcome\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckRequestPermissionOutcome records in c every constraint v breaks, under the JSON pointer p.
-func CheckRequestPermissionOutcome(c *wire.Checker, p string, v RequestPermissionOutcome) {
-	switch v := v.(type) {
-	case *CancelledPermissionOutcome:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *SelectedPermissionOutcome:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalRequestPermissionOutcome decodes a RequestPermissionOutcome from data, strictly.
-func UnmarshalRequestPermissionOutcome(data []byte) (RequestPermissionOutcome, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeRequestPermissionOutcome(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalRequestPermissionOutcome encodes v.
-func MarshalRequestPermissionOutcome(v RequestPermissionOutcome) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeRequestPermissionOutcome(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateRequestPermissionOutcome checks v against its schema's constraints and returns every violation.
-func ValidateRequestPermissionOutcome(v RequestPermissionOutcome) error {
-	var c wire.Checker
-	CheckRequestPermissionOutcome(&c, "", v)
-	return c.Err()
-}
-
-func (*CancelledPermissionOutcome) isRequestPermissionOutcome() {}
-
-// DecodeWire decodes the value from d.
-func (x *CancelledPermissionOutcome) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = CancelledPermissionOutcome{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CancelledPermissionOutcome) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CancelledPermissionOutcome) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelledPermissionOutcome) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CancelledPermissionOutcome) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CancelledPermissionOutcome) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*SelectedPermissionOutcome) isRequestPermissionOutcome() {}
-
-// DecodeWire decodes the value from d.
-func (x *SelectedPermissionOutcome) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SelectedPermissionOutcome{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "optionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "optionId")
-			}
-			seen[0] = true
-			if err := x.OptionID.DecodeWire(d); err != nil {
-				return wire.At(err, "optionId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "optionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SelectedPermissionOutcome) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SelectedPermissionOutcome) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"optionId\":")
-	x.OptionID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "optionId")
-		x.OptionID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SelectedPermissionOutcome) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SelectedPermissionOutcome) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnknownCreateElicitationResponse) isCreateElicitationResponse() {}
-
-// DecodeCreateElicitationResponse decodes a CreateElicitationResponse from d.
-func DecodeCreateElicitationResponse(d *wire.Decoder) (CreateElicitationResponse, error) {
-	tag, ok, err := d.PeekTag("action")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"action\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "accept":
-		v := new(Accept)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "decline":
-		v := new(Decline)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "cancel":
-		v := new(Cancel)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownCreateElicitationResponse{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeCreateElicitationResponse encodes v to e; a nil v is null.
-func EncodeCreateElicitationResponse(e *wire.Encoder, v CreateElicitationResponse) {
-	switch v := v.(type) {
-	case *Accept:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *Decline:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *Cancel:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *UnknownCreateElicitationResponse:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"action\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckCreateElicitationResponse records in c every constraint v breaks, under the JSON pointer p.
-func CheckCreateElicitationResponse(c *wire.Checker, p string, v CreateElicitationResponse) {
-	switch v := v.(type) {
-	case *Accept:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *Decline:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *Cancel:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalCreateElicitationResponse decodes a CreateElicitationResponse from data, strictly.
-func UnmarshalCreateElicitationResponse(data []byte) (CreateElicitationResponse, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeCreateElicitationResponse(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalCreateElicitationResponse encodes v.
-func MarshalCreateElicitationResponse(v CreateElicitationResponse) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeCreateElicitationResponse(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateCreateElicitationResponse checks v against its schema's constraints and returns every violation.
-func ValidateCreateElicitationResponse(v CreateElicitationResponse) error {
-	var c wire.Checker
-	CheckCreateElicitationResponse(&c, "", v)
-	return c.Err()
-}
-
-func (*Accept) isCreateElicitationResponse() {}
-
-// DecodeWire decodes the value from d.
-func (x *Accept) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Accept{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "action":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "action")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "action")
-			}
-			if v != "accept" {
-				return wire.At(wire.ConstError(d.Offset(), "\"accept\""), "action")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		case "content":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "content")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "content")
-			}
-			if isNull {
-				x.Content = wire.Null[map[string]ElicitationContentValue]()
-			} else {
-				var v map[string]ElicitationContentValue
-				{
-					if err := d.BeginObject(); err != nil {
-						return wire.At(err, "content")
-					}
-					m1 := make(map[string]ElicitationContentValue)
-					for {
-						key, more, err := d.NextKey()
-						if err != nil {
-							return wire.At(err, "content")
-						}
-						if !more {
-							break
-						}
-						k1 := string(key)
-						if _, dup := m1[k1]; dup {
-							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
-						}
-						var e1 ElicitationContentValue
-						{
-							v2, err := DecodeElicitationContentValue(d)
-							if err != nil {
-								return wire.At(wire.At(err, k1), "content")
-							}
-							e1 = v2
-						}
-						m1[k1] = e1
-					}
-					v = m1
-				}
-				x.Content = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "action")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Accept) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Accept) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"action\":")
-	e.RawValue("\"accept\"")
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	if !x.Content.IsAbsent() {
-		e.RawKey("\"content\":")
-		if v, ok := x.Content.Get(); ok {
-			e.BeginObject()
-			for _, k1 := range wire.SortedKeys(v) {
-				e.Key(k1)
-				v1 := v[k1]
-				EncodeElicitationContentValue(e, v1)
-			}
-			e.EndObject()
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Accept) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
-		for _, k1 := range wire.SortedKeys(v) {
-			v1 := v[k1]
-			p := wire.Join(p, k1)
-			CheckElicitationContentValue(c, p, v1)
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Accept) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Accept) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Accept) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeElicitationContentValue decodes a ElicitationContentValue from d.
-func DecodeElicitationContentValue(d *wire.Decoder) (ElicitationContentValue, error) {
-	switch d.Kind() {
-	case wire.KindBool:
-		v := new(ElicitationContentValueBoolean)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	case wire.KindNumber:
-		// A plain integer literal is the integer variant; any other number the number variant.
-		if d.PeekInteger() {
-			v := new(ElicitationContentValueInteger)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return *v, nil
-		}
-		{
-			v := new(ElicitationContentValueNumber)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return *v, nil
-		}
-	case wire.KindString:
-		v := new(ElicitationContentValueString)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	case wire.KindArray:
-		v := new(ElicitationContentValueStringArray)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	}
-	raw, err := wire.DecodeRaw(d)
-	if err != nil {
-		return nil, err
-	}
-	return ElicitationContentValueOther(raw), nil
-}
-
-// EncodeElicitationContentValue encodes v to e; a nil v is null.
-func EncodeElicitationContentValue(e *wire.Encoder, v ElicitationContentValue) {
-	switch v := v.(type) {
-	case ElicitationContentValueBoolean:
-		v.EncodeWire(e)
-	case ElicitationContentValueInteger:
-		v.EncodeWire(e)
-	case ElicitationContentValueNumber:
-		v.EncodeWire(e)
-	case ElicitationContentValueString:
-		v.EncodeWire(e)
-	case ElicitationContentValueStringArray:
-		v.EncodeWire(e)
-	case ElicitationContentValueOther:
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckElicitationContentValue records in c every constraint v breaks, under the JSON pointer p.
-func CheckElicitationContentValue(c *wire.Checker, p string, v ElicitationContentValue) {
-	switch v := v.(type) {
-	case ElicitationContentValueBoolean:
-		v.CheckWire(c, p)
-	case ElicitationContentValueInteger:
-		v.CheckWire(c, p)
-	case ElicitationContentValueNumber:
-		v.CheckWire(c, p)
-	case ElicitationContentValueString:
-		v.CheckWire(c, p)
-	case ElicitationContentValueStringArray:
-		v.CheckWire(c, p)
-	}
-}
-
-// UnmarshalElicitationContentValue decodes a ElicitationContentValue from data, strictly.
-func UnmarshalElicitationContentValue(data []byte) (ElicitationContentValue, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeElicitationContentValue(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalElicitationContentValue encodes v.
-func MarshalElicitationContentValue(v ElicitationContentValue) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeElicitationContentValue(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateElicitationContentValue checks v against its schema's constraints and returns every violation.
-func ValidateElicitationContentValue(v ElicitationContentValue) error {
-	var c wire.Checker
-	CheckElicitationContentValue(&c, "", v)
-	return c.Err()
-}
-
-func (ElicitationContentValueOther) isElicitationContentValue() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationContentValueOther) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ElicitationContentValueOther(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationContentValueOther) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationContentValueOther) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationContentValueOther) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationContentValueOther) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationContentValueOther) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (ElicitationContentValueBoolean) isElicitationContentValue() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationContentValueBoolean) DecodeWire(d *wire.Decoder) error {
-	var v bool
-	{
-		v1, err := d.Bool()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ElicitationContentValueBoolean(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationContentValueBoolean) EncodeWire(e *wire.Encoder) {
-	v := bool(*x)
-	e.Bool(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationContentValueBoolean) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationContentValueBoolean) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationContentValueBoolean) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationContentValueBoolean) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (ElicitationContentValueInteger) isElicitationContentValue() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationContentValueInteger) DecodeWire(d *wire.Decoder) error {
-	var v int64
-	{
-		v1, err := d.Int64()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ElicitationContentValueInteger(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationContentValueInteger) EncodeWire(e *wire.Encoder) {
-	v := int64(*x)
-	e.Int64(int64(v))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationContentValueInteger) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationContentValueInteger) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationContentValueInteger) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationContentValueInteger) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (ElicitationContentValueNumber) isElicitationContentValue() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationContentValueNumber) DecodeWire(d *wire.Decoder) error {
-	var v float64
-	{
-		v1, err := d.Float64()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ElicitationContentValueNumber(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationContentValueNumber) EncodeWire(e *wire.Encoder) {
-	v := float64(*x)
-	e.Float64(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationContentValueNumber) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationContentValueNumber) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationContentValueNumber) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationContentValueNumber) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (ElicitationContentValueString) isElicitationContentValue() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationContentValueString) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ElicitationContentValueString(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationContentValueString) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationContentValueString) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationContentValueString) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationContentValueString) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationContentValueString) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (ElicitationContentValueStringArray) isElicitationContentValue() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationContentValueStringArray) DecodeWire(d *wire.Decoder) error {
-	var v []string
-	{
-		if err := d.BeginArray(); err != nil {
-			return err
-		}
-		s1 := make([]string, 0)
-		for i1 := 0; ; i1++ {
-			more, err := d.NextElem()
-			if err != nil {
-				return err
-			}
-			if !more {
-				break
-			}
-			var e1 string
-			{
-				v2, err := d.String()
-				if err != nil {
-					return wire.AtIndex(err, i1)
-				}
-				e1 = v2
-			}
-			s1 = append(s1, e1)
-		}
-		v = s1
-	}
-	*x = ElicitationContentValueStringArray(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationContentValueStringArray) EncodeWire(e *wire.Encoder) {
-	v := []string(*x)
-	e.BeginArray()
-	for i1 := range v {
-		e.String(v[i1])
-	}
-	e.EndArray()
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationContentValueStringArray) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationContentValueStringArray) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationContentValueStringArray) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationContentValueStringArray) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*Decline) isCreateElicitationResponse() {}
-
-// DecodeWire decodes the value from d.
-func (x *Decline) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Decline{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "action":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "action")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "action")
-			}
-			if v != "decline" {
-				return wire.At(wire.ConstError(d.Offset(), "\"decline\""), "action")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "action")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Decline) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Decline) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"action\":")
-	e.RawValue("\"decline\"")
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Decline) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Decline) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Decline) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Decline) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*Cancel) isCreateElicitationResponse() {}
-
-// DecodeWire decodes the value from d.
-func (x *Cancel) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Cancel{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "action":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "action")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "action")
-			}
-			if v != "cancel" {
-				return wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "action")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "action")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Cancel) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Cancel) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"action\":")
-	e.RawValue("\"cancel\"")
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Cancel) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Cancel) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Cancel) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Cancel) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*ClientResponseError) isClientResponse() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientResponseError) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ClientResponseError{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "id":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeClientResponseErrorID(d)
-				if err != nil {
-					return wire.At(err, "id")
-				}
-				x.ID = v0
-			}
-		case "error":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "error")
-			}
-			seen[1] = true
-			if err := x.Error.DecodeWire(d); err != nil {
-				return wire.At(err, "error")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "id")
-	}
-	if !seen[1] {
-		missing = append(missing, "error")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientResponseError) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ClientResponseError) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"id\":")
-	EncodeClientResponseErrorID(e, x.ID)
-	e.RawKey("\"error\":")
-	x.Error.EncodeWire(e)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientResponseError) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		CheckClientResponseErrorID(c, p, x.ID)
-	}
-	{
-		p := wire.Join(p, "error")
-		x.Error.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientResponseError) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientResponseError) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientResponseError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeClientResponseErrorID decodes a ClientResponseErrorID from d.
-func DecodeClientResponseErrorID(d *wire.Decoder) (ClientResponseErrorID, error) {
-	switch d.Kind() {
-	case wire.KindNull:
-		if err := d.Skip(); err != nil {
-			return nil, err
-		}
-		return ClientResponseErrorIDNull{}, nil
-	case wire.KindNumber:
-		v := new(ClientResponseErrorIDNumber)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	case wire.KindString:
-		v := new(ClientResponseErrorIDStr)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	}
-	return nil, d.TypeError("null or integer or string")
-}
-
-// EncodeClientResponseErrorID encodes v to e; a nil v is null.
-func EncodeClientResponseErrorID(e *wire.Encoder, v ClientResponseErrorID) {
-	switch v := v.(type) {
-	case ClientResponseErrorIDNull:
-		e.Null()
-	case ClientResponseErrorIDNumber:
-		v.EncodeWire(e)
-	case ClientResponseErrorIDStr:
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckClientResponseErrorID records in c every constraint v breaks, under the JSON pointer p.
-func CheckClientResponseErrorID(c *wire.Checker, p string, v ClientResponseErrorID) {
-	switch v := v.(type) {
-	case ClientResponseErrorIDNumber:
-		v.CheckWire(c, p)
-	case ClientResponseErrorIDStr:
-		v.CheckWire(c, p)
-	}
-}
-
-// UnmarshalClientResponseErrorID decodes a ClientResponseErrorID from data, strictly.
-func UnmarshalClientResponseErrorID(data []byte) (ClientResponseErrorID, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeClientResponseErrorID(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalClientResponseErrorID encodes v.
-func MarshalClientResponseErrorID(v ClientResponseErrorID) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeClientResponseErrorID(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateClientResponseErrorID checks v against its schema's constraints and returns every violation.
-func ValidateClientResponseErrorID(v ClientResponseErrorID) error {
-	var c wire.Checker
-	CheckClientResponseErrorID(&c, "", v)
-	return c.Err()
-}
-
-func (ClientResponseErrorIDNull) isClientResponseErrorID() {}
-
-func (ClientResponseErrorIDNumber) isClientResponseErrorID() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientResponseErrorIDNumber) DecodeWire(d *wire.Decoder) error {
-	var v int64
-	{
-		v1, err := d.Int64()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ClientResponseErrorIDNumber(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientResponseErrorIDNumber) EncodeWire(e *wire.Encoder) {
-	v := int64(*x)
-	e.Int64(int64(v))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientResponseErrorIDNumber) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientResponseErrorIDNumber) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientResponseErrorIDNumber) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientResponseErrorIDNumber) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (ClientResponseErrorIDStr) isClientResponseErrorID() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientResponseErrorIDStr) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ClientResponseErrorIDStr(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientResponseErrorIDStr) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientResponseErrorIDStr) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientResponseErrorIDStr) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientResponseErrorIDStr) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientResponseErrorIDStr) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 

@@ -494,9 +494,170 @@ type AgentThought struct {
 }
 
 // SessionUpdateStateUpdate is what the session's foreground work is doing now.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
 type SessionUpdateStateUpdate struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// StateUpdate is a snapshot of what a child session is doing in the
+// foreground; each snapshot replaces the previous one. The `state` field
+// selects the state; values starting with `_` are custom and other unknown
+// values belong to later protocol revisions.
+//
+// It is a union tagged by the member "state". Its variants are
+// RunningStateUpdate, IdleStateUpdate, RequiresActionStateUpdate,
+// UndeterminedStateUpdate; a tag this package does not know decodes to
+// UnknownStateUpdate, which keeps the JSON as it was.
+type StateUpdate interface {
+	isStateUpdate()
+}
+
+// UnknownStateUpdate is a variant of StateUpdate whose tag this package does
+// not know. Raw holds the whole object as it was received, and encoding writes
+// it back unchanged.
+type UnknownStateUpdate struct {
+	// Tag is the value of the member "state".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// RunningStateUpdate means the child session is doing foreground work.
+type RunningStateUpdate struct {
+	// The complete list of work running in the background. Absent or null: not
+	// reported.
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta v2.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// BackgroundWork is the work of the session that goes on outside its
+// foreground turn. Each item points at a terminal or tool call the client
+// already knows. The `type` field selects the kind.
+//
+// It is a union tagged by the member "type". Its variants are
+// BackgroundTerminal, BackgroundToolCall, BackgroundSubagent; a tag this
+// package does not know decodes to UnknownBackgroundWork, which keeps the JSON
+// as it was.
+type BackgroundWork interface {
+	isBackgroundWork()
+}
+
+// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package
+// does not know. Raw holds the whole object as it was received, and encoding
+// writes it back unchanged.
+type UnknownBackgroundWork struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// BackgroundTerminal is a running terminal process; live until its
+// `terminal_update` reports an exit status.
+type BackgroundTerminal struct {
+	// The terminal that keeps running.
+	TerminalID v2.TerminalID `json:"terminalId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta v2.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// BackgroundToolCall is a tool call that continues in the background.
+type BackgroundToolCall struct {
+	// The tool call whose work goes on.
+	ToolCallID v2.ToolCallID `json:"toolCallId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta v2.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// BackgroundSubagent is a child session (subagent) that goes on working after
+// the parent's foreground turn ended; the client already knows it from a
+// `subagent_update`.
+type BackgroundSubagent struct {
+	// The child session that keeps running.
+	SessionID v2.SessionID `json:"sessionId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta v2.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// IdleStateUpdate means the session's foreground work has stopped and it is
+// ready for another prompt; background work may still go on.
+type IdleStateUpdate struct {
+	// Why the foreground work stopped. Absent or null: not reported.
+	StopReason wire.Opt[v2.IdleStopReason] `json:"stopReason,omitzero"`
+	// The failure that ended the work, as a JSON-RPC error object, normally sent
+	// with `stopReason` `error`. Absent or null: no details.
+	Error wire.Opt[v2.Error] `json:"error,omitzero"`
+	// The complete list of work still running in the background. Absent or null:
+	// not reported.
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// Tokens the foreground work used. Absent or null: not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta v2.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Usage holds the tokens used by a prompt turn (or by the foreground work of a
+// child session).
+type Usage struct {
+	// All tokens of every kind.
+	TotalTokens uint64 `json:"totalTokens"`
+	// Input tokens.
+	InputTokens uint64 `json:"inputTokens"`
+	// Output tokens.
+	OutputTokens uint64 `json:"outputTokens"`
+	// Reasoning tokens. Absent or null: not reported.
+	ThoughtTokens wire.Opt[uint64] `json:"thoughtTokens,omitzero"`
+	// Tokens read from a prompt cache. Absent or null: not reported.
+	CachedReadTokens wire.Opt[uint64] `json:"cachedReadTokens,omitzero"`
+	// Tokens written to a prompt cache. Absent or null: not reported.
+	CachedWriteTokens wire.Opt[uint64] `json:"cachedWriteTokens,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta v2.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// RequiresActionStateUpdate means the child session's foreground work waits
+// for the user to act.
+type RequiresActionStateUpdate struct {
+	// The complete list of work still running in the background. Absent or null:
+	// not reported.
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta v2.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// UndeterminedStateUpdate means the agent cannot currently observe what the
+// child session is doing (sent when that becomes true, not merely because the
+// child is quiet). The client stops showing the previous state as current;
+// this is neither an outcome nor the end of the session.
+type UndeterminedStateUpdate struct {
+	// The complete list of work still running in the background. Absent or null:
+	// not reported.
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta v2.Meta `json:"_meta,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -815,169 +976,6 @@ type SubagentSessionCapabilities struct {
 // SessionCancelCapabilities is a marker object: its presence says the client
 // may cancel a child session's work without ending the session.
 type SessionCancelCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean
-	// none.
-	Meta v2.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// StateUpdate is a snapshot of what a child session is doing in the
-// foreground; each snapshot replaces the previous one. The `state` field
-// selects the state; values starting with `_` are custom and other unknown
-// values belong to later protocol revisions.
-//
-// It is a union tagged by the member "state". Its variants are
-// RunningStateUpdate, IdleStateUpdate, RequiresActionStateUpdate,
-// UndeterminedStateUpdate; a tag this package does not know decodes to
-// UnknownStateUpdate, which keeps the JSON as it was.
-type StateUpdate interface {
-	isStateUpdate()
-}
-
-// UnknownStateUpdate is a variant of StateUpdate whose tag this package does
-// not know. Raw holds the whole object as it was received, and encoding writes
-// it back unchanged.
-type UnknownStateUpdate struct {
-	// Tag is the value of the member "state".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// RunningStateUpdate means the child session is doing foreground work.
-type RunningStateUpdate struct {
-	// The complete list of work running in the background. Absent or null: not
-	// reported.
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean
-	// none.
-	Meta v2.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// BackgroundWork is the work of the session that goes on outside its
-// foreground turn. Each item points at a terminal or tool call the client
-// already knows. The `type` field selects the kind.
-//
-// It is a union tagged by the member "type". Its variants are
-// BackgroundTerminal, BackgroundToolCall, BackgroundSubagent; a tag this
-// package does not know decodes to UnknownBackgroundWork, which keeps the JSON
-// as it was.
-type BackgroundWork interface {
-	isBackgroundWork()
-}
-
-// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package
-// does not know. Raw holds the whole object as it was received, and encoding
-// writes it back unchanged.
-type UnknownBackgroundWork struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// BackgroundTerminal is a running terminal process; live until its
-// `terminal_update` reports an exit status.
-type BackgroundTerminal struct {
-	// The terminal that keeps running.
-	TerminalID v2.TerminalID `json:"terminalId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean
-	// none.
-	Meta v2.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// BackgroundToolCall is a tool call that continues in the background.
-type BackgroundToolCall struct {
-	// The tool call whose work goes on.
-	ToolCallID v2.ToolCallID `json:"toolCallId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean
-	// none.
-	Meta v2.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// BackgroundSubagent is a child session (subagent) that goes on working after
-// the parent's foreground turn ended; the client already knows it from a
-// `subagent_update`.
-type BackgroundSubagent struct {
-	// The child session that keeps running.
-	SessionID v2.SessionID `json:"sessionId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean
-	// none.
-	Meta v2.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// IdleStateUpdate means the session's foreground work has stopped and it is
-// ready for another prompt; background work may still go on.
-type IdleStateUpdate struct {
-	// Why the foreground work stopped. Absent or null: not reported.
-	StopReason wire.Opt[v2.IdleStopReason] `json:"stopReason,omitzero"`
-	// The failure that ended the work, as a JSON-RPC error object, normally sent
-	// with `stopReason` `error`. Absent or null: no details.
-	Error wire.Opt[v2.Error] `json:"error,omitzero"`
-	// The complete list of work still running in the background. Absent or null:
-	// not reported.
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// Tokens the foreground work used. Absent or null: not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean
-	// none.
-	Meta v2.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// Usage holds the tokens used by a prompt turn (or by the foreground work of a
-// child session).
-type Usage struct {
-	// All tokens of every kind.
-	TotalTokens uint64 `json:"totalTokens"`
-	// Input tokens.
-	InputTokens uint64 `json:"inputTokens"`
-	// Output tokens.
-	OutputTokens uint64 `json:"outputTokens"`
-	// Reasoning tokens. Absent or null: not reported.
-	ThoughtTokens wire.Opt[uint64] `json:"thoughtTokens,omitzero"`
-	// Tokens read from a prompt cache. Absent or null: not reported.
-	CachedReadTokens wire.Opt[uint64] `json:"cachedReadTokens,omitzero"`
-	// Tokens written to a prompt cache. Absent or null: not reported.
-	CachedWriteTokens wire.Opt[uint64] `json:"cachedWriteTokens,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean
-	// none.
-	Meta v2.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// RequiresActionStateUpdate means the child session's foreground work waits
-// for the user to act.
-type RequiresActionStateUpdate struct {
-	// The complete list of work still running in the background. Absent or null:
-	// not reported.
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean
-	// none.
-	Meta v2.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// UndeterminedStateUpdate means the agent cannot currently observe what the
-// child session is doing (sent when that becomes true, not merely because the
-// child is quiet). The client stops showing the previous state as current;
-// this is neither an outcome nor the end of the session.
-type UndeterminedStateUpdate struct {
-	// The complete list of work still running in the background. Absent or null:
-	// not reported.
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
 	Meta v2.Meta `json:"_meta,omitempty"`
@@ -6531,7 +6529,28 @@ func (x *SessionUpdateStateUpdate) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionUpdateStateUpdate) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionUpdateStateUpdate) CheckWire(c *wire.Checker, p string) {
+	{
+		// The value is also a StateUpdate.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeStateUpdate(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckStateUpdate(c, p, v)
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionUpdateStateUpdate) Validate() error {
@@ -6547,6 +6566,1583 @@ func (x *SessionUpdateStateUpdate) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x SessionUpdateStateUpdate) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownStateUpdate) isStateUpdate() {}
+
+// DecodeStateUpdate decodes a StateUpdate from d.
+func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
+	tag, ok, err := d.PeekTag("state")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"state\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "running":
+		v := new(RunningStateUpdate)
+		d.SkipKey("state")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "idle":
+		v := new(IdleStateUpdate)
+		d.SkipKey("state")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "requires_action":
+		v := new(RequiresActionStateUpdate)
+		d.SkipKey("state")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "unknown":
+		v := new(UndeterminedStateUpdate)
+		d.SkipKey("state")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownStateUpdate{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeStateUpdate encodes v to e; a nil v is null.
+func EncodeStateUpdate(e *wire.Encoder, v StateUpdate) {
+	switch v := v.(type) {
+	case *RunningStateUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"state\":")
+		e.RawValue("\"running\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *IdleStateUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"state\":")
+		e.RawValue("\"idle\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *RequiresActionStateUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"state\":")
+		e.RawValue("\"requires_action\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UndeterminedStateUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"state\":")
+		e.RawValue("\"unknown\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownStateUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"state\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckStateUpdate records in c every constraint v breaks, under the JSON pointer p.
+func CheckStateUpdate(c *wire.Checker, p string, v StateUpdate) {
+	switch v := v.(type) {
+	case *RunningStateUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *IdleStateUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *RequiresActionStateUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *UndeterminedStateUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalStateUpdate decodes a StateUpdate from data, strictly.
+func UnmarshalStateUpdate(data []byte) (StateUpdate, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeStateUpdate(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalStateUpdate encodes v.
+func MarshalStateUpdate(v StateUpdate) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeStateUpdate(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateStateUpdate checks v against its schema's constraints and returns every violation.
+func ValidateStateUpdate(v StateUpdate) error {
+	var c wire.Checker
+	CheckStateUpdate(&c, "", v)
+	return c.Err()
+}
+
+func (*RunningStateUpdate) isStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = RunningStateUpdate{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "background":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *RunningStateUpdate) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *RunningStateUpdate) EncodeWireFields(e *wire.Encoder) {
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *RunningStateUpdate) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *RunningStateUpdate) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x RunningStateUpdate) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownBackgroundWork) isBackgroundWork() {}
+
+// DecodeBackgroundWork decodes a BackgroundWork from d.
+func DecodeBackgroundWork(d *wire.Decoder) (BackgroundWork, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"type\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "terminal":
+		v := new(BackgroundTerminal)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "tool_call":
+		v := new(BackgroundToolCall)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "subagent":
+		v := new(BackgroundSubagent)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownBackgroundWork{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeBackgroundWork encodes v to e; a nil v is null.
+func EncodeBackgroundWork(e *wire.Encoder, v BackgroundWork) {
+	switch v := v.(type) {
+	case *BackgroundTerminal:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *BackgroundToolCall:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *BackgroundSubagent:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"subagent\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownBackgroundWork:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckBackgroundWork records in c every constraint v breaks, under the JSON pointer p.
+func CheckBackgroundWork(c *wire.Checker, p string, v BackgroundWork) {
+	switch v := v.(type) {
+	case *BackgroundTerminal:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *BackgroundToolCall:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *BackgroundSubagent:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalBackgroundWork decodes a BackgroundWork from data, strictly.
+func UnmarshalBackgroundWork(data []byte) (BackgroundWork, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeBackgroundWork(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalBackgroundWork encodes v.
+func MarshalBackgroundWork(v BackgroundWork) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeBackgroundWork(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateBackgroundWork checks v against its schema's constraints and returns every violation.
+func ValidateBackgroundWork(v BackgroundWork) error {
+	var c wire.Checker
+	CheckBackgroundWork(&c, "", v)
+	return c.Err()
+}
+
+func (*BackgroundTerminal) isBackgroundWork() {}
+
+// DecodeWire decodes the value from d.
+func (x *BackgroundTerminal) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = BackgroundTerminal{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "terminal" {
+				return wire.At(wire.ConstError(d.Offset(), "\"terminal\""), "type")
+			}
+		case "terminalId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "terminalId")
+			}
+			seen[1] = true
+			if err := x.TerminalID.DecodeWire(d); err != nil {
+				return wire.At(err, "terminalId")
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
+		missing = append(missing, "terminalId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *BackgroundTerminal) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *BackgroundTerminal) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"terminal\"")
+	e.RawKey("\"terminalId\":")
+	x.TerminalID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *BackgroundTerminal) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "terminalId")
+		x.TerminalID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *BackgroundTerminal) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *BackgroundTerminal) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x BackgroundTerminal) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*BackgroundToolCall) isBackgroundWork() {}
+
+// DecodeWire decodes the value from d.
+func (x *BackgroundToolCall) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = BackgroundToolCall{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "tool_call" {
+				return wire.At(wire.ConstError(d.Offset(), "\"tool_call\""), "type")
+			}
+		case "toolCallId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "toolCallId")
+			}
+			seen[1] = true
+			if err := x.ToolCallID.DecodeWire(d); err != nil {
+				return wire.At(err, "toolCallId")
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
+		missing = append(missing, "toolCallId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *BackgroundToolCall) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *BackgroundToolCall) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"tool_call\"")
+	e.RawKey("\"toolCallId\":")
+	x.ToolCallID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *BackgroundToolCall) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "toolCallId")
+		x.ToolCallID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *BackgroundToolCall) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *BackgroundToolCall) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x BackgroundToolCall) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*BackgroundSubagent) isBackgroundWork() {}
+
+// DecodeWire decodes the value from d.
+func (x *BackgroundSubagent) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = BackgroundSubagent{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *BackgroundSubagent) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *BackgroundSubagent) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *BackgroundSubagent) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *BackgroundSubagent) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *BackgroundSubagent) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x BackgroundSubagent) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*IdleStateUpdate) isStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = IdleStateUpdate{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [5]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "stopReason":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "stopReason")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if isNull {
+				x.StopReason = wire.Null[v2.IdleStopReason]()
+			} else {
+				var v v2.IdleStopReason
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "stopReason")
+				}
+				x.StopReason = wire.Some(v)
+			}
+		case "error":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "error")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "error")
+			}
+			if isNull {
+				x.Error = wire.Null[v2.Error]()
+			} else {
+				var v v2.Error
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "error")
+				}
+				x.Error = wire.Some(v)
+			}
+		case "background":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "usage":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[Usage]()
+			} else {
+				var v Usage
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "usage")
+				}
+				x.Usage = wire.Some(v)
+			}
+		case "_meta":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[4] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *IdleStateUpdate) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *IdleStateUpdate) EncodeWireFields(e *wire.Encoder) {
+	if !x.StopReason.IsAbsent() {
+		e.RawKey("\"stopReason\":")
+		if v, ok := x.StopReason.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Error.IsAbsent() {
+		e.RawKey("\"error\":")
+		if v, ok := x.Error.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Usage.IsAbsent() {
+		e.RawKey("\"usage\":")
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *IdleStateUpdate) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.StopReason.Get(); ok {
+		p := wire.Join(p, "stopReason")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Error.Get(); ok {
+		p := wire.Join(p, "error")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if v, ok := x.Usage.Get(); ok {
+		p := wire.Join(p, "usage")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *IdleStateUpdate) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *IdleStateUpdate) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x IdleStateUpdate) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *Usage) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Usage{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [7]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "totalTokens":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "totalTokens")
+			}
+			seen[0] = true
+			{
+				v0, err := d.Uint64()
+				if err != nil {
+					return wire.At(err, "totalTokens")
+				}
+				x.TotalTokens = v0
+			}
+		case "inputTokens":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "inputTokens")
+			}
+			seen[1] = true
+			{
+				v0, err := d.Uint64()
+				if err != nil {
+					return wire.At(err, "inputTokens")
+				}
+				x.InputTokens = v0
+			}
+		case "outputTokens":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "outputTokens")
+			}
+			seen[2] = true
+			{
+				v0, err := d.Uint64()
+				if err != nil {
+					return wire.At(err, "outputTokens")
+				}
+				x.OutputTokens = v0
+			}
+		case "thoughtTokens":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "thoughtTokens")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "thoughtTokens")
+			}
+			if isNull {
+				x.ThoughtTokens = wire.Null[uint64]()
+			} else {
+				var v uint64
+				{
+					v1, err := d.Uint64()
+					if err != nil {
+						return wire.At(err, "thoughtTokens")
+					}
+					v = v1
+				}
+				x.ThoughtTokens = wire.Some(v)
+			}
+		case "cachedReadTokens":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "cachedReadTokens")
+			}
+			seen[4] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "cachedReadTokens")
+			}
+			if isNull {
+				x.CachedReadTokens = wire.Null[uint64]()
+			} else {
+				var v uint64
+				{
+					v1, err := d.Uint64()
+					if err != nil {
+						return wire.At(err, "cachedReadTokens")
+					}
+					v = v1
+				}
+				x.CachedReadTokens = wire.Some(v)
+			}
+		case "cachedWriteTokens":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "cachedWriteTokens")
+			}
+			seen[5] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "cachedWriteTokens")
+			}
+			if isNull {
+				x.CachedWriteTokens = wire.Null[uint64]()
+			} else {
+				var v uint64
+				{
+					v1, err := d.Uint64()
+					if err != nil {
+						return wire.At(err, "cachedWriteTokens")
+					}
+					v = v1
+				}
+				x.CachedWriteTokens = wire.Some(v)
+			}
+		case "_meta":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[6] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "totalTokens")
+	}
+	if !seen[1] {
+		missing = append(missing, "inputTokens")
+	}
+	if !seen[2] {
+		missing = append(missing, "outputTokens")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Usage) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Usage) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"totalTokens\":")
+	e.Uint64(uint64(x.TotalTokens))
+	e.RawKey("\"inputTokens\":")
+	e.Uint64(uint64(x.InputTokens))
+	e.RawKey("\"outputTokens\":")
+	e.Uint64(uint64(x.OutputTokens))
+	if !x.ThoughtTokens.IsAbsent() {
+		e.RawKey("\"thoughtTokens\":")
+		if v, ok := x.ThoughtTokens.Get(); ok {
+			e.Uint64(uint64(v))
+		} else {
+			e.Null()
+		}
+	}
+	if !x.CachedReadTokens.IsAbsent() {
+		e.RawKey("\"cachedReadTokens\":")
+		if v, ok := x.CachedReadTokens.Get(); ok {
+			e.Uint64(uint64(v))
+		} else {
+			e.Null()
+		}
+	}
+	if !x.CachedWriteTokens.IsAbsent() {
+		e.RawKey("\"cachedWriteTokens\":")
+		if v, ok := x.CachedWriteTokens.Get(); ok {
+			e.Uint64(uint64(v))
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Usage) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Usage) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Usage) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Usage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*RequiresActionStateUpdate) isStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = RequiresActionStateUpdate{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "background":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *RequiresActionStateUpdate) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *RequiresActionStateUpdate) EncodeWireFields(e *wire.Encoder) {
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *RequiresActionStateUpdate) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UndeterminedStateUpdate) isStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *UndeterminedStateUpdate) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = UndeterminedStateUpdate{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "background":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *UndeterminedStateUpdate) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *UndeterminedStateUpdate) EncodeWireFields(e *wire.Encoder) {
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *UndeterminedStateUpdate) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *UndeterminedStateUpdate) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *UndeterminedStateUpdate) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x UndeterminedStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -10095,1583 +11691,6 @@ func (x *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x SessionCancelCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnknownStateUpdate) isStateUpdate() {}
-
-// DecodeStateUpdate decodes a StateUpdate from d.
-func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
-	tag, ok, err := d.PeekTag("state")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"state\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "running":
-		v := new(RunningStateUpdate)
-		d.SkipKey("state")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "idle":
-		v := new(IdleStateUpdate)
-		d.SkipKey("state")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "requires_action":
-		v := new(RequiresActionStateUpdate)
-		d.SkipKey("state")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "unknown":
-		v := new(UndeterminedStateUpdate)
-		d.SkipKey("state")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownStateUpdate{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeStateUpdate encodes v to e; a nil v is null.
-func EncodeStateUpdate(e *wire.Encoder, v StateUpdate) {
-	switch v := v.(type) {
-	case *RunningStateUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"state\":")
-		e.RawValue("\"running\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *IdleStateUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"state\":")
-		e.RawValue("\"idle\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *RequiresActionStateUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"state\":")
-		e.RawValue("\"requires_action\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UndeterminedStateUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"state\":")
-		e.RawValue("\"unknown\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownStateUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"state\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckStateUpdate records in c every constraint v breaks, under the JSON pointer p.
-func CheckStateUpdate(c *wire.Checker, p string, v StateUpdate) {
-	switch v := v.(type) {
-	case *RunningStateUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *IdleStateUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *RequiresActionStateUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *UndeterminedStateUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalStateUpdate decodes a StateUpdate from data, strictly.
-func UnmarshalStateUpdate(data []byte) (StateUpdate, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeStateUpdate(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalStateUpdate encodes v.
-func MarshalStateUpdate(v StateUpdate) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeStateUpdate(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateStateUpdate checks v against its schema's constraints and returns every violation.
-func ValidateStateUpdate(v StateUpdate) error {
-	var c wire.Checker
-	CheckStateUpdate(&c, "", v)
-	return c.Err()
-}
-
-func (*RunningStateUpdate) isStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = RunningStateUpdate{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "background":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "background")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "background")
-			}
-			if isNull {
-				x.Background = wire.Null[[]BackgroundWork]()
-			} else {
-				var v []BackgroundWork
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
-					}
-					s1 := make([]BackgroundWork, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "background")
-						}
-						if !more {
-							break
-						}
-						var e1 BackgroundWork
-						{
-							v2, err := DecodeBackgroundWork(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Background = wire.Some(v)
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *RunningStateUpdate) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *RunningStateUpdate) EncodeWireFields(e *wire.Encoder) {
-	if !x.Background.IsAbsent() {
-		e.RawKey("\"background\":")
-		if v, ok := x.Background.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeBackgroundWork(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckBackgroundWork(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *RunningStateUpdate) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *RunningStateUpdate) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x RunningStateUpdate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnknownBackgroundWork) isBackgroundWork() {}
-
-// DecodeBackgroundWork decodes a BackgroundWork from d.
-func DecodeBackgroundWork(d *wire.Decoder) (BackgroundWork, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "terminal":
-		v := new(BackgroundTerminal)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool_call":
-		v := new(BackgroundToolCall)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "subagent":
-		v := new(BackgroundSubagent)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownBackgroundWork{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeBackgroundWork encodes v to e; a nil v is null.
-func EncodeBackgroundWork(e *wire.Encoder, v BackgroundWork) {
-	switch v := v.(type) {
-	case *BackgroundTerminal:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *BackgroundToolCall:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *BackgroundSubagent:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"subagent\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownBackgroundWork:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckBackgroundWork records in c every constraint v breaks, under the JSON pointer p.
-func CheckBackgroundWork(c *wire.Checker, p string, v BackgroundWork) {
-	switch v := v.(type) {
-	case *BackgroundTerminal:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *BackgroundToolCall:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *BackgroundSubagent:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalBackgroundWork decodes a BackgroundWork from data, strictly.
-func UnmarshalBackgroundWork(data []byte) (BackgroundWork, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeBackgroundWork(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalBackgroundWork encodes v.
-func MarshalBackgroundWork(v BackgroundWork) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeBackgroundWork(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateBackgroundWork checks v against its schema's constraints and returns every violation.
-func ValidateBackgroundWork(v BackgroundWork) error {
-	var c wire.Checker
-	CheckBackgroundWork(&c, "", v)
-	return c.Err()
-}
-
-func (*BackgroundTerminal) isBackgroundWork() {}
-
-// DecodeWire decodes the value from d.
-func (x *BackgroundTerminal) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = BackgroundTerminal{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "type":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "type")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "type")
-			}
-			if v != "terminal" {
-				return wire.At(wire.ConstError(d.Offset(), "\"terminal\""), "type")
-			}
-		case "terminalId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "terminalId")
-			}
-			seen[1] = true
-			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "type")
-	}
-	if !seen[1] {
-		missing = append(missing, "terminalId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *BackgroundTerminal) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BackgroundTerminal) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"type\":")
-	e.RawValue("\"terminal\"")
-	e.RawKey("\"terminalId\":")
-	x.TerminalID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BackgroundTerminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BackgroundTerminal) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BackgroundTerminal) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x BackgroundTerminal) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*BackgroundToolCall) isBackgroundWork() {}
-
-// DecodeWire decodes the value from d.
-func (x *BackgroundToolCall) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = BackgroundToolCall{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "type":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "type")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "type")
-			}
-			if v != "tool_call" {
-				return wire.At(wire.ConstError(d.Offset(), "\"tool_call\""), "type")
-			}
-		case "toolCallId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "toolCallId")
-			}
-			seen[1] = true
-			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "type")
-	}
-	if !seen[1] {
-		missing = append(missing, "toolCallId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *BackgroundToolCall) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BackgroundToolCall) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"type\":")
-	e.RawValue("\"tool_call\"")
-	e.RawKey("\"toolCallId\":")
-	x.ToolCallID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BackgroundToolCall) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BackgroundToolCall) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BackgroundToolCall) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x BackgroundToolCall) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*BackgroundSubagent) isBackgroundWork() {}
-
-// DecodeWire decodes the value from d.
-func (x *BackgroundSubagent) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = BackgroundSubagent{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *BackgroundSubagent) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BackgroundSubagent) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BackgroundSubagent) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BackgroundSubagent) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BackgroundSubagent) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x BackgroundSubagent) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*IdleStateUpdate) isStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = IdleStateUpdate{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [5]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "stopReason":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "stopReason")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "stopReason")
-			}
-			if isNull {
-				x.StopReason = wire.Null[v2.IdleStopReason]()
-			} else {
-				var v v2.IdleStopReason
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "stopReason")
-				}
-				x.StopReason = wire.Some(v)
-			}
-		case "error":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "error")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "error")
-			}
-			if isNull {
-				x.Error = wire.Null[v2.Error]()
-			} else {
-				var v v2.Error
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "error")
-				}
-				x.Error = wire.Some(v)
-			}
-		case "background":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "background")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "background")
-			}
-			if isNull {
-				x.Background = wire.Null[[]BackgroundWork]()
-			} else {
-				var v []BackgroundWork
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
-					}
-					s1 := make([]BackgroundWork, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "background")
-						}
-						if !more {
-							break
-						}
-						var e1 BackgroundWork
-						{
-							v2, err := DecodeBackgroundWork(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Background = wire.Some(v)
-			}
-		case "usage":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "usage")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "usage")
-			}
-			if isNull {
-				x.Usage = wire.Null[Usage]()
-			} else {
-				var v Usage
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
-				}
-				x.Usage = wire.Some(v)
-			}
-		case "_meta":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[4] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *IdleStateUpdate) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *IdleStateUpdate) EncodeWireFields(e *wire.Encoder) {
-	if !x.StopReason.IsAbsent() {
-		e.RawKey("\"stopReason\":")
-		if v, ok := x.StopReason.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Error.IsAbsent() {
-		e.RawKey("\"error\":")
-		if v, ok := x.Error.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Background.IsAbsent() {
-		e.RawKey("\"background\":")
-		if v, ok := x.Background.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeBackgroundWork(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Usage.IsAbsent() {
-		e.RawKey("\"usage\":")
-		if v, ok := x.Usage.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *IdleStateUpdate) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.StopReason.Get(); ok {
-		p := wire.Join(p, "stopReason")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Error.Get(); ok {
-		p := wire.Join(p, "error")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckBackgroundWork(c, p, v[i1])
-		}
-	}
-	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *IdleStateUpdate) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *IdleStateUpdate) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x IdleStateUpdate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *Usage) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Usage{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [7]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "totalTokens":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "totalTokens")
-			}
-			seen[0] = true
-			{
-				v0, err := d.Uint64()
-				if err != nil {
-					return wire.At(err, "totalTokens")
-				}
-				x.TotalTokens = v0
-			}
-		case "inputTokens":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "inputTokens")
-			}
-			seen[1] = true
-			{
-				v0, err := d.Uint64()
-				if err != nil {
-					return wire.At(err, "inputTokens")
-				}
-				x.InputTokens = v0
-			}
-		case "outputTokens":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "outputTokens")
-			}
-			seen[2] = true
-			{
-				v0, err := d.Uint64()
-				if err != nil {
-					return wire.At(err, "outputTokens")
-				}
-				x.OutputTokens = v0
-			}
-		case "thoughtTokens":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "thoughtTokens")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "thoughtTokens")
-			}
-			if isNull {
-				x.ThoughtTokens = wire.Null[uint64]()
-			} else {
-				var v uint64
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "thoughtTokens")
-					}
-					v = v1
-				}
-				x.ThoughtTokens = wire.Some(v)
-			}
-		case "cachedReadTokens":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "cachedReadTokens")
-			}
-			seen[4] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "cachedReadTokens")
-			}
-			if isNull {
-				x.CachedReadTokens = wire.Null[uint64]()
-			} else {
-				var v uint64
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "cachedReadTokens")
-					}
-					v = v1
-				}
-				x.CachedReadTokens = wire.Some(v)
-			}
-		case "cachedWriteTokens":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "cachedWriteTokens")
-			}
-			seen[5] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "cachedWriteTokens")
-			}
-			if isNull {
-				x.CachedWriteTokens = wire.Null[uint64]()
-			} else {
-				var v uint64
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "cachedWriteTokens")
-					}
-					v = v1
-				}
-				x.CachedWriteTokens = wire.Some(v)
-			}
-		case "_meta":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[6] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "totalTokens")
-	}
-	if !seen[1] {
-		missing = append(missing, "inputTokens")
-	}
-	if !seen[2] {
-		missing = append(missing, "outputTokens")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Usage) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Usage) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"totalTokens\":")
-	e.Uint64(uint64(x.TotalTokens))
-	e.RawKey("\"inputTokens\":")
-	e.Uint64(uint64(x.InputTokens))
-	e.RawKey("\"outputTokens\":")
-	e.Uint64(uint64(x.OutputTokens))
-	if !x.ThoughtTokens.IsAbsent() {
-		e.RawKey("\"thoughtTokens\":")
-		if v, ok := x.ThoughtTokens.Get(); ok {
-			e.Uint64(uint64(v))
-		} else {
-			e.Null()
-		}
-	}
-	if !x.CachedReadTokens.IsAbsent() {
-		e.RawKey("\"cachedReadTokens\":")
-		if v, ok := x.CachedReadTokens.Get(); ok {
-			e.Uint64(uint64(v))
-		} else {
-			e.Null()
-		}
-	}
-	if !x.CachedWriteTokens.IsAbsent() {
-		e.RawKey("\"cachedWriteTokens\":")
-		if v, ok := x.CachedWriteTokens.Get(); ok {
-			e.Uint64(uint64(v))
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Usage) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Usage) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Usage) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Usage) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*RequiresActionStateUpdate) isStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = RequiresActionStateUpdate{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "background":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "background")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "background")
-			}
-			if isNull {
-				x.Background = wire.Null[[]BackgroundWork]()
-			} else {
-				var v []BackgroundWork
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
-					}
-					s1 := make([]BackgroundWork, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "background")
-						}
-						if !more {
-							break
-						}
-						var e1 BackgroundWork
-						{
-							v2, err := DecodeBackgroundWork(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Background = wire.Some(v)
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *RequiresActionStateUpdate) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *RequiresActionStateUpdate) EncodeWireFields(e *wire.Encoder) {
-	if !x.Background.IsAbsent() {
-		e.RawKey("\"background\":")
-		if v, ok := x.Background.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeBackgroundWork(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckBackgroundWork(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *RequiresActionStateUpdate) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UndeterminedStateUpdate) isStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *UndeterminedStateUpdate) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = UndeterminedStateUpdate{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "background":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "background")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "background")
-			}
-			if isNull {
-				x.Background = wire.Null[[]BackgroundWork]()
-			} else {
-				var v []BackgroundWork
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
-					}
-					s1 := make([]BackgroundWork, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "background")
-						}
-						if !more {
-							break
-						}
-						var e1 BackgroundWork
-						{
-							v2, err := DecodeBackgroundWork(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Background = wire.Some(v)
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *UndeterminedStateUpdate) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *UndeterminedStateUpdate) EncodeWireFields(e *wire.Encoder) {
-	if !x.Background.IsAbsent() {
-		e.RawKey("\"background\":")
-		if v, ok := x.Background.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeBackgroundWork(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UndeterminedStateUpdate) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckBackgroundWork(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *UndeterminedStateUpdate) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *UndeterminedStateUpdate) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x UndeterminedStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
