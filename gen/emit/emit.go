@@ -2119,7 +2119,7 @@ func (g *gen) unionType(t *model.Type) error {
 					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 				)
 				var alts []string
-				if len(objects) > 1 {
+				if len(objects) > 1 && !u.NoTrial {
 					// An object with the required members of several
 					// variants is the one it validates as (see trial).
 					obj = append(obj, jen.Id("matches").Op(":=").Lit(0))

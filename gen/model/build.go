@@ -78,7 +78,7 @@ func Build(g *load.Graph, opts Options) (*Package, error) {
 	}
 	b.embed()
 	goDocs(b.pkg)
-	decideCompleteness(b.pkg)
+	decideCompleteness(b.pkg, guardRecursion(b.pkg))
 	return b.pkg, nil
 }
 
@@ -1378,8 +1378,9 @@ func parseRule(x *load.Schema, byJSON map[string]*Field) (*Rule, bool) {
 				return nil, false
 			}
 			r.ThenConst = append(r.ThenConst, MemberValue{Member: p.Name, Value: lit})
-		case !structural(p.Schema) && p.Schema.Ref == "":
-			// {} : only its presence matters, through required.
+		case acceptsAnything(p.Schema):
+			// {} : only its presence matters, through required. (A
+			// schema with a bound or a pattern is more than that.)
 		default:
 			return nil, false
 		}
@@ -2212,7 +2213,8 @@ func acceptsAnything(s *load.Schema) bool {
 	if s.Bool != nil {
 		return *s.Bool
 	}
-	return !structural(s) && s.Ref == "" && len(s.AllOf) == 0 && s.Not == nil && s.If == nil && len(s.Unknown) == 0
+	return !structural(s) && s.Ref == "" && len(s.AllOf) == 0 && s.Not == nil && s.If == nil && len(s.Unknown) == 0 &&
+		constraints(s).Empty() && s.Format == "" && !s.UniqueItems && s.PropertyNames == nil && len(s.DependentRequired) == 0
 }
 
 func subset(a, b map[string]bool) bool {

@@ -67,6 +67,7 @@ func LookupTypes(p *Package) (ids []string, byID map[string]*Type) {
 type completeness struct {
 	memo map[*Type]bool
 	pkg  *Package
+	rec  map[*Type]bool // the types that contain themselves
 }
 
 // decideCompleteness sets Complete on every type, CompleteValue on the
@@ -74,8 +75,8 @@ type completeness struct {
 // variants of unions they hold, and the package's PartialUnions. Types are
 // decided in the order Lookup lists them: a type on a cycle is taken as
 // complete while the cycle is being decided.
-func decideCompleteness(p *Package) {
-	c := &completeness{memo: map[*Type]bool{}, pkg: p}
+func decideCompleteness(p *Package, rec map[*Type]bool) {
+	c := &completeness{memo: map[*Type]bool{}, pkg: p, rec: rec}
 	ids, byID := LookupTypes(p)
 	for _, id := range ids {
 		t := byID[id]
@@ -230,7 +231,7 @@ func (c *completeness) typ(t *Type) bool {
 		for _, v := range t.Union.Variants {
 			all = c.typ(v.Type) && all
 		}
-		if u := t.Union; u.Overlap != "" && all {
+		if u := t.Union; u.Overlap != "" && all && !c.rec[t] {
 			// Every object variant proves its values, so Validate can
 			// tell that a value fits one only.
 			u.OnlyOne = true

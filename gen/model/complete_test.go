@@ -112,3 +112,46 @@ func TestShapesGoCanHold(t *testing.T) {
 		t.Errorf(`"" is field %s`, f.Name)
 	}
 }
+
+// TestRecursionGuard: on a type that contains itself, the checks that
+// decode or encode a value again are left out (they would repeat at every
+// level of nesting, a cost that grows with depth times size) and their
+// keywords are reported instead; a type that does not contain itself keeps
+// them.
+func TestRecursionGuard(t *testing.T) {
+	p := build(t, `{"$defs":{
+		"Tree":{"type":"object","properties":{"kind":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#/$defs/Tree"},"uniqueItems":true}},
+			"additionalProperties":{"$ref":"#/$defs/Tree"},
+			"if":{"properties":{"kind":{"const":"leaf"}},"required":["kind"]},"then":{"properties":{"kids":{"maxItems":0}}}},
+		"Node":{"oneOf":[
+			{"type":"object","properties":{"a":{"$ref":"#/$defs/Node"}},"required":["a"]},
+			{"type":"object","properties":{"b":{"type":"string"}},"required":["b"]}]},
+		"Flat":{"type":"object","properties":{"kind":{"type":"string"},"l":{"type":"array","items":{"type":"object"},"uniqueItems":true}},
+			"additionalProperties":{"type":"number"},
+			"if":{"properties":{"kind":{"const":"x"}},"required":["kind"]},"then":{"properties":{"l":{"minItems":1}}}}}}`)
+	tree := typeNamed(t, p, "Tree")
+	if tree.Struct.Cond != nil || tree.Struct.Extra != nil || tree.Complete {
+		t.Errorf("Tree keeps checks that repeat at every level: cond %v, extra %v, complete %v", tree.Struct.Cond, tree.Struct.Extra, tree.Complete)
+	}
+	for _, want := range []string{"if", "kids: uniqueItems"} {
+		found := false
+		for _, u := range tree.Unchecked {
+			found = found || u == want
+		}
+		if !found {
+			t.Errorf("Tree's unchecked list %q lacks %q", tree.Unchecked, want)
+		}
+	}
+	for _, ty := range p.Types {
+		if ty.Name == "ifTree" || ty.Name == "thenTree" {
+			t.Errorf("the condition type %s of a recursive type is still generated", ty.Name)
+		}
+	}
+	if node := typeNamed(t, p, "Node"); !node.Union.NoTrial || node.Union.OnlyOne {
+		t.Errorf("Node: NoTrial %v, OnlyOne %v; want trial decoding and the one-variant check left out", node.Union.NoTrial, node.Union.OnlyOne)
+	}
+	flat := typeNamed(t, p, "Flat")
+	if flat.Struct.Cond == nil || flat.Struct.Extra == nil || !flat.Complete {
+		t.Errorf("Flat, which does not contain itself, lost its checks: cond %v, extra %v, complete %v (%q)", flat.Struct.Cond, flat.Struct.Extra, flat.Complete, flat.Unchecked)
+	}
+}

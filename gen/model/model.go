@@ -390,6 +390,10 @@ type UnionType struct {
 	// that a value fits no other object variant, and the entry goes.
 	Overlap string
 	OnlyOne bool
+	// NoTrial is set on a union that contains itself: an object with the
+	// required members of several variants is the first of them, instead of
+	// being decoded as each in turn (which would repeat at every level).
+	NoTrial bool
 }
 
 // UntaggedRule is how an untagged union is decided.

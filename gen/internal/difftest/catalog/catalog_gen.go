@@ -57,6 +57,36 @@ type ProductVariantsItem struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// Discount is a discount: a percentage is at most 100, an amount is any
+// number.
+type Discount struct {
+	Kind  DiscountKind `json:"kind"`
+	Value float64      `json:"value"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DiscountKind has no description in its schema.
+type DiscountKind string
+
+// ifDiscount is the if schema of Discount, a type of its own so that Validate
+// can check it.
+//
+// The member "kind" is always "pct"; it is written on encoding and checked on
+// decoding.
+type ifDiscount struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// thenDiscount is the then schema of Discount, a type of its own so that
+// Validate can check it.
+type thenDiscount struct {
+	Value *float64 `json:"value,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // Price is a price whose members are all numbers, beside a currency, with
 // short lower-case names.
 type Price struct {
@@ -932,6 +962,379 @@ func (x ProductVariantsItem) MarshalJSON() ([]byte, error) {
 }
 
 // DecodeWire decodes the value from d.
+func (x *Discount) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Discount{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "kind":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "kind")
+			}
+			seen[0] = true
+			if err := x.Kind.DecodeWire(d); err != nil {
+				return wire.At(err, "kind")
+			}
+		case "value":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "value")
+			}
+			seen[1] = true
+			{
+				v0, err := d.Float64()
+				if err != nil {
+					return wire.At(err, "value")
+				}
+				x.Value = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "kind")
+	}
+	if !seen[1] {
+		missing = append(missing, "value")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Discount) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Discount) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"kind\":")
+	x.Kind.EncodeWire(e)
+	e.RawKey("\"value\":")
+	e.Float64(x.Value)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Discount) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "kind")
+		x.Kind.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "value")
+		if float64(x.Value) < 0.0 {
+			c.Fail(p, "%v is less than 0", float64(x.Value))
+		}
+	}
+	{
+		// if/then/else, through types of its own.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		raw := e.Bytes()
+		if cond := new(ifDiscount); wire.UnmarshalOwned(raw, cond) == nil && cond.Validate() == nil {
+			var b thenDiscount
+			if err := wire.UnmarshalOwned(raw, &b); err != nil {
+				var we *wire.Error
+				if errors.As(err, &we) {
+					c.Fail(p+we.Pointer, "%s", we.Msg)
+				} else {
+					c.Fail(p, "%s", err)
+				}
+			} else {
+				b.CheckWire(c, p)
+			}
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Discount) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Discount) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Discount) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+const (
+	DiscountKindPct DiscountKind = "pct"
+	DiscountKindAbs DiscountKind = "abs"
+)
+
+// Valid reports whether v is one of the listed values.
+func (v DiscountKind) Valid() bool {
+	switch v {
+	case DiscountKindPct, DiscountKindAbs:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *DiscountKind) DecodeWire(d *wire.Decoder) error {
+	v, err := d.String()
+	*x = DiscountKind(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *DiscountKind) EncodeWire(e *wire.Encoder) {
+	e.String(string(*x))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DiscountKind) CheckWire(c *wire.Checker, p string) {
+	if !x.Valid() {
+		c.Fail(p, "%q is not one of \"pct\", \"abs\"", string(*x))
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DiscountKind) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DiscountKind) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DiscountKind) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ifDiscount) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ifDiscount{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "kind":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "kind")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "kind")
+			}
+			if v != "pct" {
+				return wire.At(wire.ConstError(d.Offset(), "\"pct\""), "kind")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "kind")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ifDiscount) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ifDiscount) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"kind\":")
+	e.RawValue("\"pct\"")
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ifDiscount) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ifDiscount) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ifDiscount) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ifDiscount) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *thenDiscount) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = thenDiscount{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "value":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "value")
+			}
+			seen[0] = true
+			{
+				v := new(float64)
+				{
+					v1, err := d.Float64()
+					if err != nil {
+						return wire.At(err, "value")
+					}
+					(*v) = v1
+				}
+				x.Value = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *thenDiscount) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *thenDiscount) EncodeWireFields(e *wire.Encoder) {
+	if x.Value != nil {
+		e.RawKey("\"value\":")
+		e.Float64((*x.Value))
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *thenDiscount) CheckWire(c *wire.Checker, p string) {
+	if x.Value != nil {
+		p := wire.Join(p, "value")
+		if float64((*x.Value)) > 100.0 {
+			c.Fail(p, "%v is greater than 100", float64((*x.Value)))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *thenDiscount) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *thenDiscount) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x thenDiscount) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
 func (x *Price) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
@@ -1120,6 +1523,21 @@ func (x PriceCurrency) MarshalJSON() ([]byte, error) {
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
+	case "https://example.test/diff/catalog.json#/$defs/Discount":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*Discount).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(Discount)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*Discount).EncodeWire(e)
+			},
+			Name: "Discount",
+		}, true
 	case "https://example.test/diff/catalog.json#/$defs/Item":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {

@@ -1,0 +1,200 @@
+package model
+
+// recursiveTypes returns the types that can contain themselves: those on a
+// cycle of the type graph (members, elements, variants, merged unions,
+// condition and member-value types). The checks that decode or encode a
+// value again to check it (a general if/then/else, a merged union, the
+// one-variant check of a oneOf, trial decoding of overlapping variants,
+// member value schemas, uniqueItems of structured elements) cost the size
+// of the value each time; on a type that contains itself they would run
+// at every level of nesting, so they are left out there and the keyword
+// is reported as not checked instead.
+func recursiveTypes(p *Package) map[*Type]bool {
+	edges := func(t *Type) []*Type {
+		var out []*Type
+		ref := func(r *Ref) {
+			for r != nil {
+				switch r.Kind {
+				case NamedRef:
+					if r.Type.External == nil {
+						out = append(out, r.Type)
+					}
+					return
+				case Slice, Map:
+					r = r.Elem
+				default:
+					return
+				}
+			}
+		}
+		if st := t.Struct; st != nil {
+			for _, f := range st.Fields {
+				ref(f.Type)
+			}
+			for _, e := range st.Extra {
+				ref(e.Type)
+			}
+			out = append(out, st.Merged...)
+			if st.Cond != nil {
+				for _, c := range []*Type{st.Cond.If, st.Cond.Then, st.Cond.Else} {
+					if c != nil {
+						out = append(out, c)
+					}
+				}
+			}
+			if st.Embed != nil {
+				out = append(out, st.Embed)
+			}
+		}
+		if u := t.Union; u != nil {
+			for _, v := range u.Variants {
+				out = append(out, v.Type)
+			}
+			if u.Fallback != nil {
+				out = append(out, u.Fallback.Type)
+			}
+		}
+		ref(t.Under)
+		return out
+	}
+	// Tarjan's strongly connected components: a type is recursive when its
+	// component has more than one type, or it refers to itself.
+	index := map[*Type]int{}
+	low := map[*Type]int{}
+	on := map[*Type]bool{}
+	var stack []*Type
+	out := map[*Type]bool{}
+	n := 0
+	var visit func(t *Type)
+	visit = func(t *Type) {
+		index[t], low[t] = n, n
+		n++
+		stack = append(stack, t)
+		on[t] = true
+		self := false
+		for _, w := range edges(t) {
+			if w == t {
+				self = true
+			}
+			if _, seen := index[w]; !seen {
+				visit(w)
+				low[t] = min(low[t], low[w])
+			} else if on[w] {
+				low[t] = min(low[t], index[w])
+			}
+		}
+		if low[t] == index[t] {
+			var comp []*Type
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				on[w] = false
+				comp = append(comp, w)
+				if w == t {
+					break
+				}
+			}
+			if len(comp) > 1 || self {
+				for _, w := range comp {
+					out[w] = true
+				}
+			}
+		}
+	}
+	for _, t := range p.Types {
+		if _, seen := index[t]; !seen && t.External == nil {
+			visit(t)
+		}
+	}
+	return out
+}
+
+// guardRecursion leaves out, on types that contain themselves, the checks
+// that decode or encode a value again (see recursiveTypes), and reports
+// their keywords as not checked. It returns the recursive types, which
+// decideCompleteness also needs (a recursive oneOf gets no one-variant
+// check).
+func guardRecursion(p *Package) map[*Type]bool {
+	rec := recursiveTypes(p)
+	var drop []*Type
+	for _, t := range p.Types {
+		if t.External != nil || !rec[t] {
+			continue
+		}
+		if st := t.Struct; st != nil {
+			if st.Cond != nil {
+				drop = append(drop, st.Cond.Types...)
+				st.Cond = nil
+				t.Unchecked = append(t.Unchecked, "if")
+			}
+			for range st.Merged {
+				t.Unchecked = append(t.Unchecked, "anyOf/oneOf of a merged schema")
+			}
+			st.Merged = nil
+			for _, e := range st.Extra {
+				if e.Type != nil && elemRecursive(e.Type, rec) {
+					// The rules go together: additionalProperties applies
+					// to what the patterns do not match.
+					t.Unchecked = append(t.Unchecked, "additionalProperties/patternProperties of a type that contains itself")
+					st.Extra = nil
+					break
+				}
+			}
+			for _, f := range st.Fields {
+				if f.Type != nil && uniqueRecursive(f.Type, rec) {
+					t.Unchecked = append(t.Unchecked, f.JSON+": uniqueItems")
+				}
+			}
+		}
+		if u := t.Union; u != nil {
+			u.NoTrial = true
+		}
+		if t.Under != nil && uniqueRecursive(t.Under, rec) {
+			t.Unchecked = append(t.Unchecked, "uniqueItems")
+		}
+	}
+	if len(drop) > 0 {
+		gone := map[*Type]bool{}
+		for _, t := range drop {
+			gone[t] = true
+		}
+		var keep []*Type
+		for _, t := range p.Types {
+			if !gone[t] {
+				keep = append(keep, t)
+			}
+		}
+		p.Types = keep
+	}
+	return rec
+}
+
+// elemRecursive reports whether a type use holds a recursive type through
+// slices and maps.
+func elemRecursive(r *Ref, rec map[*Type]bool) bool {
+	for r != nil {
+		switch r.Kind {
+		case NamedRef:
+			return rec[r.Type]
+		case Slice, Map:
+			r = r.Elem
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// uniqueRecursive turns off the uniqueItems check of slices (in r) whose
+// elements hold a recursive type, and reports whether it did.
+func uniqueRecursive(r *Ref, rec map[*Type]bool) bool {
+	found := false
+	for r != nil && (r.Kind == Slice || r.Kind == Map) {
+		if r.Kind == Slice && r.Check.UniqueJSON && elemRecursive(r.Elem, rec) {
+			r.Check.UniqueJSON = false
+			found = true
+		}
+		r = r.Elem
+	}
+	return found
+}
