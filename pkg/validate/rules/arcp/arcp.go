@@ -306,7 +306,9 @@ func (s *state) Step(m *protocol.Message) {
 		}
 		notTerminal = notTerminal || d.NotTerminal
 		ptr := where(d, o)
-		m.Add(finding.Warning, finding.RuleDeviationPrefix+d.ID, ptr, "%s dialect: %s; canonical ARCP v1.1 has %s. %s", d.SDK, describeDeviation(d), d.Canonical, d.Note)
+		if s.firstDeviation(d.ID) {
+			m.Add(finding.Warning, finding.RuleDeviationPrefix+d.ID, ptr, "%s dialect: %s; canonical ARCP v1.1 has %s. %s%s", d.SDK, describeDeviation(d), d.Canonical, d.Note, onceNote)
+		}
 		devLocs = append(devLocs, protocol.SplitPointer(ptr))
 	}
 	if len(devLocs) > 0 {

@@ -101,6 +101,25 @@ type state struct {
 	lossy       bool   // a line could not be read
 	begun       bool   // the trace's first message has been judged
 	partial     protocol.Partial
+	deviations  map[string]bool // the deviations reported, by id
+}
+
+// onceNote ends a deviation warning: the first of a trace is reported.
+const onceNote = " (Reported at its first occurrence in the trace; later messages with the same deviation are not listed again.)"
+
+// firstDeviation reports whether the deviation id is met for the first
+// time in the trace, and remembers it: a deviation an SDK makes in every
+// message of a kind is one fact about the SDK, reported once, not a
+// warning per line.
+func (s *state) firstDeviation(id string) bool {
+	if s.deviations[id] {
+		return false
+	}
+	if s.deviations == nil {
+		s.deviations = map[string]bool{}
+	}
+	s.deviations[id] = true
+	return true
 }
 
 // hello is what a hello asked for.
@@ -442,7 +461,9 @@ func (s *state) stateDeviation(m *protocol.Message, rule, typ string) bool {
 		if d.Detect.Answers != "" {
 			s.openSubmits--
 		}
-		m.Add(finding.Warning, finding.RuleDeviationPrefix+d.ID, d.Pointer, "%s dialect: %s for a job that was never accepted, where canonical ARCP v1.1 answers with %s. %s", d.SDK, typ, d.Canonical, d.Note)
+		if s.firstDeviation(d.ID) {
+			m.Add(finding.Warning, finding.RuleDeviationPrefix+d.ID, d.Pointer, "%s dialect: %s for a job that was never accepted, where canonical ARCP v1.1 answers with %s. %s%s", d.SDK, typ, d.Canonical, d.Note, onceNote)
+		}
 		return true
 	}
 	return false
