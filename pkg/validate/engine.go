@@ -581,19 +581,7 @@ func (r *fileRun) pipeline(ctx context.Context, batches <-chan *batch, publish f
 		defer close(toParse)
 		defer close(toStep)
 		for b := range batches {
-			select {
-			case slots <- struct{}{}:
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case toStep <- b:
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case toParse <- b:
-			case <-ctx.Done():
+			if !send(ctx, slots, struct{}{}) || !send(ctx, toStep, b) || !send(ctx, toParse, b) {
 				return
 			}
 		}
@@ -646,35 +634,45 @@ func (r *fileRun) pipeline(ctx context.Context, batches <-chan *batch, publish f
 		defer close(toCheck)
 		defer close(toReport)
 		for b := range toStep {
-			select {
-			case <-b.parsed:
-			case <-ctx.Done():
+			if !wait(ctx, b.parsed) {
 				return
 			}
 			r.step(b)
-			select {
-			case toCheck <- b:
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case toReport <- b:
-			case <-ctx.Done():
+			if !send(ctx, toCheck, b) || !send(ctx, toReport, b) {
 				return
 			}
 		}
 	}()
 	for b := range toReport {
-		select {
-		case <-b.checked:
-		case <-ctx.Done():
-			wg.Wait()
-			return
+		if !wait(ctx, b.checked) {
+			break
 		}
 		publish(b)
 		<-slots
 	}
 	wg.Wait()
+}
+
+// send sends v on ch unless ctx is done first, and reports whether it
+// sent.
+func send[T any](ctx context.Context, ch chan<- T, v T) bool {
+	select {
+	case ch <- v:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// wait waits for done to be closed unless ctx is done first, and reports
+// whether it was.
+func wait(ctx context.Context, done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // maxInFlight bounds the batches a check holds at once (each at most 1 MB
