@@ -10,11 +10,13 @@ import (
 	"fmt"
 	"go/format"
 	"go/scanner"
+	"go/token"
 	"math/big"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
@@ -324,7 +326,19 @@ func fn(prefix string, t *model.Type) *jen.Statement {
 	if t.External != nil {
 		return jen.Qual(t.External.Path, prefix+t.External.Name)
 	}
-	return jen.Id(prefix + t.Name)
+	return jen.Id(funcName(prefix, t.Name))
+}
+
+// funcName is the name of a package-level function of a union: Decode and
+// the union's name, or for an unexported union (a condition's, no part of
+// the API) an unexported name, decodeThenX.
+func funcName(prefix, name string) string {
+	r, n := utf8.DecodeRuneInString(name)
+	if unicode.IsUpper(r) {
+		return prefix + name
+	}
+	p, m := utf8.DecodeRuneInString(prefix)
+	return string(unicode.ToLower(p)) + prefix[m:] + string(unicode.ToUpper(r)) + name[n:]
 }
 
 func goType(r *model.Ref) *jen.Statement {
@@ -610,26 +624,52 @@ func checkCondition(cd *model.Condition) []jen.Code {
 	if cd == nil {
 		return nil
 	}
+	report := []jen.Code{
+		jen.Var().Id("we").Op("*").Add(wire("Error")),
+		jen.If(jen.Qual("errors", "As").Call(jen.Err(), jen.Op("&").Id("we"))).Block(
+			jen.Id("c").Dot("Fail").Call(jen.Id("p").Op("+").Id("we").Dot("Pointer"), jen.Lit("%s"), jen.Id("we").Dot("Msg")),
+		).Else().Block(
+			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%s"), jen.Err()),
+		),
+	}
+	// decode declares b and err: raw decoded as t.
+	decode := func(t *model.Type) []jen.Code {
+		if t.Kind == model.Union {
+			return []jen.Code{
+				jen.Id("d").Op(":=").Add(wire("NewDecoder")).Call(jen.Id("raw")),
+				jen.List(jen.Id("b"), jen.Err()).Op(":=").Add(fn("Decode", t)).Call(jen.Id("d")),
+				jen.If(jen.Err().Op("==").Nil()).Block(jen.Err().Op("=").Id("d").Dot("End").Call()),
+			}
+		}
+		return []jen.Code{
+			jen.Id("b").Op(":=").New(jen.Id(t.Name)),
+			jen.Err().Op(":=").Add(wire("UnmarshalOwned")).Call(jen.Id("raw"), jen.Id("b")),
+		}
+	}
+	check := func(t *model.Type) jen.Code {
+		if t.Kind == model.Union {
+			return fn("Check", t).Call(jen.Id("c"), jen.Id("p"), jen.Id("b"))
+		}
+		return jen.Id("b").Dot("CheckWire").Call(jen.Id("c"), jen.Id("p"))
+	}
+	valid := func(t *model.Type) jen.Code {
+		if t.Kind == model.Union {
+			return jen.Func().Params().Bool().Block(
+				jen.Var().Id("ck").Add(wire("Checker")),
+				fn("Check", t).Call(jen.Op("&").Id("ck"), jen.Lit(""), jen.Id("b")),
+				jen.Return(jen.Id("ck").Dot("Err").Call().Op("==").Nil()),
+			).Call()
+		}
+		return jen.Id("b").Dot("Validate").Call().Op("==").Nil()
+	}
 	branch := func(t *model.Type) []jen.Code {
 		if t == nil {
 			return nil
 		}
-		return []jen.Code{
-			jen.Var().Id("b").Id(t.Name),
-			jen.If(jen.Err().Op(":=").Add(wire("UnmarshalOwned")).Call(jen.Id("raw"), jen.Op("&").Id("b")), jen.Err().Op("!=").Nil()).Block(
-				jen.Var().Id("we").Op("*").Add(wire("Error")),
-				jen.If(jen.Qual("errors", "As").Call(jen.Err(), jen.Op("&").Id("we"))).Block(
-					jen.Id("c").Dot("Fail").Call(jen.Id("p").Op("+").Id("we").Dot("Pointer"), jen.Lit("%s"), jen.Id("we").Dot("Msg")),
-				).Else().Block(
-					jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%s"), jen.Err()),
-				),
-			).Else().Block(jen.Id("b").Dot("CheckWire").Call(jen.Id("c"), jen.Id("p"))),
-		}
+		return append(decode(t), jen.If(jen.Err().Op("!=").Nil()).Block(report...).Else().Block(check(t)))
 	}
-	cond := jen.If(
-		jen.Id("cond").Op(":=").New(jen.Id(cd.If.Name)),
-		wire("UnmarshalOwned").Call(jen.Id("raw"), jen.Id("cond")).Op("==").Nil().Op("&&").Id("cond").Dot("Validate").Call().Op("==").Nil(),
-	).Block(branch(cd.Then)...)
+	holds := jen.Func().Params().Bool().Block(append(decode(cd.If), jen.Return(jen.Err().Op("==").Nil().Op("&&").Add(valid(cd.If))))...).Call()
+	cond := jen.If(holds).Block(branch(cd.Then)...)
 	if cd.Else != nil {
 		cond = cond.Else().Block(branch(cd.Else)...)
 	}
@@ -1921,10 +1961,10 @@ func (g *gen) trial(t *model.Type, objects []*model.Variant, ks keySet) {
 			jen.Id("we").Dot("Offset").Op("+=").Id("start")),
 		jen.Return(jen.Nil(), jen.Id("first")),
 	)
-	g.f.Comment("decode" + t.Name + "ByTrial decodes an object that has the required members of several")
+	g.f.Comment(funcName("decode", t.Name) + "ByTrial decodes an object that has the required members of several")
 	g.f.Comment("variants: the first it decodes into and passes Validate as, else the first it")
 	g.f.Comment("decodes into (Validate then says what is wrong), else the first one's error.")
-	g.f.Func().Id("decode"+t.Name+"ByTrial").Params(jen.Id("d").Op("*").Add(wire("Decoder")), jen.Id("set").Uint64()).Params(jen.Id(t.Name), jen.Error()).Block(body...)
+	g.f.Func().Id(funcName("decode", t.Name)+"ByTrial").Params(jen.Id("d").Op("*").Add(wire("Decoder")), jen.Id("set").Uint64()).Params(jen.Id(t.Name), jen.Error()).Block(body...)
 }
 
 // onlyOne checks that a value of object variant v of a oneOf fits no other
@@ -2127,7 +2167,7 @@ func (g *gen) unionType(t *model.Type) error {
 						mask := ks.mask(v.Keys)
 						obj = append(obj, jen.If(jen.Id("set").Op("&").Lit(mask).Op("==").Lit(mask)).Block(jen.Id("matches").Op("++")))
 					}
-					obj = append(obj, jen.If(jen.Id("matches").Op(">").Lit(1)).Block(jen.Return(jen.Id("decode"+t.Name+"ByTrial").Call(jen.Id("d"), jen.Id("set")))))
+					obj = append(obj, jen.If(jen.Id("matches").Op(">").Lit(1)).Block(jen.Return(jen.Id(funcName("decode", t.Name)+"ByTrial").Call(jen.Id("d"), jen.Id("set")))))
 					g.trial(t, objects, ks)
 				}
 				for _, v := range objects {
@@ -2154,8 +2194,8 @@ func (g *gen) unionType(t *model.Type) error {
 			body = append(body, jen.Return(jen.Nil(), jen.Id("d").Dot("TypeError").Call(jen.Lit(strings.Join(expect, " or ")))))
 		}
 	}
-	g.f.Comment("Decode" + t.Name + " decodes a " + t.Name + " from d.")
-	g.f.Func().Id("Decode"+t.Name).Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Params(jen.Id(t.Name), jen.Error()).Block(body...)
+	g.f.Comment(funcName("Decode", t.Name) + " decodes a " + t.Name + " from d.")
+	g.f.Func().Id(funcName("Decode", t.Name)).Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Params(jen.Id(t.Name), jen.Error()).Block(body...)
 
 	// Encode
 	var cases []jen.Code
@@ -2197,8 +2237,8 @@ func (g *gen) unionType(t *model.Type) error {
 		))
 	}
 	cases = append(cases, jen.Default().Block(jen.Id("e").Dot("Null").Call()))
-	g.f.Comment("Encode" + t.Name + " encodes v to e; a nil v is null.")
-	g.f.Func().Id("Encode"+t.Name).Params(jen.Id("e").Op("*").Add(wire("Encoder")), jen.Id("v").Id(t.Name)).Block(
+	g.f.Comment(funcName("Encode", t.Name) + " encodes v to e; a nil v is null.")
+	g.f.Func().Id(funcName("Encode", t.Name)).Params(jen.Id("e").Op("*").Add(wire("Encoder")), jen.Id("v").Id(t.Name)).Block(
 		jen.Switch(jen.Id("v").Op(":=").Id("v").Assert(jen.Type())).Block(cases...))
 
 	// Check
@@ -2229,32 +2269,36 @@ func (g *gen) unionType(t *model.Type) error {
 			jen.If(jen.Id("v").Op("!=").Nil()).Block(
 				jen.Id("c").Dot("Fail").Call(wire("Join").Call(jen.Id("p"), jen.Lit(u.Tag)), jen.Lit("%q is not one of "+strings.Join(tags, ", ")), jen.Id("v").Dot("Tag")))))
 	}
-	g.f.Comment("Check" + t.Name + " records in c every constraint v breaks, under the JSON pointer p.")
+	g.f.Comment(funcName("Check", t.Name) + " records in c every constraint v breaks, under the JSON pointer p.")
 	if len(chk) == 0 {
-		g.f.Func().Id("Check"+t.Name).Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String(), jen.Id("v").Id(t.Name)).Block()
+		g.f.Func().Id(funcName("Check", t.Name)).Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String(), jen.Id("v").Id(t.Name)).Block()
 	} else {
-		g.f.Func().Id("Check"+t.Name).Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String(), jen.Id("v").Id(t.Name)).Block(
+		g.f.Func().Id(funcName("Check", t.Name)).Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String(), jen.Id("v").Id(t.Name)).Block(
 			jen.Switch(jen.Id("v").Op(":=").Id("v").Assert(jen.Type())).Block(chk...))
 	}
 
-	g.f.Comment("Unmarshal" + t.Name + " decodes a " + t.Name + " from data, strictly.")
-	g.f.Func().Id("Unmarshal"+t.Name).Params(jen.Id("data").Index().Byte()).Params(jen.Id(t.Name), jen.Error()).Block(
+	if !token.IsExported(t.Name) {
+		// A condition's union: only its codec is used.
+		return nil
+	}
+	g.f.Comment(funcName("Unmarshal", t.Name) + " decodes a " + t.Name + " from data, strictly.")
+	g.f.Func().Id(funcName("Unmarshal", t.Name)).Params(jen.Id("data").Index().Byte()).Params(jen.Id(t.Name), jen.Error()).Block(
 		jen.Id("buf").Op(":=").Append(jen.Index().Byte().Parens(jen.Nil()), jen.Id("data").Op("...")),
 		jen.Id("d").Op(":=").Add(wire("NewDecoder")).Call(jen.Id("buf")),
-		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("Decode"+t.Name).Call(jen.Id("d")),
+		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id(funcName("Decode", t.Name)).Call(jen.Id("d")),
 		jen.If(jen.Err().Op("==").Nil()).Block(jen.Err().Op("=").Id("d").Dot("End").Call()),
 		jen.Return(jen.Id("v"), jen.Err()),
 	)
-	g.f.Comment("Marshal" + t.Name + " encodes v.")
-	g.f.Func().Id("Marshal"+t.Name).Params(jen.Id("v").Id(t.Name)).Params(jen.Index().Byte(), jen.Error()).Block(
+	g.f.Comment(funcName("Marshal", t.Name) + " encodes v.")
+	g.f.Func().Id(funcName("Marshal", t.Name)).Params(jen.Id("v").Id(t.Name)).Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Id("e").Op(":=").Add(wire("NewEncoder")).Call(jen.Nil()),
-		jen.Id("Encode"+t.Name).Call(jen.Id("e"), jen.Id("v")),
+		jen.Id(funcName("Encode", t.Name)).Call(jen.Id("e"), jen.Id("v")),
 		jen.Return(jen.Id("e").Dot("Bytes").Call(), jen.Id("e").Dot("Err").Call()),
 	)
-	g.f.Comment("Validate" + t.Name + " checks v against its schema's constraints and returns every violation.")
-	g.f.Func().Id("Validate"+t.Name).Params(jen.Id("v").Id(t.Name)).Error().Block(
+	g.f.Comment(funcName("Validate", t.Name) + " checks v against its schema's constraints and returns every violation.")
+	g.f.Func().Id(funcName("Validate", t.Name)).Params(jen.Id("v").Id(t.Name)).Error().Block(
 		jen.Var().Id("c").Add(wire("Checker")),
-		jen.Id("Check"+t.Name).Call(jen.Op("&").Id("c"), jen.Lit(""), jen.Id("v")),
+		jen.Id(funcName("Check", t.Name)).Call(jen.Op("&").Id("c"), jen.Lit(""), jen.Id("v")),
 		jen.Return(jen.Id("c").Dot("Err").Call()),
 	)
 	return nil

@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"go/token"
 	"math"
 	"math/big"
 	"regexp"
@@ -1048,7 +1049,8 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 }
 
 // condition makes an if/then/else of an object schema a Condition, when
-// each of its subschemas becomes a struct: each is read as a schema of
+// each of its subschemas becomes a struct or an untagged union, with no
+// exported name among the types made for it: each is read as a schema of
 // this object (type object, and the type of a member the object already
 // types where the subschema gives none, since both apply). Whether the
 // condition can be checked is decided with completeness: only a complete
@@ -1076,11 +1078,18 @@ func (b *builder) condition(t *Type, st *StructType, s *load.Schema, ps []load.P
 		if err := b.fill(sub, x); err != nil {
 			return err
 		}
-		if sub.Kind != Struct {
+		if sub.Kind != Struct && (sub.Kind != Union || sub.Union.Tag != "") {
 			b.dropCopies(start)
 			return nil
 		}
 		*part.dst = sub
+	}
+	for _, x := range b.pkg.Types[start:] {
+		if token.IsExported(x.Name) {
+			// A titled alternative would add a name to the package's API.
+			b.dropCopies(start)
+			return nil
+		}
 	}
 	cd.Types = append(cd.Types, b.pkg.Types[start:]...)
 	st.Cond = cd

@@ -238,7 +238,10 @@ func (c *completeness) typ(t *Type) bool {
 			dropUnchecked(t, u.Overlap)
 			ok = len(t.Unchecked) == 0
 		}
-		ok = ok && all
+		// A catch-all alternative (Open) takes unknown tags as raw JSON
+		// whose constraints (a vendor prefix, say) are not checked: only
+		// values of the listed variants are proved, one by one.
+		ok = ok && all && !t.Union.Open
 	case Named, Scalar, Alias, Defined:
 		if t.Under != nil {
 			ok = ok && c.ref(t.Under)

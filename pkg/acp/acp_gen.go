@@ -27994,12 +27994,53 @@ func (x WaitForTerminalExitResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// completeElicitationPropertySchema reports whether Validate checks everything the schema asks of v's variant.
+func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
+	switch v.(type) {
+	case *StringPropertySchema:
+		return true
+	case *NumberPropertySchema:
+		return true
+	case *IntegerPropertySchema:
+		return true
+	case *BooleanPropertySchema:
+		return true
+	case *MultiSelectPropertySchema:
+		return false
+	}
+	return false
+}
+
+// completeMultiSelectItems reports whether Validate checks everything the schema asks of v's variant.
+func completeMultiSelectItems(v MultiSelectItems) bool {
+	switch v.(type) {
+	case *StringMultiSelectItems:
+		return true
+	case *TitledMultiSelectItems:
+		return true
+	}
+	return false
+}
+
 // completeCreateElicitationRequest reports whether Validate checks everything the schema asks of v's variant.
 func completeCreateElicitationRequest(v CreateElicitationRequest) bool {
 	switch v.(type) {
 	case *CreateElicitationRequestElicitationFormMode:
 		return false
 	case *CreateElicitationRequestElicitationURLMode:
+		return true
+	}
+	return false
+}
+
+// completeCreateElicitationResponse reports whether Validate checks everything the schema asks of v's variant.
+func completeCreateElicitationResponse(v CreateElicitationResponse) bool {
+	switch v.(type) {
+	case *ElicitationAcceptAction:
+		return true
+	case *ElicitationDeclineAction:
+		return true
+	case *ElicitationCancelAction:
 		return true
 	}
 	return false
@@ -28587,7 +28628,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationPropertySchema)
 				CheckElicitationPropertySchema(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ElicitationPropertySchema)
+				return completeElicitationPropertySchema(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationPropertySchema(d)
 			},
@@ -28905,7 +28950,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MultiSelectItems)
 				CheckMultiSelectItems(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(MultiSelectItems)
+				return completeMultiSelectItems(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMultiSelectItems(d)
 			},
@@ -28920,7 +28969,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MultiSelectPropertySchema).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*MultiSelectPropertySchema)
+				return (x.Items == nil || completeMultiSelectItems(x.Items))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MultiSelectPropertySchema)
 				return v, v.DecodeWire(d)
@@ -29876,7 +29929,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(CreateElicitationResponse)
 				CheckCreateElicitationResponse(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(CreateElicitationResponse)
+				return completeCreateElicitationResponse(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationResponse(d)
 			},

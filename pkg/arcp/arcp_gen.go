@@ -496,8 +496,6 @@ type ResultChunkBodyEncoding string
 // client lags behind, and `credential_rotated`, which carries the rotated
 // credential's `id` and new `value` (the Go SDK's form, both inside `details`,
 // is accepted and reported as a dialect deviation).
-//
-// Validate does not check: if.
 type StatusBody struct {
 	// The phase reached.
 	Phase StatusBodyPhase `json:"phase"`
@@ -515,6 +513,50 @@ type StatusBody struct {
 //
 // The set is open: values not listed here are valid and kept as they are.
 type StatusBodyPhase string
+
+// ifStatusBody is the if schema of StatusBody, a type of its own so that
+// Validate can check it.
+//
+// The member "phase" is always "credential_rotated"; it is written on encoding
+// and checked on decoding.
+type ifStatusBody struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// thenStatusBody is the then schema of StatusBody, a type of its own so that
+// Validate can check it.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// thenStatusBodyWithIDAndValue, thenStatusBodyWithDetails.
+type thenStatusBody interface {
+	isthenStatusBody()
+}
+
+// thenStatusBodyWithIDAndValue has no description in its schema.
+type thenStatusBodyWithIDAndValue struct {
+	ID    json.RawMessage `json:"id"`
+	Value json.RawMessage `json:"value"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// thenStatusBodyWithDetails has no description in its schema.
+type thenStatusBodyWithDetails struct {
+	Details thenStatusBodyWithDetailsDetails `json:"details"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// thenStatusBodyWithDetailsDetails has no description in its schema.
+type thenStatusBodyWithDetailsDetails struct {
+	ID    string `json:"id"`
+	Value string `json:"value"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // ThoughtBody is the body of a `thought` event: a fragment of the agent's
 // reasoning, for display or audit.
@@ -7218,6 +7260,33 @@ func (x *StatusBody) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
+	{
+		// if/then/else, through types of its own.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		raw := e.Bytes()
+		if func() bool {
+			b := new(ifStatusBody)
+			err := wire.UnmarshalOwned(raw, b)
+			return err == nil && b.Validate() == nil
+		}() {
+			d := wire.NewDecoder(raw)
+			b, err := decodeThenStatusBody(d)
+			if err == nil {
+				err = d.End()
+			}
+			if err != nil {
+				var we *wire.Error
+				if errors.As(err, &we) {
+					c.Fail(p+we.Pointer, "%s", we.Msg)
+				} else {
+					c.Fail(p, "%s", err)
+				}
+			} else {
+				checkThenStatusBody(c, p, b)
+			}
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -7282,6 +7351,540 @@ func (x *StatusBodyPhase) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x StatusBodyPhase) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ifStatusBody) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ifStatusBody{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "phase":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "phase")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "phase")
+			}
+			if v != "credential_rotated" {
+				return wire.At(wire.ConstError(d.Offset(), "\"credential_rotated\""), "phase")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "phase")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ifStatusBody) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ifStatusBody) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"phase\":")
+	e.RawValue("\"credential_rotated\"")
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ifStatusBody) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ifStatusBody) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ifStatusBody) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ifStatusBody) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// decodeThenStatusBodyByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeThenStatusBodyByTrial(d *wire.Decoder, set uint64) (thenStatusBody, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded thenStatusBody
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(thenStatusBodyWithIDAndValue)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x4) == uint64(0x4) {
+		v := new(thenStatusBodyWithDetails)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// decodeThenStatusBody decodes a thenStatusBody from d.
+func decodeThenStatusBody(d *wire.Decoder) (thenStatusBody, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"id", "value", "details"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeThenStatusBodyByTrial(d, set)
+		}
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(thenStatusBodyWithIDAndValue)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			v := new(thenStatusBodyWithDetails)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: thenStatusBodyWithIDAndValue (id, value); thenStatusBodyWithDetails (details)",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// encodeThenStatusBody encodes v to e; a nil v is null.
+func encodeThenStatusBody(e *wire.Encoder, v thenStatusBody) {
+	switch v := v.(type) {
+	case *thenStatusBodyWithIDAndValue:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *thenStatusBodyWithDetails:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// checkThenStatusBody records in c every constraint v breaks, under the JSON pointer p.
+func checkThenStatusBody(c *wire.Checker, p string, v thenStatusBody) {
+	switch v := v.(type) {
+	case *thenStatusBodyWithIDAndValue:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *thenStatusBodyWithDetails:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+func (*thenStatusBodyWithIDAndValue) isthenStatusBody() {}
+
+// DecodeWire decodes the value from d.
+func (x *thenStatusBodyWithIDAndValue) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = thenStatusBodyWithIDAndValue{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "value":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "value")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "value")
+				}
+				x.Value = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "value")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *thenStatusBodyWithIDAndValue) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *thenStatusBodyWithIDAndValue) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	e.Raw(x.ID)
+	e.RawKey("\"value\":")
+	e.Raw(x.Value)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *thenStatusBodyWithIDAndValue) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *thenStatusBodyWithIDAndValue) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *thenStatusBodyWithIDAndValue) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x thenStatusBodyWithIDAndValue) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*thenStatusBodyWithDetails) isthenStatusBody() {}
+
+// DecodeWire decodes the value from d.
+func (x *thenStatusBodyWithDetails) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = thenStatusBodyWithDetails{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "details":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "details")
+			}
+			seen[0] = true
+			if err := x.Details.DecodeWire(d); err != nil {
+				return wire.At(err, "details")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "details")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *thenStatusBodyWithDetails) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *thenStatusBodyWithDetails) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"details\":")
+	x.Details.EncodeWire(e)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *thenStatusBodyWithDetails) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "details")
+		x.Details.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *thenStatusBodyWithDetails) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *thenStatusBodyWithDetails) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x thenStatusBodyWithDetails) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *thenStatusBodyWithDetailsDetails) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = thenStatusBodyWithDetailsDetails{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "value":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "value")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "value")
+				}
+				x.Value = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "value")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *thenStatusBodyWithDetailsDetails) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *thenStatusBodyWithDetailsDetails) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	e.String(x.ID)
+	e.RawKey("\"value\":")
+	e.String(x.Value)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *thenStatusBodyWithDetailsDetails) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *thenStatusBodyWithDetailsDetails) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *thenStatusBodyWithDetailsDetails) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x thenStatusBodyWithDetailsDetails) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -18327,7 +18930,7 @@ func completeJobEventPayload(v JobEventPayload) bool {
 	case *ToolResultEvent:
 		return true
 	case *StatusEvent:
-		return false
+		return true
 	case *MetricEvent:
 		return true
 	case *ArtifactRefEvent:
@@ -18958,7 +19561,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*StatusBody).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(StatusBody)
 				return v, v.DecodeWire(d)
@@ -19357,7 +19960,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*StatusEvent).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(StatusEvent)
 				return v, v.DecodeWire(d)
@@ -19372,7 +19975,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*StatusEventMessage).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(StatusEventMessage)
 				return v, v.DecodeWire(d)

@@ -33008,6 +33008,71 @@ func (x CancelToolCallResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// completeAuthMethod reports whether Validate checks everything the schema asks of v's variant.
+func completeAuthMethod(v AuthMethod) bool {
+	switch v.(type) {
+	case *AuthMethodTerminal:
+		return true
+	case *AuthMethodAgent:
+		return true
+	}
+	return false
+}
+
+// completeAvailableCommandInput reports whether Validate checks everything the schema asks of v's variant.
+func completeAvailableCommandInput(v AvailableCommandInput) bool {
+	switch v.(type) {
+	case *TextCommandInput:
+		return true
+	}
+	return false
+}
+
+// completeBackgroundWork reports whether Validate checks everything the schema asks of v's variant.
+func completeBackgroundWork(v BackgroundWork) bool {
+	switch v.(type) {
+	case *BackgroundTerminal:
+		return true
+	case *BackgroundToolCall:
+		return true
+	}
+	return false
+}
+
+// completeContentBlock reports whether Validate checks everything the schema asks of v's variant.
+func completeContentBlock(v ContentBlock) bool {
+	switch v.(type) {
+	case *TextContent:
+		return true
+	case *ImageContent:
+		return true
+	case *AudioContent:
+		return true
+	case *ResourceLink:
+		return true
+	case *EmbeddedResource:
+		return true
+	}
+	return false
+}
+
+// completeDiffChange reports whether Validate checks everything the schema asks of v's variant.
+func completeDiffChange(v DiffChange) bool {
+	switch v.(type) {
+	case *DiffChangeAdd:
+		return true
+	case *DiffChangeDelete:
+		return true
+	case *DiffChangeModify:
+		return true
+	case *DiffChangeMove:
+		return true
+	case *DiffChangeCopy:
+		return true
+	}
+	return false
+}
+
 // completeElicitationPropertySchema reports whether Validate checks everything the schema asks of v's variant.
 func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
 	switch v.(type) {
@@ -33020,6 +33085,170 @@ func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
 	case *BooleanPropertySchema:
 		return true
 	case *MultiSelectPropertySchema:
+		return false
+	}
+	return false
+}
+
+// completeMCPServer reports whether Validate checks everything the schema asks of v's variant.
+func completeMCPServer(v MCPServer) bool {
+	switch v.(type) {
+	case *MCPServerHTTP:
+		return true
+	case *MCPServerStdio:
+		return true
+	}
+	return false
+}
+
+// completeMultiSelectItems reports whether Validate checks everything the schema asks of v's variant.
+func completeMultiSelectItems(v MultiSelectItems) bool {
+	switch v.(type) {
+	case *MultiSelectItemsTitledMultiSelectItems:
+		return true
+	case *MultiSelectItemsTaggedMultiSelectItems:
+		return false
+	}
+	return false
+}
+
+// completePlanUpdateContent reports whether Validate checks everything the schema asks of v's variant.
+func completePlanUpdateContent(v PlanUpdateContent) bool {
+	switch v.(type) {
+	case *PlanItems:
+		return true
+	}
+	return false
+}
+
+// completeReplayFrom reports whether Validate checks everything the schema asks of v's variant.
+func completeReplayFrom(v ReplayFrom) bool {
+	switch v.(type) {
+	case *ReplayFromStart:
+		return true
+	}
+	return false
+}
+
+// completeRequestPermissionOutcome reports whether Validate checks everything the schema asks of v's variant.
+func completeRequestPermissionOutcome(v RequestPermissionOutcome) bool {
+	switch v.(type) {
+	case *CancelledPermissionOutcome:
+		return true
+	case *SelectedPermissionOutcome:
+		return true
+	}
+	return false
+}
+
+// completeRequestPermissionSubject reports whether Validate checks everything the schema asks of v's variant.
+func completeRequestPermissionSubject(v RequestPermissionSubject) bool {
+	switch v.(type) {
+	case *ToolCallPermissionSubject:
+		return false
+	case *CommandPermissionSubject:
+		return true
+	}
+	return false
+}
+
+// completeSessionConfigOption reports whether Validate checks everything the schema asks of v's variant.
+func completeSessionConfigOption(v SessionConfigOption) bool {
+	switch v.(type) {
+	case *SessionConfigOptionSessionConfigSelect:
+		return true
+	case *SessionConfigOptionSessionConfigBoolean:
+		return true
+	}
+	return false
+}
+
+// completeSessionUpdate reports whether Validate checks everything the schema asks of v's variant.
+func completeSessionUpdate(v SessionUpdate) bool {
+	switch v.(type) {
+	case *UserMessageChunk:
+		return false
+	case *UserMessage:
+		return false
+	case *AgentMessageChunk:
+		return false
+	case *AgentMessage:
+		return false
+	case *AgentThoughtChunk:
+		return false
+	case *AgentThought:
+		return false
+	case *SessionUpdateStateUpdate:
+		return false
+	case *ToolCallContentChunk:
+		return false
+	case *ToolCallUpdate:
+		return false
+	case *TerminalUpdate:
+		return true
+	case *TerminalOutputChunk:
+		return true
+	case *PlanUpdate:
+		return false
+	case *AvailableCommandsUpdate:
+		return false
+	case *ConfigOptionUpdate:
+		return false
+	case *SessionInfoUpdate:
+		return true
+	case *UsageUpdate:
+		return true
+	case *Notice:
+		return true
+	case *CompactionUpdate:
+		return false
+	case *CompactionSummaryChunk:
+		return false
+	}
+	return false
+}
+
+// completeTaggedMultiSelectItems reports whether Validate checks everything the schema asks of v's variant.
+func completeTaggedMultiSelectItems(v TaggedMultiSelectItems) bool {
+	switch v.(type) {
+	case *StringMultiSelectItems:
+		return true
+	}
+	return false
+}
+
+// completeToolCallContent reports whether Validate checks everything the schema asks of v's variant.
+func completeToolCallContent(v ToolCallContent) bool {
+	switch v.(type) {
+	case *Content:
+		return false
+	case *Diff:
+		return false
+	case *Terminal:
+		return true
+	}
+	return false
+}
+
+// completeCreateElicitationResponse reports whether Validate checks everything the schema asks of v's variant.
+func completeCreateElicitationResponse(v CreateElicitationResponse) bool {
+	switch v.(type) {
+	case *CreateElicitationResponseElicitationAcceptAction:
+		return true
+	case *CreateElicitationResponseDecline:
+		return true
+	case *CreateElicitationResponseCancel:
+		return true
+	}
+	return false
+}
+
+// completeSetSessionConfigOptionRequest reports whether Validate checks everything the schema asks of v's variant.
+func completeSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) bool {
+	switch v.(type) {
+	case *SetSessionConfigOptionRequestID:
+		return true
+	case *SetSessionConfigOptionRequestBoolean:
 		return true
 	}
 	return false
@@ -33153,7 +33382,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentMessage).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentMessage)
 				return v, v.DecodeWire(d)
@@ -33168,7 +33397,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentThought).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentThought)
 				return v, v.DecodeWire(d)
@@ -33214,7 +33443,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(AuthMethod)
 				CheckAuthMethod(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(AuthMethod)
+				return completeAuthMethod(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAuthMethod(d)
 			},
@@ -33275,7 +33508,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(AvailableCommand)
 				CheckAvailableCommand(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAvailableCommand(d)
 			},
@@ -33291,7 +33524,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(AvailableCommandInput)
 				CheckAvailableCommandInput(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(AvailableCommandInput)
+				return completeAvailableCommandInput(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAvailableCommandInput(d)
 			},
@@ -33306,7 +33543,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AvailableCommandsUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AvailableCommandsUpdate)
 				return v, v.DecodeWire(d)
@@ -33352,7 +33589,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(BackgroundWork)
 				CheckBackgroundWork(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(BackgroundWork)
+				return completeBackgroundWork(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeBackgroundWork(d)
 			},
@@ -33442,7 +33683,14 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Command).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*Command)
+				return func() bool {
+					u, ok := x.Input.Get()
+					return !ok || completeAvailableCommandInput(u)
+				}()
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Command)
 				return v, v.DecodeWire(d)
@@ -33502,7 +33750,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CompactionSummaryChunk).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*CompactionSummaryChunk)
+				return (x.Content == nil || completeContentBlock(x.Content))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(CompactionSummaryChunk)
 				return v, v.DecodeWire(d)
@@ -33517,7 +33769,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CompactionUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(CompactionUpdate)
 				return v, v.DecodeWire(d)
@@ -33532,7 +33784,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ConfigOptionUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ConfigOptionUpdate)
 				return v, v.DecodeWire(d)
@@ -33547,7 +33799,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Content).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*Content)
+				return (x.Content == nil || completeContentBlock(x.Content))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Content)
 				return v, v.DecodeWire(d)
@@ -33563,7 +33819,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ContentBlock)
 				CheckContentBlock(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ContentBlock)
+				return completeContentBlock(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeContentBlock(d)
 			},
@@ -33578,7 +33838,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ContentChunk).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*ContentChunk)
+				return (x.Content == nil || completeContentBlock(x.Content))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ContentChunk)
 				return v, v.DecodeWire(d)
@@ -33608,7 +33872,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Diff).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Diff)
 				return v, v.DecodeWire(d)
@@ -33624,7 +33888,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(DiffChange)
 				CheckDiffChange(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(DiffChange)
+				return completeDiffChange(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeDiffChange(d)
 			},
@@ -34024,7 +34292,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*IdleStateUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(IdleStateUpdate)
 				return v, v.DecodeWire(d)
@@ -34130,7 +34398,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MCPServer)
 				CheckMCPServer(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(MCPServer)
+				return completeMCPServer(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMCPServer(d)
 			},
@@ -34236,7 +34508,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MultiSelectItems)
 				CheckMultiSelectItems(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(MultiSelectItems)
+				return completeMultiSelectItems(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMultiSelectItems(d)
 			},
@@ -34251,7 +34527,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MultiSelectPropertySchema).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*MultiSelectPropertySchema)
+				return (x.Items == nil || completeMultiSelectItems(x.Items))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MultiSelectPropertySchema)
 				return v, v.DecodeWire(d)
@@ -34431,7 +34711,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PlanUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*PlanUpdate)
+				return (x.Plan == nil || completePlanUpdateContent(x.Plan))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PlanUpdate)
 				return v, v.DecodeWire(d)
@@ -34447,7 +34731,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(PlanUpdateContent)
 				CheckPlanUpdateContent(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(PlanUpdateContent)
+				return completePlanUpdateContent(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodePlanUpdateContent(d)
 			},
@@ -34538,7 +34826,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ReplayFrom)
 				CheckReplayFrom(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ReplayFrom)
+				return completeReplayFrom(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeReplayFrom(d)
 			},
@@ -34569,7 +34861,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(RequestPermissionOutcome)
 				CheckRequestPermissionOutcome(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(RequestPermissionOutcome)
+				return completeRequestPermissionOutcome(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeRequestPermissionOutcome(d)
 			},
@@ -34585,7 +34881,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(RequestPermissionSubject)
 				CheckRequestPermissionSubject(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(RequestPermissionSubject)
+				return completeRequestPermissionSubject(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeRequestPermissionSubject(d)
 			},
@@ -34600,7 +34900,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequiresActionStateUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RequiresActionStateUpdate)
 				return v, v.DecodeWire(d)
@@ -34645,7 +34945,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RunningStateUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RunningStateUpdate)
 				return v, v.DecodeWire(d)
@@ -34751,7 +35051,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionConfigOption)
 				CheckSessionConfigOption(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(SessionConfigOption)
+				return completeSessionConfigOption(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionConfigOption(d)
 			},
@@ -34948,7 +35252,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionUpdate)
 				CheckSessionUpdate(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(SessionUpdate)
+				return completeSessionUpdate(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionUpdate(d)
 			},
@@ -34964,7 +35272,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(StateUpdate)
 				CheckStateUpdate(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeStateUpdate(d)
 			},
@@ -35025,7 +35333,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(TaggedMultiSelectItems)
 				CheckTaggedMultiSelectItems(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(TaggedMultiSelectItems)
+				return completeTaggedMultiSelectItems(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeTaggedMultiSelectItems(d)
 			},
@@ -35281,7 +35593,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ToolCallContent)
 				CheckToolCallContent(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ToolCallContent)
+				return completeToolCallContent(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeToolCallContent(d)
 			},
@@ -35296,7 +35612,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolCallContentChunk).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*ToolCallContentChunk)
+				return (x.Content == nil || completeToolCallContent(x.Content))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ToolCallContentChunk)
 				return v, v.DecodeWire(d)
@@ -35341,7 +35661,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolCallPermissionSubject).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ToolCallPermissionSubject)
 				return v, v.DecodeWire(d)
@@ -35371,7 +35691,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolCallUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ToolCallUpdate)
 				return v, v.DecodeWire(d)
@@ -35431,7 +35751,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UserMessage).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UserMessage)
 				return v, v.DecodeWire(d)
@@ -35478,7 +35798,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(CreateElicitationResponse)
 				CheckCreateElicitationResponse(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(CreateElicitationResponse)
+				return completeCreateElicitationResponse(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationResponse(d)
 			},
@@ -35508,7 +35832,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(InitializeResponse)
 				return v, v.DecodeWire(d)
@@ -35735,7 +36059,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionRequest).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(NewSessionRequest)
 				return v, v.DecodeWire(d)
@@ -35750,7 +36074,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionResponse).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(NewSessionResponse)
 				return v, v.DecodeWire(d)
@@ -35765,7 +36089,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PromptRequest).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PromptRequest)
 				return v, v.DecodeWire(d)
@@ -35795,7 +36119,14 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequestPermissionRequest).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*RequestPermissionRequest)
+				return func() bool {
+					u, ok := x.Subject.Get()
+					return !ok || completeRequestPermissionSubject(u)
+				}()
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RequestPermissionRequest)
 				return v, v.DecodeWire(d)
@@ -35810,7 +36141,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequestPermissionResponse).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*RequestPermissionResponse)
+				return (x.Outcome == nil || completeRequestPermissionOutcome(x.Outcome))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RequestPermissionResponse)
 				return v, v.DecodeWire(d)
@@ -35825,7 +36160,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionRequest).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ResumeSessionRequest)
 				return v, v.DecodeWire(d)
@@ -35840,7 +36175,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionResponse).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ResumeSessionResponse)
 				return v, v.DecodeWire(d)
@@ -35856,7 +36191,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SetSessionConfigOptionRequest)
 				CheckSetSessionConfigOptionRequest(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(SetSessionConfigOptionRequest)
+				return completeSetSessionConfigOptionRequest(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSetSessionConfigOptionRequest(d)
 			},
@@ -35871,7 +36210,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionConfigOptionResponse).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SetSessionConfigOptionResponse)
 				return v, v.DecodeWire(d)
@@ -35886,7 +36225,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UpdateSessionNotification).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*UpdateSessionNotification)
+				return (x.Update == nil || completeSessionUpdate(x.Update))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UpdateSessionNotification)
 				return v, v.DecodeWire(d)

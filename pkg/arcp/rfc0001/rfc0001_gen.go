@@ -15744,9 +15744,14 @@ func (x *SessionOpenPayload) CheckWire(c *wire.Checker, p string) {
 		e := wire.NewEncoder(nil)
 		x.EncodeWire(e)
 		raw := e.Bytes()
-		if cond := new(ifSessionOpenPayload); wire.UnmarshalOwned(raw, cond) == nil && cond.Validate() == nil {
-			var b thenSessionOpenPayload
-			if err := wire.UnmarshalOwned(raw, &b); err != nil {
+		if func() bool {
+			b := new(ifSessionOpenPayload)
+			err := wire.UnmarshalOwned(raw, b)
+			return err == nil && b.Validate() == nil
+		}() {
+			b := new(thenSessionOpenPayload)
+			err := wire.UnmarshalOwned(raw, b)
+			if err != nil {
 				var we *wire.Error
 				if errors.As(err, &we) {
 					c.Fail(p+we.Pointer, "%s", we.Msg)

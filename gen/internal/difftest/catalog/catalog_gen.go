@@ -4,6 +4,7 @@
 package catalog
 
 import (
+	"encoding/json"
 	"errors"
 	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
@@ -83,6 +84,60 @@ type ifDiscount struct {
 // Validate can check it.
 type thenDiscount struct {
 	Value *float64 `json:"value,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Shipment is a shipment: sent by post, it needs an address or a pickup point.
+type Shipment struct {
+	Mode    ShipmentMode    `json:"mode"`
+	Address *string         `json:"address,omitempty"`
+	Pickup  json.RawMessage `json:"pickup,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ShipmentMode has no description in its schema.
+type ShipmentMode string
+
+// ifShipment is the if schema of Shipment, a type of its own so that Validate
+// can check it.
+//
+// The member "mode" is always "post"; it is written on encoding and checked on
+// decoding.
+type ifShipment struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// thenShipment is the then schema of Shipment, a type of its own so that
+// Validate can check it.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// thenShipmentWithAddress, thenShipmentWithPickup.
+type thenShipment interface {
+	isthenShipment()
+}
+
+// thenShipmentWithAddress has no description in its schema.
+type thenShipmentWithAddress struct {
+	Address json.RawMessage `json:"address"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// thenShipmentWithPickup has no description in its schema.
+type thenShipmentWithPickup struct {
+	Pickup thenShipmentWithPickupPickup `json:"pickup"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// thenShipmentWithPickupPickup has no description in its schema.
+type thenShipmentWithPickupPickup struct {
+	Store string `json:"store"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1062,9 +1117,14 @@ func (x *Discount) CheckWire(c *wire.Checker, p string) {
 		e := wire.NewEncoder(nil)
 		x.EncodeWire(e)
 		raw := e.Bytes()
-		if cond := new(ifDiscount); wire.UnmarshalOwned(raw, cond) == nil && cond.Validate() == nil {
-			var b thenDiscount
-			if err := wire.UnmarshalOwned(raw, &b); err != nil {
+		if func() bool {
+			b := new(ifDiscount)
+			err := wire.UnmarshalOwned(raw, b)
+			return err == nil && b.Validate() == nil
+		}() {
+			b := new(thenDiscount)
+			err := wire.UnmarshalOwned(raw, b)
+			if err != nil {
 				var we *wire.Error
 				if errors.As(err, &we) {
 					c.Fail(p+we.Pointer, "%s", we.Msg)
@@ -1335,6 +1395,723 @@ func (x thenDiscount) MarshalJSON() ([]byte, error) {
 }
 
 // DecodeWire decodes the value from d.
+func (x *Shipment) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Shipment{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "mode":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "mode")
+			}
+			seen[0] = true
+			if err := x.Mode.DecodeWire(d); err != nil {
+				return wire.At(err, "mode")
+			}
+		case "address":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "address")
+			}
+			seen[1] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "address")
+					}
+					(*v) = v1
+				}
+				x.Address = v
+			}
+		case "pickup":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "pickup")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "pickup")
+				}
+				x.Pickup = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "mode")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Shipment) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Shipment) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"mode\":")
+	x.Mode.EncodeWire(e)
+	if x.Address != nil {
+		e.RawKey("\"address\":")
+		e.String((*x.Address))
+	}
+	if x.Pickup != nil {
+		e.RawKey("\"pickup\":")
+		e.Raw(x.Pickup)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Shipment) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "mode")
+		x.Mode.CheckWire(c, p)
+	}
+	if x.Address != nil {
+		p := wire.Join(p, "address")
+		if utf8.RuneCountInString(string((*x.Address))) < 3 {
+			c.Fail(p, "is shorter than 3 characters")
+		}
+	}
+	if x.Pickup != nil {
+		p := wire.Join(p, "pickup")
+		if !wire.RawIs(x.Pickup, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+	{
+		// if/then/else, through types of its own.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		raw := e.Bytes()
+		if func() bool {
+			b := new(ifShipment)
+			err := wire.UnmarshalOwned(raw, b)
+			return err == nil && b.Validate() == nil
+		}() {
+			d := wire.NewDecoder(raw)
+			b, err := decodeThenShipment(d)
+			if err == nil {
+				err = d.End()
+			}
+			if err != nil {
+				var we *wire.Error
+				if errors.As(err, &we) {
+					c.Fail(p+we.Pointer, "%s", we.Msg)
+				} else {
+					c.Fail(p, "%s", err)
+				}
+			} else {
+				checkThenShipment(c, p, b)
+			}
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Shipment) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Shipment) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Shipment) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+const (
+	ShipmentModePost    ShipmentMode = "post"
+	ShipmentModeCourier ShipmentMode = "courier"
+)
+
+// Valid reports whether v is one of the listed values.
+func (v ShipmentMode) Valid() bool {
+	switch v {
+	case ShipmentModePost, ShipmentModeCourier:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *ShipmentMode) DecodeWire(d *wire.Decoder) error {
+	v, err := d.String()
+	*x = ShipmentMode(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *ShipmentMode) EncodeWire(e *wire.Encoder) {
+	e.String(string(*x))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ShipmentMode) CheckWire(c *wire.Checker, p string) {
+	if !x.Valid() {
+		c.Fail(p, "%q is not one of \"post\", \"courier\"", string(*x))
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ShipmentMode) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ShipmentMode) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ShipmentMode) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ifShipment) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ifShipment{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "mode":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "mode")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "mode")
+			}
+			if v != "post" {
+				return wire.At(wire.ConstError(d.Offset(), "\"post\""), "mode")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "mode")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ifShipment) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ifShipment) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"mode\":")
+	e.RawValue("\"post\"")
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ifShipment) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ifShipment) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ifShipment) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ifShipment) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// decodeThenShipmentByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeThenShipmentByTrial(d *wire.Decoder, set uint64) (thenShipment, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded thenShipment
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(thenShipmentWithAddress)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(thenShipmentWithPickup)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// decodeThenShipment decodes a thenShipment from d.
+func decodeThenShipment(d *wire.Decoder) (thenShipment, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"address", "pickup"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeThenShipmentByTrial(d, set)
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(thenShipmentWithAddress)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(thenShipmentWithPickup)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: thenShipmentWithAddress (address); thenShipmentWithPickup (pickup)",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// encodeThenShipment encodes v to e; a nil v is null.
+func encodeThenShipment(e *wire.Encoder, v thenShipment) {
+	switch v := v.(type) {
+	case *thenShipmentWithAddress:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *thenShipmentWithPickup:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// checkThenShipment records in c every constraint v breaks, under the JSON pointer p.
+func checkThenShipment(c *wire.Checker, p string, v thenShipment) {
+	switch v := v.(type) {
+	case *thenShipmentWithAddress:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *thenShipmentWithPickup:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+func (*thenShipmentWithAddress) isthenShipment() {}
+
+// DecodeWire decodes the value from d.
+func (x *thenShipmentWithAddress) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = thenShipmentWithAddress{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "address":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "address")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "address")
+				}
+				x.Address = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "address")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *thenShipmentWithAddress) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *thenShipmentWithAddress) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"address\":")
+	e.Raw(x.Address)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *thenShipmentWithAddress) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *thenShipmentWithAddress) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *thenShipmentWithAddress) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x thenShipmentWithAddress) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*thenShipmentWithPickup) isthenShipment() {}
+
+// DecodeWire decodes the value from d.
+func (x *thenShipmentWithPickup) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = thenShipmentWithPickup{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "pickup":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "pickup")
+			}
+			seen[0] = true
+			if err := x.Pickup.DecodeWire(d); err != nil {
+				return wire.At(err, "pickup")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "pickup")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *thenShipmentWithPickup) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *thenShipmentWithPickup) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"pickup\":")
+	x.Pickup.EncodeWire(e)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *thenShipmentWithPickup) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "pickup")
+		x.Pickup.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *thenShipmentWithPickup) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *thenShipmentWithPickup) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x thenShipmentWithPickup) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *thenShipmentWithPickupPickup) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = thenShipmentWithPickupPickup{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "store":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "store")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "store")
+				}
+				x.Store = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "store")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *thenShipmentWithPickupPickup) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *thenShipmentWithPickupPickup) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"store\":")
+	e.String(x.Store)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *thenShipmentWithPickupPickup) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *thenShipmentWithPickupPickup) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *thenShipmentWithPickupPickup) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x thenShipmentWithPickupPickup) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
 func (x *Price) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
@@ -1597,6 +2374,21 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Product).EncodeWire(e)
 			},
 			Name: "Product",
+		}, true
+	case "https://example.test/diff/catalog.json#/$defs/Shipment":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*Shipment).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(Shipment)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*Shipment).EncodeWire(e)
+			},
+			Name: "Shipment",
 		}, true
 	}
 	return wire.Codec{}, false

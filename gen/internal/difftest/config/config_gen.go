@@ -371,9 +371,14 @@ func (x *Config) CheckWire(c *wire.Checker, p string) {
 		e := wire.NewEncoder(nil)
 		x.EncodeWire(e)
 		raw := e.Bytes()
-		if cond := new(ifConfig); wire.UnmarshalOwned(raw, cond) == nil && cond.Validate() == nil {
-			var b thenConfig
-			if err := wire.UnmarshalOwned(raw, &b); err != nil {
+		if func() bool {
+			b := new(ifConfig)
+			err := wire.UnmarshalOwned(raw, b)
+			return err == nil && b.Validate() == nil
+		}() {
+			b := new(thenConfig)
+			err := wire.UnmarshalOwned(raw, b)
+			if err != nil {
 				var we *wire.Error
 				if errors.As(err, &we) {
 					c.Fail(p+we.Pointer, "%s", we.Msg)
@@ -384,8 +389,9 @@ func (x *Config) CheckWire(c *wire.Checker, p string) {
 				b.CheckWire(c, p)
 			}
 		} else {
-			var b elseConfig
-			if err := wire.UnmarshalOwned(raw, &b); err != nil {
+			b := new(elseConfig)
+			err := wire.UnmarshalOwned(raw, b)
+			if err != nil {
 				var we *wire.Error
 				if errors.As(err, &we) {
 					c.Fail(p+we.Pointer, "%s", we.Msg)

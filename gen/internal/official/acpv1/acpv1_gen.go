@@ -35175,6 +35175,47 @@ func completeClientResponse(v ClientResponse) bool {
 	return false
 }
 
+// completeCreateElicitationResponse reports whether Validate checks everything the schema asks of v's variant.
+func completeCreateElicitationResponse(v CreateElicitationResponse) bool {
+	switch v.(type) {
+	case *Accept:
+		return true
+	case *Decline:
+		return true
+	case *Cancel:
+		return true
+	}
+	return false
+}
+
+// completeElicitationPropertySchema reports whether Validate checks everything the schema asks of v's variant.
+func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
+	switch v.(type) {
+	case *StringPropertySchema:
+		return true
+	case *NumberPropertySchema:
+		return true
+	case *IntegerPropertySchema:
+		return true
+	case *BooleanPropertySchema:
+		return true
+	case *MultiSelectPropertySchema:
+		return false
+	}
+	return false
+}
+
+// completeMultiSelectItems reports whether Validate checks everything the schema asks of v's variant.
+func completeMultiSelectItems(v MultiSelectItems) bool {
+	switch v.(type) {
+	case *StringMultiSelectItems:
+		return true
+	case *Titled:
+		return true
+	}
+	return false
+}
+
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -35827,7 +35868,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(CreateElicitationResponse)
 				CheckCreateElicitationResponse(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(CreateElicitationResponse)
+				return completeCreateElicitationResponse(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationResponse(d)
 			},
@@ -36025,7 +36070,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationPropertySchema)
 				CheckElicitationPropertySchema(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ElicitationPropertySchema)
+				return completeElicitationPropertySchema(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationPropertySchema(d)
 			},
@@ -36055,7 +36104,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ElicitationSchema).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ElicitationSchema)
 				return v, v.DecodeWire(d)
@@ -36599,7 +36648,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MultiSelectItems)
 				CheckMultiSelectItems(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(MultiSelectItems)
+				return completeMultiSelectItems(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMultiSelectItems(d)
 			},
@@ -36614,7 +36667,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MultiSelectPropertySchema).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*MultiSelectPropertySchema)
+				return (x.Items == nil || completeMultiSelectItems(x.Items))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MultiSelectPropertySchema)
 				return v, v.DecodeWire(d)

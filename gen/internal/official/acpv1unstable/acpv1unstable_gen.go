@@ -51264,6 +51264,68 @@ func completeClientResponse(v ClientResponse) bool {
 	return false
 }
 
+// completeCreateElicitationResponse reports whether Validate checks everything the schema asks of v's variant.
+func completeCreateElicitationResponse(v CreateElicitationResponse) bool {
+	switch v.(type) {
+	case *Accept:
+		return true
+	case *Decline:
+		return true
+	case *Cancel:
+		return true
+	}
+	return false
+}
+
+// completeElicitationPropertySchema reports whether Validate checks everything the schema asks of v's variant.
+func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
+	switch v.(type) {
+	case *StringPropertySchema:
+		return true
+	case *NumberPropertySchema:
+		return true
+	case *IntegerPropertySchema:
+		return true
+	case *BooleanPropertySchema:
+		return true
+	case *MultiSelectPropertySchema:
+		return false
+	}
+	return false
+}
+
+// completeIdleStateUpdate reports whether Validate checks everything the schema asks of v's variant.
+func completeIdleStateUpdate(v IdleStateUpdate) bool {
+	switch v.(type) {
+	case *EndTurn:
+		return true
+	case *MaxTokens:
+		return true
+	case *MaxTurnRequests:
+		return true
+	case *Refusal:
+		return true
+	case *IdleStateUpdateCancelled:
+		return true
+	case *IdleStateUpdateError:
+		return true
+	case *None:
+		return true
+	}
+	return false
+}
+
+// completeMultiSelectItems reports whether Validate checks everything the schema asks of v's variant.
+func completeMultiSelectItems(v MultiSelectItems) bool {
+	switch v.(type) {
+	case *StringMultiSelectItems:
+		return true
+	case *Titled:
+		return true
+	}
+	return false
+}
+
 // completeSessionUpdate reports whether Validate checks everything the schema asks of v's variant.
 func completeSessionUpdate(v SessionUpdate) bool {
 	switch v.(type) {
@@ -52103,7 +52165,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(CreateElicitationResponse)
 				CheckCreateElicitationResponse(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(CreateElicitationResponse)
+				return completeCreateElicitationResponse(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationResponse(d)
 			},
@@ -52331,7 +52397,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationPropertySchema)
 				CheckElicitationPropertySchema(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ElicitationPropertySchema)
+				return completeElicitationPropertySchema(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationPropertySchema(d)
 			},
@@ -52361,7 +52431,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ElicitationSchema).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ElicitationSchema)
 				return v, v.DecodeWire(d)
@@ -52649,7 +52719,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(IdleStateUpdate)
 				CheckIdleStateUpdate(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(IdleStateUpdate)
+				return completeIdleStateUpdate(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeIdleStateUpdate(d)
 			},
@@ -53147,7 +53221,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MultiSelectItems)
 				CheckMultiSelectItems(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(MultiSelectItems)
+				return completeMultiSelectItems(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMultiSelectItems(d)
 			},
@@ -53162,7 +53240,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MultiSelectPropertySchema).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*MultiSelectPropertySchema)
+				return (x.Items == nil || completeMultiSelectItems(x.Items))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MultiSelectPropertySchema)
 				return v, v.DecodeWire(d)

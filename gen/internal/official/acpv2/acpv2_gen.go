@@ -42033,7 +42033,7 @@ func completeAgentNotificationParams(v AgentNotificationParams) bool {
 func completeAgentRequestParams(v AgentRequestParams) bool {
 	switch v.(type) {
 	case *AgentRequestParamsRequestPermissionRequest:
-		return true
+		return false
 	case *AgentRequestParamsCreateElicitationRequest:
 		return false
 	case *ExtMethodRequest:
@@ -42053,12 +42053,90 @@ func completeAgentResponse(v AgentResponse) bool {
 	return false
 }
 
+// completeAuthMethod reports whether Validate checks everything the schema asks of v's variant.
+func completeAuthMethod(v AuthMethod) bool {
+	switch v.(type) {
+	case *AuthMethodTerminal:
+		return true
+	case *AuthMethodAgent:
+		return true
+	}
+	return false
+}
+
+// completeAvailableCommandInput reports whether Validate checks everything the schema asks of v's variant.
+func completeAvailableCommandInput(v AvailableCommandInput) bool {
+	switch v.(type) {
+	case *TextCommandInput:
+		return true
+	}
+	return false
+}
+
+// completeBackgroundWork reports whether Validate checks everything the schema asks of v's variant.
+func completeBackgroundWork(v BackgroundWork) bool {
+	switch v.(type) {
+	case *BackgroundTerminal:
+		return true
+	case *BackgroundToolCall:
+		return true
+	}
+	return false
+}
+
 // completeClientResponse reports whether Validate checks everything the schema asks of v's variant.
 func completeClientResponse(v ClientResponse) bool {
 	switch v.(type) {
 	case *ClientResponseResult:
 		return false
 	case *ClientResponseError:
+		return true
+	}
+	return false
+}
+
+// completeContentBlock reports whether Validate checks everything the schema asks of v's variant.
+func completeContentBlock(v ContentBlock) bool {
+	switch v.(type) {
+	case *TextContent:
+		return true
+	case *ImageContent:
+		return true
+	case *AudioContent:
+		return true
+	case *ResourceLink:
+		return true
+	case *EmbeddedResource:
+		return true
+	}
+	return false
+}
+
+// completeCreateElicitationResponse reports whether Validate checks everything the schema asks of v's variant.
+func completeCreateElicitationResponse(v CreateElicitationResponse) bool {
+	switch v.(type) {
+	case *Accept:
+		return true
+	case *Decline:
+		return true
+	case *Cancel:
+		return true
+	}
+	return false
+}
+
+// completeDiffChange reports whether Validate checks everything the schema asks of v's variant.
+func completeDiffChange(v DiffChange) bool {
+	switch v.(type) {
+	case *Add:
+		return true
+	case *Delete:
+		return true
+	case *Modify:
+		return true
+	case *Move:
+		return true
+	case *Copy:
 		return true
 	}
 	return false
@@ -42076,6 +42154,79 @@ func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
 	case *BooleanPropertySchema:
 		return true
 	case *MultiSelectPropertySchema:
+		return false
+	}
+	return false
+}
+
+// completeMCPServer reports whether Validate checks everything the schema asks of v's variant.
+func completeMCPServer(v MCPServer) bool {
+	switch v.(type) {
+	case *MCPServerHTTP:
+		return true
+	case *MCPServerStdio:
+		return true
+	}
+	return false
+}
+
+// completeMultiSelectItems reports whether Validate checks everything the schema asks of v's variant.
+func completeMultiSelectItems(v MultiSelectItems) bool {
+	switch v.(type) {
+	case *StringMultiSelectItems:
+		return true
+	case *Titled:
+		return true
+	}
+	return false
+}
+
+// completePlanUpdateContent reports whether Validate checks everything the schema asks of v's variant.
+func completePlanUpdateContent(v PlanUpdateContent) bool {
+	switch v.(type) {
+	case *PlanItems:
+		return true
+	}
+	return false
+}
+
+// completeReplayFrom reports whether Validate checks everything the schema asks of v's variant.
+func completeReplayFrom(v ReplayFrom) bool {
+	switch v.(type) {
+	case *ReplayFromStart:
+		return true
+	}
+	return false
+}
+
+// completeRequestPermissionOutcome reports whether Validate checks everything the schema asks of v's variant.
+func completeRequestPermissionOutcome(v RequestPermissionOutcome) bool {
+	switch v.(type) {
+	case *CancelledPermissionOutcome:
+		return true
+	case *SelectedPermissionOutcome:
+		return true
+	}
+	return false
+}
+
+// completeRequestPermissionSubject reports whether Validate checks everything the schema asks of v's variant.
+func completeRequestPermissionSubject(v RequestPermissionSubject) bool {
+	switch v.(type) {
+	case *ToolCallPermissionSubject:
+		return false
+	case *CommandPermissionSubject:
+		return true
+	}
+	return false
+}
+
+// completeSessionConfigOption reports whether Validate checks everything the schema asks of v's variant.
+func completeSessionConfigOption(v SessionConfigOption) bool {
+	switch v.(type) {
+	case *Select:
+		return true
+	case *Boolean:
 		return true
 	}
 	return false
@@ -42085,33 +42236,33 @@ func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
 func completeSessionUpdate(v SessionUpdate) bool {
 	switch v.(type) {
 	case *UserMessageChunk:
-		return true
+		return false
 	case *UserMessage:
-		return true
+		return false
 	case *AgentMessageChunk:
-		return true
+		return false
 	case *AgentMessage:
-		return true
+		return false
 	case *AgentThoughtChunk:
-		return true
+		return false
 	case *AgentThought:
-		return true
+		return false
 	case *SessionUpdateStateUpdate:
 		return false
 	case *ToolCallContentChunk:
-		return true
+		return false
 	case *ToolCallUpdate:
-		return true
+		return false
 	case *TerminalUpdate:
 		return true
 	case *TerminalOutputChunk:
 		return true
 	case *PlanUpdate:
-		return true
+		return false
 	case *AvailableCommandsUpdate:
-		return true
+		return false
 	case *ConfigOptionUpdate:
-		return true
+		return false
 	case *SessionInfoUpdate:
 		return true
 	case *UsageUpdate:
@@ -42119,21 +42270,32 @@ func completeSessionUpdate(v SessionUpdate) bool {
 	case *Notice:
 		return true
 	case *CompactionUpdate:
-		return true
+		return false
 	case *CompactionSummaryChunk:
+		return false
+	}
+	return false
+}
+
+// completeSetSessionConfigOptionRequest reports whether Validate checks everything the schema asks of v's variant.
+func completeSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) bool {
+	switch v.(type) {
+	case *ID:
+		return true
+	case *SetSessionConfigOptionRequestBoolean:
 		return true
 	}
 	return false
 }
 
-// completeStateUpdate reports whether Validate checks everything the schema asks of v's variant.
-func completeStateUpdate(v StateUpdate) bool {
+// completeToolCallContent reports whether Validate checks everything the schema asks of v's variant.
+func completeToolCallContent(v ToolCallContent) bool {
 	switch v.(type) {
-	case *RunningStateUpdate:
-		return true
-	case *Idle:
+	case *Content:
 		return false
-	case *RequiresActionStateUpdate:
+	case *Diff:
+		return false
+	case *Terminal:
 		return true
 	}
 	return false
@@ -42207,7 +42369,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentMessage).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentMessage)
 				return v, v.DecodeWire(d)
@@ -42286,7 +42448,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentThought).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentThought)
 				return v, v.DecodeWire(d)
@@ -42332,7 +42494,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(AuthMethod)
 				CheckAuthMethod(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(AuthMethod)
+				return completeAuthMethod(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAuthMethod(d)
 			},
@@ -42393,7 +42559,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(AvailableCommand)
 				CheckAvailableCommand(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAvailableCommand(d)
 			},
@@ -42409,7 +42575,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(AvailableCommandInput)
 				CheckAvailableCommandInput(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(AvailableCommandInput)
+				return completeAvailableCommandInput(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAvailableCommandInput(d)
 			},
@@ -42424,7 +42594,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AvailableCommandsUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AvailableCommandsUpdate)
 				return v, v.DecodeWire(d)
@@ -42470,7 +42640,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(BackgroundWork)
 				CheckBackgroundWork(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(BackgroundWork)
+				return completeBackgroundWork(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeBackgroundWork(d)
 			},
@@ -42730,7 +42904,14 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Command).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*Command)
+				return func() bool {
+					u, ok := x.Input.Get()
+					return !ok || completeAvailableCommandInput(u)
+				}()
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Command)
 				return v, v.DecodeWire(d)
@@ -42790,7 +42971,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CompactionSummaryChunk).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*CompactionSummaryChunk)
+				return (x.Content == nil || completeContentBlock(x.Content))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(CompactionSummaryChunk)
 				return v, v.DecodeWire(d)
@@ -42805,7 +42990,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CompactionUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(CompactionUpdate)
 				return v, v.DecodeWire(d)
@@ -42835,7 +43020,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ConfigOptionUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ConfigOptionUpdate)
 				return v, v.DecodeWire(d)
@@ -42850,7 +43035,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Content).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*Content)
+				return (x.Content == nil || completeContentBlock(x.Content))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Content)
 				return v, v.DecodeWire(d)
@@ -42866,7 +43055,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ContentBlock)
 				CheckContentBlock(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ContentBlock)
+				return completeContentBlock(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeContentBlock(d)
 			},
@@ -42881,7 +43074,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ContentChunk).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*ContentChunk)
+				return (x.Content == nil || completeContentBlock(x.Content))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ContentChunk)
 				return v, v.DecodeWire(d)
@@ -42928,7 +43125,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(CreateElicitationResponse)
 				CheckCreateElicitationResponse(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(CreateElicitationResponse)
+				return completeCreateElicitationResponse(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationResponse(d)
 			},
@@ -42973,7 +43174,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Diff).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Diff)
 				return v, v.DecodeWire(d)
@@ -42989,7 +43190,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(DiffChange)
 				CheckDiffChange(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(DiffChange)
+				return completeDiffChange(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeDiffChange(d)
 			},
@@ -43495,7 +43700,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(IdleStateUpdate)
 				CheckIdleStateUpdate(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeIdleStateUpdate(d)
 			},
@@ -43555,7 +43760,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(InitializeResponse)
 				return v, v.DecodeWire(d)
@@ -43706,7 +43911,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MCPServer)
 				CheckMCPServer(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(MCPServer)
+				return completeMCPServer(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMCPServer(d)
 			},
@@ -43797,7 +44006,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MultiSelectItems)
 				CheckMultiSelectItems(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(MultiSelectItems)
+				return completeMultiSelectItems(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMultiSelectItems(d)
 			},
@@ -43812,7 +44025,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MultiSelectPropertySchema).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*MultiSelectPropertySchema)
+				return (x.Items == nil || completeMultiSelectItems(x.Items))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MultiSelectPropertySchema)
 				return v, v.DecodeWire(d)
@@ -43827,7 +44044,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionRequest).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(NewSessionRequest)
 				return v, v.DecodeWire(d)
@@ -43842,7 +44059,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionResponse).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(NewSessionResponse)
 				return v, v.DecodeWire(d)
@@ -44022,7 +44239,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PlanUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*PlanUpdate)
+				return (x.Plan == nil || completePlanUpdateContent(x.Plan))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PlanUpdate)
 				return v, v.DecodeWire(d)
@@ -44038,7 +44259,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(PlanUpdateContent)
 				CheckPlanUpdateContent(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(PlanUpdateContent)
+				return completePlanUpdateContent(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodePlanUpdateContent(d)
 			},
@@ -44113,7 +44338,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PromptRequest).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PromptRequest)
 				return v, v.DecodeWire(d)
@@ -44159,7 +44384,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ReplayFrom)
 				CheckReplayFrom(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ReplayFrom)
+				return completeReplayFrom(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeReplayFrom(d)
 			},
@@ -44206,7 +44435,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(RequestPermissionOutcome)
 				CheckRequestPermissionOutcome(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(RequestPermissionOutcome)
+				return completeRequestPermissionOutcome(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeRequestPermissionOutcome(d)
 			},
@@ -44221,7 +44454,14 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequestPermissionRequest).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*RequestPermissionRequest)
+				return func() bool {
+					u, ok := x.Subject.Get()
+					return !ok || completeRequestPermissionSubject(u)
+				}()
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RequestPermissionRequest)
 				return v, v.DecodeWire(d)
@@ -44236,7 +44476,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequestPermissionResponse).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*RequestPermissionResponse)
+				return (x.Outcome == nil || completeRequestPermissionOutcome(x.Outcome))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RequestPermissionResponse)
 				return v, v.DecodeWire(d)
@@ -44252,7 +44496,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(RequestPermissionSubject)
 				CheckRequestPermissionSubject(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(RequestPermissionSubject)
+				return completeRequestPermissionSubject(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeRequestPermissionSubject(d)
 			},
@@ -44267,7 +44515,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequiresActionStateUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RequiresActionStateUpdate)
 				return v, v.DecodeWire(d)
@@ -44297,7 +44545,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionRequest).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ResumeSessionRequest)
 				return v, v.DecodeWire(d)
@@ -44312,7 +44560,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionResponse).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ResumeSessionResponse)
 				return v, v.DecodeWire(d)
@@ -44342,7 +44590,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RunningStateUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RunningStateUpdate)
 				return v, v.DecodeWire(d)
@@ -44448,7 +44696,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionConfigOption)
 				CheckSessionConfigOption(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(SessionConfigOption)
+				return completeSessionConfigOption(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionConfigOption(d)
 			},
@@ -44665,7 +44917,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SetSessionConfigOptionRequest)
 				CheckSetSessionConfigOptionRequest(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(SetSessionConfigOptionRequest)
+				return completeSetSessionConfigOptionRequest(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSetSessionConfigOptionRequest(d)
 			},
@@ -44680,7 +44936,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionConfigOptionResponse).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SetSessionConfigOptionResponse)
 				return v, v.DecodeWire(d)
@@ -44697,10 +44953,6 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckStateUpdate(c, p, u)
 			},
 			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(StateUpdate)
-				return completeStateUpdate(u)
-			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeStateUpdate(d)
 			},
@@ -45001,7 +45253,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ToolCallContent)
 				CheckToolCallContent(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ToolCallContent)
+				return completeToolCallContent(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeToolCallContent(d)
 			},
@@ -45016,7 +45272,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolCallContentChunk).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*ToolCallContentChunk)
+				return (x.Content == nil || completeToolCallContent(x.Content))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ToolCallContentChunk)
 				return v, v.DecodeWire(d)
@@ -45061,7 +45321,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolCallPermissionSubject).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ToolCallPermissionSubject)
 				return v, v.DecodeWire(d)
@@ -45091,7 +45351,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolCallUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ToolCallUpdate)
 				return v, v.DecodeWire(d)
@@ -45170,7 +45430,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UserMessage).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UserMessage)
 				return v, v.DecodeWire(d)

@@ -56333,7 +56333,7 @@ func completeAgentNotificationParams(v AgentNotificationParams) bool {
 func completeAgentRequestParams(v AgentRequestParams) bool {
 	switch v.(type) {
 	case *AgentRequestParamsRequestPermissionRequest:
-		return true
+		return false
 	case *AgentRequestParamsMessageMCPRequest:
 		return true
 	case *AgentRequestParamsCreateElicitationRequest:
@@ -56355,12 +56355,92 @@ func completeAgentResponse(v AgentResponse) bool {
 	return false
 }
 
+// completeAuthMethod reports whether Validate checks everything the schema asks of v's variant.
+func completeAuthMethod(v AuthMethod) bool {
+	switch v.(type) {
+	case *AuthMethodTerminal:
+		return true
+	case *AuthMethodAgent:
+		return true
+	}
+	return false
+}
+
+// completeAvailableCommandInput reports whether Validate checks everything the schema asks of v's variant.
+func completeAvailableCommandInput(v AvailableCommandInput) bool {
+	switch v.(type) {
+	case *TextCommandInput:
+		return true
+	}
+	return false
+}
+
+// completeBackgroundWork reports whether Validate checks everything the schema asks of v's variant.
+func completeBackgroundWork(v BackgroundWork) bool {
+	switch v.(type) {
+	case *BackgroundTerminal:
+		return true
+	case *BackgroundToolCall:
+		return true
+	case *BackgroundSubagent:
+		return true
+	}
+	return false
+}
+
 // completeClientResponse reports whether Validate checks everything the schema asks of v's variant.
 func completeClientResponse(v ClientResponse) bool {
 	switch v.(type) {
 	case *ClientResponseResult:
 		return false
 	case *ClientResponseError:
+		return true
+	}
+	return false
+}
+
+// completeContentBlock reports whether Validate checks everything the schema asks of v's variant.
+func completeContentBlock(v ContentBlock) bool {
+	switch v.(type) {
+	case *TextContent:
+		return true
+	case *ImageContent:
+		return true
+	case *AudioContent:
+		return true
+	case *ResourceLink:
+		return true
+	case *EmbeddedResource:
+		return true
+	}
+	return false
+}
+
+// completeCreateElicitationResponse reports whether Validate checks everything the schema asks of v's variant.
+func completeCreateElicitationResponse(v CreateElicitationResponse) bool {
+	switch v.(type) {
+	case *Accept:
+		return true
+	case *Decline:
+		return true
+	case *Cancel:
+		return true
+	}
+	return false
+}
+
+// completeDiffChange reports whether Validate checks everything the schema asks of v's variant.
+func completeDiffChange(v DiffChange) bool {
+	switch v.(type) {
+	case *Add:
+		return true
+	case *Delete:
+		return true
+	case *Modify:
+		return true
+	case *Move:
+		return true
+	case *Copy:
 		return true
 	}
 	return false
@@ -56378,21 +56458,96 @@ func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
 	case *BooleanPropertySchema:
 		return true
 	case *MultiSelectPropertySchema:
+		return false
+	}
+	return false
+}
+
+// completeMCPServer reports whether Validate checks everything the schema asks of v's variant.
+func completeMCPServer(v MCPServer) bool {
+	switch v.(type) {
+	case *MCPServerHTTP:
+		return true
+	case *MCPServerACP:
+		return true
+	case *MCPServerStdio:
 		return true
 	}
 	return false
 }
 
-// completeStateUpdate reports whether Validate checks everything the schema asks of v's variant.
-func completeStateUpdate(v StateUpdate) bool {
+// completeMultiSelectItems reports whether Validate checks everything the schema asks of v's variant.
+func completeMultiSelectItems(v MultiSelectItems) bool {
 	switch v.(type) {
-	case *RunningStateUpdate:
+	case *StringMultiSelectItems:
 		return true
-	case *Idle:
+	case *Titled:
+		return true
+	}
+	return false
+}
+
+// completePlanUpdateContent reports whether Validate checks everything the schema asks of v's variant.
+func completePlanUpdateContent(v PlanUpdateContent) bool {
+	switch v.(type) {
+	case *PlanItems:
+		return true
+	case *PlanFile:
+		return true
+	case *PlanMarkdown:
+		return true
+	}
+	return false
+}
+
+// completeProxyResponse reports whether Validate checks everything the schema asks of v's variant.
+func completeProxyResponse(v ProxyResponse) bool {
+	switch v.(type) {
+	case *ProxyResponseResult:
 		return false
-	case *RequiresActionStateUpdate:
+	case *ProxyResponseError:
 		return true
-	case *UnknownStateUpdate:
+	}
+	return false
+}
+
+// completeReplayFrom reports whether Validate checks everything the schema asks of v's variant.
+func completeReplayFrom(v ReplayFrom) bool {
+	switch v.(type) {
+	case *ReplayFromStart:
+		return true
+	}
+	return false
+}
+
+// completeRequestPermissionOutcome reports whether Validate checks everything the schema asks of v's variant.
+func completeRequestPermissionOutcome(v RequestPermissionOutcome) bool {
+	switch v.(type) {
+	case *CancelledPermissionOutcome:
+		return true
+	case *SelectedPermissionOutcome:
+		return true
+	}
+	return false
+}
+
+// completeRequestPermissionSubject reports whether Validate checks everything the schema asks of v's variant.
+func completeRequestPermissionSubject(v RequestPermissionSubject) bool {
+	switch v.(type) {
+	case *ToolCallPermissionSubject:
+		return false
+	case *CommandPermissionSubject:
+		return true
+	}
+	return false
+}
+
+// completeSessionConfigOption reports whether Validate checks everything the schema asks of v's variant.
+func completeSessionConfigOption(v SessionConfigOption) bool {
+	switch v.(type) {
+	case *Select:
+		return true
+	case *Boolean:
 		return true
 	}
 	return false
@@ -56402,35 +56557,35 @@ func completeStateUpdate(v StateUpdate) bool {
 func completeSessionUpdate(v SessionUpdate) bool {
 	switch v.(type) {
 	case *UserMessageChunk:
-		return true
+		return false
 	case *UserMessage:
-		return true
+		return false
 	case *AgentMessageChunk:
-		return true
+		return false
 	case *AgentMessage:
-		return true
+		return false
 	case *AgentThoughtChunk:
-		return true
+		return false
 	case *AgentThought:
-		return true
+		return false
 	case *SessionUpdateStateUpdate:
 		return false
 	case *ToolCallContentChunk:
-		return true
+		return false
 	case *ToolCallUpdate:
-		return true
+		return false
 	case *TerminalUpdate:
 		return true
 	case *TerminalOutputChunk:
 		return true
 	case *PlanUpdate:
-		return true
+		return false
 	case *PlanRemoved:
 		return true
 	case *AvailableCommandsUpdate:
-		return true
+		return false
 	case *ConfigOptionUpdate:
-		return true
+		return false
 	case *SessionInfoUpdate:
 		return true
 	case *UsageUpdate:
@@ -56438,14 +56593,38 @@ func completeSessionUpdate(v SessionUpdate) bool {
 	case *Notice:
 		return true
 	case *CompactionUpdate:
-		return true
+		return false
 	case *CompactionSummaryChunk:
-		return true
+		return false
 	case *SubagentUpdate:
 		return false
 	case *SessionMessage:
-		return true
+		return false
 	case *SessionMessageChunk:
+		return false
+	}
+	return false
+}
+
+// completeSetSessionConfigOptionRequest reports whether Validate checks everything the schema asks of v's variant.
+func completeSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) bool {
+	switch v.(type) {
+	case *ID:
+		return true
+	case *SetSessionConfigOptionRequestBoolean:
+		return true
+	}
+	return false
+}
+
+// completeToolCallContent reports whether Validate checks everything the schema asks of v's variant.
+func completeToolCallContent(v ToolCallContent) bool {
+	switch v.(type) {
+	case *Content:
+		return false
+	case *Diff:
+		return false
+	case *Terminal:
 		return true
 	}
 	return false
@@ -56519,7 +56698,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentMessage).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentMessage)
 				return v, v.DecodeWire(d)
@@ -56598,7 +56777,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentThought).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentThought)
 				return v, v.DecodeWire(d)
@@ -56689,7 +56868,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(AuthMethod)
 				CheckAuthMethod(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(AuthMethod)
+				return completeAuthMethod(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAuthMethod(d)
 			},
@@ -56825,7 +57008,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(AvailableCommand)
 				CheckAvailableCommand(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAvailableCommand(d)
 			},
@@ -56841,7 +57024,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(AvailableCommandInput)
 				CheckAvailableCommandInput(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(AvailableCommandInput)
+				return completeAvailableCommandInput(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAvailableCommandInput(d)
 			},
@@ -56856,7 +57043,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AvailableCommandsUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AvailableCommandsUpdate)
 				return v, v.DecodeWire(d)
@@ -56917,7 +57104,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(BackgroundWork)
 				CheckBackgroundWork(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(BackgroundWork)
+				return completeBackgroundWork(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeBackgroundWork(d)
 			},
@@ -57177,7 +57368,14 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Command).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*Command)
+				return func() bool {
+					u, ok := x.Input.Get()
+					return !ok || completeAvailableCommandInput(u)
+				}()
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Command)
 				return v, v.DecodeWire(d)
@@ -57237,7 +57435,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CompactionSummaryChunk).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*CompactionSummaryChunk)
+				return (x.Content == nil || completeContentBlock(x.Content))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(CompactionSummaryChunk)
 				return v, v.DecodeWire(d)
@@ -57252,7 +57454,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CompactionUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(CompactionUpdate)
 				return v, v.DecodeWire(d)
@@ -57282,7 +57484,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ConfigOptionUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ConfigOptionUpdate)
 				return v, v.DecodeWire(d)
@@ -57297,7 +57499,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Content).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*Content)
+				return (x.Content == nil || completeContentBlock(x.Content))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Content)
 				return v, v.DecodeWire(d)
@@ -57313,7 +57519,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ContentBlock)
 				CheckContentBlock(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ContentBlock)
+				return completeContentBlock(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeContentBlock(d)
 			},
@@ -57328,7 +57538,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ContentChunk).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*ContentChunk)
+				return (x.Content == nil || completeContentBlock(x.Content))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ContentChunk)
 				return v, v.DecodeWire(d)
@@ -57375,7 +57589,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(CreateElicitationResponse)
 				CheckCreateElicitationResponse(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(CreateElicitationResponse)
+				return completeCreateElicitationResponse(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationResponse(d)
 			},
@@ -57420,7 +57638,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Diff).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Diff)
 				return v, v.DecodeWire(d)
@@ -57436,7 +57654,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(DiffChange)
 				CheckDiffChange(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(DiffChange)
+				return completeDiffChange(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeDiffChange(d)
 			},
@@ -57926,7 +58148,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ForkSessionRequest).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ForkSessionRequest)
 				return v, v.DecodeWire(d)
@@ -57941,7 +58163,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ForkSessionResponse).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ForkSessionResponse)
 				return v, v.DecodeWire(d)
@@ -58002,7 +58224,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(IdleStateUpdate)
 				CheckIdleStateUpdate(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeIdleStateUpdate(d)
 			},
@@ -58062,7 +58284,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(InitializeResponse)
 				return v, v.DecodeWire(d)
@@ -58092,7 +58314,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(InitializeResponse)
 				return v, v.DecodeWire(d)
@@ -58333,7 +58555,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MCPServer)
 				CheckMCPServer(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(MCPServer)
+				return completeMCPServer(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMCPServer(d)
 			},
@@ -58500,7 +58726,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MultiSelectItems)
 				CheckMultiSelectItems(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(MultiSelectItems)
+				return completeMultiSelectItems(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMultiSelectItems(d)
 			},
@@ -58515,7 +58745,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MultiSelectPropertySchema).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*MultiSelectPropertySchema)
+				return (x.Items == nil || completeMultiSelectItems(x.Items))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MultiSelectPropertySchema)
 				return v, v.DecodeWire(d)
@@ -58530,7 +58764,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionRequest).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(NewSessionRequest)
 				return v, v.DecodeWire(d)
@@ -58545,7 +58779,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionResponse).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(NewSessionResponse)
 				return v, v.DecodeWire(d)
@@ -58770,7 +59004,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PlanUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*PlanUpdate)
+				return (x.Plan == nil || completePlanUpdateContent(x.Plan))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PlanUpdate)
 				return v, v.DecodeWire(d)
@@ -58786,7 +59024,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(PlanUpdateContent)
 				CheckPlanUpdateContent(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(PlanUpdateContent)
+				return completePlanUpdateContent(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodePlanUpdateContent(d)
 			},
@@ -58861,7 +59103,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PromptRequest).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PromptRequest)
 				return v, v.DecodeWire(d)
@@ -58997,7 +59239,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ProxyResponse)
 				CheckProxyResponse(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ProxyResponse)
+				return completeProxyResponse(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeProxyResponse(d)
 			},
@@ -59058,7 +59304,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ReplayFrom)
 				CheckReplayFrom(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ReplayFrom)
+				return completeReplayFrom(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeReplayFrom(d)
 			},
@@ -59105,7 +59355,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(RequestPermissionOutcome)
 				CheckRequestPermissionOutcome(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(RequestPermissionOutcome)
+				return completeRequestPermissionOutcome(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeRequestPermissionOutcome(d)
 			},
@@ -59120,7 +59374,14 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequestPermissionRequest).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*RequestPermissionRequest)
+				return func() bool {
+					u, ok := x.Subject.Get()
+					return !ok || completeRequestPermissionSubject(u)
+				}()
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RequestPermissionRequest)
 				return v, v.DecodeWire(d)
@@ -59135,7 +59396,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequestPermissionResponse).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*RequestPermissionResponse)
+				return (x.Outcome == nil || completeRequestPermissionOutcome(x.Outcome))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RequestPermissionResponse)
 				return v, v.DecodeWire(d)
@@ -59151,7 +59416,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(RequestPermissionSubject)
 				CheckRequestPermissionSubject(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(RequestPermissionSubject)
+				return completeRequestPermissionSubject(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeRequestPermissionSubject(d)
 			},
@@ -59166,7 +59435,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequiresActionStateUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RequiresActionStateUpdate)
 				return v, v.DecodeWire(d)
@@ -59196,7 +59465,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionRequest).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ResumeSessionRequest)
 				return v, v.DecodeWire(d)
@@ -59211,7 +59480,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionResponse).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ResumeSessionResponse)
 				return v, v.DecodeWire(d)
@@ -59241,7 +59510,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RunningStateUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RunningStateUpdate)
 				return v, v.DecodeWire(d)
@@ -59392,7 +59661,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionConfigOption)
 				CheckSessionConfigOption(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(SessionConfigOption)
+				return completeSessionConfigOption(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionConfigOption(d)
 			},
@@ -59588,7 +59861,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionMessage).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionMessage)
 				return v, v.DecodeWire(d)
@@ -59603,7 +59876,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionMessageChunk).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*SessionMessageChunk)
+				return (x.Content == nil || completeContentBlock(x.Content))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionMessageChunk)
 				return v, v.DecodeWire(d)
@@ -59679,13 +59956,6 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionStatusResponse).CheckWire(c, p)
 			},
 			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*SessionStatusResponse)
-				return func() bool {
-					u, ok := x.State.Get()
-					return !ok || completeStateUpdate(u)
-				}()
-			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionStatusResponse)
 				return v, v.DecodeWire(d)
@@ -59811,7 +60081,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SetSessionConfigOptionRequest)
 				CheckSetSessionConfigOptionRequest(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(SetSessionConfigOptionRequest)
+				return completeSetSessionConfigOptionRequest(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSetSessionConfigOptionRequest(d)
 			},
@@ -59826,7 +60100,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionConfigOptionResponse).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SetSessionConfigOptionResponse)
 				return v, v.DecodeWire(d)
@@ -59873,10 +60147,6 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckStateUpdate(c, p, u)
 			},
 			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(StateUpdate)
-				return completeStateUpdate(u)
-			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeStateUpdate(d)
 			},
@@ -59952,13 +60222,6 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubagentUpdate).CheckWire(c, p)
 			},
 			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*SubagentUpdate)
-				return func() bool {
-					u, ok := x.State.Get()
-					return !ok || completeStateUpdate(u)
-				}()
-			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SubagentUpdate)
 				return v, v.DecodeWire(d)
@@ -59973,7 +60236,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SystemPrompt).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SystemPrompt)
 				return v, v.DecodeWire(d)
@@ -60244,7 +60507,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ToolCallContent)
 				CheckToolCallContent(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ToolCallContent)
+				return completeToolCallContent(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeToolCallContent(d)
 			},
@@ -60259,7 +60526,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolCallContentChunk).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*ToolCallContentChunk)
+				return (x.Content == nil || completeToolCallContent(x.Content))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ToolCallContentChunk)
 				return v, v.DecodeWire(d)
@@ -60304,7 +60575,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolCallPermissionSubject).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ToolCallPermissionSubject)
 				return v, v.DecodeWire(d)
@@ -60334,7 +60605,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolCallUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ToolCallUpdate)
 				return v, v.DecodeWire(d)
@@ -60394,7 +60665,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UnknownStateUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UnknownStateUpdate)
 				return v, v.DecodeWire(d)
@@ -60473,7 +60744,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UserMessage).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UserMessage)
 				return v, v.DecodeWire(d)

@@ -4695,6 +4695,15 @@ func (x Patterned) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// completePick reports whether Validate checks everything the schema asks of v's variant.
+func completePick(v Pick) bool {
+	switch v.(type) {
+	case *AddOp:
+		return true
+	}
+	return false
+}
+
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -4918,7 +4927,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(Pick)
 				CheckPick(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(Pick)
+				return completePick(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodePick(d)
 			},
