@@ -517,17 +517,8 @@ func (p *parser) badNumber(start int, want string) *Error {
 // strValue parses a string value starting at the opening quote, boxed:
 // the remembered box of a short string without escapes.
 func (p *parser) strValue() (any, error) {
-	d := p.data
-	for i := p.pos + 1; i < len(d) && i-p.pos <= memoLen; i++ {
-		c := d[i]
-		if c == '"' {
-			v := p.memo.value(d[p.pos+1:i], false)
-			p.pos = i + 1
-			return v, nil
-		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-			break
-		}
+	if b, ok := p.plain(); ok {
+		return p.memo.value(b, false), nil
 	}
 	return p.str()
 }
@@ -538,19 +529,29 @@ func (p *parser) strKey() (string, error) {
 	if p.memo == nil {
 		return p.str()
 	}
+	if b, ok := p.plain(); ok {
+		return p.memo.key(b), nil
+	}
+	return p.str()
+}
+
+// plain reads a string starting at the opening quote that is short enough
+// to remember and plain ASCII without escapes, and returns its contents;
+// for any other string it reads nothing and ok is false.
+func (p *parser) plain() (b []byte, ok bool) {
 	d := p.data
 	for i := p.pos + 1; i < len(d) && i-p.pos <= memoLen; i++ {
 		c := d[i]
 		if c == '"' {
-			k := p.memo.key(d[p.pos+1 : i])
+			b = d[p.pos+1 : i]
 			p.pos = i + 1
-			return k, nil
+			return b, true
 		}
 		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
 			break
 		}
 	}
-	return p.str()
+	return nil, false
 }
 
 // str parses a string starting at the opening quote.
