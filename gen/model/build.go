@@ -988,7 +988,7 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 			st.RequiredAlternatives, st.OneOfRequired = alts, len(x.OneOf) > 0
 			return
 		}
-		if named(x) && b.mapping(x) == nil && len(x.Properties) == 0 {
+		if named(x) && b.mapping(x) == nil {
 			// A union of its own, merged by $ref: Validate decodes the
 			// value as that union and checks it.
 			if u, err := b.named(x); err == nil && u.Kind == Union {

@@ -2467,8 +2467,6 @@ type UnknownCreateElicitationRequest struct {
 
 // CreateElicitationRequestElicitationFormMode is an input through a form the
 // client renders.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
 type CreateElicitationRequestElicitationFormMode struct {
 	// Describes the fields of the form.
 	RequestedSchema ElicitationSchema `json:"requestedSchema"`
@@ -2483,8 +2481,6 @@ type CreateElicitationRequestElicitationFormMode struct {
 
 // CreateElicitationRequestElicitationURLMode is an input through a web page
 // the user opens.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
 type CreateElicitationRequestElicitationURLMode struct {
 	// Identifier of this elicitation; `elicitation/complete` refers to it.
 	ElicitationID ElicitationID `json:"elicitationId"`
@@ -27521,6 +27517,26 @@ func (x *CreateElicitationRequestElicitationFormMode) CheckWire(c *wire.Checker,
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
+	{
+		// The value is also a ElicitationFormMode.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeElicitationFormMode(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckElicitationFormMode(c, p, v)
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -27681,6 +27697,26 @@ func (x *CreateElicitationRequestElicitationURLMode) CheckWire(c *wire.Checker, 
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
+	}
+	{
+		// The value is also a ElicitationURLMode.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeElicitationURLMode(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckElicitationURLMode(c, p, v)
+		}
 	}
 }
 
@@ -33230,6 +33266,17 @@ func completeToolCallContent(v ToolCallContent) bool {
 	return false
 }
 
+// completeCreateElicitationRequest reports whether Validate checks everything the schema asks of v's variant.
+func completeCreateElicitationRequest(v CreateElicitationRequest) bool {
+	switch v.(type) {
+	case *CreateElicitationRequestElicitationFormMode:
+		return false
+	case *CreateElicitationRequestElicitationURLMode:
+		return true
+	}
+	return false
+}
+
 // completeCreateElicitationResponse reports whether Validate checks everything the schema asks of v's variant.
 func completeCreateElicitationResponse(v CreateElicitationResponse) bool {
 	switch v.(type) {
@@ -35783,6 +35830,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckCreateElicitationRequest(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(CreateElicitationRequest)
+				return completeCreateElicitationRequest(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationRequest(d)
 			},

@@ -78,12 +78,13 @@ type UserCreatedMode string
 // The member "type" is always "notice"; it is written on encoding and checked
 // on decoding.
 type Notice struct {
+	At   string `json:"at"`
 	Text string `json:"text"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-// Source is where a notice came from, tagged by via.
+// Source is where and when a notice came from, tagged by via.
 //
 // It is a union tagged by the member "via". Its variants are APISource,
 // UISource; a tag this package does not know decodes to UnknownSource, which
@@ -104,6 +105,7 @@ type UnknownSource struct {
 
 // APISource has no description in its schema.
 type APISource struct {
+	At  string `json:"at"`
 	Key string `json:"key"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -111,6 +113,7 @@ type APISource struct {
 
 // UISource has no description in its schema.
 type UISource struct {
+	At   string `json:"at"`
 	User string `json:"user"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -1102,7 +1105,7 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -1112,11 +1115,23 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "type":
+		case "at":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "type")
+				return wire.DuplicateError(d.Offset(), "at")
 			}
 			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "at")
+				}
+				x.At = v0
+			}
+		case "type":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[1] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -1125,10 +1140,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"notice\""), "type")
 			}
 		case "text":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "text")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -1155,9 +1170,12 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "type")
+		missing = append(missing, "at")
 	}
 	if !seen[1] {
+		missing = append(missing, "type")
+	}
+	if !seen[2] {
 		missing = append(missing, "text")
 	}
 	if len(missing) > 0 {
@@ -1175,6 +1193,8 @@ func (x *Notice) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Notice) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"at\":")
+	e.String(x.At)
 	e.RawKey("\"type\":")
 	e.RawValue("\"notice\"")
 	e.RawKey("\"text\":")
@@ -1184,6 +1204,12 @@ func (x *Notice) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Notice) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "at")
+		if !wire.IsDateTime(string(x.At)) {
+			c.Fail(p, "%q is not a valid date-time", string(x.At))
+		}
+	}
 	{
 		p := wire.Join(p, "text")
 		if utf8.RuneCountInString(string(x.Text)) > 10 {
@@ -1354,7 +1380,7 @@ func (x *APISource) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -1376,11 +1402,23 @@ func (x *APISource) DecodeWire(d *wire.Decoder) error {
 			if v != "api" {
 				return wire.At(wire.ConstError(d.Offset(), "\"api\""), "via")
 			}
-		case "key":
+		case "at":
 			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "key")
+				return wire.DuplicateError(d.Offset(), "at")
 			}
 			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "at")
+				}
+				x.At = v0
+			}
+		case "key":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "key")
+			}
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -1410,6 +1448,9 @@ func (x *APISource) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "via")
 	}
 	if !seen[1] {
+		missing = append(missing, "at")
+	}
+	if !seen[2] {
 		missing = append(missing, "key")
 	}
 	if len(missing) > 0 {
@@ -1429,6 +1470,8 @@ func (x *APISource) EncodeWire(e *wire.Encoder) {
 func (x *APISource) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"via\":")
 	e.RawValue("\"api\"")
+	e.RawKey("\"at\":")
+	e.String(x.At)
 	e.RawKey("\"key\":")
 	e.String(x.Key)
 	x.Unknown.Encode(e)
@@ -1436,6 +1479,12 @@ func (x *APISource) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *APISource) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "at")
+		if !wire.IsDateTime(string(x.At)) {
+			c.Fail(p, "%q is not a valid date-time", string(x.At))
+		}
+	}
 	{
 		p := wire.Join(p, "key")
 		if utf8.RuneCountInString(string(x.Key)) < 2 {
@@ -1471,7 +1520,7 @@ func (x *UISource) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -1493,11 +1542,23 @@ func (x *UISource) DecodeWire(d *wire.Decoder) error {
 			if v != "ui" {
 				return wire.At(wire.ConstError(d.Offset(), "\"ui\""), "via")
 			}
-		case "user":
+		case "at":
 			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "user")
+				return wire.DuplicateError(d.Offset(), "at")
 			}
 			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "at")
+				}
+				x.At = v0
+			}
+		case "user":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "user")
+			}
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -1527,6 +1588,9 @@ func (x *UISource) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "via")
 	}
 	if !seen[1] {
+		missing = append(missing, "at")
+	}
+	if !seen[2] {
 		missing = append(missing, "user")
 	}
 	if len(missing) > 0 {
@@ -1546,13 +1610,22 @@ func (x *UISource) EncodeWire(e *wire.Encoder) {
 func (x *UISource) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"via\":")
 	e.RawValue("\"ui\"")
+	e.RawKey("\"at\":")
+	e.String(x.At)
 	e.RawKey("\"user\":")
 	e.String(x.User)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UISource) CheckWire(c *wire.Checker, p string) {}
+func (x *UISource) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "at")
+		if !wire.IsDateTime(string(x.At)) {
+			c.Fail(p, "%q is not a valid date-time", string(x.At))
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *UISource) Validate() error {

@@ -786,8 +786,6 @@ type UnknownCreateElicitationRequest struct {
 
 // Form is a form-based elicitation where the client renders a form from the
 // provided schema.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
 type Form struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -1197,9 +1195,43 @@ type TitledMultiSelectItems struct {
 // As in MCP, titled items omit `type` and are identified by `anyOf`.
 type Titled TitledMultiSelectItems
 
-// URL is an URL-based elicitation where the client directs the user to a URL.
+// ElicitationFormMode is a form-based elicitation mode where the client
+// renders a form from the provided schema.
 //
-// Validate does not check: anyOf/oneOf of a merged schema.
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are Session,
+// ElicitationFormModeRequest.
+type ElicitationFormMode interface {
+	isElicitationFormMode()
+}
+
+// Session is the tied to a session, optionally to a specific tool call within
+// that session.
+type Session struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ElicitationFormModeRequest is the tied to a specific JSON-RPC request
+// outside of a session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationFormModeRequest struct {
+	// The request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// URL is an URL-based elicitation where the client directs the user to a URL.
 type URL struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -1224,6 +1256,42 @@ type URL struct {
 
 // ElicitationID is the unique identifier for an elicitation.
 type ElicitationID string
+
+// ElicitationURLMode is an URL-based elicitation mode where the client directs
+// the user to a URL.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ElicitationURLModeSession, ElicitationURLModeRequest.
+type ElicitationURLMode interface {
+	isElicitationURLMode()
+}
+
+// ElicitationURLModeSession is the tied to a session, optionally to a specific
+// tool call within that session.
+type ElicitationURLModeSession struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ElicitationURLModeRequest is the tied to a specific JSON-RPC request outside
+// of a session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationURLModeRequest struct {
+	// The request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // ExtRequest holds the allows for sending an arbitrary request that is not
 // part of the ACP spec.
@@ -4042,78 +4110,6 @@ type ElicitationSessionScope struct {
 // JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationRequestScope struct {
-	// The request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationFormMode is a form-based elicitation mode where the client
-// renders a form from the provided schema.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for
-// objects, by required members: the first variant (most required members
-// first) whose required members are all present. Its variants are Session,
-// ElicitationFormModeRequest.
-type ElicitationFormMode interface {
-	isElicitationFormMode()
-}
-
-// Session is the tied to a session, optionally to a specific tool call within
-// that session.
-type Session struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is
-	// scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationFormModeRequest is the tied to a specific JSON-RPC request
-// outside of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationFormModeRequest struct {
-	// The request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationURLMode is an URL-based elicitation mode where the client directs
-// the user to a URL.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for
-// objects, by required members: the first variant (most required members
-// first) whose required members are all present. Its variants are
-// ElicitationURLModeSession, ElicitationURLModeRequest.
-type ElicitationURLMode interface {
-	isElicitationURLMode()
-}
-
-// ElicitationURLModeSession is the tied to a session, optionally to a specific
-// tool call within that session.
-type ElicitationURLModeSession struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is
-	// scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationURLModeRequest is the tied to a specific JSON-RPC request outside
-// of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationURLModeRequest struct {
 	// The request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -10263,6 +10259,26 @@ func (x *Form) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "requestedSchema")
 		x.RequestedSchema.CheckWire(c, p)
 	}
+	{
+		// The value is also a ElicitationFormMode.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeElicitationFormMode(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckElicitationFormMode(c, p, v)
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -12817,6 +12833,384 @@ func (x Titled) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeElicitationFormModeByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeElicitationFormModeByTrial(d *wire.Decoder, set uint64) (ElicitationFormMode, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ElicitationFormMode
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(Session)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(ElicitationFormModeRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// DecodeElicitationFormMode decodes a ElicitationFormMode from d.
+func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeElicitationFormModeByTrial(d, set)
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(Session)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(ElicitationFormModeRequest)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: Session (sessionId); ElicitationFormModeRequest (requestId)",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeElicitationFormMode encodes v to e; a nil v is null.
+func EncodeElicitationFormMode(e *wire.Encoder, v ElicitationFormMode) {
+	switch v := v.(type) {
+	case *Session:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ElicitationFormModeRequest:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckElicitationFormMode records in c every constraint v breaks, under the JSON pointer p.
+func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) {
+	switch v := v.(type) {
+	case *Session:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ElicitationFormModeRequest:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalElicitationFormMode decodes a ElicitationFormMode from data, strictly.
+func UnmarshalElicitationFormMode(data []byte) (ElicitationFormMode, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeElicitationFormMode(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalElicitationFormMode encodes v.
+func MarshalElicitationFormMode(v ElicitationFormMode) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeElicitationFormMode(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateElicitationFormMode checks v against its schema's constraints and returns every violation.
+func ValidateElicitationFormMode(v ElicitationFormMode) error {
+	var c wire.Checker
+	CheckElicitationFormMode(&c, "", v)
+	return c.Err()
+}
+
+func (*Session) isElicitationFormMode() {}
+
+// DecodeWire decodes the value from d.
+func (x *Session) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Session{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "toolCallId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "toolCallId")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "toolCallId")
+			}
+			if isNull {
+				x.ToolCallID = wire.Null[ToolCallID]()
+			} else {
+				var v ToolCallID
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "toolCallId")
+				}
+				x.ToolCallID = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Session) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Session) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if !x.ToolCallID.IsAbsent() {
+		e.RawKey("\"toolCallId\":")
+		if v, ok := x.ToolCallID.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Session) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if v, ok := x.ToolCallID.Get(); ok {
+		p := wire.Join(p, "toolCallId")
+		v.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Session) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Session) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Session) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*ElicitationFormModeRequest) isElicitationFormMode() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationFormModeRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "requestId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "requestId")
+				}
+				x.RequestID = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "requestId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationFormModeRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestId\":")
+	EncodeRequestID(e, x.RequestID)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "requestId")
+		CheckRequestID(c, p, x.RequestID)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationFormModeRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationFormModeRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 func (*URL) isCreateElicitationRequest() {}
 
 // DecodeWire decodes the value from d.
@@ -12971,6 +13365,26 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
 		}
 	}
+	{
+		// The value is also a ElicitationURLMode.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeElicitationURLMode(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckElicitationURLMode(c, p, v)
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -13027,6 +13441,384 @@ func (x *ElicitationID) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ElicitationID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// decodeElicitationURLModeByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeElicitationURLModeByTrial(d *wire.Decoder, set uint64) (ElicitationURLMode, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ElicitationURLMode
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(ElicitationURLModeSession)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(ElicitationURLModeRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// DecodeElicitationURLMode decodes a ElicitationURLMode from d.
+func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeElicitationURLModeByTrial(d, set)
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(ElicitationURLModeSession)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(ElicitationURLModeRequest)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: ElicitationURLModeSession (sessionId); ElicitationURLModeRequest (requestId)",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeElicitationURLMode encodes v to e; a nil v is null.
+func EncodeElicitationURLMode(e *wire.Encoder, v ElicitationURLMode) {
+	switch v := v.(type) {
+	case *ElicitationURLModeSession:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ElicitationURLModeRequest:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckElicitationURLMode records in c every constraint v breaks, under the JSON pointer p.
+func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
+	switch v := v.(type) {
+	case *ElicitationURLModeSession:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ElicitationURLModeRequest:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalElicitationURLMode decodes a ElicitationURLMode from data, strictly.
+func UnmarshalElicitationURLMode(data []byte) (ElicitationURLMode, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeElicitationURLMode(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalElicitationURLMode encodes v.
+func MarshalElicitationURLMode(v ElicitationURLMode) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeElicitationURLMode(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateElicitationURLMode checks v against its schema's constraints and returns every violation.
+func ValidateElicitationURLMode(v ElicitationURLMode) error {
+	var c wire.Checker
+	CheckElicitationURLMode(&c, "", v)
+	return c.Err()
+}
+
+func (*ElicitationURLModeSession) isElicitationURLMode() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationURLModeSession{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "toolCallId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "toolCallId")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "toolCallId")
+			}
+			if isNull {
+				x.ToolCallID = wire.Null[ToolCallID]()
+			} else {
+				var v ToolCallID
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "toolCallId")
+				}
+				x.ToolCallID = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationURLModeSession) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if !x.ToolCallID.IsAbsent() {
+		e.RawKey("\"toolCallId\":")
+		if v, ok := x.ToolCallID.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if v, ok := x.ToolCallID.Get(); ok {
+		p := wire.Join(p, "toolCallId")
+		v.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationURLModeSession) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationURLModeSession) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationURLModeSession) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*ElicitationURLModeRequest) isElicitationURLMode() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationURLModeRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "requestId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "requestId")
+				}
+				x.RequestID = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "requestId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationURLModeRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestId\":")
+	EncodeRequestID(e, x.RequestID)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "requestId")
+		CheckRequestID(c, p, x.RequestID)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationURLModeRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationURLModeRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -33271,762 +34063,6 @@ func (x ElicitationRequestScope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// decodeElicitationFormModeByTrial decodes an object that has the required members of several
-// variants: the first it decodes into and passes Validate as, else the first it
-// decodes into (Validate then says what is wrong), else the first one's error.
-func decodeElicitationFormModeByTrial(d *wire.Decoder, set uint64) (ElicitationFormMode, error) {
-	start := d.Offset()
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	var decoded ElicitationFormMode
-	var first error
-	if set&uint64(0x1) == uint64(0x1) {
-		v := new(Session)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if set&uint64(0x2) == uint64(0x2) {
-		v := new(ElicitationFormModeRequest)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if decoded != nil {
-		return decoded, nil
-	}
-	// The error's offset is in raw; make it one in the whole input.
-	var we *wire.Error
-	if errors.As(first, &we) && we.Offset >= 0 {
-		we.Offset += start
-	}
-	return nil, first
-}
-
-// DecodeElicitationFormMode decodes a ElicitationFormMode from d.
-func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
-	switch d.Kind() {
-	case wire.KindObject:
-		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
-		if err != nil {
-			return nil, err
-		}
-		matches := 0
-		if set&uint64(0x1) == uint64(0x1) {
-			matches++
-		}
-		if set&uint64(0x2) == uint64(0x2) {
-			matches++
-		}
-		if matches > 1 {
-			return decodeElicitationFormModeByTrial(d, set)
-		}
-		if set&uint64(0x1) == uint64(0x1) {
-			v := new(Session)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x2) == uint64(0x2) {
-			v := new(ElicitationFormModeRequest)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Session (sessionId); ElicitationFormModeRequest (requestId)",
-			Offset: d.Offset(),
-		}
-	}
-	return nil, d.TypeError("object")
-}
-
-// EncodeElicitationFormMode encodes v to e; a nil v is null.
-func EncodeElicitationFormMode(e *wire.Encoder, v ElicitationFormMode) {
-	switch v := v.(type) {
-	case *Session:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *ElicitationFormModeRequest:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckElicitationFormMode records in c every constraint v breaks, under the JSON pointer p.
-func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) {
-	switch v := v.(type) {
-	case *Session:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *ElicitationFormModeRequest:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalElicitationFormMode decodes a ElicitationFormMode from data, strictly.
-func UnmarshalElicitationFormMode(data []byte) (ElicitationFormMode, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeElicitationFormMode(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalElicitationFormMode encodes v.
-func MarshalElicitationFormMode(v ElicitationFormMode) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeElicitationFormMode(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateElicitationFormMode checks v against its schema's constraints and returns every violation.
-func ValidateElicitationFormMode(v ElicitationFormMode) error {
-	var c wire.Checker
-	CheckElicitationFormMode(&c, "", v)
-	return c.Err()
-}
-
-func (*Session) isElicitationFormMode() {}
-
-// DecodeWire decodes the value from d.
-func (x *Session) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Session{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "toolCallId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "toolCallId")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "toolCallId")
-			}
-			if isNull {
-				x.ToolCallID = wire.Null[ToolCallID]()
-			} else {
-				var v ToolCallID
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
-				}
-				x.ToolCallID = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Session) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Session) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if !x.ToolCallID.IsAbsent() {
-		e.RawKey("\"toolCallId\":")
-		if v, ok := x.ToolCallID.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Session) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Session) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Session) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Session) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*ElicitationFormModeRequest) isElicitationFormMode() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationFormModeRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "requestId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "requestId")
-				}
-				x.RequestID = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "requestId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationFormModeRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"requestId\":")
-	EncodeRequestID(e, x.RequestID)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requestId")
-		CheckRequestID(c, p, x.RequestID)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationFormModeRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationFormModeRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// decodeElicitationURLModeByTrial decodes an object that has the required members of several
-// variants: the first it decodes into and passes Validate as, else the first it
-// decodes into (Validate then says what is wrong), else the first one's error.
-func decodeElicitationURLModeByTrial(d *wire.Decoder, set uint64) (ElicitationURLMode, error) {
-	start := d.Offset()
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	var decoded ElicitationURLMode
-	var first error
-	if set&uint64(0x1) == uint64(0x1) {
-		v := new(ElicitationURLModeSession)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if set&uint64(0x2) == uint64(0x2) {
-		v := new(ElicitationURLModeRequest)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if decoded != nil {
-		return decoded, nil
-	}
-	// The error's offset is in raw; make it one in the whole input.
-	var we *wire.Error
-	if errors.As(first, &we) && we.Offset >= 0 {
-		we.Offset += start
-	}
-	return nil, first
-}
-
-// DecodeElicitationURLMode decodes a ElicitationURLMode from d.
-func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
-	switch d.Kind() {
-	case wire.KindObject:
-		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
-		if err != nil {
-			return nil, err
-		}
-		matches := 0
-		if set&uint64(0x1) == uint64(0x1) {
-			matches++
-		}
-		if set&uint64(0x2) == uint64(0x2) {
-			matches++
-		}
-		if matches > 1 {
-			return decodeElicitationURLModeByTrial(d, set)
-		}
-		if set&uint64(0x1) == uint64(0x1) {
-			v := new(ElicitationURLModeSession)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x2) == uint64(0x2) {
-			v := new(ElicitationURLModeRequest)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ElicitationURLModeSession (sessionId); ElicitationURLModeRequest (requestId)",
-			Offset: d.Offset(),
-		}
-	}
-	return nil, d.TypeError("object")
-}
-
-// EncodeElicitationURLMode encodes v to e; a nil v is null.
-func EncodeElicitationURLMode(e *wire.Encoder, v ElicitationURLMode) {
-	switch v := v.(type) {
-	case *ElicitationURLModeSession:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *ElicitationURLModeRequest:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckElicitationURLMode records in c every constraint v breaks, under the JSON pointer p.
-func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
-	switch v := v.(type) {
-	case *ElicitationURLModeSession:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *ElicitationURLModeRequest:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalElicitationURLMode decodes a ElicitationURLMode from data, strictly.
-func UnmarshalElicitationURLMode(data []byte) (ElicitationURLMode, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeElicitationURLMode(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalElicitationURLMode encodes v.
-func MarshalElicitationURLMode(v ElicitationURLMode) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeElicitationURLMode(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateElicitationURLMode checks v against its schema's constraints and returns every violation.
-func ValidateElicitationURLMode(v ElicitationURLMode) error {
-	var c wire.Checker
-	CheckElicitationURLMode(&c, "", v)
-	return c.Err()
-}
-
-func (*ElicitationURLModeSession) isElicitationURLMode() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationURLModeSession{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "toolCallId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "toolCallId")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "toolCallId")
-			}
-			if isNull {
-				x.ToolCallID = wire.Null[ToolCallID]()
-			} else {
-				var v ToolCallID
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
-				}
-				x.ToolCallID = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationURLModeSession) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if !x.ToolCallID.IsAbsent() {
-		e.RawKey("\"toolCallId\":")
-		if v, ok := x.ToolCallID.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationURLModeSession) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationURLModeSession) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationURLModeSession) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*ElicitationURLModeRequest) isElicitationURLMode() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationURLModeRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "requestId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "requestId")
-				}
-				x.RequestID = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "requestId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationURLModeRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"requestId\":")
-	EncodeRequestID(e, x.RequestID)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requestId")
-		CheckRequestID(c, p, x.RequestID)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationURLModeRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationURLModeRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -35175,6 +35211,17 @@ func completeClientResponse(v ClientResponse) bool {
 	return false
 }
 
+// completeCreateElicitationRequest reports whether Validate checks everything the schema asks of v's variant.
+func completeCreateElicitationRequest(v CreateElicitationRequest) bool {
+	switch v.(type) {
+	case *Form:
+		return false
+	case *URL:
+		return true
+	}
+	return false
+}
+
 // completeCreateElicitationResponse reports whether Validate checks everything the schema asks of v's variant.
 func completeCreateElicitationResponse(v CreateElicitationResponse) bool {
 	switch v.(type) {
@@ -35853,6 +35900,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckCreateElicitationRequest(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(CreateElicitationRequest)
+				return completeCreateElicitationRequest(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationRequest(d)
 			},

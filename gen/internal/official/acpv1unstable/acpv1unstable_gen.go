@@ -786,8 +786,6 @@ type UnknownCreateElicitationRequest struct {
 
 // Form is a form-based elicitation where the client renders a form from the
 // provided schema.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
 type Form struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -1197,9 +1195,43 @@ type TitledMultiSelectItems struct {
 // As in MCP, titled items omit `type` and are identified by `anyOf`.
 type Titled TitledMultiSelectItems
 
-// URL is an URL-based elicitation where the client directs the user to a URL.
+// ElicitationFormMode is a form-based elicitation mode where the client
+// renders a form from the provided schema.
 //
-// Validate does not check: anyOf/oneOf of a merged schema.
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are Session,
+// ElicitationFormModeRequest.
+type ElicitationFormMode interface {
+	isElicitationFormMode()
+}
+
+// Session is the tied to a session, optionally to a specific tool call within
+// that session.
+type Session struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ElicitationFormModeRequest is the tied to a specific JSON-RPC request
+// outside of a session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationFormModeRequest struct {
+	// The request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// URL is an URL-based elicitation where the client directs the user to a URL.
 type URL struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -1224,6 +1256,42 @@ type URL struct {
 
 // ElicitationID is the unique identifier for an elicitation.
 type ElicitationID string
+
+// ElicitationURLMode is an URL-based elicitation mode where the client directs
+// the user to a URL.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ElicitationURLModeSession, ElicitationURLModeRequest.
+type ElicitationURLMode interface {
+	isElicitationURLMode()
+}
+
+// ElicitationURLModeSession is the tied to a session, optionally to a specific
+// tool call within that session.
+type ElicitationURLModeSession struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ElicitationURLModeRequest is the tied to a specific JSON-RPC request outside
+// of a session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationURLModeRequest struct {
+	// The request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // MessageMCPRequest is **UNSTABLE**
 //
@@ -3796,8 +3864,6 @@ type RunningStateUpdate struct {
 }
 
 // Idle means the child is ready to process another prompt.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
 type Idle struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -3816,6 +3882,135 @@ type Idle struct {
 	// See protocol docs: [Current work
 	// state](https://agentclientprotocol.com/rfds/subagents#current-work-state)
 	StopReason wire.Opt[string] `json:"stopReason,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// IdleStateUpdate means the child is ready to process another prompt.
+//
+// An omitted, `null`, or malformed `stopReason` means not reported.
+//
+// It is a union tagged by the member "stopReason". Its variants are EndTurn,
+// MaxTokens, MaxTurnRequests, Refusal, Cancelled, IdleStateUpdateError, None;
+// a tag this package does not know decodes to UnknownIdleStateUpdate, which
+// keeps the JSON as it was. A value without the tag is a None.
+type IdleStateUpdate interface {
+	isIdleStateUpdate()
+}
+
+// UnknownIdleStateUpdate is a variant of IdleStateUpdate whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
+type UnknownIdleStateUpdate struct {
+	// Tag is the value of the member "stopReason".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// EndTurn means the work ended successfully.
+type EndTurn struct {
+	// **UNSTABLE** Token usage for completed foreground work.
+	//
+	// Optional. Omitted or `null` means not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MaxTokens means the work ended because the agent reached the maximum number
+// of tokens.
+type MaxTokens struct {
+	// **UNSTABLE** Token usage for completed foreground work.
+	//
+	// Optional. Omitted or `null` means not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MaxTurnRequests means the work ended because the agent reached the maximum
+// number of allowed
+// agent requests.
+type MaxTurnRequests struct {
+	// **UNSTABLE** Token usage for completed foreground work.
+	//
+	// Optional. Omitted or `null` means not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Refusal means the work ended because the agent refused to continue.
+type Refusal struct {
+	// **UNSTABLE** Token usage for completed foreground work.
+	//
+	// Optional. Omitted or `null` means not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Cancelled means the work was cancelled.
+type Cancelled struct {
+	// **UNSTABLE** Token usage for completed foreground work.
+	//
+	// Optional. Omitted or `null` means not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// IdleStateUpdateError means the work ended because something failed.
+type IdleStateUpdateError struct {
+	// **UNSTABLE** Token usage for completed foreground work.
+	//
+	// Optional. Omitted or `null` means not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The failure, as a JSON-RPC error object.
+	//
+	// Optional. Omitted or `null` both mean the agent is not reporting failure
+	// details.
+	// Agents SHOULD include it.
+	Error wire.Opt[Error] `json:"error,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// None is no stop reason: `stopReason` is omitted or `null`.
+type None struct {
+	// **UNSTABLE** Token usage for completed foreground work.
+	//
+	// Optional. Omitted or `null` means not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -5365,9 +5560,10 @@ type RequestPermissionResponse struct {
 
 // RequestPermissionOutcome is the outcome of a permission request.
 //
-// It is a union tagged by the member "outcome". Its variants are Cancelled,
-// SelectedPermissionOutcome; a tag this package does not know decodes to
-// UnknownRequestPermissionOutcome, which keeps the JSON as it was.
+// It is a union tagged by the member "outcome". Its variants are
+// RequestPermissionOutcomeCancelled, SelectedPermissionOutcome; a tag this
+// package does not know decodes to UnknownRequestPermissionOutcome, which
+// keeps the JSON as it was.
 type RequestPermissionOutcome interface {
 	isRequestPermissionOutcome()
 }
@@ -5382,7 +5578,8 @@ type UnknownRequestPermissionOutcome struct {
 	Raw json.RawMessage
 }
 
-// Cancelled means the prompt turn was cancelled before the user responded.
+// RequestPermissionOutcomeCancelled means the prompt turn was cancelled before
+// the user responded.
 //
 // When a client sends a `session/cancel` notification to cancel an ongoing
 // prompt turn, it MUST respond to all pending `session/request_permission`
@@ -5390,7 +5587,7 @@ type UnknownRequestPermissionOutcome struct {
 //
 // See protocol docs:
 // [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
-type Cancelled struct {
+type RequestPermissionOutcomeCancelled struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -6165,78 +6362,6 @@ type ElicitationRequestScope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// ElicitationFormMode is a form-based elicitation mode where the client
-// renders a form from the provided schema.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for
-// objects, by required members: the first variant (most required members
-// first) whose required members are all present. Its variants are Session,
-// ElicitationFormModeRequest.
-type ElicitationFormMode interface {
-	isElicitationFormMode()
-}
-
-// Session is the tied to a session, optionally to a specific tool call within
-// that session.
-type Session struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is
-	// scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationFormModeRequest is the tied to a specific JSON-RPC request
-// outside of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationFormModeRequest struct {
-	// The request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationURLMode is an URL-based elicitation mode where the client directs
-// the user to a URL.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for
-// objects, by required members: the first variant (most required members
-// first) whose required members are all present. Its variants are
-// ElicitationURLModeSession, ElicitationURLModeRequest.
-type ElicitationURLMode interface {
-	isElicitationURLMode()
-}
-
-// ElicitationURLModeSession is the tied to a session, optionally to a specific
-// tool call within that session.
-type ElicitationURLModeSession struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is
-	// scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationURLModeRequest is the tied to a specific JSON-RPC request outside
-// of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationURLModeRequest struct {
-	// The request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // SessionConfigSelect is a single-value selector (dropdown) session
 // configuration option payload.
 type SessionConfigSelect struct {
@@ -6305,136 +6430,6 @@ type ErrorStopReason struct {
 	// details.
 	// Agents SHOULD include it.
 	Error wire.Opt[Error] `json:"error,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// IdleStateUpdate means the child is ready to process another prompt.
-//
-// An omitted, `null`, or malformed `stopReason` means not reported.
-//
-// It is a union tagged by the member "stopReason". Its variants are EndTurn,
-// MaxTokens, MaxTurnRequests, Refusal, IdleStateUpdateCancelled,
-// IdleStateUpdateError, None; a tag this package does not know decodes to
-// UnknownIdleStateUpdate, which keeps the JSON as it was. A value without the
-// tag is a None.
-type IdleStateUpdate interface {
-	isIdleStateUpdate()
-}
-
-// UnknownIdleStateUpdate is a variant of IdleStateUpdate whose tag this
-// package does not know. Raw holds the whole object as it was received, and
-// encoding writes it back unchanged.
-type UnknownIdleStateUpdate struct {
-	// Tag is the value of the member "stopReason".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// EndTurn means the work ended successfully.
-type EndTurn struct {
-	// **UNSTABLE** Token usage for completed foreground work.
-	//
-	// Optional. Omitted or `null` means not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// MaxTokens means the work ended because the agent reached the maximum number
-// of tokens.
-type MaxTokens struct {
-	// **UNSTABLE** Token usage for completed foreground work.
-	//
-	// Optional. Omitted or `null` means not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// MaxTurnRequests means the work ended because the agent reached the maximum
-// number of allowed
-// agent requests.
-type MaxTurnRequests struct {
-	// **UNSTABLE** Token usage for completed foreground work.
-	//
-	// Optional. Omitted or `null` means not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// Refusal means the work ended because the agent refused to continue.
-type Refusal struct {
-	// **UNSTABLE** Token usage for completed foreground work.
-	//
-	// Optional. Omitted or `null` means not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// IdleStateUpdateCancelled means the work was cancelled.
-type IdleStateUpdateCancelled struct {
-	// **UNSTABLE** Token usage for completed foreground work.
-	//
-	// Optional. Omitted or `null` means not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// IdleStateUpdateError means the work ended because something failed.
-type IdleStateUpdateError struct {
-	// **UNSTABLE** Token usage for completed foreground work.
-	//
-	// Optional. Omitted or `null` means not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The failure, as a JSON-RPC error object.
-	//
-	// Optional. Omitted or `null` both mean the agent is not reporting failure
-	// details.
-	// Agents SHOULD include it.
-	Error wire.Opt[Error] `json:"error,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// None is no stop reason: `stopReason` is omitted or `null`.
-type None struct {
-	// **UNSTABLE** Token usage for completed foreground work.
-	//
-	// Optional. Omitted or `null` means not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -12778,6 +12773,26 @@ func (x *Form) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "requestedSchema")
 		x.RequestedSchema.CheckWire(c, p)
 	}
+	{
+		// The value is also a ElicitationFormMode.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeElicitationFormMode(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckElicitationFormMode(c, p, v)
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -15332,6 +15347,384 @@ func (x Titled) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeElicitationFormModeByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeElicitationFormModeByTrial(d *wire.Decoder, set uint64) (ElicitationFormMode, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ElicitationFormMode
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(Session)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(ElicitationFormModeRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// DecodeElicitationFormMode decodes a ElicitationFormMode from d.
+func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeElicitationFormModeByTrial(d, set)
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(Session)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(ElicitationFormModeRequest)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: Session (sessionId); ElicitationFormModeRequest (requestId)",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeElicitationFormMode encodes v to e; a nil v is null.
+func EncodeElicitationFormMode(e *wire.Encoder, v ElicitationFormMode) {
+	switch v := v.(type) {
+	case *Session:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ElicitationFormModeRequest:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckElicitationFormMode records in c every constraint v breaks, under the JSON pointer p.
+func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) {
+	switch v := v.(type) {
+	case *Session:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ElicitationFormModeRequest:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalElicitationFormMode decodes a ElicitationFormMode from data, strictly.
+func UnmarshalElicitationFormMode(data []byte) (ElicitationFormMode, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeElicitationFormMode(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalElicitationFormMode encodes v.
+func MarshalElicitationFormMode(v ElicitationFormMode) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeElicitationFormMode(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateElicitationFormMode checks v against its schema's constraints and returns every violation.
+func ValidateElicitationFormMode(v ElicitationFormMode) error {
+	var c wire.Checker
+	CheckElicitationFormMode(&c, "", v)
+	return c.Err()
+}
+
+func (*Session) isElicitationFormMode() {}
+
+// DecodeWire decodes the value from d.
+func (x *Session) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Session{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "toolCallId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "toolCallId")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "toolCallId")
+			}
+			if isNull {
+				x.ToolCallID = wire.Null[ToolCallID]()
+			} else {
+				var v ToolCallID
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "toolCallId")
+				}
+				x.ToolCallID = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Session) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Session) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if !x.ToolCallID.IsAbsent() {
+		e.RawKey("\"toolCallId\":")
+		if v, ok := x.ToolCallID.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Session) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if v, ok := x.ToolCallID.Get(); ok {
+		p := wire.Join(p, "toolCallId")
+		v.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Session) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Session) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Session) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*ElicitationFormModeRequest) isElicitationFormMode() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationFormModeRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "requestId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "requestId")
+				}
+				x.RequestID = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "requestId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationFormModeRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestId\":")
+	EncodeRequestID(e, x.RequestID)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "requestId")
+		CheckRequestID(c, p, x.RequestID)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationFormModeRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationFormModeRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 func (*URL) isCreateElicitationRequest() {}
 
 // DecodeWire decodes the value from d.
@@ -15486,6 +15879,26 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
 		}
 	}
+	{
+		// The value is also a ElicitationURLMode.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeElicitationURLMode(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckElicitationURLMode(c, p, v)
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -15542,6 +15955,384 @@ func (x *ElicitationID) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ElicitationID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// decodeElicitationURLModeByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeElicitationURLModeByTrial(d *wire.Decoder, set uint64) (ElicitationURLMode, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ElicitationURLMode
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(ElicitationURLModeSession)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(ElicitationURLModeRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// DecodeElicitationURLMode decodes a ElicitationURLMode from d.
+func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeElicitationURLModeByTrial(d, set)
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(ElicitationURLModeSession)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(ElicitationURLModeRequest)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: ElicitationURLModeSession (sessionId); ElicitationURLModeRequest (requestId)",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeElicitationURLMode encodes v to e; a nil v is null.
+func EncodeElicitationURLMode(e *wire.Encoder, v ElicitationURLMode) {
+	switch v := v.(type) {
+	case *ElicitationURLModeSession:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ElicitationURLModeRequest:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckElicitationURLMode records in c every constraint v breaks, under the JSON pointer p.
+func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
+	switch v := v.(type) {
+	case *ElicitationURLModeSession:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ElicitationURLModeRequest:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalElicitationURLMode decodes a ElicitationURLMode from data, strictly.
+func UnmarshalElicitationURLMode(data []byte) (ElicitationURLMode, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeElicitationURLMode(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalElicitationURLMode encodes v.
+func MarshalElicitationURLMode(v ElicitationURLMode) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeElicitationURLMode(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateElicitationURLMode checks v against its schema's constraints and returns every violation.
+func ValidateElicitationURLMode(v ElicitationURLMode) error {
+	var c wire.Checker
+	CheckElicitationURLMode(&c, "", v)
+	return c.Err()
+}
+
+func (*ElicitationURLModeSession) isElicitationURLMode() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationURLModeSession{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "toolCallId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "toolCallId")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "toolCallId")
+			}
+			if isNull {
+				x.ToolCallID = wire.Null[ToolCallID]()
+			} else {
+				var v ToolCallID
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "toolCallId")
+				}
+				x.ToolCallID = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationURLModeSession) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if !x.ToolCallID.IsAbsent() {
+		e.RawKey("\"toolCallId\":")
+		if v, ok := x.ToolCallID.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if v, ok := x.ToolCallID.Get(); ok {
+		p := wire.Join(p, "toolCallId")
+		v.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationURLModeSession) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationURLModeSession) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationURLModeSession) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*ElicitationURLModeRequest) isElicitationURLMode() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationURLModeRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "requestId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "requestId")
+				}
+				x.RequestID = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "requestId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationURLModeRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestId\":")
+	EncodeRequestID(e, x.RequestID)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "requestId")
+		CheckRequestID(c, p, x.RequestID)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationURLModeRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationURLModeRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -31913,6 +32704,26 @@ func (x *Idle) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
+	{
+		// The value is also a IdleStateUpdate.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeIdleStateUpdate(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckIdleStateUpdate(c, p, v)
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -31929,6 +32740,1223 @@ func (x *Idle) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x Idle) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownIdleStateUpdate) isIdleStateUpdate() {}
+
+// DecodeIdleStateUpdate decodes a IdleStateUpdate from d.
+func DecodeIdleStateUpdate(d *wire.Decoder) (IdleStateUpdate, error) {
+	tag, ok, err := d.PeekTag("stopReason")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		v := new(None)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	switch tag {
+	case "end_turn":
+		v := new(EndTurn)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "max_tokens":
+		v := new(MaxTokens)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "max_turn_requests":
+		v := new(MaxTurnRequests)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "refusal":
+		v := new(Refusal)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "cancelled":
+		v := new(Cancelled)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "error":
+		v := new(IdleStateUpdateError)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownIdleStateUpdate{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeIdleStateUpdate encodes v to e; a nil v is null.
+func EncodeIdleStateUpdate(e *wire.Encoder, v IdleStateUpdate) {
+	switch v := v.(type) {
+	case *EndTurn:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *MaxTokens:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *MaxTurnRequests:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Refusal:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Cancelled:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *IdleStateUpdateError:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *None:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UnknownIdleStateUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"stopReason\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckIdleStateUpdate records in c every constraint v breaks, under the JSON pointer p.
+func CheckIdleStateUpdate(c *wire.Checker, p string, v IdleStateUpdate) {
+	switch v := v.(type) {
+	case *EndTurn:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *MaxTokens:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *MaxTurnRequests:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Refusal:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Cancelled:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *IdleStateUpdateError:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *None:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalIdleStateUpdate decodes a IdleStateUpdate from data, strictly.
+func UnmarshalIdleStateUpdate(data []byte) (IdleStateUpdate, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeIdleStateUpdate(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalIdleStateUpdate encodes v.
+func MarshalIdleStateUpdate(v IdleStateUpdate) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeIdleStateUpdate(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateIdleStateUpdate checks v against its schema's constraints and returns every violation.
+func ValidateIdleStateUpdate(v IdleStateUpdate) error {
+	var c wire.Checker
+	CheckIdleStateUpdate(&c, "", v)
+	return c.Err()
+}
+
+func (*EndTurn) isIdleStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = EndTurn{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "stopReason":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "stopReason")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "end_turn" {
+				return wire.At(wire.ConstError(d.Offset(), "\"end_turn\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[Usage]()
+			} else {
+				var v Usage
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "usage")
+				}
+				x.Usage = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *EndTurn) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *EndTurn) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"end_turn\"")
+	if !x.Usage.IsAbsent() {
+		e.RawKey("\"usage\":")
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *EndTurn) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Usage.Get(); ok {
+		p := wire.Join(p, "usage")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *EndTurn) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *EndTurn) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x EndTurn) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*MaxTokens) isIdleStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = MaxTokens{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "stopReason":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "stopReason")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "max_tokens" {
+				return wire.At(wire.ConstError(d.Offset(), "\"max_tokens\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[Usage]()
+			} else {
+				var v Usage
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "usage")
+				}
+				x.Usage = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *MaxTokens) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *MaxTokens) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"max_tokens\"")
+	if !x.Usage.IsAbsent() {
+		e.RawKey("\"usage\":")
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *MaxTokens) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Usage.Get(); ok {
+		p := wire.Join(p, "usage")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *MaxTokens) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *MaxTokens) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x MaxTokens) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*MaxTurnRequests) isIdleStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = MaxTurnRequests{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "stopReason":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "stopReason")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "max_turn_requests" {
+				return wire.At(wire.ConstError(d.Offset(), "\"max_turn_requests\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[Usage]()
+			} else {
+				var v Usage
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "usage")
+				}
+				x.Usage = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *MaxTurnRequests) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *MaxTurnRequests) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"max_turn_requests\"")
+	if !x.Usage.IsAbsent() {
+		e.RawKey("\"usage\":")
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *MaxTurnRequests) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Usage.Get(); ok {
+		p := wire.Join(p, "usage")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *MaxTurnRequests) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *MaxTurnRequests) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x MaxTurnRequests) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*Refusal) isIdleStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *Refusal) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Refusal{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "stopReason":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "stopReason")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "refusal" {
+				return wire.At(wire.ConstError(d.Offset(), "\"refusal\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[Usage]()
+			} else {
+				var v Usage
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "usage")
+				}
+				x.Usage = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Refusal) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Refusal) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"refusal\"")
+	if !x.Usage.IsAbsent() {
+		e.RawKey("\"usage\":")
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Refusal) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Usage.Get(); ok {
+		p := wire.Join(p, "usage")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Refusal) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Refusal) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Refusal) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*Cancelled) isIdleStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Cancelled{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "stopReason":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "stopReason")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "cancelled" {
+				return wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[Usage]()
+			} else {
+				var v Usage
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "usage")
+				}
+				x.Usage = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Cancelled) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Cancelled) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"cancelled\"")
+	if !x.Usage.IsAbsent() {
+		e.RawKey("\"usage\":")
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Cancelled) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Usage.Get(); ok {
+		p := wire.Join(p, "usage")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Cancelled) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Cancelled) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Cancelled) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*IdleStateUpdateError) isIdleStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = IdleStateUpdateError{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "stopReason":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "stopReason")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "error" {
+				return wire.At(wire.ConstError(d.Offset(), "\"error\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[Usage]()
+			} else {
+				var v Usage
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "usage")
+				}
+				x.Usage = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		case "error":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "error")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "error")
+			}
+			if isNull {
+				x.Error = wire.Null[Error]()
+			} else {
+				var v Error
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "error")
+				}
+				x.Error = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *IdleStateUpdateError) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *IdleStateUpdateError) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"error\"")
+	if !x.Usage.IsAbsent() {
+		e.RawKey("\"usage\":")
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	if !x.Error.IsAbsent() {
+		e.RawKey("\"error\":")
+		if v, ok := x.Error.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *IdleStateUpdateError) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Usage.Get(); ok {
+		p := wire.Join(p, "usage")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+	if v, ok := x.Error.Get(); ok {
+		p := wire.Join(p, "error")
+		v.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *IdleStateUpdateError) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *IdleStateUpdateError) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x IdleStateUpdateError) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*None) isIdleStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *None) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = None{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "usage":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[Usage]()
+			} else {
+				var v Usage
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "usage")
+				}
+				x.Usage = wire.Some(v)
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *None) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *None) EncodeWireFields(e *wire.Encoder) {
+	if !x.Usage.IsAbsent() {
+		e.RawKey("\"usage\":")
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *None) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Usage.Get(); ok {
+		p := wire.Join(p, "usage")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *None) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *None) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x None) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -41100,7 +43128,7 @@ func DecodeRequestPermissionOutcome(d *wire.Decoder) (RequestPermissionOutcome, 
 	}
 	switch tag {
 	case "cancelled":
-		v := new(Cancelled)
+		v := new(RequestPermissionOutcomeCancelled)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -41126,7 +43154,7 @@ func DecodeRequestPermissionOutcome(d *wire.Decoder) (RequestPermissionOutcome, 
 // EncodeRequestPermissionOutcome encodes v to e; a nil v is null.
 func EncodeRequestPermissionOutcome(e *wire.Encoder, v RequestPermissionOutcome) {
 	switch v := v.(type) {
-	case *Cancelled:
+	case *RequestPermissionOutcomeCancelled:
 		if v == nil {
 			e.Null()
 			return
@@ -41163,7 +43191,7 @@ func EncodeRequestPermissionOutcome(e *wire.Encoder, v RequestPermissionOutcome)
 // CheckRequestPermissionOutcome records in c every constraint v breaks, under the JSON pointer p.
 func CheckRequestPermissionOutcome(c *wire.Checker, p string, v RequestPermissionOutcome) {
 	switch v := v.(type) {
-	case *Cancelled:
+	case *RequestPermissionOutcomeCancelled:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -41203,13 +43231,13 @@ func ValidateRequestPermissionOutcome(v RequestPermissionOutcome) error {
 	return c.Err()
 }
 
-func (*Cancelled) isRequestPermissionOutcome() {}
+func (*RequestPermissionOutcomeCancelled) isRequestPermissionOutcome() {}
 
 // DecodeWire decodes the value from d.
-func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
+func (x *RequestPermissionOutcomeCancelled) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Cancelled{}
+	*x = RequestPermissionOutcomeCancelled{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -41263,36 +43291,36 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Cancelled) EncodeWire(e *wire.Encoder) {
+func (x *RequestPermissionOutcomeCancelled) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Cancelled) EncodeWireFields(e *wire.Encoder) {
+func (x *RequestPermissionOutcomeCancelled) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"outcome\":")
 	e.RawValue("\"cancelled\"")
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Cancelled) CheckWire(c *wire.Checker, p string) {}
+func (x *RequestPermissionOutcomeCancelled) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Cancelled) Validate() error {
+func (x *RequestPermissionOutcomeCancelled) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Cancelled) UnmarshalJSON(data []byte) error {
+func (x *RequestPermissionOutcomeCancelled) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Cancelled) MarshalJSON() ([]byte, error) {
+func (x RequestPermissionOutcomeCancelled) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -47262,762 +49290,6 @@ func (x ElicitationRequestScope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// decodeElicitationFormModeByTrial decodes an object that has the required members of several
-// variants: the first it decodes into and passes Validate as, else the first it
-// decodes into (Validate then says what is wrong), else the first one's error.
-func decodeElicitationFormModeByTrial(d *wire.Decoder, set uint64) (ElicitationFormMode, error) {
-	start := d.Offset()
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	var decoded ElicitationFormMode
-	var first error
-	if set&uint64(0x1) == uint64(0x1) {
-		v := new(Session)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if set&uint64(0x2) == uint64(0x2) {
-		v := new(ElicitationFormModeRequest)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if decoded != nil {
-		return decoded, nil
-	}
-	// The error's offset is in raw; make it one in the whole input.
-	var we *wire.Error
-	if errors.As(first, &we) && we.Offset >= 0 {
-		we.Offset += start
-	}
-	return nil, first
-}
-
-// DecodeElicitationFormMode decodes a ElicitationFormMode from d.
-func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
-	switch d.Kind() {
-	case wire.KindObject:
-		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
-		if err != nil {
-			return nil, err
-		}
-		matches := 0
-		if set&uint64(0x1) == uint64(0x1) {
-			matches++
-		}
-		if set&uint64(0x2) == uint64(0x2) {
-			matches++
-		}
-		if matches > 1 {
-			return decodeElicitationFormModeByTrial(d, set)
-		}
-		if set&uint64(0x1) == uint64(0x1) {
-			v := new(Session)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x2) == uint64(0x2) {
-			v := new(ElicitationFormModeRequest)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Session (sessionId); ElicitationFormModeRequest (requestId)",
-			Offset: d.Offset(),
-		}
-	}
-	return nil, d.TypeError("object")
-}
-
-// EncodeElicitationFormMode encodes v to e; a nil v is null.
-func EncodeElicitationFormMode(e *wire.Encoder, v ElicitationFormMode) {
-	switch v := v.(type) {
-	case *Session:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *ElicitationFormModeRequest:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckElicitationFormMode records in c every constraint v breaks, under the JSON pointer p.
-func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) {
-	switch v := v.(type) {
-	case *Session:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *ElicitationFormModeRequest:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalElicitationFormMode decodes a ElicitationFormMode from data, strictly.
-func UnmarshalElicitationFormMode(data []byte) (ElicitationFormMode, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeElicitationFormMode(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalElicitationFormMode encodes v.
-func MarshalElicitationFormMode(v ElicitationFormMode) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeElicitationFormMode(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateElicitationFormMode checks v against its schema's constraints and returns every violation.
-func ValidateElicitationFormMode(v ElicitationFormMode) error {
-	var c wire.Checker
-	CheckElicitationFormMode(&c, "", v)
-	return c.Err()
-}
-
-func (*Session) isElicitationFormMode() {}
-
-// DecodeWire decodes the value from d.
-func (x *Session) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Session{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "toolCallId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "toolCallId")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "toolCallId")
-			}
-			if isNull {
-				x.ToolCallID = wire.Null[ToolCallID]()
-			} else {
-				var v ToolCallID
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
-				}
-				x.ToolCallID = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Session) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Session) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if !x.ToolCallID.IsAbsent() {
-		e.RawKey("\"toolCallId\":")
-		if v, ok := x.ToolCallID.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Session) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Session) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Session) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Session) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*ElicitationFormModeRequest) isElicitationFormMode() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationFormModeRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "requestId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "requestId")
-				}
-				x.RequestID = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "requestId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationFormModeRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"requestId\":")
-	EncodeRequestID(e, x.RequestID)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requestId")
-		CheckRequestID(c, p, x.RequestID)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationFormModeRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationFormModeRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// decodeElicitationURLModeByTrial decodes an object that has the required members of several
-// variants: the first it decodes into and passes Validate as, else the first it
-// decodes into (Validate then says what is wrong), else the first one's error.
-func decodeElicitationURLModeByTrial(d *wire.Decoder, set uint64) (ElicitationURLMode, error) {
-	start := d.Offset()
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	var decoded ElicitationURLMode
-	var first error
-	if set&uint64(0x1) == uint64(0x1) {
-		v := new(ElicitationURLModeSession)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if set&uint64(0x2) == uint64(0x2) {
-		v := new(ElicitationURLModeRequest)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if decoded != nil {
-		return decoded, nil
-	}
-	// The error's offset is in raw; make it one in the whole input.
-	var we *wire.Error
-	if errors.As(first, &we) && we.Offset >= 0 {
-		we.Offset += start
-	}
-	return nil, first
-}
-
-// DecodeElicitationURLMode decodes a ElicitationURLMode from d.
-func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
-	switch d.Kind() {
-	case wire.KindObject:
-		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
-		if err != nil {
-			return nil, err
-		}
-		matches := 0
-		if set&uint64(0x1) == uint64(0x1) {
-			matches++
-		}
-		if set&uint64(0x2) == uint64(0x2) {
-			matches++
-		}
-		if matches > 1 {
-			return decodeElicitationURLModeByTrial(d, set)
-		}
-		if set&uint64(0x1) == uint64(0x1) {
-			v := new(ElicitationURLModeSession)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x2) == uint64(0x2) {
-			v := new(ElicitationURLModeRequest)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ElicitationURLModeSession (sessionId); ElicitationURLModeRequest (requestId)",
-			Offset: d.Offset(),
-		}
-	}
-	return nil, d.TypeError("object")
-}
-
-// EncodeElicitationURLMode encodes v to e; a nil v is null.
-func EncodeElicitationURLMode(e *wire.Encoder, v ElicitationURLMode) {
-	switch v := v.(type) {
-	case *ElicitationURLModeSession:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *ElicitationURLModeRequest:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckElicitationURLMode records in c every constraint v breaks, under the JSON pointer p.
-func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
-	switch v := v.(type) {
-	case *ElicitationURLModeSession:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *ElicitationURLModeRequest:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalElicitationURLMode decodes a ElicitationURLMode from data, strictly.
-func UnmarshalElicitationURLMode(data []byte) (ElicitationURLMode, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeElicitationURLMode(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalElicitationURLMode encodes v.
-func MarshalElicitationURLMode(v ElicitationURLMode) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeElicitationURLMode(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateElicitationURLMode checks v against its schema's constraints and returns every violation.
-func ValidateElicitationURLMode(v ElicitationURLMode) error {
-	var c wire.Checker
-	CheckElicitationURLMode(&c, "", v)
-	return c.Err()
-}
-
-func (*ElicitationURLModeSession) isElicitationURLMode() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationURLModeSession{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "toolCallId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "toolCallId")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "toolCallId")
-			}
-			if isNull {
-				x.ToolCallID = wire.Null[ToolCallID]()
-			} else {
-				var v ToolCallID
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
-				}
-				x.ToolCallID = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationURLModeSession) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if !x.ToolCallID.IsAbsent() {
-		e.RawKey("\"toolCallId\":")
-		if v, ok := x.ToolCallID.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationURLModeSession) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationURLModeSession) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationURLModeSession) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*ElicitationURLModeRequest) isElicitationURLMode() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationURLModeRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "requestId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "requestId")
-				}
-				x.RequestID = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "requestId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationURLModeRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"requestId\":")
-	EncodeRequestID(e, x.RequestID)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requestId")
-		CheckRequestID(c, p, x.RequestID)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationURLModeRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationURLModeRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -48582,1223 +49854,6 @@ func (x *ErrorStopReason) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ErrorStopReason) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnknownIdleStateUpdate) isIdleStateUpdate() {}
-
-// DecodeIdleStateUpdate decodes a IdleStateUpdate from d.
-func DecodeIdleStateUpdate(d *wire.Decoder) (IdleStateUpdate, error) {
-	tag, ok, err := d.PeekTag("stopReason")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		v := new(None)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	switch tag {
-	case "end_turn":
-		v := new(EndTurn)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "max_tokens":
-		v := new(MaxTokens)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "max_turn_requests":
-		v := new(MaxTurnRequests)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "refusal":
-		v := new(Refusal)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "cancelled":
-		v := new(IdleStateUpdateCancelled)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "error":
-		v := new(IdleStateUpdateError)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownIdleStateUpdate{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeIdleStateUpdate encodes v to e; a nil v is null.
-func EncodeIdleStateUpdate(e *wire.Encoder, v IdleStateUpdate) {
-	switch v := v.(type) {
-	case *EndTurn:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *MaxTokens:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *MaxTurnRequests:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *Refusal:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *IdleStateUpdateCancelled:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *IdleStateUpdateError:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *None:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *UnknownIdleStateUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"stopReason\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckIdleStateUpdate records in c every constraint v breaks, under the JSON pointer p.
-func CheckIdleStateUpdate(c *wire.Checker, p string, v IdleStateUpdate) {
-	switch v := v.(type) {
-	case *EndTurn:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *MaxTokens:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *MaxTurnRequests:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *Refusal:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *IdleStateUpdateCancelled:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *IdleStateUpdateError:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *None:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalIdleStateUpdate decodes a IdleStateUpdate from data, strictly.
-func UnmarshalIdleStateUpdate(data []byte) (IdleStateUpdate, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeIdleStateUpdate(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalIdleStateUpdate encodes v.
-func MarshalIdleStateUpdate(v IdleStateUpdate) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeIdleStateUpdate(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateIdleStateUpdate checks v against its schema's constraints and returns every violation.
-func ValidateIdleStateUpdate(v IdleStateUpdate) error {
-	var c wire.Checker
-	CheckIdleStateUpdate(&c, "", v)
-	return c.Err()
-}
-
-func (*EndTurn) isIdleStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = EndTurn{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "stopReason":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "stopReason")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "stopReason")
-			}
-			if v != "end_turn" {
-				return wire.At(wire.ConstError(d.Offset(), "\"end_turn\""), "stopReason")
-			}
-		case "usage":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "usage")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "usage")
-			}
-			if isNull {
-				x.Usage = wire.Null[Usage]()
-			} else {
-				var v Usage
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
-				}
-				x.Usage = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "stopReason")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *EndTurn) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *EndTurn) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"stopReason\":")
-	e.RawValue("\"end_turn\"")
-	if !x.Usage.IsAbsent() {
-		e.RawKey("\"usage\":")
-		if v, ok := x.Usage.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *EndTurn) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *EndTurn) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *EndTurn) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x EndTurn) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*MaxTokens) isIdleStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = MaxTokens{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "stopReason":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "stopReason")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "stopReason")
-			}
-			if v != "max_tokens" {
-				return wire.At(wire.ConstError(d.Offset(), "\"max_tokens\""), "stopReason")
-			}
-		case "usage":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "usage")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "usage")
-			}
-			if isNull {
-				x.Usage = wire.Null[Usage]()
-			} else {
-				var v Usage
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
-				}
-				x.Usage = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "stopReason")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *MaxTokens) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *MaxTokens) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"stopReason\":")
-	e.RawValue("\"max_tokens\"")
-	if !x.Usage.IsAbsent() {
-		e.RawKey("\"usage\":")
-		if v, ok := x.Usage.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MaxTokens) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MaxTokens) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MaxTokens) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x MaxTokens) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*MaxTurnRequests) isIdleStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = MaxTurnRequests{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "stopReason":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "stopReason")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "stopReason")
-			}
-			if v != "max_turn_requests" {
-				return wire.At(wire.ConstError(d.Offset(), "\"max_turn_requests\""), "stopReason")
-			}
-		case "usage":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "usage")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "usage")
-			}
-			if isNull {
-				x.Usage = wire.Null[Usage]()
-			} else {
-				var v Usage
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
-				}
-				x.Usage = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "stopReason")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *MaxTurnRequests) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *MaxTurnRequests) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"stopReason\":")
-	e.RawValue("\"max_turn_requests\"")
-	if !x.Usage.IsAbsent() {
-		e.RawKey("\"usage\":")
-		if v, ok := x.Usage.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MaxTurnRequests) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MaxTurnRequests) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MaxTurnRequests) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x MaxTurnRequests) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*Refusal) isIdleStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *Refusal) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Refusal{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "stopReason":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "stopReason")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "stopReason")
-			}
-			if v != "refusal" {
-				return wire.At(wire.ConstError(d.Offset(), "\"refusal\""), "stopReason")
-			}
-		case "usage":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "usage")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "usage")
-			}
-			if isNull {
-				x.Usage = wire.Null[Usage]()
-			} else {
-				var v Usage
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
-				}
-				x.Usage = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "stopReason")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Refusal) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Refusal) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"stopReason\":")
-	e.RawValue("\"refusal\"")
-	if !x.Usage.IsAbsent() {
-		e.RawKey("\"usage\":")
-		if v, ok := x.Usage.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Refusal) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Refusal) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Refusal) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Refusal) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*IdleStateUpdateCancelled) isIdleStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *IdleStateUpdateCancelled) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = IdleStateUpdateCancelled{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "stopReason":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "stopReason")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "stopReason")
-			}
-			if v != "cancelled" {
-				return wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "stopReason")
-			}
-		case "usage":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "usage")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "usage")
-			}
-			if isNull {
-				x.Usage = wire.Null[Usage]()
-			} else {
-				var v Usage
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
-				}
-				x.Usage = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "stopReason")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *IdleStateUpdateCancelled) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *IdleStateUpdateCancelled) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"stopReason\":")
-	e.RawValue("\"cancelled\"")
-	if !x.Usage.IsAbsent() {
-		e.RawKey("\"usage\":")
-		if v, ok := x.Usage.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *IdleStateUpdateCancelled) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *IdleStateUpdateCancelled) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *IdleStateUpdateCancelled) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x IdleStateUpdateCancelled) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*IdleStateUpdateError) isIdleStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = IdleStateUpdateError{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "stopReason":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "stopReason")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "stopReason")
-			}
-			if v != "error" {
-				return wire.At(wire.ConstError(d.Offset(), "\"error\""), "stopReason")
-			}
-		case "usage":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "usage")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "usage")
-			}
-			if isNull {
-				x.Usage = wire.Null[Usage]()
-			} else {
-				var v Usage
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
-				}
-				x.Usage = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		case "error":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "error")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "error")
-			}
-			if isNull {
-				x.Error = wire.Null[Error]()
-			} else {
-				var v Error
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "error")
-				}
-				x.Error = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "stopReason")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *IdleStateUpdateError) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *IdleStateUpdateError) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"stopReason\":")
-	e.RawValue("\"error\"")
-	if !x.Usage.IsAbsent() {
-		e.RawKey("\"usage\":")
-		if v, ok := x.Usage.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	if !x.Error.IsAbsent() {
-		e.RawKey("\"error\":")
-		if v, ok := x.Error.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *IdleStateUpdateError) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-	if v, ok := x.Error.Get(); ok {
-		p := wire.Join(p, "error")
-		v.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *IdleStateUpdateError) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *IdleStateUpdateError) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x IdleStateUpdateError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*None) isIdleStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *None) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = None{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "usage":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "usage")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "usage")
-			}
-			if isNull {
-				x.Usage = wire.Null[Usage]()
-			} else {
-				var v Usage
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
-				}
-				x.Usage = wire.Some(v)
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *None) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *None) EncodeWireFields(e *wire.Encoder) {
-	if !x.Usage.IsAbsent() {
-		e.RawKey("\"usage\":")
-		if v, ok := x.Usage.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *None) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *None) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *None) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x None) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -51264,6 +51319,17 @@ func completeClientResponse(v ClientResponse) bool {
 	return false
 }
 
+// completeCreateElicitationRequest reports whether Validate checks everything the schema asks of v's variant.
+func completeCreateElicitationRequest(v CreateElicitationRequest) bool {
+	switch v.(type) {
+	case *Form:
+		return false
+	case *URL:
+		return true
+	}
+	return false
+}
+
 // completeCreateElicitationResponse reports whether Validate checks everything the schema asks of v's variant.
 func completeCreateElicitationResponse(v CreateElicitationResponse) bool {
 	switch v.(type) {
@@ -51305,7 +51371,7 @@ func completeIdleStateUpdate(v IdleStateUpdate) bool {
 		return true
 	case *Refusal:
 		return true
-	case *IdleStateUpdateCancelled:
+	case *Cancelled:
 		return true
 	case *IdleStateUpdateError:
 		return true
@@ -52150,6 +52216,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckCreateElicitationRequest(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(CreateElicitationRequest)
+				return completeCreateElicitationRequest(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationRequest(d)
 			},

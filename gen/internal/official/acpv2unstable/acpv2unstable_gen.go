@@ -1047,8 +1047,6 @@ type PermissionOptionKind string
 //
 // See protocol docs:
 // [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation)
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
 type AgentRequestParamsCreateElicitationRequest struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -1061,6 +1059,539 @@ type AgentRequestParamsCreateElicitationRequest struct {
 	// See protocol docs:
 	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// CreateElicitationRequest is the request from the agent to elicit structured
+// user input.
+//
+// The agent sends this to the client to request information from the user,
+// either via a form or by directing them to a URL.
+// Elicitations are tied to a session (optionally a tool call) or a request.
+//
+// A session-scoped request follows the aggregate foreground-state contract:
+// agents SHOULD report `requires_action` when the whole foreground workflow is
+// blocked on user action. Once reported, they MUST report `running` when
+// progress
+// resumes, or `idle` if work ends without resuming. Independent background
+// requests
+// and request-scoped elicitations do not themselves change session state.
+// Accepting a URL does not mean the external interaction completed.
+//
+// Agents SHOULD cancel pending elicitations no longer needed by cancelled
+// work.
+// The request's scope alone does not establish that dependency.
+//
+// See protocol docs:
+// [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation)
+//
+// It is a union tagged by the member "mode". Its variants are Form, URL; a tag
+// this package does not know decodes to UnknownCreateElicitationRequest, which
+// keeps the JSON as it was.
+type CreateElicitationRequest interface {
+	isCreateElicitationRequest()
+}
+
+// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
+type UnknownCreateElicitationRequest struct {
+	// Tag is the value of the member "mode".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Form is a form-based elicitation where the client renders a form from the
+// provided schema.
+type Form struct {
+	// A human-readable message describing what input is needed.
+	Message string `json:"message"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// A JSON Schema describing the form fields to present to the user.
+	RequestedSchema ElicitationSchema `json:"requestedSchema"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ElicitationSchema is the type-safe elicitation schema for requesting
+// structured user input.
+//
+// This represents a JSON Schema object with primitive-typed properties,
+// as required by the elicitation specification.
+type ElicitationSchema struct {
+	// Type discriminator. Always `"object"`. Any other value is rejected.
+	Type ElicitationSchemaType `json:"type"`
+	// Optional title for the schema.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Property definitions (must be primitive types).
+	Properties map[string]ElicitationPropertySchema `json:"properties"`
+	// List of required property names.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no property names are
+	// required.
+	Required wire.Opt[[]string] `json:"required,omitzero"`
+	// Optional description of what this schema represents.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no schema description
+	// is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ElicitationSchemaType is the type discriminator for elicitation schemas.
+type ElicitationSchemaType string
+
+// ElicitationPropertySchema is the property schema for elicitation form
+// fields.
+//
+// Each variant corresponds to a JSON Schema `"type"` value.
+// Single-select enums use `type: "string"` with `enum` or `oneOf` set.
+// Multi-select enums use `type: "array"`.
+//
+// It is a union tagged by the member "type". Its variants are
+// StringPropertySchema, NumberPropertySchema, IntegerPropertySchema,
+// BooleanPropertySchema, MultiSelectPropertySchema; a tag this package does
+// not know decodes to UnknownElicitationPropertySchema, which keeps the JSON
+// as it was.
+type ElicitationPropertySchema interface {
+	isElicitationPropertySchema()
+}
+
+// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
+type UnknownElicitationPropertySchema struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// StringPropertySchema is the schema for string properties in an elicitation
+// form.
+//
+// When `enum` or `oneOf` is set, this represents a single-select enum
+// with `"type": "string"`.
+//
+// Validate does not check: pattern: format regex.
+type StringPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Minimum string length.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no minimum
+	// length constraint.
+	MinLength wire.Opt[uint32] `json:"minLength,omitzero"`
+	// Maximum string length.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no maximum
+	// length constraint.
+	MaxLength wire.Opt[uint32] `json:"maxLength,omitzero"`
+	// Pattern the string must match, in ECMA-262 regular expression syntax.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no pattern
+	// constraint.
+	Pattern wire.Opt[string] `json:"pattern,omitzero"`
+	// String format.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no format
+	// constraint.
+	Format wire.Opt[StringFormat] `json:"format,omitzero"`
+	// Default value.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default value is
+	// provided.
+	Default wire.Opt[string] `json:"default,omitzero"`
+	// Enum values for untitled single-select enums.
+	// Must contain at least one value when present.
+	// Optional. Omitted and `null` are equivalent and mean no untitled
+	// single-select choices are
+	// declared by `enum`.
+	Enum wire.Opt[[]string] `json:"enum,omitzero"`
+	// Titled enum options for titled single-select enums.
+	// Must contain at least one option when present.
+	// Optional. Omitted and `null` are equivalent and mean no titled single-select
+	// choices are
+	// declared by `oneOf`.
+	OneOf wire.Opt[[]EnumOption] `json:"oneOf,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// StringFormat holds the string format types for string properties in
+// elicitation schemas.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type StringFormat string
+
+// EnumOption is a titled enum option with a const value, human-readable title,
+// and optional description.
+type EnumOption struct {
+	// The constant value for this option.
+	Const string `json:"const"`
+	// Human-readable title for this option.
+	Title string `json:"title"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// NumberPropertySchema is the schema for number (floating-point) properties in
+// an elicitation form.
+type NumberPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Minimum value (inclusive).
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
+	// lower bound.
+	Minimum wire.Opt[float64] `json:"minimum,omitzero"`
+	// Maximum value (inclusive).
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
+	// upper bound.
+	Maximum wire.Opt[float64] `json:"maximum,omitzero"`
+	// Default value.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default value is
+	// provided.
+	Default wire.Opt[float64] `json:"default,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// IntegerPropertySchema is the schema for integer properties in an elicitation
+// form.
+type IntegerPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Minimum value (inclusive).
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
+	// lower bound.
+	Minimum wire.Opt[int64] `json:"minimum,omitzero"`
+	// Maximum value (inclusive).
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
+	// upper bound.
+	Maximum wire.Opt[int64] `json:"maximum,omitzero"`
+	// Default value.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default value is
+	// provided.
+	Default wire.Opt[int64] `json:"default,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// BooleanPropertySchema is the schema for boolean properties in an elicitation
+// form.
+type BooleanPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Default value.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default value is
+	// provided.
+	Default wire.Opt[bool] `json:"default,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MultiSelectPropertySchema is the schema for multi-select (array) properties
+// in an elicitation form.
+type MultiSelectPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Minimum number of items to select.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no minimum
+	// selection count.
+	MinItems wire.Opt[uint64] `json:"minItems,omitzero"`
+	// Maximum number of items to select.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no maximum
+	// selection count.
+	MaxItems wire.Opt[uint64] `json:"maxItems,omitzero"`
+	// The items definition describing allowed values.
+	Items MultiSelectItems `json:"items"`
+	// Default selected values.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default selections
+	// are provided.
+	Default wire.Opt[[]string] `json:"default,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MultiSelectItems holds the items for a multi-select (array) property schema.
+//
+// It is a union tagged by the member "type". Its variants are
+// StringMultiSelectItems, Titled; a tag this package does not know decodes to
+// UnknownMultiSelectItems, which keeps the JSON as it was. A value without the
+// tag is a Titled.
+type MultiSelectItems interface {
+	isMultiSelectItems()
+}
+
+// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
+type UnknownMultiSelectItems struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// StringMultiSelectItems is the string item schema for multi-select enum
+// properties.
+type StringMultiSelectItems struct {
+	// Allowed enum values. Must contain at least one value.
+	Enum []string `json:"enum"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// TitledMultiSelectItems is the items definition for titled multi-select enum
+// properties.
+type TitledMultiSelectItems struct {
+	// Titled enum options. Must contain at least one option.
+	AnyOf []EnumOption `json:"anyOf"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Titled multi-select items with human-readable labels.
+//
+// As in MCP, titled items omit `type` and are identified by `anyOf`.
+type Titled TitledMultiSelectItems
+
+// ElicitationFormMode is a form-based elicitation mode where the client
+// renders a form from the provided schema.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are Session,
+// ElicitationFormModeRequest.
+type ElicitationFormMode interface {
+	isElicitationFormMode()
+}
+
+// Session is the tied to a session, optionally to a specific tool call within
+// that session.
+type Session struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ElicitationFormModeRequest is the tied to a specific JSON-RPC request
+// outside of a session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationFormModeRequest struct {
+	// The pending Client-to-Agent request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// URL is an URL-based elicitation where the client directs the user to a URL.
+type URL struct {
+	// A human-readable message describing what input is needed.
+	Message string `json:"message"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The unique identifier for this elicitation.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The URL to direct the user to.
+	URL string `json:"url"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ElicitationID is the unique identifier for an elicitation.
+type ElicitationID string
+
+// ElicitationURLMode is an URL-based elicitation mode where the client directs
+// the user to a URL.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ElicitationURLModeSession, ElicitationURLModeRequest.
+type ElicitationURLMode interface {
+	isElicitationURLMode()
+}
+
+// ElicitationURLModeSession is the tied to a session, optionally to a specific
+// tool call within that session.
+type ElicitationURLModeSession struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ElicitationURLModeRequest is the tied to a specific JSON-RPC request outside
+// of a session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationURLModeRequest struct {
+	// The pending Client-to-Agent request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -2967,8 +3498,6 @@ type BackgroundSubagent struct {
 }
 
 // Idle is no foreground work is active. Background activity may continue.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
 type Idle struct {
 	// **UNSTABLE**
 	//
@@ -3042,6 +3571,424 @@ type Usage struct {
 	//
 	// Omitted and `null` are equivalent and mean the count is not reported.
 	CachedWriteTokens wire.Opt[uint64] `json:"cachedWriteTokens,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// IdleStateUpdate is no foreground work is active. Background activity may
+// continue.
+//
+// Agents SHOULD include a `stopReason` when the idle transition ends
+// foreground
+// work. An idle update that does not end foreground work need not include one.
+// Receivers treat an omitted, `null`, or malformed `stopReason` as the agent
+// not
+// reporting one.
+// Repeated or resume snapshots may carry the last stop reason for context.
+// They MUST NOT be counted as new completions, cancellations, or additional
+// usage.
+//
+// It is a union tagged by the member "stopReason". Its variants are EndTurn,
+// MaxTokens, MaxTurnRequests, Refusal, Cancelled, IdleStateUpdateError, None;
+// a tag this package does not know decodes to UnknownIdleStateUpdate, which
+// keeps the JSON as it was. A value without the tag is a None.
+type IdleStateUpdate interface {
+	isIdleStateUpdate()
+}
+
+// UnknownIdleStateUpdate is a variant of IdleStateUpdate whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
+type UnknownIdleStateUpdate struct {
+	// Tag is the value of the member "stopReason".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// EndTurn means the active work ended successfully.
+// Includes locally handled commands that required no model call.
+type EndTurn struct {
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Token usage for completed foreground work.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent is not
+	// reporting token
+	// usage for this state update.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MaxTokens means the active work ended because the agent reached the maximum
+// number of tokens.
+type MaxTokens struct {
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Token usage for completed foreground work.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent is not
+	// reporting token
+	// usage for this state update.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MaxTurnRequests means the active work ended because the agent reached the
+// maximum number of
+// model requests for the foreground work.
+type MaxTurnRequests struct {
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Token usage for completed foreground work.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent is not
+	// reporting token
+	// usage for this state update.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Refusal means the active work ended because the agent refused to continue.
+type Refusal struct {
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Token usage for completed foreground work.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent is not
+	// reporting token
+	// usage for this state update.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Cancelled is the user or client chose to stop the work: via
+// `session/cancel`, by
+// closing the session, or through an interaction the agent offers, such
+// as a permission option that tells the agent to stop. Work the agent
+// stops for its own reasons uses another reason, such as `error` for an
+// internal timeout.
+//
+// Agents MUST report this stop reason on an idle `state_update` when
+// cancellation ends active foreground work, even if aborting causes
+// exceptions. Agents MUST catch these errors and report `cancelled`, not
+// `error`.
+type Cancelled struct {
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Token usage for completed foreground work.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent is not
+	// reporting token
+	// usage for this state update.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// IdleStateUpdateError means the active work ended because something failed.
+//
+// This includes pre-insertion foreground work. A prompt failure before
+// insertion also requires an error response to `session/prompt`. After
+// insertion, the prompt's response remains successful.
+type IdleStateUpdateError struct {
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Token usage for completed foreground work.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent is not
+	// reporting token
+	// usage for this state update.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The failure, as a JSON-RPC error object.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent is not
+	// reporting failure details.
+	// Agents SHOULD include it.
+	Error wire.Opt[Error] `json:"error,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Error is a JSON-RPC error object.
+//
+// Represents an error that occurred during method execution, following the
+// JSON-RPC 2.0 error object specification with optional additional data.
+//
+// See protocol docs: [JSON-RPC Error
+// Object](https://www.jsonrpc.org/specification#error_object)
+type Error struct {
+	// A number indicating the error type that occurred.
+	// This must be an integer as defined in the JSON-RPC specification.
+	Code ErrorCode `json:"code"`
+	// A string providing a short description of the error.
+	// The message should be limited to a concise single sentence.
+	Message string `json:"message"`
+	// Optional primitive or structured value that contains additional information
+	// about the error.
+	// This may include debugging information or context-specific details.
+	//
+	// Omitted and `null` are equivalent and mean no additional data is provided.
+	// Some codes
+	// define a shape: [`UnsupportedProtocolVersionErrorData`] for `-32022`, and
+	// [`SessionNotFoundErrorData`] for `-32002` when a session is not found.
+	Data wire.Opt[ErrorData] `json:"data,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ErrorCode holds the predefined error codes for common JSON-RPC and
+// ACP-specific errors.
+//
+// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the
+// JSON-RPC
+// server-error range (-32000 to -32099), and request cancellation uses -32800
+// from the
+// range LSP reserves (-32899 to -32800).
+//
+// The set is open: values not listed here are valid and kept as they are.
+type ErrorCode int32
+
+// ErrorData is the schema for [`Error::data`]: the shapes ACP defines, or any
+// other value.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// UnsupportedProtocolVersion, SessionNotFound. Any other value is a
+// ErrorDataOther, kept as raw JSON.
+type ErrorData interface {
+	isErrorData()
+}
+
+// ErrorDataOther has no description in its schema.
+type ErrorDataOther json.RawMessage
+
+// UnsupportedProtocolVersion has no description in its schema.
+type UnsupportedProtocolVersion struct {
+	// The protocol version the Client requested.
+	Requested ProtocolVersion `json:"requested"`
+	// The protocol versions the Agent supports.
+	Supported []ProtocolVersion `json:"supported"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SessionNotFound has no description in its schema.
+type SessionNotFound struct {
+	// The session ID from the request.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// None is no stop reason: `stopReason` is omitted or `null`.
+type None struct {
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Token usage for completed foreground work.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent is not
+	// reporting token
+	// usage for this state update.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
 	// metadata to their interactions. Omitted and `null` are equivalent and mean
@@ -3353,96 +4300,6 @@ type AgentResponseErrorIDNumber int64
 
 // AgentResponseErrorIDStr is a string request ID.
 type AgentResponseErrorIDStr string
-
-// Error is a JSON-RPC error object.
-//
-// Represents an error that occurred during method execution, following the
-// JSON-RPC 2.0 error object specification with optional additional data.
-//
-// See protocol docs: [JSON-RPC Error
-// Object](https://www.jsonrpc.org/specification#error_object)
-type Error struct {
-	// A number indicating the error type that occurred.
-	// This must be an integer as defined in the JSON-RPC specification.
-	Code ErrorCode `json:"code"`
-	// A string providing a short description of the error.
-	// The message should be limited to a concise single sentence.
-	Message string `json:"message"`
-	// Optional primitive or structured value that contains additional information
-	// about the error.
-	// This may include debugging information or context-specific details.
-	//
-	// Omitted and `null` are equivalent and mean no additional data is provided.
-	// Some codes
-	// define a shape: [`UnsupportedProtocolVersionErrorData`] for `-32022`, and
-	// [`SessionNotFoundErrorData`] for `-32002` when a session is not found.
-	Data wire.Opt[ErrorData] `json:"data,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ErrorCode holds the predefined error codes for common JSON-RPC and
-// ACP-specific errors.
-//
-// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the
-// JSON-RPC
-// server-error range (-32000 to -32099), and request cancellation uses -32800
-// from the
-// range LSP reserves (-32899 to -32800).
-//
-// The set is open: values not listed here are valid and kept as they are.
-type ErrorCode int32
-
-// ErrorData is the schema for [`Error::data`]: the shapes ACP defines, or any
-// other value.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for
-// objects, by required members: the first variant (most required members
-// first) whose required members are all present. Its variants are
-// UnsupportedProtocolVersion, SessionNotFound. Any other value is a
-// ErrorDataOther, kept as raw JSON.
-type ErrorData interface {
-	isErrorData()
-}
-
-// ErrorDataOther has no description in its schema.
-type ErrorDataOther json.RawMessage
-
-// UnsupportedProtocolVersion has no description in its schema.
-type UnsupportedProtocolVersion struct {
-	// The protocol version the Client requested.
-	Requested ProtocolVersion `json:"requested"`
-	// The protocol versions the Agent supports.
-	Supported []ProtocolVersion `json:"supported"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// SessionNotFound has no description in its schema.
-type SessionNotFound struct {
-	// The session ID from the request.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
 
 // Notification has no description in its schema.
 type Notification struct {
@@ -4554,9 +5411,6 @@ type AgentNotificationParamsCompleteElicitationNotification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
-
-// ElicitationID is the unique identifier for an elicitation.
-type ElicitationID string
 
 // AgentNotificationParamsAuthStatusUpdateNotification is **UNSTABLE**
 //
@@ -6694,468 +7548,6 @@ type DiffPathPairChange struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// CreateElicitationRequest is the request from the agent to elicit structured
-// user input.
-//
-// The agent sends this to the client to request information from the user,
-// either via a form or by directing them to a URL.
-// Elicitations are tied to a session (optionally a tool call) or a request.
-//
-// A session-scoped request follows the aggregate foreground-state contract:
-// agents SHOULD report `requires_action` when the whole foreground workflow is
-// blocked on user action. Once reported, they MUST report `running` when
-// progress
-// resumes, or `idle` if work ends without resuming. Independent background
-// requests
-// and request-scoped elicitations do not themselves change session state.
-// Accepting a URL does not mean the external interaction completed.
-//
-// Agents SHOULD cancel pending elicitations no longer needed by cancelled
-// work.
-// The request's scope alone does not establish that dependency.
-//
-// See protocol docs:
-// [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation)
-//
-// It is a union tagged by the member "mode". Its variants are Form, URL; a tag
-// this package does not know decodes to UnknownCreateElicitationRequest, which
-// keeps the JSON as it was.
-type CreateElicitationRequest interface {
-	isCreateElicitationRequest()
-}
-
-// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest
-// whose tag this package does not know. Raw holds the whole object as it was
-// received, and encoding writes it back unchanged.
-type UnknownCreateElicitationRequest struct {
-	// Tag is the value of the member "mode".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// Form is a form-based elicitation where the client renders a form from the
-// provided schema.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
-type Form struct {
-	// A human-readable message describing what input is needed.
-	Message string `json:"message"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// A JSON Schema describing the form fields to present to the user.
-	RequestedSchema ElicitationSchema `json:"requestedSchema"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationSchema is the type-safe elicitation schema for requesting
-// structured user input.
-//
-// This represents a JSON Schema object with primitive-typed properties,
-// as required by the elicitation specification.
-type ElicitationSchema struct {
-	// Type discriminator. Always `"object"`. Any other value is rejected.
-	Type ElicitationSchemaType `json:"type"`
-	// Optional title for the schema.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Property definitions (must be primitive types).
-	Properties map[string]ElicitationPropertySchema `json:"properties"`
-	// List of required property names.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no property names are
-	// required.
-	Required wire.Opt[[]string] `json:"required,omitzero"`
-	// Optional description of what this schema represents.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no schema description
-	// is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationSchemaType is the type discriminator for elicitation schemas.
-type ElicitationSchemaType string
-
-// ElicitationPropertySchema is the property schema for elicitation form
-// fields.
-//
-// Each variant corresponds to a JSON Schema `"type"` value.
-// Single-select enums use `type: "string"` with `enum` or `oneOf` set.
-// Multi-select enums use `type: "array"`.
-//
-// It is a union tagged by the member "type". Its variants are
-// StringPropertySchema, NumberPropertySchema, IntegerPropertySchema,
-// BooleanPropertySchema, MultiSelectPropertySchema; a tag this package does
-// not know decodes to UnknownElicitationPropertySchema, which keeps the JSON
-// as it was.
-type ElicitationPropertySchema interface {
-	isElicitationPropertySchema()
-}
-
-// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema
-// whose tag this package does not know. Raw holds the whole object as it was
-// received, and encoding writes it back unchanged.
-type UnknownElicitationPropertySchema struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// StringPropertySchema is the schema for string properties in an elicitation
-// form.
-//
-// When `enum` or `oneOf` is set, this represents a single-select enum
-// with `"type": "string"`.
-//
-// Validate does not check: pattern: format regex.
-type StringPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is
-	// provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Minimum string length.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no minimum
-	// length constraint.
-	MinLength wire.Opt[uint32] `json:"minLength,omitzero"`
-	// Maximum string length.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no maximum
-	// length constraint.
-	MaxLength wire.Opt[uint32] `json:"maxLength,omitzero"`
-	// Pattern the string must match, in ECMA-262 regular expression syntax.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no pattern
-	// constraint.
-	Pattern wire.Opt[string] `json:"pattern,omitzero"`
-	// String format.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no format
-	// constraint.
-	Format wire.Opt[StringFormat] `json:"format,omitzero"`
-	// Default value.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is
-	// provided.
-	Default wire.Opt[string] `json:"default,omitzero"`
-	// Enum values for untitled single-select enums.
-	// Must contain at least one value when present.
-	// Optional. Omitted and `null` are equivalent and mean no untitled
-	// single-select choices are
-	// declared by `enum`.
-	Enum wire.Opt[[]string] `json:"enum,omitzero"`
-	// Titled enum options for titled single-select enums.
-	// Must contain at least one option when present.
-	// Optional. Omitted and `null` are equivalent and mean no titled single-select
-	// choices are
-	// declared by `oneOf`.
-	OneOf wire.Opt[[]EnumOption] `json:"oneOf,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// StringFormat holds the string format types for string properties in
-// elicitation schemas.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type StringFormat string
-
-// EnumOption is a titled enum option with a const value, human-readable title,
-// and optional description.
-type EnumOption struct {
-	// The constant value for this option.
-	Const string `json:"const"`
-	// Human-readable title for this option.
-	Title string `json:"title"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is
-	// provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// NumberPropertySchema is the schema for number (floating-point) properties in
-// an elicitation form.
-type NumberPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is
-	// provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Minimum value (inclusive).
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
-	// lower bound.
-	Minimum wire.Opt[float64] `json:"minimum,omitzero"`
-	// Maximum value (inclusive).
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
-	// upper bound.
-	Maximum wire.Opt[float64] `json:"maximum,omitzero"`
-	// Default value.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is
-	// provided.
-	Default wire.Opt[float64] `json:"default,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// IntegerPropertySchema is the schema for integer properties in an elicitation
-// form.
-type IntegerPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is
-	// provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Minimum value (inclusive).
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
-	// lower bound.
-	Minimum wire.Opt[int64] `json:"minimum,omitzero"`
-	// Maximum value (inclusive).
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
-	// upper bound.
-	Maximum wire.Opt[int64] `json:"maximum,omitzero"`
-	// Default value.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is
-	// provided.
-	Default wire.Opt[int64] `json:"default,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// BooleanPropertySchema is the schema for boolean properties in an elicitation
-// form.
-type BooleanPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is
-	// provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Default value.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is
-	// provided.
-	Default wire.Opt[bool] `json:"default,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// MultiSelectPropertySchema is the schema for multi-select (array) properties
-// in an elicitation form.
-type MultiSelectPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is
-	// provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Minimum number of items to select.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no minimum
-	// selection count.
-	MinItems wire.Opt[uint64] `json:"minItems,omitzero"`
-	// Maximum number of items to select.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no maximum
-	// selection count.
-	MaxItems wire.Opt[uint64] `json:"maxItems,omitzero"`
-	// The items definition describing allowed values.
-	Items MultiSelectItems `json:"items"`
-	// Default selected values.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default selections
-	// are provided.
-	Default wire.Opt[[]string] `json:"default,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// MultiSelectItems holds the items for a multi-select (array) property schema.
-//
-// It is a union tagged by the member "type". Its variants are
-// StringMultiSelectItems, Titled; a tag this package does not know decodes to
-// UnknownMultiSelectItems, which keeps the JSON as it was. A value without the
-// tag is a Titled.
-type MultiSelectItems interface {
-	isMultiSelectItems()
-}
-
-// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this
-// package does not know. Raw holds the whole object as it was received, and
-// encoding writes it back unchanged.
-type UnknownMultiSelectItems struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// StringMultiSelectItems is the string item schema for multi-select enum
-// properties.
-type StringMultiSelectItems struct {
-	// Allowed enum values. Must contain at least one value.
-	Enum []string `json:"enum"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// TitledMultiSelectItems is the items definition for titled multi-select enum
-// properties.
-type TitledMultiSelectItems struct {
-	// Titled enum options. Must contain at least one option.
-	AnyOf []EnumOption `json:"anyOf"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// Titled multi-select items with human-readable labels.
-//
-// As in MCP, titled items omit `type` and are identified by `anyOf`.
-type Titled TitledMultiSelectItems
-
-// URL is an URL-based elicitation where the client directs the user to a URL.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
-type URL struct {
-	// A human-readable message describing what input is needed.
-	Message string `json:"message"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The unique identifier for this elicitation.
-	ElicitationID ElicitationID `json:"elicitationId"`
-	// The URL to direct the user to.
-	URL string `json:"url"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // ElicitationSessionScope is a session-scoped elicitation, optionally tied to
 // a specific tool call.
 //
@@ -7179,78 +7571,6 @@ type ElicitationSessionScope struct {
 // JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationRequestScope struct {
-	// The pending Client-to-Agent request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationFormMode is a form-based elicitation mode where the client
-// renders a form from the provided schema.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for
-// objects, by required members: the first variant (most required members
-// first) whose required members are all present. Its variants are Session,
-// ElicitationFormModeRequest.
-type ElicitationFormMode interface {
-	isElicitationFormMode()
-}
-
-// Session is the tied to a session, optionally to a specific tool call within
-// that session.
-type Session struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is
-	// scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationFormModeRequest is the tied to a specific JSON-RPC request
-// outside of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationFormModeRequest struct {
-	// The pending Client-to-Agent request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationURLMode is an URL-based elicitation mode where the client directs
-// the user to a URL.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for
-// objects, by required members: the first variant (most required members
-// first) whose required members are all present. Its variants are
-// ElicitationURLModeSession, ElicitationURLModeRequest.
-type ElicitationURLMode interface {
-	isElicitationURLMode()
-}
-
-// ElicitationURLModeSession is the tied to a session, optionally to a specific
-// tool call within that session.
-type ElicitationURLModeSession struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is
-	// scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// ElicitationURLModeRequest is the tied to a specific JSON-RPC request outside
-// of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationURLModeRequest struct {
 	// The pending Client-to-Agent request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -7358,334 +7678,6 @@ type ErrorStopReason struct {
 	// reporting failure details.
 	// Agents SHOULD include it.
 	Error wire.Opt[Error] `json:"error,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// IdleStateUpdate is no foreground work is active. Background activity may
-// continue.
-//
-// Agents SHOULD include a `stopReason` when the idle transition ends
-// foreground
-// work. An idle update that does not end foreground work need not include one.
-// Receivers treat an omitted, `null`, or malformed `stopReason` as the agent
-// not
-// reporting one.
-// Repeated or resume snapshots may carry the last stop reason for context.
-// They MUST NOT be counted as new completions, cancellations, or additional
-// usage.
-//
-// It is a union tagged by the member "stopReason". Its variants are EndTurn,
-// MaxTokens, MaxTurnRequests, Refusal, Cancelled, IdleStateUpdateError, None;
-// a tag this package does not know decodes to UnknownIdleStateUpdate, which
-// keeps the JSON as it was. A value without the tag is a None.
-type IdleStateUpdate interface {
-	isIdleStateUpdate()
-}
-
-// UnknownIdleStateUpdate is a variant of IdleStateUpdate whose tag this
-// package does not know. Raw holds the whole object as it was received, and
-// encoding writes it back unchanged.
-type UnknownIdleStateUpdate struct {
-	// Tag is the value of the member "stopReason".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-// EndTurn means the active work ended successfully.
-// Includes locally handled commands that required no model call.
-type EndTurn struct {
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed
-	// at any point.
-	//
-	// Token usage for completed foreground work.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent is not
-	// reporting token
-	// usage for this state update.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not
-	// reporting
-	// background work, not that nothing is running. `[]` means no background work
-	// is
-	// running. An Agent that reports background work MUST include it on every
-	// state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background
-	// Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// MaxTokens means the active work ended because the agent reached the maximum
-// number of tokens.
-type MaxTokens struct {
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed
-	// at any point.
-	//
-	// Token usage for completed foreground work.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent is not
-	// reporting token
-	// usage for this state update.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not
-	// reporting
-	// background work, not that nothing is running. `[]` means no background work
-	// is
-	// running. An Agent that reports background work MUST include it on every
-	// state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background
-	// Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// MaxTurnRequests means the active work ended because the agent reached the
-// maximum number of
-// model requests for the foreground work.
-type MaxTurnRequests struct {
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed
-	// at any point.
-	//
-	// Token usage for completed foreground work.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent is not
-	// reporting token
-	// usage for this state update.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not
-	// reporting
-	// background work, not that nothing is running. `[]` means no background work
-	// is
-	// running. An Agent that reports background work MUST include it on every
-	// state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background
-	// Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// Refusal means the active work ended because the agent refused to continue.
-type Refusal struct {
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed
-	// at any point.
-	//
-	// Token usage for completed foreground work.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent is not
-	// reporting token
-	// usage for this state update.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not
-	// reporting
-	// background work, not that nothing is running. `[]` means no background work
-	// is
-	// running. An Agent that reports background work MUST include it on every
-	// state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background
-	// Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// Cancelled is the user or client chose to stop the work: via
-// `session/cancel`, by
-// closing the session, or through an interaction the agent offers, such
-// as a permission option that tells the agent to stop. Work the agent
-// stops for its own reasons uses another reason, such as `error` for an
-// internal timeout.
-//
-// Agents MUST report this stop reason on an idle `state_update` when
-// cancellation ends active foreground work, even if aborting causes
-// exceptions. Agents MUST catch these errors and report `cancelled`, not
-// `error`.
-type Cancelled struct {
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed
-	// at any point.
-	//
-	// Token usage for completed foreground work.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent is not
-	// reporting token
-	// usage for this state update.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not
-	// reporting
-	// background work, not that nothing is running. `[]` means no background work
-	// is
-	// running. An Agent that reports background work MUST include it on every
-	// state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background
-	// Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// IdleStateUpdateError means the active work ended because something failed.
-//
-// This includes pre-insertion foreground work. A prompt failure before
-// insertion also requires an error response to `session/prompt`. After
-// insertion, the prompt's response remains successful.
-type IdleStateUpdateError struct {
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed
-	// at any point.
-	//
-	// Token usage for completed foreground work.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent is not
-	// reporting token
-	// usage for this state update.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not
-	// reporting
-	// background work, not that nothing is running. `[]` means no background work
-	// is
-	// running. An Agent that reports background work MUST include it on every
-	// state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background
-	// Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The failure, as a JSON-RPC error object.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent is not
-	// reporting failure details.
-	// Agents SHOULD include it.
-	Error wire.Opt[Error] `json:"error,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// None is no stop reason: `stopReason` is omitted or `null`.
-type None struct {
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed
-	// at any point.
-	//
-	// Token usage for completed foreground work.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent is not
-	// reporting token
-	// usage for this state update.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not
-	// reporting
-	// background work, not that nothing is running. `[]` means no background work
-	// is
-	// running. An Agent that reports background work MUST include it on every
-	// state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background
-	// Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach
-	// additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean
-	// no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs:
-	// [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -15159,6 +15151,26 @@ func (x *AgentRequestParamsCreateElicitationRequest) CheckWire(c *wire.Checker, 
 			c.Fail(p, "wrong type: want object")
 		}
 	}
+	{
+		// The value is also a CreateElicitationRequest.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeCreateElicitationRequest(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckCreateElicitationRequest(c, p, v)
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -15175,6 +15187,3850 @@ func (x *AgentRequestParamsCreateElicitationRequest) UnmarshalJSON(data []byte) 
 
 // MarshalJSON encodes the value.
 func (x AgentRequestParamsCreateElicitationRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownCreateElicitationRequest) isCreateElicitationRequest() {}
+
+// DecodeCreateElicitationRequest decodes a CreateElicitationRequest from d.
+func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, error) {
+	tag, ok, err := d.PeekTag("mode")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"mode\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "form":
+		v := new(Form)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "url":
+		v := new(URL)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownCreateElicitationRequest{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeCreateElicitationRequest encodes v to e; a nil v is null.
+func EncodeCreateElicitationRequest(e *wire.Encoder, v CreateElicitationRequest) {
+	switch v := v.(type) {
+	case *Form:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *URL:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UnknownCreateElicitationRequest:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"mode\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckCreateElicitationRequest records in c every constraint v breaks, under the JSON pointer p.
+func CheckCreateElicitationRequest(c *wire.Checker, p string, v CreateElicitationRequest) {
+	switch v := v.(type) {
+	case *Form:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *URL:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalCreateElicitationRequest decodes a CreateElicitationRequest from data, strictly.
+func UnmarshalCreateElicitationRequest(data []byte) (CreateElicitationRequest, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeCreateElicitationRequest(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalCreateElicitationRequest encodes v.
+func MarshalCreateElicitationRequest(v CreateElicitationRequest) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeCreateElicitationRequest(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateCreateElicitationRequest checks v against its schema's constraints and returns every violation.
+func ValidateCreateElicitationRequest(v CreateElicitationRequest) error {
+	var c wire.Checker
+	CheckCreateElicitationRequest(&c, "", v)
+	return c.Err()
+}
+
+func (*Form) isCreateElicitationRequest() {}
+
+// DecodeWire decodes the value from d.
+func (x *Form) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Form{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "mode":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "mode")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "mode")
+			}
+			if v != "form" {
+				return wire.At(wire.ConstError(d.Offset(), "\"form\""), "mode")
+			}
+		case "message":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "message")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "message")
+				}
+				x.Message = v0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		case "requestedSchema":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "requestedSchema")
+			}
+			seen[3] = true
+			if err := x.RequestedSchema.DecodeWire(d); err != nil {
+				return wire.At(err, "requestedSchema")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "mode")
+	}
+	if !seen[1] {
+		missing = append(missing, "message")
+	}
+	if !seen[3] {
+		missing = append(missing, "requestedSchema")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Form) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Form) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"mode\":")
+	e.RawValue("\"form\"")
+	e.RawKey("\"message\":")
+	e.String(x.Message)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	e.RawKey("\"requestedSchema\":")
+	x.RequestedSchema.EncodeWire(e)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Form) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+	{
+		p := wire.Join(p, "requestedSchema")
+		x.RequestedSchema.CheckWire(c, p)
+	}
+	{
+		// The value is also a ElicitationFormMode.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeElicitationFormMode(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckElicitationFormMode(c, p, v)
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Form) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Form) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Form) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationSchema{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [6]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			if err := x.Type.DecodeWire(d); err != nil {
+				return wire.At(err, "type")
+			}
+		case "title":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "title")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "title")
+			}
+			if isNull {
+				x.Title = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "title")
+					}
+					v = v1
+				}
+				x.Title = wire.Some(v)
+			}
+		case "properties":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "properties")
+			}
+			seen[2] = true
+			{
+				if err := d.BeginObject(); err != nil {
+					return wire.At(err, "properties")
+				}
+				m0 := make(map[string]ElicitationPropertySchema)
+				for {
+					key, more, err := d.NextKey()
+					if err != nil {
+						return wire.At(err, "properties")
+					}
+					if !more {
+						break
+					}
+					k0 := string(key)
+					if _, dup := m0[k0]; dup {
+						return wire.At(wire.DuplicateError(d.Offset(), k0), "properties")
+					}
+					var e0 ElicitationPropertySchema
+					{
+						v1, err := DecodeElicitationPropertySchema(d)
+						if err != nil {
+							return wire.At(wire.At(err, k0), "properties")
+						}
+						e0 = v1
+					}
+					m0[k0] = e0
+				}
+				x.Properties = m0
+			}
+		case "required":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "required")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "required")
+			}
+			if isNull {
+				x.Required = wire.Null[[]string]()
+			} else {
+				var v []string
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "required")
+					}
+					s1 := make([]string, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "required")
+						}
+						if !more {
+							break
+						}
+						var e1 string
+						{
+							v2, err := d.String()
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "required")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Required = wire.Some(v)
+			}
+		case "description":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[4] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[2] {
+		missing = append(missing, "properties")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationSchema) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationSchema) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	x.Type.EncodeWire(e)
+	if !x.Title.IsAbsent() {
+		e.RawKey("\"title\":")
+		if v, ok := x.Title.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	e.RawKey("\"properties\":")
+	e.BeginObject()
+	for _, k0 := range wire.SortedKeys(x.Properties) {
+		e.Key(k0)
+		v0 := x.Properties[k0]
+		EncodeElicitationPropertySchema(e, v0)
+	}
+	e.EndObject()
+	if !x.Required.IsAbsent() {
+		e.RawKey("\"required\":")
+		if v, ok := x.Required.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				e.String(v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "type")
+		x.Type.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "properties")
+		for _, k0 := range wire.SortedKeys(x.Properties) {
+			v0 := x.Properties[k0]
+			p := wire.Join(p, k0)
+			CheckElicitationPropertySchema(c, p, v0)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationSchema) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationSchema) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationSchema) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationSchemaType) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationSchemaType(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationSchemaType) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationSchemaType) CheckWire(c *wire.Checker, p string) {
+	v := string(*x)
+	switch string(v) {
+	case "object":
+	default:
+		c.Fail(p, "%q is not one of object", string(v))
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationSchemaType) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationSchemaType) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownElicitationPropertySchema) isElicitationPropertySchema() {}
+
+// DecodeElicitationPropertySchema decodes a ElicitationPropertySchema from d.
+func DecodeElicitationPropertySchema(d *wire.Decoder) (ElicitationPropertySchema, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"type\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "string":
+		v := new(StringPropertySchema)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "number":
+		v := new(NumberPropertySchema)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "integer":
+		v := new(IntegerPropertySchema)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "boolean":
+		v := new(BooleanPropertySchema)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "array":
+		v := new(MultiSelectPropertySchema)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownElicitationPropertySchema{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeElicitationPropertySchema encodes v to e; a nil v is null.
+func EncodeElicitationPropertySchema(e *wire.Encoder, v ElicitationPropertySchema) {
+	switch v := v.(type) {
+	case *StringPropertySchema:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"string\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *NumberPropertySchema:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"number\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *IntegerPropertySchema:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"integer\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *BooleanPropertySchema:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"boolean\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *MultiSelectPropertySchema:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"array\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownElicitationPropertySchema:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckElicitationPropertySchema records in c every constraint v breaks, under the JSON pointer p.
+func CheckElicitationPropertySchema(c *wire.Checker, p string, v ElicitationPropertySchema) {
+	switch v := v.(type) {
+	case *StringPropertySchema:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *NumberPropertySchema:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *IntegerPropertySchema:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *BooleanPropertySchema:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *MultiSelectPropertySchema:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalElicitationPropertySchema decodes a ElicitationPropertySchema from data, strictly.
+func UnmarshalElicitationPropertySchema(data []byte) (ElicitationPropertySchema, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeElicitationPropertySchema(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalElicitationPropertySchema encodes v.
+func MarshalElicitationPropertySchema(v ElicitationPropertySchema) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeElicitationPropertySchema(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateElicitationPropertySchema checks v against its schema's constraints and returns every violation.
+func ValidateElicitationPropertySchema(v ElicitationPropertySchema) error {
+	var c wire.Checker
+	CheckElicitationPropertySchema(&c, "", v)
+	return c.Err()
+}
+
+func (*StringPropertySchema) isElicitationPropertySchema() {}
+
+// DecodeWire decodes the value from d.
+func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = StringPropertySchema{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [10]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "title":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "title")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "title")
+			}
+			if isNull {
+				x.Title = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "title")
+					}
+					v = v1
+				}
+				x.Title = wire.Some(v)
+			}
+		case "description":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "minLength":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "minLength")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "minLength")
+			}
+			if isNull {
+				x.MinLength = wire.Null[uint32]()
+			} else {
+				var v uint32
+				{
+					v1, err := d.Uint32()
+					if err != nil {
+						return wire.At(err, "minLength")
+					}
+					v = v1
+				}
+				x.MinLength = wire.Some(v)
+			}
+		case "maxLength":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "maxLength")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "maxLength")
+			}
+			if isNull {
+				x.MaxLength = wire.Null[uint32]()
+			} else {
+				var v uint32
+				{
+					v1, err := d.Uint32()
+					if err != nil {
+						return wire.At(err, "maxLength")
+					}
+					v = v1
+				}
+				x.MaxLength = wire.Some(v)
+			}
+		case "pattern":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "pattern")
+			}
+			seen[4] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "pattern")
+			}
+			if isNull {
+				x.Pattern = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "pattern")
+					}
+					v = v1
+				}
+				x.Pattern = wire.Some(v)
+			}
+		case "format":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "format")
+			}
+			seen[5] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "format")
+			}
+			if isNull {
+				x.Format = wire.Null[StringFormat]()
+			} else {
+				var v StringFormat
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "format")
+				}
+				x.Format = wire.Some(v)
+			}
+		case "default":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "default")
+			}
+			seen[6] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "default")
+			}
+			if isNull {
+				x.Default = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "default")
+					}
+					v = v1
+				}
+				x.Default = wire.Some(v)
+			}
+		case "enum":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "enum")
+			}
+			seen[7] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "enum")
+			}
+			if isNull {
+				x.Enum = wire.Null[[]string]()
+			} else {
+				var v []string
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "enum")
+					}
+					s1 := make([]string, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "enum")
+						}
+						if !more {
+							break
+						}
+						var e1 string
+						{
+							v2, err := d.String()
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "enum")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Enum = wire.Some(v)
+			}
+		case "oneOf":
+			if seen[8] {
+				return wire.DuplicateError(d.Offset(), "oneOf")
+			}
+			seen[8] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "oneOf")
+			}
+			if isNull {
+				x.OneOf = wire.Null[[]EnumOption]()
+			} else {
+				var v []EnumOption
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "oneOf")
+					}
+					s1 := make([]EnumOption, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "oneOf")
+						}
+						if !more {
+							break
+						}
+						var e1 EnumOption
+						if err := e1.DecodeWire(d); err != nil {
+							return wire.At(wire.AtIndex(err, i1), "oneOf")
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.OneOf = wire.Some(v)
+			}
+		case "_meta":
+			if seen[9] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[9] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *StringPropertySchema) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *StringPropertySchema) EncodeWireFields(e *wire.Encoder) {
+	if !x.Title.IsAbsent() {
+		e.RawKey("\"title\":")
+		if v, ok := x.Title.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.MinLength.IsAbsent() {
+		e.RawKey("\"minLength\":")
+		if v, ok := x.MinLength.Get(); ok {
+			e.Uint64(uint64(v))
+		} else {
+			e.Null()
+		}
+	}
+	if !x.MaxLength.IsAbsent() {
+		e.RawKey("\"maxLength\":")
+		if v, ok := x.MaxLength.Get(); ok {
+			e.Uint64(uint64(v))
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Pattern.IsAbsent() {
+		e.RawKey("\"pattern\":")
+		if v, ok := x.Pattern.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Format.IsAbsent() {
+		e.RawKey("\"format\":")
+		if v, ok := x.Format.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Default.IsAbsent() {
+		e.RawKey("\"default\":")
+		if v, ok := x.Default.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Enum.IsAbsent() {
+		e.RawKey("\"enum\":")
+		if v, ok := x.Enum.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				e.String(v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if !x.OneOf.IsAbsent() {
+		e.RawKey("\"oneOf\":")
+		if v, ok := x.OneOf.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				v[i1].EncodeWire(e)
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Format.Get(); ok {
+		p := wire.Join(p, "format")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Enum.Get(); ok {
+		p := wire.Join(p, "enum")
+		if len(v) < 1 {
+			c.Fail(p, "has %d items, want at least 1", len(v))
+		}
+	}
+	if v, ok := x.OneOf.Get(); ok {
+		p := wire.Join(p, "oneOf")
+		if len(v) < 1 {
+			c.Fail(p, "has %d items, want at least 1", len(v))
+		}
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			v[i1].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *StringPropertySchema) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *StringPropertySchema) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x StringPropertySchema) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+const (
+	// Email address format.
+	StringFormatEmail StringFormat = "email"
+	// URI format.
+	StringFormatURI StringFormat = "uri"
+	// Date format (YYYY-MM-DD).
+	StringFormatDate StringFormat = "date"
+	// Date-time format (RFC 3339).
+	StringFormatDateTime StringFormat = "date-time"
+)
+
+// Valid reports whether v is one of the listed values.
+func (v StringFormat) Valid() bool {
+	switch v {
+	case StringFormatEmail, StringFormatURI, StringFormatDate, StringFormatDateTime:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *StringFormat) DecodeWire(d *wire.Decoder) error {
+	v, err := d.String()
+	*x = StringFormat(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *StringFormat) EncodeWire(e *wire.Encoder) {
+	e.String(string(*x))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *StringFormat) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *StringFormat) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *StringFormat) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x StringFormat) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = EnumOption{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "const":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "const")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "const")
+				}
+				x.Const = v0
+			}
+		case "title":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "title")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "title")
+				}
+				x.Title = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "const")
+	}
+	if !seen[1] {
+		missing = append(missing, "title")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *EnumOption) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *EnumOption) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"const\":")
+	e.String(x.Const)
+	e.RawKey("\"title\":")
+	e.String(x.Title)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *EnumOption) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *EnumOption) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *EnumOption) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x EnumOption) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*NumberPropertySchema) isElicitationPropertySchema() {}
+
+// DecodeWire decodes the value from d.
+func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = NumberPropertySchema{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [6]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "title":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "title")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "title")
+			}
+			if isNull {
+				x.Title = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "title")
+					}
+					v = v1
+				}
+				x.Title = wire.Some(v)
+			}
+		case "description":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "minimum":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "minimum")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "minimum")
+			}
+			if isNull {
+				x.Minimum = wire.Null[float64]()
+			} else {
+				var v float64
+				{
+					v1, err := d.Float64()
+					if err != nil {
+						return wire.At(err, "minimum")
+					}
+					v = v1
+				}
+				x.Minimum = wire.Some(v)
+			}
+		case "maximum":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "maximum")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "maximum")
+			}
+			if isNull {
+				x.Maximum = wire.Null[float64]()
+			} else {
+				var v float64
+				{
+					v1, err := d.Float64()
+					if err != nil {
+						return wire.At(err, "maximum")
+					}
+					v = v1
+				}
+				x.Maximum = wire.Some(v)
+			}
+		case "default":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "default")
+			}
+			seen[4] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "default")
+			}
+			if isNull {
+				x.Default = wire.Null[float64]()
+			} else {
+				var v float64
+				{
+					v1, err := d.Float64()
+					if err != nil {
+						return wire.At(err, "default")
+					}
+					v = v1
+				}
+				x.Default = wire.Some(v)
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *NumberPropertySchema) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *NumberPropertySchema) EncodeWireFields(e *wire.Encoder) {
+	if !x.Title.IsAbsent() {
+		e.RawKey("\"title\":")
+		if v, ok := x.Title.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Minimum.IsAbsent() {
+		e.RawKey("\"minimum\":")
+		if v, ok := x.Minimum.Get(); ok {
+			e.Float64(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Maximum.IsAbsent() {
+		e.RawKey("\"maximum\":")
+		if v, ok := x.Maximum.Get(); ok {
+			e.Float64(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Default.IsAbsent() {
+		e.RawKey("\"default\":")
+		if v, ok := x.Default.Get(); ok {
+			e.Float64(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *NumberPropertySchema) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *NumberPropertySchema) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x NumberPropertySchema) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*IntegerPropertySchema) isElicitationPropertySchema() {}
+
+// DecodeWire decodes the value from d.
+func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = IntegerPropertySchema{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [6]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "title":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "title")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "title")
+			}
+			if isNull {
+				x.Title = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "title")
+					}
+					v = v1
+				}
+				x.Title = wire.Some(v)
+			}
+		case "description":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "minimum":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "minimum")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "minimum")
+			}
+			if isNull {
+				x.Minimum = wire.Null[int64]()
+			} else {
+				var v int64
+				{
+					v1, err := d.Int64()
+					if err != nil {
+						return wire.At(err, "minimum")
+					}
+					v = v1
+				}
+				x.Minimum = wire.Some(v)
+			}
+		case "maximum":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "maximum")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "maximum")
+			}
+			if isNull {
+				x.Maximum = wire.Null[int64]()
+			} else {
+				var v int64
+				{
+					v1, err := d.Int64()
+					if err != nil {
+						return wire.At(err, "maximum")
+					}
+					v = v1
+				}
+				x.Maximum = wire.Some(v)
+			}
+		case "default":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "default")
+			}
+			seen[4] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "default")
+			}
+			if isNull {
+				x.Default = wire.Null[int64]()
+			} else {
+				var v int64
+				{
+					v1, err := d.Int64()
+					if err != nil {
+						return wire.At(err, "default")
+					}
+					v = v1
+				}
+				x.Default = wire.Some(v)
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *IntegerPropertySchema) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *IntegerPropertySchema) EncodeWireFields(e *wire.Encoder) {
+	if !x.Title.IsAbsent() {
+		e.RawKey("\"title\":")
+		if v, ok := x.Title.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Minimum.IsAbsent() {
+		e.RawKey("\"minimum\":")
+		if v, ok := x.Minimum.Get(); ok {
+			e.Int64(int64(v))
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Maximum.IsAbsent() {
+		e.RawKey("\"maximum\":")
+		if v, ok := x.Maximum.Get(); ok {
+			e.Int64(int64(v))
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Default.IsAbsent() {
+		e.RawKey("\"default\":")
+		if v, ok := x.Default.Get(); ok {
+			e.Int64(int64(v))
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *IntegerPropertySchema) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x IntegerPropertySchema) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*BooleanPropertySchema) isElicitationPropertySchema() {}
+
+// DecodeWire decodes the value from d.
+func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = BooleanPropertySchema{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "title":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "title")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "title")
+			}
+			if isNull {
+				x.Title = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "title")
+					}
+					v = v1
+				}
+				x.Title = wire.Some(v)
+			}
+		case "description":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "default":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "default")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "default")
+			}
+			if isNull {
+				x.Default = wire.Null[bool]()
+			} else {
+				var v bool
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "default")
+					}
+					v = v1
+				}
+				x.Default = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *BooleanPropertySchema) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *BooleanPropertySchema) EncodeWireFields(e *wire.Encoder) {
+	if !x.Title.IsAbsent() {
+		e.RawKey("\"title\":")
+		if v, ok := x.Title.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Default.IsAbsent() {
+		e.RawKey("\"default\":")
+		if v, ok := x.Default.Get(); ok {
+			e.Bool(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *BooleanPropertySchema) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x BooleanPropertySchema) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*MultiSelectPropertySchema) isElicitationPropertySchema() {}
+
+// DecodeWire decodes the value from d.
+func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = MultiSelectPropertySchema{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [7]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "title":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "title")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "title")
+			}
+			if isNull {
+				x.Title = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "title")
+					}
+					v = v1
+				}
+				x.Title = wire.Some(v)
+			}
+		case "description":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "minItems":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "minItems")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "minItems")
+			}
+			if isNull {
+				x.MinItems = wire.Null[uint64]()
+			} else {
+				var v uint64
+				{
+					v1, err := d.Uint64()
+					if err != nil {
+						return wire.At(err, "minItems")
+					}
+					v = v1
+				}
+				x.MinItems = wire.Some(v)
+			}
+		case "maxItems":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "maxItems")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "maxItems")
+			}
+			if isNull {
+				x.MaxItems = wire.Null[uint64]()
+			} else {
+				var v uint64
+				{
+					v1, err := d.Uint64()
+					if err != nil {
+						return wire.At(err, "maxItems")
+					}
+					v = v1
+				}
+				x.MaxItems = wire.Some(v)
+			}
+		case "items":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "items")
+			}
+			seen[4] = true
+			{
+				v0, err := DecodeMultiSelectItems(d)
+				if err != nil {
+					return wire.At(err, "items")
+				}
+				x.Items = v0
+			}
+		case "default":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "default")
+			}
+			seen[5] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "default")
+			}
+			if isNull {
+				x.Default = wire.Null[[]string]()
+			} else {
+				var v []string
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "default")
+					}
+					s1 := make([]string, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "default")
+						}
+						if !more {
+							break
+						}
+						var e1 string
+						{
+							v2, err := d.String()
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "default")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Default = wire.Some(v)
+			}
+		case "_meta":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[6] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[4] {
+		missing = append(missing, "items")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *MultiSelectPropertySchema) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *MultiSelectPropertySchema) EncodeWireFields(e *wire.Encoder) {
+	if !x.Title.IsAbsent() {
+		e.RawKey("\"title\":")
+		if v, ok := x.Title.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.MinItems.IsAbsent() {
+		e.RawKey("\"minItems\":")
+		if v, ok := x.MinItems.Get(); ok {
+			e.Uint64(uint64(v))
+		} else {
+			e.Null()
+		}
+	}
+	if !x.MaxItems.IsAbsent() {
+		e.RawKey("\"maxItems\":")
+		if v, ok := x.MaxItems.Get(); ok {
+			e.Uint64(uint64(v))
+		} else {
+			e.Null()
+		}
+	}
+	e.RawKey("\"items\":")
+	EncodeMultiSelectItems(e, x.Items)
+	if !x.Default.IsAbsent() {
+		e.RawKey("\"default\":")
+		if v, ok := x.Default.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				e.String(v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "items")
+		CheckMultiSelectItems(c, p, x.Items)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *MultiSelectPropertySchema) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownMultiSelectItems) isMultiSelectItems() {}
+
+// DecodeMultiSelectItems decodes a MultiSelectItems from d.
+func DecodeMultiSelectItems(d *wire.Decoder) (MultiSelectItems, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		v := new(Titled)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	switch tag {
+	case "string":
+		v := new(StringMultiSelectItems)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownMultiSelectItems{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeMultiSelectItems encodes v to e; a nil v is null.
+func EncodeMultiSelectItems(e *wire.Encoder, v MultiSelectItems) {
+	switch v := v.(type) {
+	case *StringMultiSelectItems:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"string\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *Titled:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UnknownMultiSelectItems:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckMultiSelectItems records in c every constraint v breaks, under the JSON pointer p.
+func CheckMultiSelectItems(c *wire.Checker, p string, v MultiSelectItems) {
+	switch v := v.(type) {
+	case *StringMultiSelectItems:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Titled:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalMultiSelectItems decodes a MultiSelectItems from data, strictly.
+func UnmarshalMultiSelectItems(data []byte) (MultiSelectItems, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeMultiSelectItems(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalMultiSelectItems encodes v.
+func MarshalMultiSelectItems(v MultiSelectItems) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeMultiSelectItems(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateMultiSelectItems checks v against its schema's constraints and returns every violation.
+func ValidateMultiSelectItems(v MultiSelectItems) error {
+	var c wire.Checker
+	CheckMultiSelectItems(&c, "", v)
+	return c.Err()
+}
+
+func (*StringMultiSelectItems) isMultiSelectItems() {}
+
+// DecodeWire decodes the value from d.
+func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = StringMultiSelectItems{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "enum":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "enum")
+			}
+			seen[0] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "enum")
+				}
+				s0 := make([]string, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "enum")
+					}
+					if !more {
+						break
+					}
+					var e0 string
+					{
+						v1, err := d.String()
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "enum")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.Enum = s0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "enum")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *StringMultiSelectItems) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *StringMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"enum\":")
+	e.BeginArray()
+	for i0 := range x.Enum {
+		e.String(x.Enum[i0])
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "enum")
+		if len(x.Enum) < 1 {
+			c.Fail(p, "has %d items, want at least 1", len(x.Enum))
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *StringMultiSelectItems) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x StringMultiSelectItems) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = TitledMultiSelectItems{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "anyOf":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "anyOf")
+			}
+			seen[0] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "anyOf")
+				}
+				s0 := make([]EnumOption, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "anyOf")
+					}
+					if !more {
+						break
+					}
+					var e0 EnumOption
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "anyOf")
+					}
+					s0 = append(s0, e0)
+				}
+				x.AnyOf = s0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "anyOf")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *TitledMultiSelectItems) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *TitledMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"anyOf\":")
+	e.BeginArray()
+	for i0 := range x.AnyOf {
+		x.AnyOf[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "anyOf")
+		if len(x.AnyOf) < 1 {
+			c.Fail(p, "has %d items, want at least 1", len(x.AnyOf))
+		}
+		for i0 := range x.AnyOf {
+			p := wire.JoinIndex(p, i0)
+			x.AnyOf[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *TitledMultiSelectItems) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x TitledMultiSelectItems) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*Titled) isMultiSelectItems() {}
+
+// DecodeWire decodes the value from d.
+func (x *Titled) DecodeWire(d *wire.Decoder) error {
+	return (*TitledMultiSelectItems)(x).DecodeWire(d)
+}
+
+// EncodeWire encodes the value to e.
+func (x *Titled) EncodeWire(e *wire.Encoder) {
+	(*TitledMultiSelectItems)(x).EncodeWire(e)
+}
+
+// EncodeWireFields writes the members of the value, without braces.
+func (x *Titled) EncodeWireFields(e *wire.Encoder) {
+	(*TitledMultiSelectItems)(x).EncodeWireFields(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Titled) CheckWire(c *wire.Checker, p string) {
+	(*TitledMultiSelectItems)(x).CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Titled) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Titled) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Titled) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// decodeElicitationFormModeByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeElicitationFormModeByTrial(d *wire.Decoder, set uint64) (ElicitationFormMode, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ElicitationFormMode
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(Session)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(ElicitationFormModeRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// DecodeElicitationFormMode decodes a ElicitationFormMode from d.
+func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeElicitationFormModeByTrial(d, set)
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(Session)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(ElicitationFormModeRequest)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: Session (sessionId); ElicitationFormModeRequest (requestId)",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeElicitationFormMode encodes v to e; a nil v is null.
+func EncodeElicitationFormMode(e *wire.Encoder, v ElicitationFormMode) {
+	switch v := v.(type) {
+	case *Session:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ElicitationFormModeRequest:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckElicitationFormMode records in c every constraint v breaks, under the JSON pointer p.
+func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) {
+	switch v := v.(type) {
+	case *Session:
+		if v != nil {
+			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(ElicitationFormModeRequest); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both Session and ElicitationFormModeRequest; oneOf allows exactly one")
+			}
+		}
+	case *ElicitationFormModeRequest:
+		if v != nil {
+			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(Session); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both ElicitationFormModeRequest and Session; oneOf allows exactly one")
+			}
+		}
+	}
+}
+
+// UnmarshalElicitationFormMode decodes a ElicitationFormMode from data, strictly.
+func UnmarshalElicitationFormMode(data []byte) (ElicitationFormMode, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeElicitationFormMode(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalElicitationFormMode encodes v.
+func MarshalElicitationFormMode(v ElicitationFormMode) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeElicitationFormMode(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateElicitationFormMode checks v against its schema's constraints and returns every violation.
+func ValidateElicitationFormMode(v ElicitationFormMode) error {
+	var c wire.Checker
+	CheckElicitationFormMode(&c, "", v)
+	return c.Err()
+}
+
+func (*Session) isElicitationFormMode() {}
+
+// DecodeWire decodes the value from d.
+func (x *Session) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Session{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "toolCallId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "toolCallId")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "toolCallId")
+			}
+			if isNull {
+				x.ToolCallID = wire.Null[ToolCallID]()
+			} else {
+				var v ToolCallID
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "toolCallId")
+				}
+				x.ToolCallID = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Session) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Session) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if !x.ToolCallID.IsAbsent() {
+		e.RawKey("\"toolCallId\":")
+		if v, ok := x.ToolCallID.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Session) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if v, ok := x.ToolCallID.Get(); ok {
+		p := wire.Join(p, "toolCallId")
+		v.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Session) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Session) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Session) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*ElicitationFormModeRequest) isElicitationFormMode() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationFormModeRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "requestId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "requestId")
+				}
+				x.RequestID = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "requestId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationFormModeRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestId\":")
+	EncodeRequestID(e, x.RequestID)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "requestId")
+		CheckRequestID(c, p, x.RequestID)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationFormModeRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationFormModeRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*URL) isCreateElicitationRequest() {}
+
+// DecodeWire decodes the value from d.
+func (x *URL) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = URL{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [5]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "mode":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "mode")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "mode")
+			}
+			if v != "url" {
+				return wire.At(wire.ConstError(d.Offset(), "\"url\""), "mode")
+			}
+		case "message":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "message")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "message")
+				}
+				x.Message = v0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		case "elicitationId":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "elicitationId")
+			}
+			seen[3] = true
+			if err := x.ElicitationID.DecodeWire(d); err != nil {
+				return wire.At(err, "elicitationId")
+			}
+		case "url":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "url")
+			}
+			seen[4] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "url")
+				}
+				x.URL = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "mode")
+	}
+	if !seen[1] {
+		missing = append(missing, "message")
+	}
+	if !seen[3] {
+		missing = append(missing, "elicitationId")
+	}
+	if !seen[4] {
+		missing = append(missing, "url")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *URL) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *URL) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"mode\":")
+	e.RawValue("\"url\"")
+	e.RawKey("\"message\":")
+	e.String(x.Message)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	e.RawKey("\"elicitationId\":")
+	x.ElicitationID.EncodeWire(e)
+	e.RawKey("\"url\":")
+	e.String(x.URL)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *URL) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+	{
+		p := wire.Join(p, "elicitationId")
+		x.ElicitationID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "url")
+		if !check.IsURI(string(x.URL)) {
+			c.Fail(p, "%q is not a valid uri", string(x.URL))
+		}
+	}
+	{
+		// The value is also a ElicitationURLMode.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeElicitationURLMode(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckElicitationURLMode(c, p, v)
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *URL) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *URL) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x URL) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// decodeElicitationURLModeByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeElicitationURLModeByTrial(d *wire.Decoder, set uint64) (ElicitationURLMode, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ElicitationURLMode
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(ElicitationURLModeSession)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(ElicitationURLModeRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// DecodeElicitationURLMode decodes a ElicitationURLMode from d.
+func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeElicitationURLModeByTrial(d, set)
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(ElicitationURLModeSession)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(ElicitationURLModeRequest)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: ElicitationURLModeSession (sessionId); ElicitationURLModeRequest (requestId)",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeElicitationURLMode encodes v to e; a nil v is null.
+func EncodeElicitationURLMode(e *wire.Encoder, v ElicitationURLMode) {
+	switch v := v.(type) {
+	case *ElicitationURLModeSession:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ElicitationURLModeRequest:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckElicitationURLMode records in c every constraint v breaks, under the JSON pointer p.
+func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
+	switch v := v.(type) {
+	case *ElicitationURLModeSession:
+		if v != nil {
+			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(ElicitationURLModeRequest); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both ElicitationURLModeSession and ElicitationURLModeRequest; oneOf allows exactly one")
+			}
+		}
+	case *ElicitationURLModeRequest:
+		if v != nil {
+			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(ElicitationURLModeSession); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both ElicitationURLModeRequest and ElicitationURLModeSession; oneOf allows exactly one")
+			}
+		}
+	}
+}
+
+// UnmarshalElicitationURLMode decodes a ElicitationURLMode from data, strictly.
+func UnmarshalElicitationURLMode(data []byte) (ElicitationURLMode, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeElicitationURLMode(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalElicitationURLMode encodes v.
+func MarshalElicitationURLMode(v ElicitationURLMode) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeElicitationURLMode(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateElicitationURLMode checks v against its schema's constraints and returns every violation.
+func ValidateElicitationURLMode(v ElicitationURLMode) error {
+	var c wire.Checker
+	CheckElicitationURLMode(&c, "", v)
+	return c.Err()
+}
+
+func (*ElicitationURLModeSession) isElicitationURLMode() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationURLModeSession{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "toolCallId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "toolCallId")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "toolCallId")
+			}
+			if isNull {
+				x.ToolCallID = wire.Null[ToolCallID]()
+			} else {
+				var v ToolCallID
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "toolCallId")
+				}
+				x.ToolCallID = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationURLModeSession) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if !x.ToolCallID.IsAbsent() {
+		e.RawKey("\"toolCallId\":")
+		if v, ok := x.ToolCallID.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if v, ok := x.ToolCallID.Get(); ok {
+		p := wire.Join(p, "toolCallId")
+		v.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationURLModeSession) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationURLModeSession) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationURLModeSession) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*ElicitationURLModeRequest) isElicitationURLMode() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationURLModeRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "requestId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "requestId")
+				}
+				x.RequestID = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "requestId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationURLModeRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestId\":")
+	EncodeRequestID(e, x.RequestID)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "requestId")
+		CheckRequestID(c, p, x.RequestID)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationURLModeRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationURLModeRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -25833,6 +29689,26 @@ func (x *Idle) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
+	{
+		// The value is also a IdleStateUpdate.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		d := wire.NewDecoder(e.Bytes())
+		v, err := DecodeIdleStateUpdate(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		} else {
+			CheckIdleStateUpdate(c, p, v)
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -26087,6 +29963,2325 @@ func (x *Usage) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x Usage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownIdleStateUpdate) isIdleStateUpdate() {}
+
+// DecodeIdleStateUpdate decodes a IdleStateUpdate from d.
+func DecodeIdleStateUpdate(d *wire.Decoder) (IdleStateUpdate, error) {
+	tag, ok, err := d.PeekTag("stopReason")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		v := new(None)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	switch tag {
+	case "end_turn":
+		v := new(EndTurn)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "max_tokens":
+		v := new(MaxTokens)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "max_turn_requests":
+		v := new(MaxTurnRequests)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "refusal":
+		v := new(Refusal)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "cancelled":
+		v := new(Cancelled)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "error":
+		v := new(IdleStateUpdateError)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownIdleStateUpdate{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeIdleStateUpdate encodes v to e; a nil v is null.
+func EncodeIdleStateUpdate(e *wire.Encoder, v IdleStateUpdate) {
+	switch v := v.(type) {
+	case *EndTurn:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *MaxTokens:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *MaxTurnRequests:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Refusal:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Cancelled:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *IdleStateUpdateError:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *None:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UnknownIdleStateUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"stopReason\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckIdleStateUpdate records in c every constraint v breaks, under the JSON pointer p.
+func CheckIdleStateUpdate(c *wire.Checker, p string, v IdleStateUpdate) {
+	switch v := v.(type) {
+	case *EndTurn:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *MaxTokens:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *MaxTurnRequests:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Refusal:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Cancelled:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *IdleStateUpdateError:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *None:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalIdleStateUpdate decodes a IdleStateUpdate from data, strictly.
+func UnmarshalIdleStateUpdate(data []byte) (IdleStateUpdate, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeIdleStateUpdate(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalIdleStateUpdate encodes v.
+func MarshalIdleStateUpdate(v IdleStateUpdate) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeIdleStateUpdate(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateIdleStateUpdate checks v against its schema's constraints and returns every violation.
+func ValidateIdleStateUpdate(v IdleStateUpdate) error {
+	var c wire.Checker
+	CheckIdleStateUpdate(&c, "", v)
+	return c.Err()
+}
+
+func (*EndTurn) isIdleStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = EndTurn{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "stopReason":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "stopReason")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "end_turn" {
+				return wire.At(wire.ConstError(d.Offset(), "\"end_turn\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[Usage]()
+			} else {
+				var v Usage
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "usage")
+				}
+				x.Usage = wire.Some(v)
+			}
+		case "background":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *EndTurn) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *EndTurn) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"end_turn\"")
+	if !x.Usage.IsAbsent() {
+		e.RawKey("\"usage\":")
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *EndTurn) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Usage.Get(); ok {
+		p := wire.Join(p, "usage")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *EndTurn) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *EndTurn) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x EndTurn) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*MaxTokens) isIdleStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = MaxTokens{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "stopReason":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "stopReason")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "max_tokens" {
+				return wire.At(wire.ConstError(d.Offset(), "\"max_tokens\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[Usage]()
+			} else {
+				var v Usage
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "usage")
+				}
+				x.Usage = wire.Some(v)
+			}
+		case "background":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *MaxTokens) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *MaxTokens) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"max_tokens\"")
+	if !x.Usage.IsAbsent() {
+		e.RawKey("\"usage\":")
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *MaxTokens) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Usage.Get(); ok {
+		p := wire.Join(p, "usage")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *MaxTokens) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *MaxTokens) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x MaxTokens) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*MaxTurnRequests) isIdleStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = MaxTurnRequests{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "stopReason":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "stopReason")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "max_turn_requests" {
+				return wire.At(wire.ConstError(d.Offset(), "\"max_turn_requests\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[Usage]()
+			} else {
+				var v Usage
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "usage")
+				}
+				x.Usage = wire.Some(v)
+			}
+		case "background":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *MaxTurnRequests) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *MaxTurnRequests) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"max_turn_requests\"")
+	if !x.Usage.IsAbsent() {
+		e.RawKey("\"usage\":")
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *MaxTurnRequests) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Usage.Get(); ok {
+		p := wire.Join(p, "usage")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *MaxTurnRequests) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *MaxTurnRequests) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x MaxTurnRequests) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*Refusal) isIdleStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *Refusal) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Refusal{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "stopReason":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "stopReason")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "refusal" {
+				return wire.At(wire.ConstError(d.Offset(), "\"refusal\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[Usage]()
+			} else {
+				var v Usage
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "usage")
+				}
+				x.Usage = wire.Some(v)
+			}
+		case "background":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Refusal) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Refusal) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"refusal\"")
+	if !x.Usage.IsAbsent() {
+		e.RawKey("\"usage\":")
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Refusal) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Usage.Get(); ok {
+		p := wire.Join(p, "usage")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Refusal) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Refusal) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Refusal) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*Cancelled) isIdleStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Cancelled{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "stopReason":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "stopReason")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "cancelled" {
+				return wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[Usage]()
+			} else {
+				var v Usage
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "usage")
+				}
+				x.Usage = wire.Some(v)
+			}
+		case "background":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Cancelled) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Cancelled) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"cancelled\"")
+	if !x.Usage.IsAbsent() {
+		e.RawKey("\"usage\":")
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Cancelled) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Usage.Get(); ok {
+		p := wire.Join(p, "usage")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Cancelled) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Cancelled) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Cancelled) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*IdleStateUpdateError) isIdleStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = IdleStateUpdateError{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [5]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "stopReason":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "stopReason")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "error" {
+				return wire.At(wire.ConstError(d.Offset(), "\"error\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[Usage]()
+			} else {
+				var v Usage
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "usage")
+				}
+				x.Usage = wire.Some(v)
+			}
+		case "background":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		case "error":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "error")
+			}
+			seen[4] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "error")
+			}
+			if isNull {
+				x.Error = wire.Null[Error]()
+			} else {
+				var v Error
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "error")
+				}
+				x.Error = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *IdleStateUpdateError) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *IdleStateUpdateError) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"error\"")
+	if !x.Usage.IsAbsent() {
+		e.RawKey("\"usage\":")
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	if !x.Error.IsAbsent() {
+		e.RawKey("\"error\":")
+		if v, ok := x.Error.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *IdleStateUpdateError) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Usage.Get(); ok {
+		p := wire.Join(p, "usage")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+	if v, ok := x.Error.Get(); ok {
+		p := wire.Join(p, "error")
+		v.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *IdleStateUpdateError) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *IdleStateUpdateError) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x IdleStateUpdateError) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *Error) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Error{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "code":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "code")
+			}
+			seen[0] = true
+			if err := x.Code.DecodeWire(d); err != nil {
+				return wire.At(err, "code")
+			}
+		case "message":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "message")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "message")
+				}
+				x.Message = v0
+			}
+		case "data":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "data")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "data")
+			}
+			if isNull {
+				x.Data = wire.Null[ErrorData]()
+			} else {
+				var v ErrorData
+				{
+					v1, err := DecodeErrorData(d)
+					if err != nil {
+						return wire.At(err, "data")
+					}
+					v = v1
+				}
+				x.Data = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "code")
+	}
+	if !seen[1] {
+		missing = append(missing, "message")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Error) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Error) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"code\":")
+	x.Code.EncodeWire(e)
+	e.RawKey("\"message\":")
+	e.String(x.Message)
+	if !x.Data.IsAbsent() {
+		e.RawKey("\"data\":")
+		if v, ok := x.Data.Get(); ok {
+			EncodeErrorData(e, v)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Error) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "code")
+		x.Code.CheckWire(c, p)
+	}
+	if v, ok := x.Data.Get(); ok {
+		p := wire.Join(p, "data")
+		CheckErrorData(c, p, v)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Error) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Error) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Error) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+const (
+	// **Parse error**: Invalid JSON was received by the server.
+	// An error occurred on the server while parsing the JSON text.
+	ErrorCodeParseError ErrorCode = -32700
+	// **Invalid request**: The JSON sent is not a valid Request object.
+	ErrorCodeInvalidRequest ErrorCode = -32600
+	// **Method not found**: The method does not exist or is not available.
+	ErrorCodeMethodNotFound ErrorCode = -32601
+	// **Invalid params**: Invalid method parameter(s).
+	ErrorCodeInvalidParams ErrorCode = -32602
+	// **Internal error**: Internal JSON-RPC error.
+	ErrorCodeInternalError ErrorCode = -32603
+	// **Request cancelled**: Execution of the method was aborted either due to a
+	// cancellation request from the caller or
+	// because of resource constraints or shutdown.
+	ErrorCodeRequestCancelled ErrorCode = -32800
+	// **Authentication required**: Authentication is required before this
+	// operation can be performed.
+	ErrorCodeAuthenticationRequired ErrorCode = -32000
+	// **Resource not found**: A given resource, such as a session, was not found.
+	ErrorCodeResourceNotFound ErrorCode = -32002
+	// **Unsupported protocol version**: No protocol version supported by the Agent
+	// is at or below the requested version.
+	// The error data is an [`UnsupportedProtocolVersionErrorData`].
+	ErrorCodeUnsupportedProtocolVersion ErrorCode = -32022
+)
+
+// Valid reports whether v is one of the listed values.
+func (v ErrorCode) Valid() bool {
+	switch v {
+	case ErrorCodeParseError, ErrorCodeInvalidRequest, ErrorCodeMethodNotFound, ErrorCodeInvalidParams, ErrorCodeInternalError, ErrorCodeRequestCancelled, ErrorCodeAuthenticationRequired, ErrorCodeResourceNotFound, ErrorCodeUnsupportedProtocolVersion:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *ErrorCode) DecodeWire(d *wire.Decoder) error {
+	v, err := d.Int32()
+	*x = ErrorCode(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *ErrorCode) EncodeWire(e *wire.Encoder) {
+	e.Int64(int64(int32(*x)))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ErrorCode) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ErrorCode) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ErrorCode) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// decodeErrorDataByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeErrorDataByTrial(d *wire.Decoder, set uint64) (ErrorData, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ErrorData
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(UnsupportedProtocolVersion)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x4) == uint64(0x4) {
+		v := new(SessionNotFound)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// DecodeErrorData decodes a ErrorData from d.
+func DecodeErrorData(d *wire.Decoder) (ErrorData, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"requested", "supported", "sessionId"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeErrorDataByTrial(d, set)
+		}
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(UnsupportedProtocolVersion)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			v := new(SessionNotFound)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		raw, err := wire.DecodeRaw(d)
+		if err != nil {
+			return nil, err
+		}
+		return ErrorDataOther(raw), nil
+	}
+	raw, err := wire.DecodeRaw(d)
+	if err != nil {
+		return nil, err
+	}
+	return ErrorDataOther(raw), nil
+}
+
+// EncodeErrorData encodes v to e; a nil v is null.
+func EncodeErrorData(e *wire.Encoder, v ErrorData) {
+	switch v := v.(type) {
+	case *UnsupportedProtocolVersion:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *SessionNotFound:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case ErrorDataOther:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckErrorData records in c every constraint v breaks, under the JSON pointer p.
+func CheckErrorData(c *wire.Checker, p string, v ErrorData) {
+	switch v := v.(type) {
+	case *UnsupportedProtocolVersion:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *SessionNotFound:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalErrorData decodes a ErrorData from data, strictly.
+func UnmarshalErrorData(data []byte) (ErrorData, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeErrorData(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalErrorData encodes v.
+func MarshalErrorData(v ErrorData) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeErrorData(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateErrorData checks v against its schema's constraints and returns every violation.
+func ValidateErrorData(v ErrorData) error {
+	var c wire.Checker
+	CheckErrorData(&c, "", v)
+	return c.Err()
+}
+
+func (ErrorDataOther) isErrorData() {}
+
+// DecodeWire decodes the value from d.
+func (x *ErrorDataOther) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ErrorDataOther(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ErrorDataOther) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ErrorDataOther) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ErrorDataOther) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ErrorDataOther) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ErrorDataOther) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnsupportedProtocolVersion) isErrorData() {}
+
+// DecodeWire decodes the value from d.
+func (x *UnsupportedProtocolVersion) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = UnsupportedProtocolVersion{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "requested":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "requested")
+			}
+			seen[0] = true
+			if err := x.Requested.DecodeWire(d); err != nil {
+				return wire.At(err, "requested")
+			}
+		case "supported":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "supported")
+			}
+			seen[1] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "supported")
+				}
+				s0 := make([]ProtocolVersion, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "supported")
+					}
+					if !more {
+						break
+					}
+					var e0 ProtocolVersion
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "supported")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Supported = s0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "requested")
+	}
+	if !seen[1] {
+		missing = append(missing, "supported")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *UnsupportedProtocolVersion) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *UnsupportedProtocolVersion) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requested\":")
+	x.Requested.EncodeWire(e)
+	e.RawKey("\"supported\":")
+	e.BeginArray()
+	for i0 := range x.Supported {
+		x.Supported[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *UnsupportedProtocolVersion) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "requested")
+		x.Requested.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "supported")
+		for i0 := range x.Supported {
+			p := wire.JoinIndex(p, i0)
+			x.Supported[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *UnsupportedProtocolVersion) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *UnsupportedProtocolVersion) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x UnsupportedProtocolVersion) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*SessionNotFound) isErrorData() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionNotFound) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionNotFound{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionNotFound) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionNotFound) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionNotFound) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionNotFound) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionNotFound) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionNotFound) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*None) isIdleStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *None) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = None{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "usage":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[Usage]()
+			} else {
+				var v Usage
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "usage")
+				}
+				x.Usage = wire.Some(v)
+			}
+		case "background":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *None) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *None) EncodeWireFields(e *wire.Encoder) {
+	if !x.Usage.IsAbsent() {
+		e.RawKey("\"usage\":")
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *None) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Usage.Get(); ok {
+		p := wire.Join(p, "usage")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *None) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *None) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x None) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -27588,695 +33783,6 @@ func (x *AgentResponseErrorIDStr) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x AgentResponseErrorIDStr) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *Error) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Error{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "code":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "code")
-			}
-			seen[0] = true
-			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
-			}
-		case "message":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "message")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "message")
-				}
-				x.Message = v0
-			}
-		case "data":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "data")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "data")
-			}
-			if isNull {
-				x.Data = wire.Null[ErrorData]()
-			} else {
-				var v ErrorData
-				{
-					v1, err := DecodeErrorData(d)
-					if err != nil {
-						return wire.At(err, "data")
-					}
-					v = v1
-				}
-				x.Data = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "code")
-	}
-	if !seen[1] {
-		missing = append(missing, "message")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Error) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Error) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"code\":")
-	x.Code.EncodeWire(e)
-	e.RawKey("\"message\":")
-	e.String(x.Message)
-	if !x.Data.IsAbsent() {
-		e.RawKey("\"data\":")
-		if v, ok := x.Data.Get(); ok {
-			EncodeErrorData(e, v)
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Error) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "code")
-		x.Code.CheckWire(c, p)
-	}
-	if v, ok := x.Data.Get(); ok {
-		p := wire.Join(p, "data")
-		CheckErrorData(c, p, v)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Error) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Error) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Error) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-const (
-	// **Parse error**: Invalid JSON was received by the server.
-	// An error occurred on the server while parsing the JSON text.
-	ErrorCodeParseError ErrorCode = -32700
-	// **Invalid request**: The JSON sent is not a valid Request object.
-	ErrorCodeInvalidRequest ErrorCode = -32600
-	// **Method not found**: The method does not exist or is not available.
-	ErrorCodeMethodNotFound ErrorCode = -32601
-	// **Invalid params**: Invalid method parameter(s).
-	ErrorCodeInvalidParams ErrorCode = -32602
-	// **Internal error**: Internal JSON-RPC error.
-	ErrorCodeInternalError ErrorCode = -32603
-	// **Request cancelled**: Execution of the method was aborted either due to a
-	// cancellation request from the caller or
-	// because of resource constraints or shutdown.
-	ErrorCodeRequestCancelled ErrorCode = -32800
-	// **Authentication required**: Authentication is required before this
-	// operation can be performed.
-	ErrorCodeAuthenticationRequired ErrorCode = -32000
-	// **Resource not found**: A given resource, such as a session, was not found.
-	ErrorCodeResourceNotFound ErrorCode = -32002
-	// **Unsupported protocol version**: No protocol version supported by the Agent
-	// is at or below the requested version.
-	// The error data is an [`UnsupportedProtocolVersionErrorData`].
-	ErrorCodeUnsupportedProtocolVersion ErrorCode = -32022
-)
-
-// Valid reports whether v is one of the listed values.
-func (v ErrorCode) Valid() bool {
-	switch v {
-	case ErrorCodeParseError, ErrorCodeInvalidRequest, ErrorCodeMethodNotFound, ErrorCodeInvalidParams, ErrorCodeInternalError, ErrorCodeRequestCancelled, ErrorCodeAuthenticationRequired, ErrorCodeResourceNotFound, ErrorCodeUnsupportedProtocolVersion:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *ErrorCode) DecodeWire(d *wire.Decoder) error {
-	v, err := d.Int32()
-	*x = ErrorCode(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *ErrorCode) EncodeWire(e *wire.Encoder) {
-	e.Int64(int64(int32(*x)))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ErrorCode) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ErrorCode) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ErrorCode) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// decodeErrorDataByTrial decodes an object that has the required members of several
-// variants: the first it decodes into and passes Validate as, else the first it
-// decodes into (Validate then says what is wrong), else the first one's error.
-func decodeErrorDataByTrial(d *wire.Decoder, set uint64) (ErrorData, error) {
-	start := d.Offset()
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	var decoded ErrorData
-	var first error
-	if set&uint64(0x3) == uint64(0x3) {
-		v := new(UnsupportedProtocolVersion)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if set&uint64(0x4) == uint64(0x4) {
-		v := new(SessionNotFound)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if decoded != nil {
-		return decoded, nil
-	}
-	// The error's offset is in raw; make it one in the whole input.
-	var we *wire.Error
-	if errors.As(first, &we) && we.Offset >= 0 {
-		we.Offset += start
-	}
-	return nil, first
-}
-
-// DecodeErrorData decodes a ErrorData from d.
-func DecodeErrorData(d *wire.Decoder) (ErrorData, error) {
-	switch d.Kind() {
-	case wire.KindObject:
-		set, err := d.PeekKeys([]string{"requested", "supported", "sessionId"})
-		if err != nil {
-			return nil, err
-		}
-		matches := 0
-		if set&uint64(0x3) == uint64(0x3) {
-			matches++
-		}
-		if set&uint64(0x4) == uint64(0x4) {
-			matches++
-		}
-		if matches > 1 {
-			return decodeErrorDataByTrial(d, set)
-		}
-		if set&uint64(0x3) == uint64(0x3) {
-			v := new(UnsupportedProtocolVersion)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x4) == uint64(0x4) {
-			v := new(SessionNotFound)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		raw, err := wire.DecodeRaw(d)
-		if err != nil {
-			return nil, err
-		}
-		return ErrorDataOther(raw), nil
-	}
-	raw, err := wire.DecodeRaw(d)
-	if err != nil {
-		return nil, err
-	}
-	return ErrorDataOther(raw), nil
-}
-
-// EncodeErrorData encodes v to e; a nil v is null.
-func EncodeErrorData(e *wire.Encoder, v ErrorData) {
-	switch v := v.(type) {
-	case *UnsupportedProtocolVersion:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *SessionNotFound:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case ErrorDataOther:
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckErrorData records in c every constraint v breaks, under the JSON pointer p.
-func CheckErrorData(c *wire.Checker, p string, v ErrorData) {
-	switch v := v.(type) {
-	case *UnsupportedProtocolVersion:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *SessionNotFound:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalErrorData decodes a ErrorData from data, strictly.
-func UnmarshalErrorData(data []byte) (ErrorData, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeErrorData(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalErrorData encodes v.
-func MarshalErrorData(v ErrorData) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeErrorData(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateErrorData checks v against its schema's constraints and returns every violation.
-func ValidateErrorData(v ErrorData) error {
-	var c wire.Checker
-	CheckErrorData(&c, "", v)
-	return c.Err()
-}
-
-func (ErrorDataOther) isErrorData() {}
-
-// DecodeWire decodes the value from d.
-func (x *ErrorDataOther) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ErrorDataOther(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ErrorDataOther) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ErrorDataOther) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ErrorDataOther) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ErrorDataOther) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ErrorDataOther) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnsupportedProtocolVersion) isErrorData() {}
-
-// DecodeWire decodes the value from d.
-func (x *UnsupportedProtocolVersion) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = UnsupportedProtocolVersion{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "requested":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requested")
-			}
-			seen[0] = true
-			if err := x.Requested.DecodeWire(d); err != nil {
-				return wire.At(err, "requested")
-			}
-		case "supported":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "supported")
-			}
-			seen[1] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "supported")
-				}
-				s0 := make([]ProtocolVersion, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "supported")
-					}
-					if !more {
-						break
-					}
-					var e0 ProtocolVersion
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "supported")
-					}
-					s0 = append(s0, e0)
-				}
-				x.Supported = s0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "requested")
-	}
-	if !seen[1] {
-		missing = append(missing, "supported")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *UnsupportedProtocolVersion) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *UnsupportedProtocolVersion) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"requested\":")
-	x.Requested.EncodeWire(e)
-	e.RawKey("\"supported\":")
-	e.BeginArray()
-	for i0 := range x.Supported {
-		x.Supported[i0].EncodeWire(e)
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UnsupportedProtocolVersion) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requested")
-		x.Requested.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "supported")
-		for i0 := range x.Supported {
-			p := wire.JoinIndex(p, i0)
-			x.Supported[i0].CheckWire(c, p)
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *UnsupportedProtocolVersion) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *UnsupportedProtocolVersion) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x UnsupportedProtocolVersion) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*SessionNotFound) isErrorData() {}
-
-// DecodeWire decodes the value from d.
-func (x *SessionNotFound) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionNotFound{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionNotFound) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionNotFound) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionNotFound) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionNotFound) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionNotFound) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionNotFound) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -35041,46 +40547,6 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) UnmarshalJSON(d
 
 // MarshalJSON encodes the value.
 func (x AgentNotificationParamsCompleteElicitationNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ElicitationID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -48270,2990 +53736,6 @@ func (x DiffPathPairChange) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-func (*UnknownCreateElicitationRequest) isCreateElicitationRequest() {}
-
-// DecodeCreateElicitationRequest decodes a CreateElicitationRequest from d.
-func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, error) {
-	tag, ok, err := d.PeekTag("mode")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"mode\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "form":
-		v := new(Form)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "url":
-		v := new(URL)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownCreateElicitationRequest{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeCreateElicitationRequest encodes v to e; a nil v is null.
-func EncodeCreateElicitationRequest(e *wire.Encoder, v CreateElicitationRequest) {
-	switch v := v.(type) {
-	case *Form:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *URL:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *UnknownCreateElicitationRequest:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"mode\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckCreateElicitationRequest records in c every constraint v breaks, under the JSON pointer p.
-func CheckCreateElicitationRequest(c *wire.Checker, p string, v CreateElicitationRequest) {
-	switch v := v.(type) {
-	case *Form:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *URL:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalCreateElicitationRequest decodes a CreateElicitationRequest from data, strictly.
-func UnmarshalCreateElicitationRequest(data []byte) (CreateElicitationRequest, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeCreateElicitationRequest(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalCreateElicitationRequest encodes v.
-func MarshalCreateElicitationRequest(v CreateElicitationRequest) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeCreateElicitationRequest(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateCreateElicitationRequest checks v against its schema's constraints and returns every violation.
-func ValidateCreateElicitationRequest(v CreateElicitationRequest) error {
-	var c wire.Checker
-	CheckCreateElicitationRequest(&c, "", v)
-	return c.Err()
-}
-
-func (*Form) isCreateElicitationRequest() {}
-
-// DecodeWire decodes the value from d.
-func (x *Form) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Form{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "mode":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "mode")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "mode")
-			}
-			if v != "form" {
-				return wire.At(wire.ConstError(d.Offset(), "\"form\""), "mode")
-			}
-		case "message":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "message")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "message")
-				}
-				x.Message = v0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		case "requestedSchema":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "requestedSchema")
-			}
-			seen[3] = true
-			if err := x.RequestedSchema.DecodeWire(d); err != nil {
-				return wire.At(err, "requestedSchema")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "mode")
-	}
-	if !seen[1] {
-		missing = append(missing, "message")
-	}
-	if !seen[3] {
-		missing = append(missing, "requestedSchema")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Form) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Form) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"mode\":")
-	e.RawValue("\"form\"")
-	e.RawKey("\"message\":")
-	e.String(x.Message)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	e.RawKey("\"requestedSchema\":")
-	x.RequestedSchema.EncodeWire(e)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Form) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-	{
-		p := wire.Join(p, "requestedSchema")
-		x.RequestedSchema.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Form) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Form) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Form) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationSchema{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [6]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "type":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "type")
-			}
-			seen[0] = true
-			if err := x.Type.DecodeWire(d); err != nil {
-				return wire.At(err, "type")
-			}
-		case "title":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "title")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "title")
-			}
-			if isNull {
-				x.Title = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "title")
-					}
-					v = v1
-				}
-				x.Title = wire.Some(v)
-			}
-		case "properties":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "properties")
-			}
-			seen[2] = true
-			{
-				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "properties")
-				}
-				m0 := make(map[string]ElicitationPropertySchema)
-				for {
-					key, more, err := d.NextKey()
-					if err != nil {
-						return wire.At(err, "properties")
-					}
-					if !more {
-						break
-					}
-					k0 := string(key)
-					if _, dup := m0[k0]; dup {
-						return wire.At(wire.DuplicateError(d.Offset(), k0), "properties")
-					}
-					var e0 ElicitationPropertySchema
-					{
-						v1, err := DecodeElicitationPropertySchema(d)
-						if err != nil {
-							return wire.At(wire.At(err, k0), "properties")
-						}
-						e0 = v1
-					}
-					m0[k0] = e0
-				}
-				x.Properties = m0
-			}
-		case "required":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "required")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "required")
-			}
-			if isNull {
-				x.Required = wire.Null[[]string]()
-			} else {
-				var v []string
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "required")
-					}
-					s1 := make([]string, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "required")
-						}
-						if !more {
-							break
-						}
-						var e1 string
-						{
-							v2, err := d.String()
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "required")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Required = wire.Some(v)
-			}
-		case "description":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[4] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "_meta":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[5] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "type")
-	}
-	if !seen[2] {
-		missing = append(missing, "properties")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationSchema) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationSchema) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"type\":")
-	x.Type.EncodeWire(e)
-	if !x.Title.IsAbsent() {
-		e.RawKey("\"title\":")
-		if v, ok := x.Title.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	e.RawKey("\"properties\":")
-	e.BeginObject()
-	for _, k0 := range wire.SortedKeys(x.Properties) {
-		e.Key(k0)
-		v0 := x.Properties[k0]
-		EncodeElicitationPropertySchema(e, v0)
-	}
-	e.EndObject()
-	if !x.Required.IsAbsent() {
-		e.RawKey("\"required\":")
-		if v, ok := x.Required.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				e.String(v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "type")
-		x.Type.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "properties")
-		for _, k0 := range wire.SortedKeys(x.Properties) {
-			v0 := x.Properties[k0]
-			p := wire.Join(p, k0)
-			CheckElicitationPropertySchema(c, p, v0)
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationSchema) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationSchema) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationSchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationSchemaType) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ElicitationSchemaType(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationSchemaType) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationSchemaType) CheckWire(c *wire.Checker, p string) {
-	v := string(*x)
-	switch string(v) {
-	case "object":
-	default:
-		c.Fail(p, "%q is not one of object", string(v))
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationSchemaType) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationSchemaType) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnknownElicitationPropertySchema) isElicitationPropertySchema() {}
-
-// DecodeElicitationPropertySchema decodes a ElicitationPropertySchema from d.
-func DecodeElicitationPropertySchema(d *wire.Decoder) (ElicitationPropertySchema, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "string":
-		v := new(StringPropertySchema)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "number":
-		v := new(NumberPropertySchema)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "integer":
-		v := new(IntegerPropertySchema)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "boolean":
-		v := new(BooleanPropertySchema)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "array":
-		v := new(MultiSelectPropertySchema)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownElicitationPropertySchema{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeElicitationPropertySchema encodes v to e; a nil v is null.
-func EncodeElicitationPropertySchema(e *wire.Encoder, v ElicitationPropertySchema) {
-	switch v := v.(type) {
-	case *StringPropertySchema:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"string\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *NumberPropertySchema:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"number\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *IntegerPropertySchema:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"integer\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *BooleanPropertySchema:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"boolean\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *MultiSelectPropertySchema:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"array\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownElicitationPropertySchema:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckElicitationPropertySchema records in c every constraint v breaks, under the JSON pointer p.
-func CheckElicitationPropertySchema(c *wire.Checker, p string, v ElicitationPropertySchema) {
-	switch v := v.(type) {
-	case *StringPropertySchema:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *NumberPropertySchema:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *IntegerPropertySchema:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *BooleanPropertySchema:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *MultiSelectPropertySchema:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalElicitationPropertySchema decodes a ElicitationPropertySchema from data, strictly.
-func UnmarshalElicitationPropertySchema(data []byte) (ElicitationPropertySchema, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeElicitationPropertySchema(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalElicitationPropertySchema encodes v.
-func MarshalElicitationPropertySchema(v ElicitationPropertySchema) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeElicitationPropertySchema(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateElicitationPropertySchema checks v against its schema's constraints and returns every violation.
-func ValidateElicitationPropertySchema(v ElicitationPropertySchema) error {
-	var c wire.Checker
-	CheckElicitationPropertySchema(&c, "", v)
-	return c.Err()
-}
-
-func (*StringPropertySchema) isElicitationPropertySchema() {}
-
-// DecodeWire decodes the value from d.
-func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = StringPropertySchema{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [10]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "title":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "title")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "title")
-			}
-			if isNull {
-				x.Title = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "title")
-					}
-					v = v1
-				}
-				x.Title = wire.Some(v)
-			}
-		case "description":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "minLength":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "minLength")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "minLength")
-			}
-			if isNull {
-				x.MinLength = wire.Null[uint32]()
-			} else {
-				var v uint32
-				{
-					v1, err := d.Uint32()
-					if err != nil {
-						return wire.At(err, "minLength")
-					}
-					v = v1
-				}
-				x.MinLength = wire.Some(v)
-			}
-		case "maxLength":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "maxLength")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "maxLength")
-			}
-			if isNull {
-				x.MaxLength = wire.Null[uint32]()
-			} else {
-				var v uint32
-				{
-					v1, err := d.Uint32()
-					if err != nil {
-						return wire.At(err, "maxLength")
-					}
-					v = v1
-				}
-				x.MaxLength = wire.Some(v)
-			}
-		case "pattern":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "pattern")
-			}
-			seen[4] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "pattern")
-			}
-			if isNull {
-				x.Pattern = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "pattern")
-					}
-					v = v1
-				}
-				x.Pattern = wire.Some(v)
-			}
-		case "format":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "format")
-			}
-			seen[5] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "format")
-			}
-			if isNull {
-				x.Format = wire.Null[StringFormat]()
-			} else {
-				var v StringFormat
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "format")
-				}
-				x.Format = wire.Some(v)
-			}
-		case "default":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "default")
-			}
-			seen[6] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "default")
-			}
-			if isNull {
-				x.Default = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "default")
-					}
-					v = v1
-				}
-				x.Default = wire.Some(v)
-			}
-		case "enum":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "enum")
-			}
-			seen[7] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "enum")
-			}
-			if isNull {
-				x.Enum = wire.Null[[]string]()
-			} else {
-				var v []string
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "enum")
-					}
-					s1 := make([]string, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "enum")
-						}
-						if !more {
-							break
-						}
-						var e1 string
-						{
-							v2, err := d.String()
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "enum")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Enum = wire.Some(v)
-			}
-		case "oneOf":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "oneOf")
-			}
-			seen[8] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "oneOf")
-			}
-			if isNull {
-				x.OneOf = wire.Null[[]EnumOption]()
-			} else {
-				var v []EnumOption
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "oneOf")
-					}
-					s1 := make([]EnumOption, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "oneOf")
-						}
-						if !more {
-							break
-						}
-						var e1 EnumOption
-						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "oneOf")
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.OneOf = wire.Some(v)
-			}
-		case "_meta":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[9] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *StringPropertySchema) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *StringPropertySchema) EncodeWireFields(e *wire.Encoder) {
-	if !x.Title.IsAbsent() {
-		e.RawKey("\"title\":")
-		if v, ok := x.Title.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.MinLength.IsAbsent() {
-		e.RawKey("\"minLength\":")
-		if v, ok := x.MinLength.Get(); ok {
-			e.Uint64(uint64(v))
-		} else {
-			e.Null()
-		}
-	}
-	if !x.MaxLength.IsAbsent() {
-		e.RawKey("\"maxLength\":")
-		if v, ok := x.MaxLength.Get(); ok {
-			e.Uint64(uint64(v))
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Pattern.IsAbsent() {
-		e.RawKey("\"pattern\":")
-		if v, ok := x.Pattern.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Format.IsAbsent() {
-		e.RawKey("\"format\":")
-		if v, ok := x.Format.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Default.IsAbsent() {
-		e.RawKey("\"default\":")
-		if v, ok := x.Default.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Enum.IsAbsent() {
-		e.RawKey("\"enum\":")
-		if v, ok := x.Enum.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				e.String(v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if !x.OneOf.IsAbsent() {
-		e.RawKey("\"oneOf\":")
-		if v, ok := x.OneOf.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				v[i1].EncodeWire(e)
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Format.Get(); ok {
-		p := wire.Join(p, "format")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Enum.Get(); ok {
-		p := wire.Join(p, "enum")
-		if len(v) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(v))
-		}
-	}
-	if v, ok := x.OneOf.Get(); ok {
-		p := wire.Join(p, "oneOf")
-		if len(v) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(v))
-		}
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			v[i1].CheckWire(c, p)
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *StringPropertySchema) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *StringPropertySchema) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x StringPropertySchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-const (
-	// Email address format.
-	StringFormatEmail StringFormat = "email"
-	// URI format.
-	StringFormatURI StringFormat = "uri"
-	// Date format (YYYY-MM-DD).
-	StringFormatDate StringFormat = "date"
-	// Date-time format (RFC 3339).
-	StringFormatDateTime StringFormat = "date-time"
-)
-
-// Valid reports whether v is one of the listed values.
-func (v StringFormat) Valid() bool {
-	switch v {
-	case StringFormatEmail, StringFormatURI, StringFormatDate, StringFormatDateTime:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *StringFormat) DecodeWire(d *wire.Decoder) error {
-	v, err := d.String()
-	*x = StringFormat(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *StringFormat) EncodeWire(e *wire.Encoder) {
-	e.String(string(*x))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *StringFormat) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *StringFormat) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *StringFormat) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x StringFormat) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = EnumOption{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "const":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "const")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "const")
-				}
-				x.Const = v0
-			}
-		case "title":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "title")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "title")
-				}
-				x.Title = v0
-			}
-		case "description":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "const")
-	}
-	if !seen[1] {
-		missing = append(missing, "title")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *EnumOption) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *EnumOption) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"const\":")
-	e.String(x.Const)
-	e.RawKey("\"title\":")
-	e.String(x.Title)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *EnumOption) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *EnumOption) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *EnumOption) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x EnumOption) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*NumberPropertySchema) isElicitationPropertySchema() {}
-
-// DecodeWire decodes the value from d.
-func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = NumberPropertySchema{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [6]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "title":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "title")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "title")
-			}
-			if isNull {
-				x.Title = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "title")
-					}
-					v = v1
-				}
-				x.Title = wire.Some(v)
-			}
-		case "description":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "minimum":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "minimum")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "minimum")
-			}
-			if isNull {
-				x.Minimum = wire.Null[float64]()
-			} else {
-				var v float64
-				{
-					v1, err := d.Float64()
-					if err != nil {
-						return wire.At(err, "minimum")
-					}
-					v = v1
-				}
-				x.Minimum = wire.Some(v)
-			}
-		case "maximum":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "maximum")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "maximum")
-			}
-			if isNull {
-				x.Maximum = wire.Null[float64]()
-			} else {
-				var v float64
-				{
-					v1, err := d.Float64()
-					if err != nil {
-						return wire.At(err, "maximum")
-					}
-					v = v1
-				}
-				x.Maximum = wire.Some(v)
-			}
-		case "default":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "default")
-			}
-			seen[4] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "default")
-			}
-			if isNull {
-				x.Default = wire.Null[float64]()
-			} else {
-				var v float64
-				{
-					v1, err := d.Float64()
-					if err != nil {
-						return wire.At(err, "default")
-					}
-					v = v1
-				}
-				x.Default = wire.Some(v)
-			}
-		case "_meta":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[5] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *NumberPropertySchema) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *NumberPropertySchema) EncodeWireFields(e *wire.Encoder) {
-	if !x.Title.IsAbsent() {
-		e.RawKey("\"title\":")
-		if v, ok := x.Title.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Minimum.IsAbsent() {
-		e.RawKey("\"minimum\":")
-		if v, ok := x.Minimum.Get(); ok {
-			e.Float64(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Maximum.IsAbsent() {
-		e.RawKey("\"maximum\":")
-		if v, ok := x.Maximum.Get(); ok {
-			e.Float64(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Default.IsAbsent() {
-		e.RawKey("\"default\":")
-		if v, ok := x.Default.Get(); ok {
-			e.Float64(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *NumberPropertySchema) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *NumberPropertySchema) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x NumberPropertySchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*IntegerPropertySchema) isElicitationPropertySchema() {}
-
-// DecodeWire decodes the value from d.
-func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = IntegerPropertySchema{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [6]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "title":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "title")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "title")
-			}
-			if isNull {
-				x.Title = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "title")
-					}
-					v = v1
-				}
-				x.Title = wire.Some(v)
-			}
-		case "description":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "minimum":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "minimum")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "minimum")
-			}
-			if isNull {
-				x.Minimum = wire.Null[int64]()
-			} else {
-				var v int64
-				{
-					v1, err := d.Int64()
-					if err != nil {
-						return wire.At(err, "minimum")
-					}
-					v = v1
-				}
-				x.Minimum = wire.Some(v)
-			}
-		case "maximum":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "maximum")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "maximum")
-			}
-			if isNull {
-				x.Maximum = wire.Null[int64]()
-			} else {
-				var v int64
-				{
-					v1, err := d.Int64()
-					if err != nil {
-						return wire.At(err, "maximum")
-					}
-					v = v1
-				}
-				x.Maximum = wire.Some(v)
-			}
-		case "default":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "default")
-			}
-			seen[4] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "default")
-			}
-			if isNull {
-				x.Default = wire.Null[int64]()
-			} else {
-				var v int64
-				{
-					v1, err := d.Int64()
-					if err != nil {
-						return wire.At(err, "default")
-					}
-					v = v1
-				}
-				x.Default = wire.Some(v)
-			}
-		case "_meta":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[5] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *IntegerPropertySchema) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *IntegerPropertySchema) EncodeWireFields(e *wire.Encoder) {
-	if !x.Title.IsAbsent() {
-		e.RawKey("\"title\":")
-		if v, ok := x.Title.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Minimum.IsAbsent() {
-		e.RawKey("\"minimum\":")
-		if v, ok := x.Minimum.Get(); ok {
-			e.Int64(int64(v))
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Maximum.IsAbsent() {
-		e.RawKey("\"maximum\":")
-		if v, ok := x.Maximum.Get(); ok {
-			e.Int64(int64(v))
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Default.IsAbsent() {
-		e.RawKey("\"default\":")
-		if v, ok := x.Default.Get(); ok {
-			e.Int64(int64(v))
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *IntegerPropertySchema) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x IntegerPropertySchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*BooleanPropertySchema) isElicitationPropertySchema() {}
-
-// DecodeWire decodes the value from d.
-func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = BooleanPropertySchema{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "title":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "title")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "title")
-			}
-			if isNull {
-				x.Title = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "title")
-					}
-					v = v1
-				}
-				x.Title = wire.Some(v)
-			}
-		case "description":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "default":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "default")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "default")
-			}
-			if isNull {
-				x.Default = wire.Null[bool]()
-			} else {
-				var v bool
-				{
-					v1, err := d.Bool()
-					if err != nil {
-						return wire.At(err, "default")
-					}
-					v = v1
-				}
-				x.Default = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *BooleanPropertySchema) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BooleanPropertySchema) EncodeWireFields(e *wire.Encoder) {
-	if !x.Title.IsAbsent() {
-		e.RawKey("\"title\":")
-		if v, ok := x.Title.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Default.IsAbsent() {
-		e.RawKey("\"default\":")
-		if v, ok := x.Default.Get(); ok {
-			e.Bool(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BooleanPropertySchema) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x BooleanPropertySchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*MultiSelectPropertySchema) isElicitationPropertySchema() {}
-
-// DecodeWire decodes the value from d.
-func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = MultiSelectPropertySchema{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [7]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "title":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "title")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "title")
-			}
-			if isNull {
-				x.Title = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "title")
-					}
-					v = v1
-				}
-				x.Title = wire.Some(v)
-			}
-		case "description":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "minItems":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "minItems")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "minItems")
-			}
-			if isNull {
-				x.MinItems = wire.Null[uint64]()
-			} else {
-				var v uint64
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "minItems")
-					}
-					v = v1
-				}
-				x.MinItems = wire.Some(v)
-			}
-		case "maxItems":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "maxItems")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "maxItems")
-			}
-			if isNull {
-				x.MaxItems = wire.Null[uint64]()
-			} else {
-				var v uint64
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "maxItems")
-					}
-					v = v1
-				}
-				x.MaxItems = wire.Some(v)
-			}
-		case "items":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "items")
-			}
-			seen[4] = true
-			{
-				v0, err := DecodeMultiSelectItems(d)
-				if err != nil {
-					return wire.At(err, "items")
-				}
-				x.Items = v0
-			}
-		case "default":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "default")
-			}
-			seen[5] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "default")
-			}
-			if isNull {
-				x.Default = wire.Null[[]string]()
-			} else {
-				var v []string
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "default")
-					}
-					s1 := make([]string, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "default")
-						}
-						if !more {
-							break
-						}
-						var e1 string
-						{
-							v2, err := d.String()
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "default")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Default = wire.Some(v)
-			}
-		case "_meta":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[6] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[4] {
-		missing = append(missing, "items")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *MultiSelectPropertySchema) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *MultiSelectPropertySchema) EncodeWireFields(e *wire.Encoder) {
-	if !x.Title.IsAbsent() {
-		e.RawKey("\"title\":")
-		if v, ok := x.Title.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.MinItems.IsAbsent() {
-		e.RawKey("\"minItems\":")
-		if v, ok := x.MinItems.Get(); ok {
-			e.Uint64(uint64(v))
-		} else {
-			e.Null()
-		}
-	}
-	if !x.MaxItems.IsAbsent() {
-		e.RawKey("\"maxItems\":")
-		if v, ok := x.MaxItems.Get(); ok {
-			e.Uint64(uint64(v))
-		} else {
-			e.Null()
-		}
-	}
-	e.RawKey("\"items\":")
-	EncodeMultiSelectItems(e, x.Items)
-	if !x.Default.IsAbsent() {
-		e.RawKey("\"default\":")
-		if v, ok := x.Default.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				e.String(v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "items")
-		CheckMultiSelectItems(c, p, x.Items)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MultiSelectPropertySchema) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnknownMultiSelectItems) isMultiSelectItems() {}
-
-// DecodeMultiSelectItems decodes a MultiSelectItems from d.
-func DecodeMultiSelectItems(d *wire.Decoder) (MultiSelectItems, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		v := new(Titled)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	switch tag {
-	case "string":
-		v := new(StringMultiSelectItems)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownMultiSelectItems{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeMultiSelectItems encodes v to e; a nil v is null.
-func EncodeMultiSelectItems(e *wire.Encoder, v MultiSelectItems) {
-	switch v := v.(type) {
-	case *StringMultiSelectItems:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"string\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *Titled:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *UnknownMultiSelectItems:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckMultiSelectItems records in c every constraint v breaks, under the JSON pointer p.
-func CheckMultiSelectItems(c *wire.Checker, p string, v MultiSelectItems) {
-	switch v := v.(type) {
-	case *StringMultiSelectItems:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *Titled:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalMultiSelectItems decodes a MultiSelectItems from data, strictly.
-func UnmarshalMultiSelectItems(data []byte) (MultiSelectItems, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeMultiSelectItems(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalMultiSelectItems encodes v.
-func MarshalMultiSelectItems(v MultiSelectItems) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeMultiSelectItems(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateMultiSelectItems checks v against its schema's constraints and returns every violation.
-func ValidateMultiSelectItems(v MultiSelectItems) error {
-	var c wire.Checker
-	CheckMultiSelectItems(&c, "", v)
-	return c.Err()
-}
-
-func (*StringMultiSelectItems) isMultiSelectItems() {}
-
-// DecodeWire decodes the value from d.
-func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = StringMultiSelectItems{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "enum":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "enum")
-			}
-			seen[0] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "enum")
-				}
-				s0 := make([]string, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "enum")
-					}
-					if !more {
-						break
-					}
-					var e0 string
-					{
-						v1, err := d.String()
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "enum")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.Enum = s0
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "enum")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *StringMultiSelectItems) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *StringMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"enum\":")
-	e.BeginArray()
-	for i0 := range x.Enum {
-		e.String(x.Enum[i0])
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "enum")
-		if len(x.Enum) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Enum))
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *StringMultiSelectItems) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x StringMultiSelectItems) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = TitledMultiSelectItems{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "anyOf":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "anyOf")
-			}
-			seen[0] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "anyOf")
-				}
-				s0 := make([]EnumOption, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "anyOf")
-					}
-					if !more {
-						break
-					}
-					var e0 EnumOption
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "anyOf")
-					}
-					s0 = append(s0, e0)
-				}
-				x.AnyOf = s0
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "anyOf")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *TitledMultiSelectItems) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TitledMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"anyOf\":")
-	e.BeginArray()
-	for i0 := range x.AnyOf {
-		x.AnyOf[i0].EncodeWire(e)
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "anyOf")
-		if len(x.AnyOf) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.AnyOf))
-		}
-		for i0 := range x.AnyOf {
-			p := wire.JoinIndex(p, i0)
-			x.AnyOf[i0].CheckWire(c, p)
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TitledMultiSelectItems) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x TitledMultiSelectItems) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*Titled) isMultiSelectItems() {}
-
-// DecodeWire decodes the value from d.
-func (x *Titled) DecodeWire(d *wire.Decoder) error {
-	return (*TitledMultiSelectItems)(x).DecodeWire(d)
-}
-
-// EncodeWire encodes the value to e.
-func (x *Titled) EncodeWire(e *wire.Encoder) {
-	(*TitledMultiSelectItems)(x).EncodeWire(e)
-}
-
-// EncodeWireFields writes the members of the value, without braces.
-func (x *Titled) EncodeWireFields(e *wire.Encoder) {
-	(*TitledMultiSelectItems)(x).EncodeWireFields(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Titled) CheckWire(c *wire.Checker, p string) {
-	(*TitledMultiSelectItems)(x).CheckWire(c, p)
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Titled) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Titled) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Titled) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*URL) isCreateElicitationRequest() {}
-
-// DecodeWire decodes the value from d.
-func (x *URL) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = URL{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [5]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "mode":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "mode")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "mode")
-			}
-			if v != "url" {
-				return wire.At(wire.ConstError(d.Offset(), "\"url\""), "mode")
-			}
-		case "message":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "message")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "message")
-				}
-				x.Message = v0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		case "elicitationId":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "elicitationId")
-			}
-			seen[3] = true
-			if err := x.ElicitationID.DecodeWire(d); err != nil {
-				return wire.At(err, "elicitationId")
-			}
-		case "url":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "url")
-			}
-			seen[4] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "url")
-				}
-				x.URL = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "mode")
-	}
-	if !seen[1] {
-		missing = append(missing, "message")
-	}
-	if !seen[3] {
-		missing = append(missing, "elicitationId")
-	}
-	if !seen[4] {
-		missing = append(missing, "url")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *URL) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *URL) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"mode\":")
-	e.RawValue("\"url\"")
-	e.RawKey("\"message\":")
-	e.String(x.Message)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	e.RawKey("\"elicitationId\":")
-	x.ElicitationID.EncodeWire(e)
-	e.RawKey("\"url\":")
-	e.String(x.URL)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *URL) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-	{
-		p := wire.Join(p, "elicitationId")
-		x.ElicitationID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "url")
-		if !check.IsURI(string(x.URL)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URL))
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *URL) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *URL) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x URL) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -51469,786 +53951,6 @@ func (x *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ElicitationRequestScope) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// decodeElicitationFormModeByTrial decodes an object that has the required members of several
-// variants: the first it decodes into and passes Validate as, else the first it
-// decodes into (Validate then says what is wrong), else the first one's error.
-func decodeElicitationFormModeByTrial(d *wire.Decoder, set uint64) (ElicitationFormMode, error) {
-	start := d.Offset()
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	var decoded ElicitationFormMode
-	var first error
-	if set&uint64(0x1) == uint64(0x1) {
-		v := new(Session)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if set&uint64(0x2) == uint64(0x2) {
-		v := new(ElicitationFormModeRequest)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if decoded != nil {
-		return decoded, nil
-	}
-	// The error's offset is in raw; make it one in the whole input.
-	var we *wire.Error
-	if errors.As(first, &we) && we.Offset >= 0 {
-		we.Offset += start
-	}
-	return nil, first
-}
-
-// DecodeElicitationFormMode decodes a ElicitationFormMode from d.
-func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
-	switch d.Kind() {
-	case wire.KindObject:
-		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
-		if err != nil {
-			return nil, err
-		}
-		matches := 0
-		if set&uint64(0x1) == uint64(0x1) {
-			matches++
-		}
-		if set&uint64(0x2) == uint64(0x2) {
-			matches++
-		}
-		if matches > 1 {
-			return decodeElicitationFormModeByTrial(d, set)
-		}
-		if set&uint64(0x1) == uint64(0x1) {
-			v := new(Session)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x2) == uint64(0x2) {
-			v := new(ElicitationFormModeRequest)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Session (sessionId); ElicitationFormModeRequest (requestId)",
-			Offset: d.Offset(),
-		}
-	}
-	return nil, d.TypeError("object")
-}
-
-// EncodeElicitationFormMode encodes v to e; a nil v is null.
-func EncodeElicitationFormMode(e *wire.Encoder, v ElicitationFormMode) {
-	switch v := v.(type) {
-	case *Session:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *ElicitationFormModeRequest:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckElicitationFormMode records in c every constraint v breaks, under the JSON pointer p.
-func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) {
-	switch v := v.(type) {
-	case *Session:
-		if v != nil {
-			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
-			if w := new(ElicitationFormModeRequest); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both Session and ElicitationFormModeRequest; oneOf allows exactly one")
-			}
-		}
-	case *ElicitationFormModeRequest:
-		if v != nil {
-			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
-			if w := new(Session); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both ElicitationFormModeRequest and Session; oneOf allows exactly one")
-			}
-		}
-	}
-}
-
-// UnmarshalElicitationFormMode decodes a ElicitationFormMode from data, strictly.
-func UnmarshalElicitationFormMode(data []byte) (ElicitationFormMode, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeElicitationFormMode(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalElicitationFormMode encodes v.
-func MarshalElicitationFormMode(v ElicitationFormMode) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeElicitationFormMode(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateElicitationFormMode checks v against its schema's constraints and returns every violation.
-func ValidateElicitationFormMode(v ElicitationFormMode) error {
-	var c wire.Checker
-	CheckElicitationFormMode(&c, "", v)
-	return c.Err()
-}
-
-func (*Session) isElicitationFormMode() {}
-
-// DecodeWire decodes the value from d.
-func (x *Session) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Session{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "toolCallId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "toolCallId")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "toolCallId")
-			}
-			if isNull {
-				x.ToolCallID = wire.Null[ToolCallID]()
-			} else {
-				var v ToolCallID
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
-				}
-				x.ToolCallID = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Session) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Session) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if !x.ToolCallID.IsAbsent() {
-		e.RawKey("\"toolCallId\":")
-		if v, ok := x.ToolCallID.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Session) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Session) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Session) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Session) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*ElicitationFormModeRequest) isElicitationFormMode() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationFormModeRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "requestId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "requestId")
-				}
-				x.RequestID = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "requestId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationFormModeRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"requestId\":")
-	EncodeRequestID(e, x.RequestID)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requestId")
-		CheckRequestID(c, p, x.RequestID)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationFormModeRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationFormModeRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// decodeElicitationURLModeByTrial decodes an object that has the required members of several
-// variants: the first it decodes into and passes Validate as, else the first it
-// decodes into (Validate then says what is wrong), else the first one's error.
-func decodeElicitationURLModeByTrial(d *wire.Decoder, set uint64) (ElicitationURLMode, error) {
-	start := d.Offset()
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	var decoded ElicitationURLMode
-	var first error
-	if set&uint64(0x1) == uint64(0x1) {
-		v := new(ElicitationURLModeSession)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if set&uint64(0x2) == uint64(0x2) {
-		v := new(ElicitationURLModeRequest)
-		if err := wire.UnmarshalOwned(raw, v); err != nil {
-			if first == nil {
-				first = err
-			}
-		} else {
-			var c wire.Checker
-			v.CheckWire(&c, "")
-			if c.Err() == nil {
-				return v, nil
-			}
-			if decoded == nil {
-				decoded = v
-			}
-		}
-	}
-	if decoded != nil {
-		return decoded, nil
-	}
-	// The error's offset is in raw; make it one in the whole input.
-	var we *wire.Error
-	if errors.As(first, &we) && we.Offset >= 0 {
-		we.Offset += start
-	}
-	return nil, first
-}
-
-// DecodeElicitationURLMode decodes a ElicitationURLMode from d.
-func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
-	switch d.Kind() {
-	case wire.KindObject:
-		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
-		if err != nil {
-			return nil, err
-		}
-		matches := 0
-		if set&uint64(0x1) == uint64(0x1) {
-			matches++
-		}
-		if set&uint64(0x2) == uint64(0x2) {
-			matches++
-		}
-		if matches > 1 {
-			return decodeElicitationURLModeByTrial(d, set)
-		}
-		if set&uint64(0x1) == uint64(0x1) {
-			v := new(ElicitationURLModeSession)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x2) == uint64(0x2) {
-			v := new(ElicitationURLModeRequest)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ElicitationURLModeSession (sessionId); ElicitationURLModeRequest (requestId)",
-			Offset: d.Offset(),
-		}
-	}
-	return nil, d.TypeError("object")
-}
-
-// EncodeElicitationURLMode encodes v to e; a nil v is null.
-func EncodeElicitationURLMode(e *wire.Encoder, v ElicitationURLMode) {
-	switch v := v.(type) {
-	case *ElicitationURLModeSession:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *ElicitationURLModeRequest:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckElicitationURLMode records in c every constraint v breaks, under the JSON pointer p.
-func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
-	switch v := v.(type) {
-	case *ElicitationURLModeSession:
-		if v != nil {
-			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
-			if w := new(ElicitationURLModeRequest); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both ElicitationURLModeSession and ElicitationURLModeRequest; oneOf allows exactly one")
-			}
-		}
-	case *ElicitationURLModeRequest:
-		if v != nil {
-			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
-			if w := new(ElicitationURLModeSession); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both ElicitationURLModeRequest and ElicitationURLModeSession; oneOf allows exactly one")
-			}
-		}
-	}
-}
-
-// UnmarshalElicitationURLMode decodes a ElicitationURLMode from data, strictly.
-func UnmarshalElicitationURLMode(data []byte) (ElicitationURLMode, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeElicitationURLMode(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalElicitationURLMode encodes v.
-func MarshalElicitationURLMode(v ElicitationURLMode) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeElicitationURLMode(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateElicitationURLMode checks v against its schema's constraints and returns every violation.
-func ValidateElicitationURLMode(v ElicitationURLMode) error {
-	var c wire.Checker
-	CheckElicitationURLMode(&c, "", v)
-	return c.Err()
-}
-
-func (*ElicitationURLModeSession) isElicitationURLMode() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationURLModeSession{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "toolCallId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "toolCallId")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "toolCallId")
-			}
-			if isNull {
-				x.ToolCallID = wire.Null[ToolCallID]()
-			} else {
-				var v ToolCallID
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
-				}
-				x.ToolCallID = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationURLModeSession) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if !x.ToolCallID.IsAbsent() {
-		e.RawKey("\"toolCallId\":")
-		if v, ok := x.ToolCallID.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationURLModeSession) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationURLModeSession) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationURLModeSession) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*ElicitationURLModeRequest) isElicitationURLMode() {}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationURLModeRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "requestId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "requestId")
-				}
-				x.RequestID = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "requestId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationURLModeRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"requestId\":")
-	EncodeRequestID(e, x.RequestID)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requestId")
-		CheckRequestID(c, p, x.RequestID)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationURLModeRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationURLModeRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -52995,1636 +54697,6 @@ func (x *ErrorStopReason) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ErrorStopReason) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*UnknownIdleStateUpdate) isIdleStateUpdate() {}
-
-// DecodeIdleStateUpdate decodes a IdleStateUpdate from d.
-func DecodeIdleStateUpdate(d *wire.Decoder) (IdleStateUpdate, error) {
-	tag, ok, err := d.PeekTag("stopReason")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		v := new(None)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	switch tag {
-	case "end_turn":
-		v := new(EndTurn)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "max_tokens":
-		v := new(MaxTokens)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "max_turn_requests":
-		v := new(MaxTurnRequests)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "refusal":
-		v := new(Refusal)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "cancelled":
-		v := new(Cancelled)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "error":
-		v := new(IdleStateUpdateError)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownIdleStateUpdate{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeIdleStateUpdate encodes v to e; a nil v is null.
-func EncodeIdleStateUpdate(e *wire.Encoder, v IdleStateUpdate) {
-	switch v := v.(type) {
-	case *EndTurn:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *MaxTokens:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *MaxTurnRequests:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *Refusal:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *Cancelled:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *IdleStateUpdateError:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *None:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *UnknownIdleStateUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"stopReason\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckIdleStateUpdate records in c every constraint v breaks, under the JSON pointer p.
-func CheckIdleStateUpdate(c *wire.Checker, p string, v IdleStateUpdate) {
-	switch v := v.(type) {
-	case *EndTurn:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *MaxTokens:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *MaxTurnRequests:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *Refusal:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *Cancelled:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *IdleStateUpdateError:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *None:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalIdleStateUpdate decodes a IdleStateUpdate from data, strictly.
-func UnmarshalIdleStateUpdate(data []byte) (IdleStateUpdate, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeIdleStateUpdate(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalIdleStateUpdate encodes v.
-func MarshalIdleStateUpdate(v IdleStateUpdate) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeIdleStateUpdate(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateIdleStateUpdate checks v against its schema's constraints and returns every violation.
-func ValidateIdleStateUpdate(v IdleStateUpdate) error {
-	var c wire.Checker
-	CheckIdleStateUpdate(&c, "", v)
-	return c.Err()
-}
-
-func (*EndTurn) isIdleStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = EndTurn{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "stopReason":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "stopReason")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "stopReason")
-			}
-			if v != "end_turn" {
-				return wire.At(wire.ConstError(d.Offset(), "\"end_turn\""), "stopReason")
-			}
-		case "usage":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "usage")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "usage")
-			}
-			if isNull {
-				x.Usage = wire.Null[Usage]()
-			} else {
-				var v Usage
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
-				}
-				x.Usage = wire.Some(v)
-			}
-		case "background":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "background")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "background")
-			}
-			if isNull {
-				x.Background = wire.Null[[]BackgroundWork]()
-			} else {
-				var v []BackgroundWork
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
-					}
-					s1 := make([]BackgroundWork, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "background")
-						}
-						if !more {
-							break
-						}
-						var e1 BackgroundWork
-						{
-							v2, err := DecodeBackgroundWork(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Background = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "stopReason")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *EndTurn) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *EndTurn) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"stopReason\":")
-	e.RawValue("\"end_turn\"")
-	if !x.Usage.IsAbsent() {
-		e.RawKey("\"usage\":")
-		if v, ok := x.Usage.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Background.IsAbsent() {
-		e.RawKey("\"background\":")
-		if v, ok := x.Background.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeBackgroundWork(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *EndTurn) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckBackgroundWork(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *EndTurn) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *EndTurn) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x EndTurn) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*MaxTokens) isIdleStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = MaxTokens{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "stopReason":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "stopReason")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "stopReason")
-			}
-			if v != "max_tokens" {
-				return wire.At(wire.ConstError(d.Offset(), "\"max_tokens\""), "stopReason")
-			}
-		case "usage":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "usage")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "usage")
-			}
-			if isNull {
-				x.Usage = wire.Null[Usage]()
-			} else {
-				var v Usage
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
-				}
-				x.Usage = wire.Some(v)
-			}
-		case "background":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "background")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "background")
-			}
-			if isNull {
-				x.Background = wire.Null[[]BackgroundWork]()
-			} else {
-				var v []BackgroundWork
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
-					}
-					s1 := make([]BackgroundWork, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "background")
-						}
-						if !more {
-							break
-						}
-						var e1 BackgroundWork
-						{
-							v2, err := DecodeBackgroundWork(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Background = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "stopReason")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *MaxTokens) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *MaxTokens) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"stopReason\":")
-	e.RawValue("\"max_tokens\"")
-	if !x.Usage.IsAbsent() {
-		e.RawKey("\"usage\":")
-		if v, ok := x.Usage.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Background.IsAbsent() {
-		e.RawKey("\"background\":")
-		if v, ok := x.Background.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeBackgroundWork(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MaxTokens) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckBackgroundWork(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MaxTokens) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MaxTokens) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x MaxTokens) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*MaxTurnRequests) isIdleStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = MaxTurnRequests{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "stopReason":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "stopReason")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "stopReason")
-			}
-			if v != "max_turn_requests" {
-				return wire.At(wire.ConstError(d.Offset(), "\"max_turn_requests\""), "stopReason")
-			}
-		case "usage":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "usage")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "usage")
-			}
-			if isNull {
-				x.Usage = wire.Null[Usage]()
-			} else {
-				var v Usage
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
-				}
-				x.Usage = wire.Some(v)
-			}
-		case "background":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "background")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "background")
-			}
-			if isNull {
-				x.Background = wire.Null[[]BackgroundWork]()
-			} else {
-				var v []BackgroundWork
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
-					}
-					s1 := make([]BackgroundWork, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "background")
-						}
-						if !more {
-							break
-						}
-						var e1 BackgroundWork
-						{
-							v2, err := DecodeBackgroundWork(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Background = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "stopReason")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *MaxTurnRequests) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *MaxTurnRequests) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"stopReason\":")
-	e.RawValue("\"max_turn_requests\"")
-	if !x.Usage.IsAbsent() {
-		e.RawKey("\"usage\":")
-		if v, ok := x.Usage.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Background.IsAbsent() {
-		e.RawKey("\"background\":")
-		if v, ok := x.Background.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeBackgroundWork(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MaxTurnRequests) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckBackgroundWork(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MaxTurnRequests) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MaxTurnRequests) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x MaxTurnRequests) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*Refusal) isIdleStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *Refusal) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Refusal{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "stopReason":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "stopReason")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "stopReason")
-			}
-			if v != "refusal" {
-				return wire.At(wire.ConstError(d.Offset(), "\"refusal\""), "stopReason")
-			}
-		case "usage":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "usage")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "usage")
-			}
-			if isNull {
-				x.Usage = wire.Null[Usage]()
-			} else {
-				var v Usage
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
-				}
-				x.Usage = wire.Some(v)
-			}
-		case "background":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "background")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "background")
-			}
-			if isNull {
-				x.Background = wire.Null[[]BackgroundWork]()
-			} else {
-				var v []BackgroundWork
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
-					}
-					s1 := make([]BackgroundWork, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "background")
-						}
-						if !more {
-							break
-						}
-						var e1 BackgroundWork
-						{
-							v2, err := DecodeBackgroundWork(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Background = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "stopReason")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Refusal) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Refusal) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"stopReason\":")
-	e.RawValue("\"refusal\"")
-	if !x.Usage.IsAbsent() {
-		e.RawKey("\"usage\":")
-		if v, ok := x.Usage.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Background.IsAbsent() {
-		e.RawKey("\"background\":")
-		if v, ok := x.Background.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeBackgroundWork(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Refusal) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckBackgroundWork(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Refusal) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Refusal) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Refusal) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*Cancelled) isIdleStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Cancelled{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "stopReason":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "stopReason")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "stopReason")
-			}
-			if v != "cancelled" {
-				return wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "stopReason")
-			}
-		case "usage":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "usage")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "usage")
-			}
-			if isNull {
-				x.Usage = wire.Null[Usage]()
-			} else {
-				var v Usage
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
-				}
-				x.Usage = wire.Some(v)
-			}
-		case "background":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "background")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "background")
-			}
-			if isNull {
-				x.Background = wire.Null[[]BackgroundWork]()
-			} else {
-				var v []BackgroundWork
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
-					}
-					s1 := make([]BackgroundWork, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "background")
-						}
-						if !more {
-							break
-						}
-						var e1 BackgroundWork
-						{
-							v2, err := DecodeBackgroundWork(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Background = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "stopReason")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Cancelled) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Cancelled) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"stopReason\":")
-	e.RawValue("\"cancelled\"")
-	if !x.Usage.IsAbsent() {
-		e.RawKey("\"usage\":")
-		if v, ok := x.Usage.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Background.IsAbsent() {
-		e.RawKey("\"background\":")
-		if v, ok := x.Background.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeBackgroundWork(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Cancelled) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckBackgroundWork(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Cancelled) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Cancelled) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Cancelled) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*IdleStateUpdateError) isIdleStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = IdleStateUpdateError{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [5]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "stopReason":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "stopReason")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "stopReason")
-			}
-			if v != "error" {
-				return wire.At(wire.ConstError(d.Offset(), "\"error\""), "stopReason")
-			}
-		case "usage":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "usage")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "usage")
-			}
-			if isNull {
-				x.Usage = wire.Null[Usage]()
-			} else {
-				var v Usage
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
-				}
-				x.Usage = wire.Some(v)
-			}
-		case "background":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "background")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "background")
-			}
-			if isNull {
-				x.Background = wire.Null[[]BackgroundWork]()
-			} else {
-				var v []BackgroundWork
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
-					}
-					s1 := make([]BackgroundWork, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "background")
-						}
-						if !more {
-							break
-						}
-						var e1 BackgroundWork
-						{
-							v2, err := DecodeBackgroundWork(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Background = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		case "error":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "error")
-			}
-			seen[4] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "error")
-			}
-			if isNull {
-				x.Error = wire.Null[Error]()
-			} else {
-				var v Error
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "error")
-				}
-				x.Error = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "stopReason")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *IdleStateUpdateError) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *IdleStateUpdateError) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"stopReason\":")
-	e.RawValue("\"error\"")
-	if !x.Usage.IsAbsent() {
-		e.RawKey("\"usage\":")
-		if v, ok := x.Usage.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Background.IsAbsent() {
-		e.RawKey("\"background\":")
-		if v, ok := x.Background.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeBackgroundWork(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	if !x.Error.IsAbsent() {
-		e.RawKey("\"error\":")
-		if v, ok := x.Error.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *IdleStateUpdateError) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckBackgroundWork(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-	if v, ok := x.Error.Get(); ok {
-		p := wire.Join(p, "error")
-		v.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *IdleStateUpdateError) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *IdleStateUpdateError) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x IdleStateUpdateError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*None) isIdleStateUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *None) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = None{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "usage":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "usage")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "usage")
-			}
-			if isNull {
-				x.Usage = wire.Null[Usage]()
-			} else {
-				var v Usage
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
-				}
-				x.Usage = wire.Some(v)
-			}
-		case "background":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "background")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "background")
-			}
-			if isNull {
-				x.Background = wire.Null[[]BackgroundWork]()
-			} else {
-				var v []BackgroundWork
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
-					}
-					s1 := make([]BackgroundWork, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "background")
-						}
-						if !more {
-							break
-						}
-						var e1 BackgroundWork
-						{
-							v2, err := DecodeBackgroundWork(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Background = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *None) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *None) EncodeWireFields(e *wire.Encoder) {
-	if !x.Usage.IsAbsent() {
-		e.RawKey("\"usage\":")
-		if v, ok := x.Usage.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Background.IsAbsent() {
-		e.RawKey("\"background\":")
-		if v, ok := x.Background.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeBackgroundWork(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *None) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckBackgroundWork(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *None) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *None) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x None) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -56416,6 +56488,17 @@ func completeContentBlock(v ContentBlock) bool {
 	return false
 }
 
+// completeCreateElicitationRequest reports whether Validate checks everything the schema asks of v's variant.
+func completeCreateElicitationRequest(v CreateElicitationRequest) bool {
+	switch v.(type) {
+	case *Form:
+		return false
+	case *URL:
+		return true
+	}
+	return false
+}
+
 // completeCreateElicitationResponse reports whether Validate checks everything the schema asks of v's variant.
 func completeCreateElicitationResponse(v CreateElicitationResponse) bool {
 	switch v.(type) {
@@ -57574,6 +57657,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckCreateElicitationRequest(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(CreateElicitationRequest)
+				return completeCreateElicitationRequest(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationRequest(d)
 			},
