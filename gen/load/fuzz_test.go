@@ -19,6 +19,10 @@ func FuzzLoad(f *testing.F) {
 		`{"title":"E","enum":["a","b"]}`,
 		`{"allOf":[{"$ref":"#"}],"title":"Loop"}`,
 		`true`,
+		`{"$defs":{"B":{"type":"object","properties":{"id":{"type":"string"},"t":{"type":"string"}},"required":["id"]},"M":{"type":"object","allOf":[{"$ref":"#/$defs/B"}],"properties":{"t":{"const":"m"},"n":{"type":"integer"}},"required":["t"]}}}`,
+		`{"title":"C","type":"object","properties":{"k":{"type":"string"},"v":{"type":"number"}},"if":{"properties":{"k":{"const":"p"}},"required":["k"]},"then":{"anyOf":[{"required":["v"]},{"properties":{"w":{"type":"object","properties":{"x":{"type":"string"}},"required":["x"]}},"required":["w"]}]},"else":{"properties":{"v":{"maximum":3}}}}`,
+		`{"title":"P","type":"object","properties":{"a":{"type":"string"}},"patternProperties":{"^x-":{"type":"integer"}},"additionalProperties":{"type":"array","items":{"type":"object"},"uniqueItems":true},"propertyNames":{"maxLength":4},"minProperties":1}`,
+		`{"title":"O","oneOf":[{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},{"type":"object","properties":{"b":{"$ref":"#"}},"required":["b"]}]}`,
 	} {
 		f.Add([]byte(s))
 	}
