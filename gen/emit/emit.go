@@ -1735,6 +1735,10 @@ func (g *gen) enumType(t *model.Type) error {
 		}
 		chk = append(chk, jen.If(jen.Op("!").Id("x").Dot("Valid").Call()).Block(
 			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(verb+" is not one of "+strings.Join(names, ", ")), jen.Id(e.Base.Builtin).Parens(jen.Op("*").Id("x")))))
+	} else if free := g.checkBuiltin(e.Base.Builtin, e.OpenCheck, jen.Id(e.Base.Builtin).Parens(jen.Op("*").Id("x"))); len(free) > 0 {
+		// A value the enum does not list must meet the free
+		// alternative's constraints.
+		chk = append(chk, jen.If(jen.Op("!").Id("x").Dot("Valid").Call()).Block(free...))
 	}
 	g.f.Comment("CheckWire records in c every constraint the value breaks, under the JSON pointer p.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("CheckWire").Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String()).Block(chk...)

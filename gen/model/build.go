@@ -565,8 +565,27 @@ func (b *builder) fillEnum(t *Type, s *load.Schema) error {
 					vals = append(vals, val{v: v, doc: a.Description})
 				}
 			default:
+				// A value the enum does not list must be valid against
+				// this alternative: its constraints are checked then.
+				if e.Open {
+					// Several free alternatives: a value needs only one.
+					t.Unchecked = append(t.Unchecked, "anyOf of several open alternatives")
+					e.OpenCheck = Constraints{}
+					break
+				}
 				e.Open = true
 				e.OpenDoc = a.Description
+				e.OpenCheck = constraints(a)
+				t.Unchecked = append(t.Unchecked, unchecked(a)...)
+				if a.Ref != "" || len(a.AllOf)+len(a.AnyOf)+len(a.OneOf) > 0 {
+					t.Unchecked = append(t.Unchecked, "an open alternative made of other schemas")
+				}
+				if a.Pattern != "" && !PatternOK(a.Pattern) {
+					t.Unchecked = append(t.Unchecked, "pattern")
+				}
+				if f := e.OpenCheck.Format; f != "" && CheckedFormats[f] == "" {
+					t.Unchecked = append(t.Unchecked, "format "+f)
+				}
 			}
 		}
 	}
@@ -646,9 +665,11 @@ func (b *builder) fillEnum(t *Type, s *load.Schema) error {
 type EnumType struct {
 	Base   *Ref // string or an integer builtin
 	Values []*EnumValue
-	// Open enums accept values they do not list.
-	Open    bool
-	OpenDoc string
+	// Open enums accept values they do not list, if those are valid
+	// against OpenCheck (the free alternative's constraints).
+	Open      bool
+	OpenDoc   string
+	OpenCheck Constraints
 }
 
 // EnumValue is one constant.

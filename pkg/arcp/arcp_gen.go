@@ -3983,7 +3983,13 @@ func (x *AuthScheme) EncodeWire(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthScheme) CheckWire(c *wire.Checker, p string) {}
+func (x *AuthScheme) CheckWire(c *wire.Checker, p string) {
+	if !x.Valid() {
+		if utf8.RuneCountInString(string(string(*x))) < 1 {
+			c.Fail(p, "is shorter than 1 characters")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *AuthScheme) Validate() error {
@@ -5072,7 +5078,13 @@ func (x *CredentialScheme) EncodeWire(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CredentialScheme) CheckWire(c *wire.Checker, p string) {}
+func (x *CredentialScheme) CheckWire(c *wire.Checker, p string) {
+	if !x.Valid() {
+		if utf8.RuneCountInString(string(string(*x))) < 1 {
+			c.Fail(p, "is shorter than 1 characters")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *CredentialScheme) Validate() error {
@@ -5122,7 +5134,13 @@ func (x *CredentialProfile) EncodeWire(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CredentialProfile) CheckWire(c *wire.Checker, p string) {}
+func (x *CredentialProfile) CheckWire(c *wire.Checker, p string) {
+	if !x.Valid() {
+		if utf8.RuneCountInString(string(string(*x))) < 1 {
+			c.Fail(p, "is shorter than 1 characters")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *CredentialProfile) Validate() error {
@@ -7335,7 +7353,13 @@ func (x *StatusBodyPhase) EncodeWire(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *StatusBodyPhase) CheckWire(c *wire.Checker, p string) {}
+func (x *StatusBodyPhase) CheckWire(c *wire.Checker, p string) {
+	if !x.Valid() {
+		if utf8.RuneCountInString(string(string(*x))) < 1 {
+			c.Fail(p, "is shorter than 1 characters")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *StatusBodyPhase) Validate() error {

@@ -21516,7 +21516,16 @@ func (x *ErrorCode) EncodeWire(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {}
+func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {
+	if !x.Valid() {
+		if int64(int64(*x)) < -2147483648 {
+			c.Fail(p, "%d is less than the minimum -2147483648", int64(int64(*x)))
+		}
+		if int64(int64(*x)) > 2147483647 {
+			c.Fail(p, "%d is greater than the maximum 2147483647", int64(int64(*x)))
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ErrorCode) Validate() error {

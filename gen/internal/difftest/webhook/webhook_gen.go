@@ -126,6 +126,22 @@ type Headers struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// Channel is how a notice is delivered: a listed channel, or one an
+// integration names (an open set whose free names have a length and a shape).
+//
+// The set is open: values not listed here are valid and kept as they are.
+type Channel string
+
+// Delivery is a delivery of a notice over a channel.
+type Delivery struct {
+	// How a notice is delivered: a listed channel, or one an integration names (an
+	// open set whose free names have a length and a shape).
+	Channel Channel `json:"channel"`
+	Attempt *uint64 `json:"attempt,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // DecodeWire decodes the value from d.
 func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -1749,9 +1765,217 @@ func (x Headers) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+const (
+	// By mail.
+	ChannelEmail Channel = "email"
+	// By text message.
+	ChannelSms Channel = "sms"
+)
+
+// Valid reports whether v is one of the listed values.
+func (v Channel) Valid() bool {
+	switch v {
+	case ChannelEmail, ChannelSms:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *Channel) DecodeWire(d *wire.Decoder) error {
+	v, err := d.String()
+	*x = Channel(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *Channel) EncodeWire(e *wire.Encoder) {
+	e.String(string(*x))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Channel) CheckWire(c *wire.Checker, p string) {
+	if !x.Valid() {
+		if utf8.RuneCountInString(string(string(*x))) < 2 {
+			c.Fail(p, "is shorter than 2 characters")
+		}
+		if utf8.RuneCountInString(string(string(*x))) > 8 {
+			c.Fail(p, "is longer than 8 characters")
+		}
+		if !pattern1.MatchString(string(string(*x))) {
+			c.Fail(p, "%q does not match the pattern ^[a-z]+$", string(string(*x)))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Channel) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Channel) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Channel) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *Delivery) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Delivery{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "channel":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "channel")
+			}
+			seen[0] = true
+			if err := x.Channel.DecodeWire(d); err != nil {
+				return wire.At(err, "channel")
+			}
+		case "attempt":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "attempt")
+			}
+			seen[1] = true
+			{
+				v := new(uint64)
+				{
+					v1, err := d.Uint64()
+					if err != nil {
+						return wire.At(err, "attempt")
+					}
+					(*v) = v1
+				}
+				x.Attempt = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "channel")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Delivery) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Delivery) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"channel\":")
+	x.Channel.EncodeWire(e)
+	if x.Attempt != nil {
+		e.RawKey("\"attempt\":")
+		e.Uint64(uint64((*x.Attempt)))
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Delivery) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "channel")
+		x.Channel.CheckWire(c, p)
+	}
+	if x.Attempt != nil {
+		p := wire.Join(p, "attempt")
+		if uint64((*x.Attempt)) < 1 {
+			c.Fail(p, "%d is less than the minimum 1", uint64((*x.Attempt)))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Delivery) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Delivery) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Delivery) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
+	case "https://example.test/diff/webhook.json#/$defs/Channel":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*Channel).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(Channel)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*Channel).EncodeWire(e)
+			},
+			Name: "Channel",
+		}, true
+	case "https://example.test/diff/webhook.json#/$defs/Delivery":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*Delivery).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(Delivery)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*Delivery).EncodeWire(e)
+			},
+			Name: "Delivery",
+		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Envelope":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -1851,4 +2075,5 @@ func Lookup(id string) (wire.Codec, bool) {
 // The schemas' patterns, compiled once.
 var (
 	pattern0 = regexp.MustCompile("^x-")
+	pattern1 = regexp.MustCompile("^[a-z]+$")
 )
