@@ -47,6 +47,10 @@ func Empty() (*jsonschema.Compiler, error) {
 	return c, nil
 }
 
+// Document returns the embedded schema document whose $id is url, parsed as
+// the compiler parses it (numbers as json.Number).
+func Document(url string) (any, error) { return embeddedLoader{}.Load(url) }
+
 // embeddedLoader reads the embedded schema whose $id is asked for.
 type embeddedLoader struct{}
 

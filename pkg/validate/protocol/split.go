@@ -7,9 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/agentproto/agentproto/schema"
+	"github.com/agentproto/agentproto/schema/compile"
 )
 
 // Split is a schema divided at its members that are a bare $ref: Rest is
@@ -18,7 +16,7 @@ import (
 // values against its own schema, gives exactly the causes of validating the
 // value against the whole schema, each at the same keyword, so the findings
 // read the same. The engine uses it to validate only the parts of a message
-// the fast path cannot vouch for (see Check.Parts).
+// the fast path cannot vouch for.
 type Split struct {
 	Rest    *Schema
 	Members map[string]string
@@ -52,9 +50,10 @@ func (s *Schemas) Split(id string) *Split {
 	return sp
 }
 
-// SplitCheck returns the parts of ck by the Split of its schema, for
-// Check.Parts; nil when the schema is not split or the value is not an
-// object. Each part's Skip is ck's, moved to the part's place.
+// SplitCheck returns the parts of ck by the Split of its schema: the rest,
+// and a check of each member present; nil when the schema is not split,
+// the value is not an object, or a member that must be an object to be
+// split is not one. Each part's Skip is ck's, moved to the part's place.
 func (s *Schemas) SplitCheck(ck Check) []Check {
 	obj, ok := ck.Value.(map[string]any)
 	if !ok || ck.Schema == nil {
@@ -226,22 +225,13 @@ func (s *Schemas) doc(id string) (map[string]any, error) {
 }
 
 func readDoc(id string) (map[string]any, error) {
-	p, ok := strings.CutPrefix(id, schema.IDPrefix)
-	if !ok {
-		return nil, fmt.Errorf("%s is not an embedded schema", id)
-	}
-	f, err := schema.Files.Open(p)
+	v, err := compile.Document(id)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	v, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
-	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%s is not an object", p)
+		return nil, fmt.Errorf("%s is not an object", id)
 	}
 	return m, nil
 }
