@@ -44,7 +44,7 @@ type state struct {
 	sessions *protocol.Recent[*session] // known sessions
 	lossy    bool                       // a line could not be read
 
-	warned map[string]bool // once-per-trace warnings already given
+	warned protocol.Once // once-per-trace warnings already given
 }
 
 type request struct {
@@ -71,7 +71,6 @@ func newState(reg *registry.Registry, t *tables, why string, partial protocol.Pa
 		pending:  protocol.NewRecent[*request](maxPending),
 		answered: protocol.NewRecent[bool](maxAnswered),
 		sessions: protocol.NewRecent[*session](maxSessions),
-		warned:   map[string]bool{},
 	}
 }
 
@@ -97,13 +96,7 @@ func (s *state) Lost(*protocol.Message) { s.lossy = true }
 func (s *state) stateful() bool { return s.t.v.ACP.Initialize() != nil }
 
 // once reports whether the warning keyed k is given for the first time.
-func (s *state) once(k string) bool {
-	if s.warned[k] {
-		return false
-	}
-	s.warned[k] = true
-	return true
-}
+func (s *state) once(k string) bool { return s.warned.First(k) }
 
 func (s *state) Step(m *protocol.Message) {
 	o := m.Obj

@@ -101,26 +101,16 @@ type state struct {
 	lossy       bool   // a line could not be read
 	begun       bool   // the trace's first message has been judged
 	partial     protocol.Partial
-	deviations  map[string]bool // the deviations reported, by id
+	deviations  protocol.Once // the deviations reported, by id
 }
 
 // onceNote ends a deviation warning: the first of a trace is reported.
 const onceNote = " (Reported at its first occurrence in the trace; later messages with the same deviation are not listed again.)"
 
 // firstDeviation reports whether the deviation id is met for the first
-// time in the trace, and remembers it: a deviation an SDK makes in every
-// message of a kind is one fact about the SDK, reported once, not a
-// warning per line.
-func (s *state) firstDeviation(id string) bool {
-	if s.deviations[id] {
-		return false
-	}
-	if s.deviations == nil {
-		s.deviations = map[string]bool{}
-	}
-	s.deviations[id] = true
-	return true
-}
+// time in the trace: a deviation an SDK makes in every message of a kind
+// is one fact about the SDK, reported once, not a warning per line.
+func (s *state) firstDeviation(id string) bool { return s.deviations.First(id) }
 
 // hello is what a hello asked for.
 type hello struct {
