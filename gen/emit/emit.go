@@ -1617,7 +1617,40 @@ func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) [
 	case b != "bool":
 		out = append(out, intBounds(b, c, expr)...)
 	}
-	return out
+	return append(out, notEnum(b, c, expr)...)
+}
+
+// notEnum checks that a string or integer is none of the values its
+// schema's not lists (a catch-all variant's tag).
+func notEnum(b string, c model.Constraints, expr *jen.Statement) []jen.Code {
+	if len(c.NotEnum) == 0 {
+		return nil
+	}
+	var vals []jen.Code
+	for _, e := range c.NotEnum {
+		switch {
+		case b == "string":
+			v, err := strconv.Unquote(e)
+			if err != nil {
+				return nil
+			}
+			vals = append(vals, jen.Lit(v))
+		case b != "bool" && b != "float64":
+			n, err := strconv.ParseInt(e, 10, 64)
+			if err != nil {
+				return nil
+			}
+			vals = append(vals, jen.Lit(n))
+		default:
+			return nil
+		}
+	}
+	conv, verb := jen.String().Parens(expr), "%q"
+	if b != "string" {
+		conv, verb = jen.Int64().Parens(expr), "%d"
+	}
+	return []jen.Code{jen.Switch(conv.Clone()).Block(jen.Case(vals...).Block(
+		jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(verb+" is one of the values this schema excludes ("+strings.Join(c.NotEnum, ", ")+")"), conv.Clone())))}
 }
 
 // PatternOK reports whether Go's regexp accepts a schema pattern the same

@@ -368,7 +368,7 @@ func unchecked(s *load.Schema) []string {
 	if s.If != nil {
 		out = append(out, "if")
 	}
-	if s.Not != nil {
+	if s.Not != nil && notValues(s) == nil {
 		out = append(out, "not")
 	}
 	if s.UniqueItems && !(s.HasType("array") && (len(s.Type) == 1 || len(s.Type) == 2 && s.HasType("null"))) {
@@ -737,6 +737,43 @@ func ceilFloor(r *big.Rat, dir int) *big.Int {
 	return q
 }
 
+// notValues returns the values a scalar schema's not excludes, encoded as
+// JSON, when its not is only an enum or a const (a catch-all variant's
+// tag: any value but the listed ones); nil otherwise.
+func notValues(s *load.Schema) []string {
+	n := s.Not
+	if n == nil || !(s.HasType("string") || s.HasType("integer")) || len(s.Type) != 1 {
+		return nil
+	}
+	// Only enum and const, with annotations.
+	if n.Bool != nil || (len(n.Enum) == 0 && !n.HasConst) {
+		return nil
+	}
+	for _, k := range n.Keywords {
+		switch k {
+		case "enum", "const", "description", "title", "$comment", "examples", "deprecated":
+		default:
+			return nil
+		}
+	}
+	var out []string
+	for _, v := range n.Enum {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return nil
+		}
+		out = append(out, string(raw))
+	}
+	if n.HasConst {
+		raw, err := json.Marshal(n.Const)
+		if err != nil {
+			return nil
+		}
+		out = append(out, string(raw))
+	}
+	return out
+}
+
 func constraints(s *load.Schema) Constraints {
 	c := Constraints{MinLength: s.MinLength, MaxLength: s.MaxLength, Pattern: s.Pattern, Minimum: s.Minimum,
 		Maximum: s.Maximum, ExclusiveMinimum: s.ExclusiveMinimum, ExclusiveMaximum: s.ExclusiveMaximum,
@@ -752,6 +789,7 @@ func constraints(s *load.Schema) Constraints {
 		raw, _ := json.Marshal(s.Const)
 		c.Enum = []string{string(raw)}
 	}
+	c.NotEnum = notValues(s)
 	return c
 }
 

@@ -155,6 +155,9 @@ type Constraints struct {
 	MinProps, MaxProps   *uint64
 	// Enum lists the allowed values of a builtin value, encoded as JSON.
 	Enum []string
+	// NotEnum lists values a builtin value must not take (a not of an
+	// enum or const), encoded as JSON.
+	NotEnum []string
 	// Format is the string format ("date-time", "uri", …). Validate checks
 	// the formats in CheckedFormats; others make a type incomplete.
 	Format string
@@ -184,7 +187,7 @@ var CheckedFormats = map[string]string{
 func (c Constraints) Empty() bool {
 	return c.MinLength == nil && c.MaxLength == nil && c.Pattern == "" && c.Minimum == nil &&
 		c.Maximum == nil && c.ExclusiveMinimum == nil && c.ExclusiveMaximum == nil && c.MultipleOf == nil &&
-		c.MinItems == nil && c.MaxItems == nil && c.MinProps == nil && c.MaxProps == nil && len(c.Enum) == 0 && c.Format == "" && len(c.RawKinds) == 0 && !c.UniqueItems && !c.UniqueJSON
+		c.MinItems == nil && c.MaxItems == nil && c.MinProps == nil && c.MaxProps == nil && len(c.Enum) == 0 && len(c.NotEnum) == 0 && c.Format == "" && len(c.RawKinds) == 0 && !c.UniqueItems && !c.UniqueJSON
 }
 
 // StructType is a JSON object.

@@ -142,6 +142,42 @@ type Delivery struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// Region is a deployment region: any name but the reserved ones.
+type Region string
+
+// Event is a tagged event whose last variant takes every tag the others do not
+// list.
+//
+// It is a union tagged by the member "kind". Its variants are Created,
+// Deleted; a tag this package does not know decodes to UnknownEvent, which
+// keeps the JSON as it was.
+type Event interface {
+	isEvent()
+}
+
+// UnknownEvent is a variant of Event whose tag this package does not know. Raw
+// holds the whole object as it was received, and encoding writes it back
+// unchanged.
+type UnknownEvent struct {
+	// Tag is the value of the member "kind".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Created has no description in its schema.
+type Created struct {
+	ID string `json:"id"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Deleted has no description in its schema.
+type Deleted struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // DecodeWire decodes the value from d.
 func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -1943,6 +1979,377 @@ func (x Delivery) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// DecodeWire decodes the value from d.
+func (x *Region) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = Region(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Region) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Region) CheckWire(c *wire.Checker, p string) {
+	v := string(*x)
+	switch string(v) {
+	case "test", "x", "free":
+		c.Fail(p, "%q is one of the values this schema excludes (\"test\", \"x\", \"free\")", string(v))
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Region) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Region) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Region) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownEvent) isEvent() {}
+
+// DecodeEvent decodes a Event from d.
+func DecodeEvent(d *wire.Decoder) (Event, error) {
+	tag, ok, err := d.PeekTag("kind")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"kind\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "created":
+		v := new(Created)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "deleted":
+		v := new(Deleted)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownEvent{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeEvent encodes v to e; a nil v is null.
+func EncodeEvent(e *wire.Encoder, v Event) {
+	switch v := v.(type) {
+	case *Created:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Deleted:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UnknownEvent:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"kind\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckEvent records in c every constraint v breaks, under the JSON pointer p.
+func CheckEvent(c *wire.Checker, p string, v Event) {
+	switch v := v.(type) {
+	case *Created:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Deleted:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalEvent decodes a Event from data, strictly.
+func UnmarshalEvent(data []byte) (Event, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeEvent(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalEvent encodes v.
+func MarshalEvent(v Event) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeEvent(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateEvent checks v against its schema's constraints and returns every violation.
+func ValidateEvent(v Event) error {
+	var c wire.Checker
+	CheckEvent(&c, "", v)
+	return c.Err()
+}
+
+func (*Created) isEvent() {}
+
+// DecodeWire decodes the value from d.
+func (x *Created) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Created{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "kind":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "kind")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "kind")
+			}
+			if v != "created" {
+				return wire.At(wire.ConstError(d.Offset(), "\"created\""), "kind")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "kind")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Created) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Created) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"kind\":")
+	e.RawValue("\"created\"")
+	e.RawKey("\"id\":")
+	e.String(x.ID)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Created) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Created) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Created) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Created) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*Deleted) isEvent() {}
+
+// DecodeWire decodes the value from d.
+func (x *Deleted) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Deleted{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "kind":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "kind")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "kind")
+			}
+			if v != "deleted" {
+				return wire.At(wire.ConstError(d.Offset(), "\"deleted\""), "kind")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "kind")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Deleted) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Deleted) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"kind\":")
+	e.RawValue("\"deleted\"")
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Deleted) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Deleted) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Deleted) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Deleted) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// completeEvent reports whether Validate checks everything the schema asks of v's variant.
+func completeEvent(v Event) bool {
+	switch v.(type) {
+	case *Created:
+		return true
+	case *Deleted:
+		return true
+	}
+	return false
+}
+
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -1991,6 +2398,26 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "Envelope",
 		}, true
+	case "https://example.test/diff/webhook.json#/$defs/Event":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(Event)
+				CheckEvent(c, p, u)
+			},
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(Event)
+				return completeEvent(u)
+			},
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeEvent(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(Event)
+				EncodeEvent(e, u)
+			},
+			Name: "Event",
+		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Headers":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -2020,6 +2447,21 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Notice).EncodeWire(e)
 			},
 			Name: "Notice",
+		}, true
+	case "https://example.test/diff/webhook.json#/$defs/Region":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*Region).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(Region)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*Region).EncodeWire(e)
+			},
+			Name: "Region",
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Source":
 		return wire.Codec{
