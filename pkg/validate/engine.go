@@ -593,36 +593,32 @@ func (r *fileRun) pipeline(ctx context.Context, batches <-chan *batch, publish f
 			defer wg.Done()
 			parse, check := toParse, toCheck
 			for parse != nil || check != nil {
+				var b *batch
+				ok, checking := false, true
 				select {
-				case b, ok := <-check:
-					if !ok {
-						check = nil
-						continue
-					}
-					r.check(b)
-					close(b.checked)
-					continue
+				case b, ok = <-check:
 				case <-ctx.Done():
 					return
 				default:
-				}
-				select {
-				case b, ok := <-check:
-					if !ok {
-						check = nil
-						continue
+					select {
+					case b, ok = <-check:
+					case b, ok = <-parse:
+						checking = false
+					case <-ctx.Done():
+						return
 					}
+				}
+				switch {
+				case !ok && checking:
+					check = nil
+				case !ok:
+					parse = nil
+				case checking:
 					r.check(b)
 					close(b.checked)
-				case b, ok := <-parse:
-					if !ok {
-						parse = nil
-						continue
-					}
+				default:
 					r.parse(b)
 					close(b.parsed)
-				case <-ctx.Done():
-					return
 				}
 			}
 		}()
