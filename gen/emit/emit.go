@@ -979,31 +979,30 @@ func (g *gen) baseMethods(t *model.Type) {
 		jen.Return(jen.True(), jen.Nil()),
 	)
 	if g.usesEncode[t] {
-		var enc []jen.Code
-		for i, f := range fields {
-			if code := g.encodeField(f); len(code) > 0 {
-				enc = append(enc, jen.Case(jen.Lit(i)).Block(code...))
-			}
-		}
-		g.f.Comment("encodeWireMembers writes the members of x at field positions from to to.")
-		g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("encodeWireMembers").Params(
-			jen.Id("e").Op("*").Add(wire("Encoder")), jen.List(jen.Id("from"), jen.Id("to")).Int(),
-		).Block(jen.For(jen.Id("i").Op(":=").Id("from"), jen.Id("i").Op("<").Id("to"), jen.Id("i").Op("++")).Block(
-			jen.Switch(jen.Id("i")).Block(enc...)))
+		g.byPosition(t, "encodeWireMembers", "encodeWireMembers writes the members of x at field positions from to to.",
+			[]jen.Code{jen.Id("e").Op("*").Add(wire("Encoder"))}, g.encodeField)
 	}
 	if g.usesCheck[t] {
-		var chk []jen.Code
-		for i, f := range fields {
-			if code := g.checkField(f); len(code) > 0 {
-				chk = append(chk, jen.Case(jen.Lit(i)).Block(code...))
-			}
-		}
-		g.f.Comment("checkWireMembers checks the members of x at field positions from to to.")
-		g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("checkWireMembers").Params(
-			jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String(), jen.List(jen.Id("from"), jen.Id("to")).Int(),
-		).Block(jen.For(jen.Id("i").Op(":=").Id("from"), jen.Id("i").Op("<").Id("to"), jen.Id("i").Op("++")).Block(
-			jen.Switch(jen.Id("i")).Block(chk...)))
+		g.byPosition(t, "checkWireMembers", "checkWireMembers checks the members of x at field positions from to to.",
+			[]jen.Code{jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String()}, g.checkField)
 	}
+}
+
+// byPosition emits a method of t, with the given leading parameters and
+// then from and to, that runs each field's code for the field positions
+// from to to.
+func (g *gen) byPosition(t *model.Type, name, doc string, params []jen.Code, code func(*model.Field) []jen.Code) {
+	var cases []jen.Code
+	for i, f := range t.Struct.Fields {
+		if c := code(f); len(c) > 0 {
+			cases = append(cases, jen.Case(jen.Lit(i)).Block(c...))
+		}
+	}
+	g.f.Comment(doc)
+	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id(name).Params(
+		append(params, jen.List(jen.Id("from"), jen.Id("to")).Int())...,
+	).Block(jen.For(jen.Id("i").Op(":=").Id("from"), jen.Id("i").Op("<").Id("to"), jen.Id("i").Op("++")).Block(
+		jen.Switch(jen.Id("i")).Block(cases...)))
 }
 
 // list joins Go names as prose: A, B and C.
