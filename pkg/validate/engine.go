@@ -289,14 +289,12 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 		const maxItems, maxBytes = 512, 1 << 20
 		b := newBatch()
 		size := 0
-		send := func() bool {
-			select {
-			case batches <- b:
-				b, size = newBatch(), 0
-				return true
-			case <-ctx.Done():
+		flush := func() bool {
+			if !send(ctx, batches, b) {
 				return false
 			}
+			b, size = newBatch(), 0
+			return true
 		}
 		var idle *time.Timer
 		if fo.Idle > 0 {
@@ -320,7 +318,7 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 					}
 					rec, err = r.rec, r.err
 				case <-idle.C:
-					if len(b.items) > 0 && !send() {
+					if len(b.items) > 0 && !flush() {
 						return
 					}
 					index--
@@ -335,14 +333,14 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 					b.errLine = int(lines.Load()) + 1
 				}
 				if len(b.items) > 0 || b.err != nil {
-					send()
+					flush()
 				}
 				return
 			}
 			b.add(rec, index)
 			size += len(rec.Data)
 			if len(b.items) >= maxItems || size >= maxBytes {
-				if !send() {
+				if !flush() {
 					return
 				}
 				if fo.Progress != nil {
