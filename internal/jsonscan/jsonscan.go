@@ -68,6 +68,7 @@ const (
 	Trailing                  // data after the top-level value
 	Empty                     // no value at all
 	NumberTooLong             // a valid number literal beyond MaxNumberDigits or MaxNumberExponent
+	TooLarge                  // input beyond MaxDocBytes (Arena.Parse only)
 )
 
 // Error is a parse failure: where it happened and why, in words meant for the
