@@ -21,11 +21,11 @@ func (r *fileRun) decide(items []*item) error {
 	rules := r.e.rulesOf(r.e.opts.Protocol)
 	if rules == nil {
 		for _, it := range items {
-			if it.m.Obj == nil {
+			if it.m.Obj() == nil {
 				continue
 			}
 			for _, ru := range r.e.rules {
-				if ru.Identify(it.m.Obj) {
+				if ru.Identify(it.m.Obj()) {
 					rules = ru
 					break
 				}
@@ -127,9 +127,9 @@ func diagnose(first *item, items []*item) string {
 		if i > 50 {
 			break
 		}
-		collectKeys(it.m.Value, keys, 0)
+		collectKeys(it.m.Value(), keys, 0)
 	}
-	o := first.m.Obj
+	o := first.m.Obj()
 	for k := range o {
 		top = append(top, protocol.Quote(k))
 	}
@@ -261,7 +261,7 @@ func (e *Engine) otherJSONRPC(items []*item) (int, string) {
 	line := 0
 	var mcp, mcpM []string
 	for _, it := range items {
-		o := it.m.Obj
+		o := it.m.Obj()
 		if o == nil {
 			continue
 		}

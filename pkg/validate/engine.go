@@ -479,6 +479,15 @@ func (e *Engine) fast(s *protocol.Schema, ptr string, data []byte) bool {
 }
 
 // fastKnown is fast, and for a valid value also whether the fast path saw
+// valueOf is the value a check reads: the one the rules gave, else the
+// value at the check's location, built from the message's Doc.
+func valueOf(m *protocol.Message, ck protocol.Check) any {
+	if ck.Value != nil {
+		return ck.Value
+	}
+	return m.AtPath(ck.Loc)
+}
+
 // every member of it defined by the schema (see KnownChecker).
 func (e *Engine) fastKnown(s *protocol.Schema, ptr string, data []byte) (valid, known bool) {
 	if e.known != nil {
@@ -675,19 +684,18 @@ const maxInFlight = 16
 
 // parse parses a batch's records (any goroutine).
 func (r *fileRun) parse(b *batch) {
-	ps := jsonscan.NewParser(r.e.opts.MaxDepth)
+	var a jsonscan.Arena
 	for _, it := range b.items {
 		if it.err != nil {
 			it.bad = &Finding{Line: it.m.Line, Severity: Error, Rule: RuleLineTooLong, Message: it.err.Error()}
 			continue
 		}
-		v, err := ps.Parse(it.m.Data)
+		d, err := a.Parse(it.m.Data, r.e.opts.MaxDepth)
 		if err != nil {
 			it.bad = parseFinding(it.m.Line, err)
 			continue
 		}
-		it.m.Value = v
-		it.m.Obj, _ = v.(map[string]any)
+		it.m.Doc = d
 	}
 }
 
@@ -738,6 +746,7 @@ func (r *fileRun) checkItem(it *item) {
 	for _, ck := range m.Checks {
 		ptr := protocol.Pointer(ck.Loc)
 		if e.opts.Observe != nil {
+			ck.Value = valueOf(m, ck)
 			it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Schema.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Schema.Valid(ck.Value)})
 		}
 		if valid, known := e.fastKnown(ck.Schema, ptr, m.Data); valid {
@@ -746,6 +755,8 @@ func (r *fileRun) checkItem(it *item) {
 			}
 			continue
 		}
+		// The general path reads built values.
+		ck.Value = valueOf(m, ck)
 		if len(m.Data) >= bigLine {
 			if fs := r.bigArrays(ck, m.Line); len(fs) > 0 {
 				it.out = append(it.out, fs...)
@@ -955,7 +966,7 @@ func (it *item) nearMisses(sch *protocol.Schema, ck protocol.Check) {
 	if !ck.NearMiss {
 		return
 	}
-	for _, ms := range sch.NearMisses(ck.Value) {
+	for _, ms := range sch.NearMisses(valueOf(&it.m, ck)) {
 		loc := append(append([]string(nil), ck.Loc...), ms.Loc...)
 		it.once = append(it.once, Finding{Line: it.m.Line, Severity: Warning, Rule: RuleNearMiss, Pointer: protocol.Pointer(loc),
 			Message: fmt.Sprintf("unknown member %s is a near miss of %s, which this object defines: a receiver ignores %s, so its value is lost; did you mean %s?",

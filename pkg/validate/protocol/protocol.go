@@ -8,17 +8,23 @@ package protocol
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
 )
 
 // Message is one record of a trace on its way through the engine.
+//
+// The record is parsed once, into Doc; the rules read what they need from
+// it by JSON pointer (String, StringIs, Has, Strings), and a value is built
+// as map[string]any, []any and json.Number only where one is asked for
+// (Value, Obj, At), so that a line nobody looks into costs no values.
 type Message struct {
-	Line  int            // 1-based line of the record
-	Index int            // 0-based position among the trace's records
-	Data  []byte         // the record's bytes; never modified
-	Value any            // the parsed value (numbers as json.Number)
-	Obj   map[string]any // Value, when it is an object
+	Line  int          // 1-based line of the record
+	Index int          // 0-based position among the trace's records
+	Data  []byte       // the record's bytes; never modified
+	Doc   jsonscan.Doc // the parsed record
 	// Dir is the direction a sidecar gave the record (one of the
 	// protocol's Directions), or "".
 	Dir string
@@ -37,6 +43,67 @@ type Message struct {
 	// Version, if set, names the schema version the message was checked
 	// against when it differs from the trace's ("v1-unstable").
 	Version string
+
+	value any  // the whole value, once built
+	built bool // value is set
+}
+
+// Value returns the record's value as jsonscan.Parse builds it (numbers as
+// json.Number), built on the first call.
+func (m *Message) Value() any {
+	if !m.built {
+		m.value, m.built = m.Doc.Value(m.Doc.Root()), true
+	}
+	return m.value
+}
+
+// Obj returns Value when it is an object, else nil.
+func (m *Message) Obj() map[string]any {
+	o, _ := m.Value().(map[string]any)
+	return o
+}
+
+// IsObject reports whether the record is a JSON object.
+func (m *Message) IsObject() bool { return m.Doc.Type(m.Doc.Root()) == jsonscan.Object }
+
+// Has reports whether a JSON pointer reaches a value (null included).
+func (m *Message) Has(ptr string) bool { return m.Doc.Find(ptr) >= 0 }
+
+// String returns the string at a JSON pointer, if there is one.
+func (m *Message) String(ptr string) (string, bool) { return m.Doc.String(m.Doc.Find(ptr)) }
+
+// StringIs reports whether the value at a JSON pointer is the string want.
+func (m *Message) StringIs(ptr, want string) bool { return m.Doc.StringIs(m.Doc.Find(ptr), want) }
+
+// At builds the value at a JSON pointer; nil if it leads nowhere. Once the
+// whole value is built, its parts are not built again.
+func (m *Message) At(ptr string) any {
+	if ptr == "" || m.built {
+		return At(m.Value(), ptr)
+	}
+	return m.Doc.Value(m.Doc.Find(ptr))
+}
+
+// AtPath builds the value at a location; nil if it leads nowhere. Once the
+// whole value is built, its parts are not built again.
+func (m *Message) AtPath(loc []string) any {
+	if len(loc) == 0 || m.built {
+		return Lookup(m.Value(), loc)
+	}
+	return m.Doc.Value(m.Doc.FindPath(loc))
+}
+
+// Strings returns the string values a pointer reaches, where a "*" token
+// stands for every element of an array (and every member of an object, in
+// key order).
+func (m *Message) Strings(ptr string) []string {
+	if !strings.Contains(ptr, "*") {
+		if s, ok := m.String(ptr); ok {
+			return []string{s}
+		}
+		return nil
+	}
+	return Strings(m.Value(), ptr)
 }
 
 // Add records a state finding on the message's line.
@@ -48,7 +115,7 @@ func (m *Message) Add(sev finding.Severity, rule, ptr, format string, args ...an
 type Check struct {
 	Schema *Schema
 	Loc    []string // where the value sits in the message
-	Value  any
+	Value  any      // the value at Loc; nil: the engine builds it from the message when it needs it
 	// Skip drops schema findings at locations (relative to Value) that
 	// another finding reports better.
 	Skip func(loc []string) bool

@@ -198,10 +198,10 @@ func (r *Rules) pick(first []*protocol.Message, dialect string) (v *registry.Ver
 		}
 	}
 	for _, m := range first {
-		if m.Obj == nil {
+		if m.Obj() == nil {
 			continue
 		}
-		if v := r.record(m.Obj); v != nil {
+		if v := r.record(m.Obj()); v != nil {
 			return v, fmt.Sprintf("its records, line %d", m.Line), false
 		}
 	}
@@ -245,23 +245,23 @@ func (r *Rules) wireVersion(first []*protocol.Message, def *registry.Version) (n
 	}
 	var reqID any
 	for _, m := range first {
-		if m.Obj == nil {
+		if m.Obj() == nil {
 			continue
 		}
-		if name, _ := m.Obj["method"].(string); name == init.Method && reqID == nil {
-			reqID = m.Obj["id"]
+		if name, _ := m.Obj()["method"].(string); name == init.Method && reqID == nil {
+			reqID = m.Obj()["id"]
 			for _, ptr := range init.Effects.VersionAt {
-				if v, found := protocol.IntValue(protocol.At(m.Obj, ptr)); found && strings.HasPrefix(ptr, "/params/") {
+				if v, found := protocol.IntValue(protocol.At(m.Obj(), ptr)); found && strings.HasPrefix(ptr, "/params/") {
 					n, line, who, ok = v, m.Line, "request", true
 				}
 			}
 			continue
 		}
-		if _, isResult := m.Obj["result"]; !isResult || reqID == nil || !protocol.JSONEqual(m.Obj["id"], reqID) {
+		if _, isResult := m.Obj()["result"]; !isResult || reqID == nil || !protocol.JSONEqual(m.Obj()["id"], reqID) {
 			continue
 		}
 		for _, ptr := range init.Effects.VersionAt {
-			if v, found := protocol.IntValue(protocol.At(m.Obj, ptr)); found && strings.HasPrefix(ptr, "/result/") {
+			if v, found := protocol.IntValue(protocol.At(m.Obj(), ptr)); found && strings.HasPrefix(ptr, "/result/") {
 				return v, m.Line, "response", true
 			}
 		}
@@ -275,7 +275,7 @@ func (r *Rules) score(v *registry.Version, first []*protocol.Message) int {
 	tabs := append([]*registry.Version{v}, r.reg.Extensions(v)...)
 	n := 0
 	for _, m := range first {
-		name, ok := m.Obj["method"].(string)
+		name, ok := m.Obj()["method"].(string)
 		if !ok || strings.HasPrefix(name, "_") {
 			continue
 		}
@@ -297,7 +297,7 @@ func (r *Rules) score(v *registry.Version, first []*protocol.Message) int {
 func (r *Rules) snakeDialect(first []*protocol.Message) *registry.Version {
 	for _, m := range first {
 		for _, k := range []string{"params", "result"} {
-			p, ok := m.Obj[k].(map[string]any)
+			p, ok := m.Obj()[k].(map[string]any)
 			if !ok {
 				continue
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/pkg/validate/internal/suggest"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
@@ -48,12 +49,15 @@ type state struct {
 }
 
 type request struct {
-	line    int
-	dir     string // sender of the request
-	name    string
-	m       *method // nil for an unknown or extension method
-	eff     *method // the entry whose effects apply (the widest table's)
-	params  map[string]any
+	line int
+	dir  string // sender of the request
+	name string
+	m    *method // nil for an unknown or extension method
+	eff  *method // the entry whose effects apply (the widest table's)
+	// closes is the session the request closes if it succeeds (the
+	// effect ClosesSession), and closing whether it names one.
+	closes  string
+	closing bool
 	options []string // option ids the request offers
 	adopt   string   // an unknown session it refers to: it exists if answered with a result
 }
@@ -99,42 +103,44 @@ func (s *state) stateful() bool { return s.t.v.ACP.Initialize() != nil }
 func (s *state) once(k string) bool { return s.warned.First(k) }
 
 func (s *state) Step(m *protocol.Message) {
-	o := m.Obj
-	if o == nil {
-		m.Add(finding.Error, finding.RuleSchema, "", "an ACP message must be a JSON object (a JSON-RPC 2.0 request, notification or response), got %s", protocol.Describe(m.Value))
+	if !m.IsObject() {
+		m.Add(finding.Error, finding.RuleSchema, "", "an ACP message must be a JSON object (a JSON-RPC 2.0 request, notification or response), got %s", protocol.Describe(m.Value()))
 		return
 	}
-	if _, rpc := o["jsonrpc"]; !rpc {
-		has := func(k string) bool { _, ok := o[k]; return ok }
+	d := &m.Doc
+	member := func(k string) int { return d.Member(d.Root(), k) }
+	if member("jsonrpc") < 0 {
+		has := func(k string) bool { return member(k) >= 0 }
 		for _, rec := range s.t.records {
 			if rec.Matches(has) {
 				// A dialect's non-JSON-RPC line (VT Code's streamed
 				// updates and tool results).
 				m.Label = rec.Record
 				m.RTSchema = rec.schema.ID
-				m.Checks = append(m.Checks, protocol.Check{Schema: rec.schema, Value: o})
+				m.Checks = append(m.Checks, protocol.Check{Schema: rec.schema})
 				return
 			}
 		}
 	}
-	method, hasMethod := o["method"]
-	id, hasID := o["id"]
+	method, idAt := member("method"), member("id")
+	hasMethod, hasID := method >= 0, idAt >= 0
+	id := d.Value(idAt)
 	switch {
 	case hasMethod:
 		if !hasID {
-			m.Checks = append(m.Checks, protocol.Check{Schema: s.t.notification, Value: o})
+			m.Checks = append(m.Checks, protocol.Check{Schema: s.t.notification})
 		} else {
-			m.Checks = append(m.Checks, protocol.Check{Schema: s.t.request, Value: o})
+			m.Checks = append(m.Checks, protocol.Check{Schema: s.t.request})
 		}
-		name, ok := method.(string)
+		name, ok := d.String(method)
 		if !ok {
 			m.Label = "invalid"
 			return // the envelope check reports the method's type
 		}
 		s.begin(m, name, false)
 		s.call(m, name, id, hasID)
-	case hasID || o["result"] != nil || o["error"] != nil:
-		m.Checks = append(m.Checks, protocol.Check{Schema: s.t.response, Value: o})
+	case hasID || d.Type(member("result")) > jsonscan.Null || d.Type(member("error")) > jsonscan.Null:
+		m.Checks = append(m.Checks, protocol.Check{Schema: s.t.response})
 		s.begin(m, "", true)
 		s.response(m, id)
 	default:
@@ -215,7 +221,6 @@ func (s *state) lookup(name string, hasID bool) (e *method, ext *tables, wrongKi
 
 // call handles a request (hasID) or a notification.
 func (s *state) call(m *protocol.Message, name string, id any, hasID bool) {
-	o := m.Obj
 	m.Label = name
 	entry, ext, wrongKind := s.lookup(name, hasID)
 	if entry == nil {
@@ -248,27 +253,32 @@ func (s *state) call(m *protocol.Message, name string, id any, hasID bool) {
 	if wrongKind && entry.Kind == registry.KindRequest {
 		m.Add(finding.Error, finding.RuleSchema, "", "%s is a request: it needs an \"id\", which the answer repeats", name)
 	}
-	params, hasParams := o["params"]
+	hasParams := m.Has("/params")
 	if entry.params != nil {
 		m.RTSchema, m.RTPointer = entry.params.ID, "/params"
 		if !hasParams {
-			params = map[string]any{}
 			m.Add(finding.Error, finding.RuleSchema, "/params", "%s needs \"params\" (acp: %s)", name, entry.Params)
 		} else {
-			m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: entry.params, Loc: []string{"params"}, Value: params, NearMiss: true}, entry, func(x *method) *protocol.Schema { return x.params }, "params"))
+			m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: entry.params, Loc: []string{"params"}, NearMiss: true}, entry, func(x *method) *protocol.Schema { return x.params }, "params"))
 		}
 	}
-	pm, _ := params.(map[string]any)
 	// The state follows the widest table: an extension's entry for the
 	// same method may add effects (a child session its new variant
 	// announces). Schemas stay those of the entry found.
 	eff := s.widest(entry)
-	req := &request{line: m.Line, dir: dir, name: name, m: entry, eff: eff, params: pm}
+	req := &request{line: m.Line, dir: dir, name: name, m: entry, eff: eff}
+	if p := eff.Effects.ClosesSession; p != "" {
+		req.closes, req.closing = m.String("/params" + strings.TrimPrefix(p, "/params"))
+	}
 
 	switch {
 	case eff.Effects.Initializes:
 		s.initialized = true
-		s.clientInit = pm
+		// Missing params advertise nothing.
+		s.clientInit = map[string]any{}
+		if hasParams {
+			s.clientInit, _ = m.At("/params").(map[string]any)
+		}
 	case !s.initialized && !s.warnedInit && !s.midSession && s.stateful():
 		// Once: later messages would repeat the same news.
 		s.warnedInit = true
@@ -278,7 +288,7 @@ func (s *state) call(m *protocol.Message, name string, id any, hasID bool) {
 		s.capability(m, eff)
 		s.sessionRules(m, eff, req, hasID)
 		if p := eff.Effects.OffersOptions; p != "" {
-			req.options = protocol.Strings(o, p)
+			req.options = m.Strings(p)
 		}
 	}
 	if eff.Effects.CreatesSession != "" {
@@ -415,7 +425,7 @@ func (s *state) capability(m *protocol.Message, entry *method) {
 		check(entry.Capability, entry.Method, "/method")
 	}
 	if c := entry.Effects.CapabilityByValue; c != nil {
-		if v, ok := protocol.String(m.Obj, c.Value); ok && len(v) <= suggest.MaxName {
+		if v, ok := m.String(c.Value); ok && len(v) <= suggest.MaxName {
 			check(strings.ReplaceAll(c.Capability, "{}", v), fmt.Sprintf("%s with %s %s", entry.Method, c.Value, protocol.Quote(v)), c.Value)
 		}
 	}
@@ -427,15 +437,15 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 	if p := ef.AdoptsSession; p != "" {
 		// A session from before the trace (or from another connection)
 		// that the request brings in: known from here on.
-		if sid, ok := protocol.String(m.Obj, p); ok {
+		if sid, ok := m.String(p); ok {
 			s.known(sid)
 		}
 	}
 	for _, se := range ef.Sessions {
-		if !when(m.Obj, se.When) {
+		if !when(m, se.When) {
 			continue
 		}
-		if sid, ok := protocol.String(m.Obj, se.Creates); ok {
+		if sid, ok := m.String(se.Creates); ok {
 			if _, known := s.sessions.Get(sid); !known {
 				s.sessions.Put(sid, &session{fresh: true, toolCalls: protocol.NewRecent[bool](maxToolCalls)})
 			}
@@ -444,7 +454,7 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 	if ef.Session == "" {
 		return
 	}
-	sid, ok := protocol.String(m.Obj, ef.Session)
+	sid, ok := m.String(ef.Session)
 	if !ok {
 		return
 	}
@@ -468,16 +478,16 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 		sess = s.known(sid)
 	}
 	for _, tc := range ef.ToolCalls {
-		if !when(m.Obj, tc.When) {
+		if !when(m, tc.When) {
 			continue
 		}
 		if tc.Creates != "" {
-			if id, ok := protocol.String(m.Obj, tc.Creates); ok && sess.fresh {
+			if id, ok := m.String(tc.Creates); ok && sess.fresh {
 				sess.toolCalls.Put(id, true)
 			}
 			continue
 		}
-		id, ok := protocol.String(m.Obj, tc.Updates)
+		id, ok := m.String(tc.Updates)
 		if !ok || !sess.fresh || s.lossy {
 			continue // a session whose history began before the trace, or a line lost
 		}
@@ -494,9 +504,9 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 }
 
 // when reports whether every pointer of cond holds its string.
-func when(o map[string]any, cond map[string]string) bool {
+func when(m *protocol.Message, cond map[string]string) bool {
 	for p, want := range cond {
-		if got, ok := protocol.String(o, p); !ok || got != want {
+		if !m.StringIs(p, want) {
 			return false
 		}
 	}
@@ -525,7 +535,6 @@ func (s *state) windowNote(m *protocol.Message, ptr string) {
 // response matches a response to the request it answers, picks the result
 // schema from that request's method and applies the method's effects.
 func (s *state) response(m *protocol.Message, id any) {
-	o := m.Obj
 	m.Label = "response"
 	if id == nil {
 		// JSON-RPC answers with a null id when it could not read the
@@ -567,7 +576,8 @@ func (s *state) response(m *protocol.Message, id any) {
 		}
 		return
 	}
-	result, hasResult := o["result"]
+	hasResult := m.Has("/result")
+	var result any // built only where it is read
 	pick := 0
 	if len(cands) > 1 {
 		// Both sides number their requests from 0, so the same id can
@@ -582,6 +592,7 @@ func (s *state) response(m *protocol.Message, id any) {
 		}
 		pick = newer
 		if hasResult {
+			result = m.At("/result")
 			fits, best, bestOverlap := -1, -1, 0
 			for i, c := range cands {
 				if c.req.m == nil || c.req.m.result == nil {
@@ -620,12 +631,12 @@ func (s *state) response(m *protocol.Message, id any) {
 			// What an extension method (or one this version does not
 			// know) creates is not in the tables: every id its answer
 			// names may be a session, and is not reported as unknown.
-			s.adoptStrings(result, 0)
+			s.adoptStrings(m.At("/result"), 0)
 		}
 		return
 	}
 	m.Label = req.name + " response"
-	if _, isErr := o["error"]; isErr && !hasResult {
+	if m.Has("/error") && !hasResult {
 		m.Label = req.name + " error"
 		return
 	}
@@ -634,12 +645,12 @@ func (s *state) response(m *protocol.Message, id any) {
 	}
 	if req.m.result != nil {
 		m.RTSchema, m.RTPointer = req.m.result.ID, "/result"
-		m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: req.m.result, Loc: []string{"result"}, Value: result, NearMiss: true}, req.m, func(x *method) *protocol.Schema { return x.result }, "result"))
+		m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: req.m.result, Loc: []string{"result"}, NearMiss: true}, req.m, func(x *method) *protocol.Schema { return x.result }, "result"))
 	}
 	if !s.stateful() {
 		return
 	}
-	s.answeredEffects(m, req, result)
+	s.answeredEffects(m, req)
 }
 
 // maxAdopted bounds the strings an unknown method's answer may make known.
@@ -683,47 +694,43 @@ func (s *state) agreed(m *protocol.Message, ef registry.ACPEffects) {
 		if !strings.HasPrefix(ptr, "/result/") {
 			continue
 		}
-		if n, ok := protocol.IntValue(protocol.At(m.Obj, ptr)); ok && int(n) == s.t.v.WireVersion {
+		if n, ok := protocol.IntValue(m.At(ptr)); ok && int(n) == s.t.v.WireVersion {
 			s.why = fmt.Sprintf("initialize response protocolVersion %d, line %d", n, m.Line)
 		}
 	}
 }
 
 // answeredEffects applies what a successful answer does.
-func (s *state) answeredEffects(m *protocol.Message, req *request, result any) {
+func (s *state) answeredEffects(m *protocol.Message, req *request) {
 	ef := req.eff.Effects
-	rm, _ := result.(map[string]any)
-	// Pointers into the answer are written /result/...: evaluate them
-	// on the response message itself.
-	o := m.Obj
+	// Pointers into the answer are written /result/...: they are
+	// evaluated on the response message itself.
 	if ef.Initializes {
-		s.agentInit = rm
+		s.agentInit, _ = m.At("/result").(map[string]any)
 		s.agreed(m, ef)
 	}
 	if req.adopt != "" {
 		s.known(req.adopt)
 	}
 	if p := ef.CreatesSession; p != "" {
-		if sid, ok := protocol.String(o, p); ok {
+		if sid, ok := m.String(p); ok {
 			s.sessions.Put(sid, &session{fresh: true, toolCalls: protocol.NewRecent[bool](maxToolCalls)})
 		}
 	}
 	for _, p := range ef.IntroducesSessions {
-		for _, sid := range protocol.Strings(o, p) {
+		for _, sid := range m.Strings(p) {
 			s.known(sid)
 		}
 	}
-	if p := ef.ClosesSession; p != "" {
-		if sid, ok := protocol.String(req.params, strings.TrimPrefix(p, "/params")); ok {
-			if sess, ok := s.sessions.Get(sid); ok {
-				// Closed: its tool calls are no longer needed. Late
-				// notifications for it are not reported.
-				sess.fresh, sess.toolCalls = false, nil
-			}
+	if req.closing {
+		if sess, ok := s.sessions.Get(req.closes); ok {
+			// Closed: its tool calls are no longer needed. Late
+			// notifications for it are not reported.
+			sess.fresh, sess.toolCalls = false, nil
 		}
 	}
 	if p := ef.ChoosesOption; p != "" {
-		opt, ok := protocol.String(o, p)
+		opt, ok := m.String(p)
 		if !ok {
 			return
 		}

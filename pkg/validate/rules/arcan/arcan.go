@@ -146,9 +146,9 @@ func (s *state) Finish(int) []finding.Finding { return nil }
 func (s *state) Lost(*protocol.Message) { s.lossy = true }
 
 func (s *state) Step(m *protocol.Message) {
-	o := m.Obj
+	o := m.Obj()
 	if o == nil {
-		m.Add(finding.Error, finding.RuleSchema, "", "an Arcan event must be a JSON object tagged by part_type, got %s", protocol.Describe(m.Value))
+		m.Add(finding.Error, finding.RuleSchema, "", "an Arcan event must be a JSON object tagged by part_type, got %s", protocol.Describe(m.Value()))
 		return
 	}
 	ev := o

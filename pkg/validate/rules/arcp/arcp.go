@@ -139,10 +139,10 @@ func (r *Rules) detect(msgs []*protocol.Message, canon *registry.Version) (*regi
 			continue
 		}
 		for _, m := range msgs {
-			if m.Obj == nil {
+			if m.Obj() == nil {
 				continue
 			}
-			typ, _ := m.Obj["type"].(string)
+			typ, _ := m.Obj()["type"].(string)
 			if v.ARCP.Message(typ) != nil && canon.ARCP.Message(typ) == nil {
 				return v, v.Name, fmt.Sprintf("%s: message type %s, line %d", v.Name, protocol.Quote(typ), m.Line)
 			}
@@ -231,9 +231,9 @@ func (s *state) begin(m *protocol.Message, typ string) {
 
 // step dispatches one ARCP message and applies the state rules.
 func (s *state) Step(m *protocol.Message) {
-	o := m.Obj
+	o := m.Obj()
 	if o == nil {
-		m.Add(finding.Error, finding.RuleSchema, "", "an ARCP message must be a JSON object (an envelope with arcp, id, type and payload), got %s", protocol.Describe(m.Value))
+		m.Add(finding.Error, finding.RuleSchema, "", "an ARCP message must be a JSON object (an envelope with arcp, id, type and payload), got %s", protocol.Describe(m.Value()))
 		return
 	}
 	typV, ok := o["type"]

@@ -57,18 +57,18 @@ func detectSDK(t *registry.ARCPTable, msgs []*protocol.Message) (string, string)
 		}
 	}
 	for _, m := range msgs {
-		if m.Obj == nil {
+		if m.Obj() == nil {
 			continue
 		}
-		typ, _ := m.Obj["type"].(string)
+		typ, _ := m.Obj()["type"].(string)
 		for _, d := range t.Deviations {
-			if d.Detect.State != "" || seen[d.ID] || !matches(d, m.Obj) {
+			if d.Detect.State != "" || seen[d.ID] || !matches(d, m.Obj()) {
 				continue
 			}
 			credit(d.ID, d.Label, d.SDKs())
 		}
 		for _, s := range t.Signals {
-			if seen[s.ID] || !signalShows(s, typ, m.Obj) {
+			if seen[s.ID] || !signalShows(s, typ, m.Obj()) {
 				continue
 			}
 			credit(s.ID, s.Label, s.SDKs())
