@@ -63,20 +63,36 @@ func LookupTypes(p *Package) (ids []string, byID map[string]*Type) {
 }
 
 // completeness decides, for each type, whether a strict decode plus
-// Validate proves a value valid against the schema.
+// Validate proves a value valid against the schema. A type is complete when
+// its own checks are all made and every type it holds is complete; a cycle
+// does not make a type incomplete by itself. The types of one strongly
+// connected component hold each other, so they are decided together (by
+// Tarjan's algorithm), which makes the outcome independent of the order in
+// which types are asked about.
 type completeness struct {
-	memo map[*Type]bool
+	memo map[*Type]bool // the decided types
 	pkg  *Package
 	rec  map[*Type]bool // the types that contain themselves
+
+	// The state of the search: the visiting order of each type reached,
+	// the lowest order reachable from it, the stack of undecided types,
+	// what each type holds and whether its own checks are all made.
+	index map[*Type]int
+	low   map[*Type]int
+	stack []*Type
+	on    map[*Type]bool
+	deps  map[*Type][]*Type
+	own   map[*Type]bool
 }
 
 // decideCompleteness sets Complete on every type, CompleteValue on the
 // types of the package's Lookup that are incomplete only because of the
 // variants of unions they hold, and the package's PartialUnions. Types are
-// decided in the order Lookup lists them: a type on a cycle is taken as
-// complete while the cycle is being decided.
+// decided in the order Lookup lists them (which orders PartialUnions; the
+// outcome does not depend on it).
 func decideCompleteness(p *Package, rec map[*Type]bool) {
-	c := &completeness{memo: map[*Type]bool{}, pkg: p, rec: rec}
+	c := &completeness{memo: map[*Type]bool{}, pkg: p, rec: rec,
+		index: map[*Type]int{}, low: map[*Type]int{}, on: map[*Type]bool{}, deps: map[*Type][]*Type{}, own: map[*Type]bool{}}
 	ids, byID := LookupTypes(p)
 	for _, id := range ids {
 		t := byID[id]
@@ -203,67 +219,166 @@ func (c *completeness) condition(t *Type) {
 	c.pkg.Types = keep
 }
 
+// typ decides t (and the types it holds) unless it is decided, and
+// returns whether it is complete. A type whose component is still being
+// decided is not known to be complete: false.
 func (c *completeness) typ(t *Type) bool {
 	if v, ok := c.memo[t]; ok {
 		return v
 	}
-	c.memo[t] = true // a cycle does not make a type incomplete by itself
-	if t.Struct != nil && t.Struct.Cond != nil {
-		c.condition(t)
+	if _, seen := c.index[t]; seen {
+		return false
 	}
+	c.visit(t)
+	return c.memo[t]
+}
+
+// visit is one step of Tarjan's algorithm: it decides the component of t
+// once every type t holds is visited.
+func (c *completeness) visit(t *Type) {
+	c.index[t], c.low[t] = len(c.index), len(c.index)
+	c.stack = append(c.stack, t)
+	c.on[t] = true
+	if t.External != nil {
+		// A type of another package: what its decoder and Validate check
+		// is not known.
+		c.own[t] = false
+	} else {
+		if t.Struct != nil && t.Struct.Cond != nil {
+			// The If type is on no cycle with t (a type that contains
+			// itself has no condition left): it is decided here.
+			c.condition(t)
+		}
+		c.own[t], c.deps[t] = parts(t)
+	}
+	for _, d := range c.deps[t] {
+		if _, seen := c.index[d]; !seen {
+			c.visit(d)
+			c.low[t] = min(c.low[t], c.low[d])
+		} else if c.on[d] {
+			c.low[t] = min(c.low[t], c.index[d])
+		}
+	}
+	if t.Union != nil && t.External == nil {
+		c.own[t] = c.oneOf(t) && !t.Union.Open
+	}
+	if c.low[t] != c.index[t] {
+		return
+	}
+	var comp []*Type
+	in := map[*Type]bool{}
+	for {
+		w := c.stack[len(c.stack)-1]
+		c.stack = c.stack[:len(c.stack)-1]
+		c.on[w] = false
+		comp = append(comp, w)
+		in[w] = true
+		if w == t {
+			break
+		}
+	}
+	ok := true
+	for _, w := range comp {
+		ok = ok && c.own[w]
+		for _, d := range c.deps[w] {
+			// A type outside the component was decided before it.
+			ok = ok && (in[d] || c.memo[d])
+		}
+	}
+	for _, w := range comp {
+		c.memo[w] = ok
+	}
+}
+
+// oneOf settles the one-variant check of a union whose variants overlap,
+// and reports whether the union's own checks are then all made. The
+// variants of a union that does not contain itself are decided by now.
+func (c *completeness) oneOf(t *Type) bool {
+	u := t.Union
+	if u.Overlap == "" || c.rec[t] {
+		return len(t.Unchecked) == 0
+	}
+	for _, v := range u.Variants {
+		if ok, decided := c.memo[v.Type]; !decided || !ok {
+			return len(t.Unchecked) == 0
+		}
+	}
+	// Every object variant proves its values, so Validate can tell that a
+	// value fits one only.
+	u.OnlyOne = true
+	dropUnchecked(t, u.Overlap)
+	return len(t.Unchecked) == 0
+}
+
+// parts reports whether a type's own checks are all made (its members'
+// builtin values and raw JSON included), and lists the named types it
+// holds, whose completeness it needs too.
+func parts(t *Type) (bool, []*Type) {
+	var deps []*Type
 	ok := len(t.Unchecked) == 0
 	switch t.Kind {
 	case Struct:
 		for _, f := range t.Struct.Fields {
-			ok = ok && c.ref(f.Type)
+			ok = refParts(f.Type, &deps) && ok
 		}
 		if cd := t.Struct.Cond; cd != nil {
-			ok = ok && (cd.Then == nil || c.typ(cd.Then)) && (cd.Else == nil || c.typ(cd.Else))
+			for _, x := range []*Type{cd.Then, cd.Else} {
+				if x != nil {
+					deps = append(deps, x)
+				}
+			}
 		}
-		for _, m := range t.Struct.Merged {
-			ok = ok && c.typ(m)
-		}
+		deps = append(deps, t.Struct.Merged...)
 		for _, r := range t.Struct.Extra {
-			ok = ok && (r.Type == nil || c.ref(r.Type))
+			if r.Type != nil {
+				ok = refParts(r.Type, &deps) && ok
+			}
 		}
 	case Union:
-		all := true
 		for _, v := range t.Union.Variants {
-			all = c.typ(v.Type) && all
-		}
-		if u := t.Union; u.Overlap != "" && all && !c.rec[t] {
-			// Every object variant proves its values, so Validate can
-			// tell that a value fits one only.
-			u.OnlyOne = true
-			dropUnchecked(t, u.Overlap)
-			ok = len(t.Unchecked) == 0
+			deps = append(deps, v.Type)
 		}
 		// A catch-all alternative (Open) takes unknown tags as raw JSON
 		// whose constraints (a vendor prefix, say) are not checked: only
 		// values of the listed variants are proved, one by one.
-		ok = ok && all && !t.Union.Open
+		ok = ok && !t.Union.Open
 	case Named, Scalar, Alias, Defined:
 		if t.Under != nil {
-			ok = ok && c.ref(t.Under)
+			ok = refParts(t.Under, &deps) && ok
 		}
 		if !Checkable(t.Check) {
 			ok = false
 		}
 	}
-	c.memo[t] = ok
-	return ok
+	return ok, deps
 }
 
-func (c *completeness) ref(r *Ref) bool {
+// refParts reports whether the builtin values and raw JSON of a type use
+// are checked, and adds the named types it holds to deps.
+func refParts(r *Ref, deps *[]*Type) bool {
 	switch r.Kind {
 	case Raw:
 		return !r.Lossy
 	case Builtin:
 		return Checkable(r.Check)
 	case NamedRef:
-		return r.Type.External == nil && c.typ(r.Type)
+		*deps = append(*deps, r.Type)
 	case Slice, Map:
-		return c.ref(r.Elem)
+		return refParts(r.Elem, deps)
+	}
+	return true
+}
+
+// ref reports whether a type use is complete.
+func (c *completeness) ref(r *Ref) bool {
+	var deps []*Type
+	if !refParts(r, &deps) {
+		return false
+	}
+	for _, d := range deps {
+		if !c.typ(d) {
+			return false
+		}
 	}
 	return true
 }

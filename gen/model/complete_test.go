@@ -155,3 +155,19 @@ func TestRecursionGuard(t *testing.T) {
 		t.Errorf("Flat, which does not contain itself, lost its checks: cond %v, extra %v, complete %v (%q)", flat.Struct.Cond, flat.Struct.Extra, flat.Complete, flat.Unchecked)
 	}
 }
+
+// TestCompletenessOfCycles: the types of a cycle hold each other, so one
+// gap on the cycle makes each of them incomplete, whichever is asked about
+// first (here A, whose $id sorts first, reaches the gap in B only after C).
+func TestCompletenessOfCycles(t *testing.T) {
+	p := build(t, `{"$defs":{
+		"A":{"type":"object","properties":{"b":{"$ref":"#/$defs/B"}}},
+		"B":{"type":"object","properties":{"c":{"$ref":"#/$defs/C"},"p":{"type":"string","pattern":"^(?=x)"}}},
+		"C":{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}}},
+		"D":{"type":"object","properties":{"d":{"$ref":"#/$defs/D"},"s":{"type":"string"}}}}}`)
+	for name, want := range map[string]bool{"A": false, "B": false, "C": false, "D": true} {
+		if got := typeNamed(t, p, name).Complete; got != want {
+			t.Errorf("%s: Complete = %v, want %v", name, got, want)
+		}
+	}
+}
