@@ -239,9 +239,9 @@ func (c *completeness) visit(t *Type) {
 	c.index[t], c.low[t] = len(c.index), len(c.index)
 	c.stack = append(c.stack, t)
 	c.on[t] = true
-	if t.External != nil {
-		// A type of another package: what its decoder and Validate check
-		// is not known.
+	if ext := t.External; ext != nil && !ext.Generated {
+		// A type of a package that may be written by hand: what its
+		// decoder and Validate check is not known.
 		c.own[t] = false
 	} else {
 		if t.Struct != nil && t.Struct.Cond != nil {
@@ -259,7 +259,7 @@ func (c *completeness) visit(t *Type) {
 			c.low[t] = min(c.low[t], c.index[d])
 		}
 	}
-	if t.Union != nil && t.External == nil {
+	if ext := t.External; t.Union != nil && (ext == nil || ext.Generated) {
 		c.own[t] = c.oneOf(t) && !t.Union.Open
 	}
 	if c.low[t] != c.index[t] {

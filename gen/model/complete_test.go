@@ -156,6 +156,68 @@ func TestRecursionGuard(t *testing.T) {
 	}
 }
 
+// buildMapped models one input document that refers to a second one, which
+// the Go package at example.test/lib holds; generated says whether that
+// package was generated from the second document by the same rules.
+func buildMapped(t *testing.T, schema, lib string, generated bool) *model.Package {
+	t.Helper()
+	l := load.New()
+	if _, err := l.AddBytes("s.json", "https://example.test/s.json", []byte(schema), true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.AddBytes("lib.json", "https://example.test/lib/lib.json", []byte(lib), false); err != nil {
+		t.Fatal(err)
+	}
+	g, err := l.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	maps := []model.Mapping{{Prefix: "https://example.test/lib/", Path: "example.test/lib", Generated: generated}}
+	p, err := model.Build(g, model.Options{Package: "p", Maps: maps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestCompletenessAcrossPackages: a type that holds a type of a package
+// generated from the same schemas is complete when that type is, as if it
+// were generated here; a type of a package that may be written by hand
+// proves nothing, so a type that holds it is not complete.
+func TestCompletenessAcrossPackages(t *testing.T) {
+	const lib = `{"$defs":{
+		"Block":{"oneOf":[
+			{"title":"Text","type":"object","properties":{"type":{"const":"text"},"text":{"type":"string","minLength":1}},"required":["type","text"]},
+			{"title":"Image","type":"object","properties":{"type":{"const":"image"},"uri":{"type":"string","format":"uri"}},"required":["type","uri"]}]},
+		"Loose":{"type":"object","properties":{"l":{"type":"array","items":{"type":"object"}}},"unevaluatedProperties":false},
+		"Tree":{"type":"object","properties":{"kind":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#/$defs/Tree"}}},
+			"if":{"properties":{"kind":{"const":"leaf"}},"required":["kind"]},"then":{"properties":{"kids":{"maxItems":0}}}}}}`
+	const schema = `{"$defs":{
+		"Msg":{"type":"object","properties":{"blocks":{"type":"array","items":{"$ref":"lib/lib.json#/$defs/Block"}}},"required":["blocks"]},
+		"Holder":{"type":"object","properties":{"loose":{"$ref":"lib/lib.json#/$defs/Loose"}}},
+		"Forest":{"type":"object","properties":{"trees":{"type":"array","items":{"$ref":"lib/lib.json#/$defs/Tree"}}}}}}`
+	p := buildMapped(t, schema, lib, true)
+	for _, ty := range p.Types {
+		if ty.External != nil || ty.Name == "Block" || ty.Name == "Text" {
+			t.Errorf("the mapped type %s is generated here", ty.Name)
+		}
+	}
+	// Holder holds a mapped type that is incomplete in its own package,
+	// and Forest one that contains itself, whose if/then its package
+	// leaves out.
+	for name, want := range map[string]bool{"Msg": true, "Holder": false, "Forest": false} {
+		if got := typeNamed(t, p, name).Complete; got != want {
+			t.Errorf("generated package: %s: Complete = %v, want %v", name, got, want)
+		}
+	}
+	p = buildMapped(t, schema, lib, false)
+	for _, name := range []string{"Msg", "Holder", "Forest"} {
+		if typeNamed(t, p, name).Complete {
+			t.Errorf("package that may be written by hand: %s is complete", name)
+		}
+	}
+}
+
 // TestCompletenessOfCycles: the types of a cycle hold each other, so one
 // gap on the cycle makes each of them incomplete, whichever is asked about
 // first (here A, whose $id sorts first, reaches the gap in B only after C).

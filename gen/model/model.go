@@ -115,6 +115,10 @@ type Type struct {
 type External struct {
 	Path string // import path
 	Name string
+	// Generated is set when the package was generated from the same
+	// schemas by the same rules (Mapping.Generated): the type's model here
+	// is the one its code was made from, and its completeness counts.
+	Generated bool
 }
 
 // RefKind is the kind of a type use.

@@ -9,14 +9,19 @@ package model
 // of the value each time; on a type that contains itself they would run
 // at every level of nesting, so they are left out there and the keyword
 // is reported as not checked instead.
-func recursiveTypes(p *Package) map[*Type]bool {
+//
+// The graph takes in the types of generated packages (External.Generated)
+// and what they hold, whose code was made by the same rules: they must be
+// judged as their own package judged them. It returns the recursive types
+// and every type reached, in the order reached.
+func recursiveTypes(p *Package) (map[*Type]bool, []*Type) {
 	edges := func(t *Type) []*Type {
 		var out []*Type
 		ref := func(r *Ref) {
 			for r != nil {
 				switch r.Kind {
 				case NamedRef:
-					if r.Type.External == nil {
+					if ext := r.Type.External; ext == nil || ext.Generated {
 						out = append(out, r.Type)
 					}
 					return
@@ -64,11 +69,13 @@ func recursiveTypes(p *Package) map[*Type]bool {
 	on := map[*Type]bool{}
 	var stack []*Type
 	out := map[*Type]bool{}
+	var order []*Type
 	n := 0
 	var visit func(t *Type)
 	visit = func(t *Type) {
 		index[t], low[t] = n, n
 		n++
+		order = append(order, t)
 		stack = append(stack, t)
 		on[t] = true
 		self := false
@@ -106,19 +113,20 @@ func recursiveTypes(p *Package) map[*Type]bool {
 			visit(t)
 		}
 	}
-	return out
+	return out, order
 }
 
 // guardRecursion leaves out, on types that contain themselves, the checks
 // that decode or encode a value again (see recursiveTypes), and reports
 // their keywords as not checked. It returns the recursive types, which
 // decideCompleteness also needs (a recursive oneOf gets no one-variant
-// check).
+// check). The types of generated packages are guarded here too, in their
+// model only, since their own package left the same checks out.
 func guardRecursion(p *Package) map[*Type]bool {
-	rec := recursiveTypes(p)
+	rec, reached := recursiveTypes(p)
 	var drop []*Type
-	for _, t := range p.Types {
-		if t.External != nil || !rec[t] {
+	for _, t := range reached {
+		if !rec[t] {
 			continue
 		}
 		if st := t.Struct; st != nil {
