@@ -91,7 +91,7 @@ func TestHelpShowsAGoGenerateLine(t *testing.T) {
 		if code != 0 || stderr != "" {
 			t.Fatalf("%s: exit %d, stderr %q; want 0 and the help on standard output", flag, code, stderr)
 		}
-		for _, want := range []string{"go get -tool github.com/agentproto/agentproto/cmd/protogen", "//go:generate go tool protogen -pkg", "-check", "-strict", "-map", "-ref", "-float-format", "-integer-format"} {
+		for _, want := range []string{"go get -tool github.com/agentproto/agentproto/cmd/protogen", "//go:generate go tool protogen -pkg", "-check", "-strict", "-map", "-map-generated", "-ref", "-float-format", "-integer-format"} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("%s: help lacks %q", flag, want)
 			}
@@ -191,6 +191,48 @@ func TestNoCopiesOfMappedSchemas(t *testing.T) {
 	for _, want := range []string{"Content acp.ContentBlock", "type Text acp.TextContent", "type Plan acp.Plan"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the output has no %q", want)
+		}
+	}
+}
+
+// TestMapTrust: a type that holds agentproto's ACP types is complete (a
+// strict decode plus Validate vouches for its values) when they come from
+// agentproto's generated package, by default or by a -map that repeats the
+// default, or from a package -map-generated names; a plain -map to another
+// package, which may be written by hand, makes it incomplete.
+func TestMapTrust(t *testing.T) {
+	const acpV1 = "https://agentproto.dev/schema/acp/v1/"
+	schema := filepath.Join("..", "..", "gen", "testdata", "downstream")
+	for _, c := range []struct {
+		args     []string
+		complete bool
+	}{
+		{nil, true},
+		{[]string{"-map", acpV1 + "=github.com/agentproto/agentproto/pkg/acp"}, true},
+		{[]string{"-map", acpV1 + "=example.com/handwritten/acp"}, false},
+		{[]string{"-map-generated", acpV1 + "=example.com/generated/acp"}, true},
+	} {
+		args := append(append([]string{"-pkg", "downstream"}, c.args...), schema)
+		code, out, stderr := runCLI(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		// Note's case of Lookup, with its spacing made one space.
+		note := ""
+		for _, chunk := range strings.Split(out, "case \"") {
+			if chunk = strings.Join(strings.Fields(chunk), " "); strings.Contains(chunk, `Name: "Note"`) {
+				note = chunk
+			}
+		}
+		if note == "" {
+			t.Fatalf("%v: Lookup has no case for Note", c.args)
+		}
+		want := "Complete: false"
+		if c.complete {
+			want = "Complete: true"
+		}
+		if !strings.Contains(note, want) {
+			t.Errorf("%v: Note's codec does not say %s:\n%s", c.args, want, note)
 		}
 	}
 }

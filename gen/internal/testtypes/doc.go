@@ -6,6 +6,6 @@ package testtypes
 
 //go:generate go run ../../../cmd/protogen -pkg kitchen -o kitchen ../../testdata/kitchen
 //go:generate go run ../../../cmd/protogen -pkg draft7 -o draft7 ../../testdata/draft7
-//go:generate go run ../../../cmd/protogen -pkg mapped -o mapped -ref ../../testdata/kitchen -map https://example.test/kitchen/=github.com/agentproto/agentproto/gen/internal/testtypes/kitchen ../../testdata/mapped
+//go:generate go run ../../../cmd/protogen -pkg mapped -o mapped -ref ../../testdata/kitchen -map-generated https://example.test/kitchen/=github.com/agentproto/agentproto/gen/internal/testtypes/kitchen ../../testdata/mapped
 //go:generate go run ../../../cmd/protogen -pkg downstream -o downstream ../../testdata/downstream
 //go:generate go run ../../../cmd/protogen -pkg embed -o embed ../../testdata/embed

@@ -16889,6 +16889,66 @@ func (x SessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// completeSessionUpdate reports whether Validate checks everything the schema asks of v's variant.
+func completeSessionUpdate(v SessionUpdate) bool {
+	switch v.(type) {
+	case *UserMessageChunk:
+		return true
+	case *AgentMessageChunk:
+		return true
+	case *AgentThoughtChunk:
+		return true
+	case *ToolCall:
+		return true
+	case *ToolCallUpdate:
+		return true
+	case *Plan:
+		return true
+	case *PlanUpdate:
+		return true
+	case *PlanRemoved:
+		return true
+	case *AvailableCommandsUpdate:
+		return true
+	case *CurrentModeUpdate:
+		return true
+	case *ConfigOptionUpdate:
+		return true
+	case *SessionInfoUpdate:
+		return true
+	case *UsageUpdate:
+		return true
+	case *Notice:
+		return true
+	case *CompactionUpdate:
+		return true
+	case *CompactionSummaryChunk:
+		return true
+	case *SubagentUpdate:
+		return false
+	case *SessionMessage:
+		return true
+	case *SessionMessageChunk:
+		return true
+	}
+	return false
+}
+
+// completeStateUpdate reports whether Validate checks everything the schema asks of v's variant.
+func completeStateUpdate(v StateUpdate) bool {
+	switch v.(type) {
+	case *RunningStateUpdate:
+		return true
+	case *IdleStateUpdate:
+		return true
+	case *RequiresActionStateUpdate:
+		return true
+	case *UndeterminedStateUpdate:
+		return true
+	}
+	return false
+}
+
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -16897,7 +16957,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthStatusRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AuthStatusRequest)
 				return v, v.DecodeWire(d)
@@ -16912,7 +16972,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthStatusResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AuthStatusResponse)
 				return v, v.DecodeWire(d)
@@ -16927,7 +16987,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthStatusUpdateNotification).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AuthStatusUpdateNotification)
 				return v, v.DecodeWire(d)
@@ -16942,7 +17002,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentAuthCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentAuthCapabilities)
 				return v, v.DecodeWire(d)
@@ -16957,7 +17017,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentCapabilities)
 				return v, v.DecodeWire(d)
@@ -16972,7 +17032,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthAccount).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AuthAccount)
 				return v, v.DecodeWire(d)
@@ -17002,7 +17062,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthStatusCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AuthStatusCapabilities)
 				return v, v.DecodeWire(d)
@@ -17017,7 +17077,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ClientCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ClientCapabilities)
 				return v, v.DecodeWire(d)
@@ -17032,7 +17092,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*IdleStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(IdleStateUpdate)
 				return v, v.DecodeWire(d)
@@ -17077,7 +17137,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MCPCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MCPCapabilities)
 				return v, v.DecodeWire(d)
@@ -17123,7 +17183,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MCPServer)
 				CheckMCPServer(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMCPServer(d)
 			},
@@ -17138,7 +17198,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MCPServerACP).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MCPServerACP)
 				return v, v.DecodeWire(d)
@@ -17168,7 +17228,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PlanCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PlanCapabilities)
 				return v, v.DecodeWire(d)
@@ -17183,7 +17243,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PlanFile).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PlanFile)
 				return v, v.DecodeWire(d)
@@ -17213,7 +17273,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PlanItems).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PlanItems)
 				return v, v.DecodeWire(d)
@@ -17228,7 +17288,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PlanMarkdown).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PlanMarkdown)
 				return v, v.DecodeWire(d)
@@ -17243,7 +17303,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PlanRemoved).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PlanRemoved)
 				return v, v.DecodeWire(d)
@@ -17258,7 +17318,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PlanUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PlanUpdate)
 				return v, v.DecodeWire(d)
@@ -17274,7 +17334,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(PlanUpdateContent)
 				CheckPlanUpdateContent(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodePlanUpdateContent(d)
 			},
@@ -17289,7 +17349,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProviderCurrentConfig).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ProviderCurrentConfig)
 				return v, v.DecodeWire(d)
@@ -17319,7 +17379,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProviderInfo).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ProviderInfo)
 				return v, v.DecodeWire(d)
@@ -17334,7 +17394,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProvidersCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ProvidersCapabilities)
 				return v, v.DecodeWire(d)
@@ -17349,7 +17409,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequiresActionStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RequiresActionStateUpdate)
 				return v, v.DecodeWire(d)
@@ -17364,7 +17424,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RunningStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RunningStateUpdate)
 				return v, v.DecodeWire(d)
@@ -17379,7 +17439,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionArchiveCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionArchiveCapabilities)
 				return v, v.DecodeWire(d)
@@ -17409,7 +17469,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionCancelCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionCancelCapabilities)
 				return v, v.DecodeWire(d)
@@ -17424,7 +17484,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionCapabilities)
 				return v, v.DecodeWire(d)
@@ -17439,7 +17499,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionForkCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionForkCapabilities)
 				return v, v.DecodeWire(d)
@@ -17454,7 +17514,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionInfo).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionInfo)
 				return v, v.DecodeWire(d)
@@ -17469,7 +17529,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionMessage).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionMessage)
 				return v, v.DecodeWire(d)
@@ -17484,7 +17544,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionMessageChunk).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionMessageChunk)
 				return v, v.DecodeWire(d)
@@ -17514,7 +17574,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionStatusCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionStatusCapabilities)
 				return v, v.DecodeWire(d)
@@ -17529,7 +17589,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionSystemPromptCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionSystemPromptCapabilities)
 				return v, v.DecodeWire(d)
@@ -17544,7 +17604,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionSystemPromptModeCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionSystemPromptModeCapabilities)
 				return v, v.DecodeWire(d)
@@ -17559,7 +17619,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionSystemPromptOverrideCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionSystemPromptOverrideCapabilities)
 				return v, v.DecodeWire(d)
@@ -17574,7 +17634,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionTitleCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionTitleCapabilities)
 				return v, v.DecodeWire(d)
@@ -17591,6 +17651,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckSessionUpdate(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(SessionUpdate)
+				return completeSessionUpdate(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionUpdate(d)
 			},
@@ -17607,6 +17671,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckStateUpdate(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(StateUpdate)
+				return completeStateUpdate(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeStateUpdate(d)
 			},
@@ -17621,7 +17689,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SubagentCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SubagentCapabilities)
 				return v, v.DecodeWire(d)
@@ -17636,7 +17704,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SubagentSessionCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SubagentSessionCapabilities)
 				return v, v.DecodeWire(d)
@@ -17652,6 +17720,13 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubagentUpdate).CheckWire(c, p)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*SubagentUpdate)
+				return func() bool {
+					u, ok := x.State.Get()
+					return !ok || completeStateUpdate(u)
+				}()
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SubagentUpdate)
 				return v, v.DecodeWire(d)
@@ -17666,7 +17741,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SystemPrompt).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SystemPrompt)
 				return v, v.DecodeWire(d)
@@ -17696,7 +17771,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UndeterminedStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UndeterminedStateUpdate)
 				return v, v.DecodeWire(d)
@@ -17711,7 +17786,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Usage).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Usage)
 				return v, v.DecodeWire(d)
@@ -17726,7 +17801,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(InitializeRequest)
 				return v, v.DecodeWire(d)
@@ -17741,7 +17816,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(InitializeResponse)
 				return v, v.DecodeWire(d)
@@ -17756,7 +17831,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MessageMCPNotification).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MessageMCPNotification)
 				return v, v.DecodeWire(d)
@@ -17771,7 +17846,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MessageMCPRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MessageMCPRequest)
 				return v, v.DecodeWire(d)
@@ -17787,7 +17862,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MessageMCPResponse)
 				CheckMessageMCPResponse(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMessageMCPResponse(d)
 			},
@@ -17802,7 +17877,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*DisableProviderRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(DisableProviderRequest)
 				return v, v.DecodeWire(d)
@@ -17817,7 +17892,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*DisableProviderResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(DisableProviderResponse)
 				return v, v.DecodeWire(d)
@@ -17832,7 +17907,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListProvidersRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ListProvidersRequest)
 				return v, v.DecodeWire(d)
@@ -17847,7 +17922,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListProvidersResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ListProvidersResponse)
 				return v, v.DecodeWire(d)
@@ -17862,7 +17937,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetProviderRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SetProviderRequest)
 				return v, v.DecodeWire(d)
@@ -17877,7 +17952,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetProviderResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SetProviderResponse)
 				return v, v.DecodeWire(d)
@@ -17892,7 +17967,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(InitializeRequest)
 				return v, v.DecodeWire(d)
@@ -17907,7 +17982,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(InitializeResponse)
 				return v, v.DecodeWire(d)
@@ -17922,7 +17997,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProxySuccessorNotification).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ProxySuccessorNotification)
 				return v, v.DecodeWire(d)
@@ -17937,7 +18012,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProxySuccessorRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ProxySuccessorRequest)
 				return v, v.DecodeWire(d)
@@ -17967,7 +18042,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ArchiveSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ArchiveSessionRequest)
 				return v, v.DecodeWire(d)
@@ -17982,7 +18057,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ArchiveSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ArchiveSessionResponse)
 				return v, v.DecodeWire(d)
@@ -17997,7 +18072,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ForkSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ForkSessionRequest)
 				return v, v.DecodeWire(d)
@@ -18012,7 +18087,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ForkSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ForkSessionResponse)
 				return v, v.DecodeWire(d)
@@ -18027,7 +18102,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListSessionsRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ListSessionsRequest)
 				return v, v.DecodeWire(d)
@@ -18042,7 +18117,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListSessionsResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ListSessionsResponse)
 				return v, v.DecodeWire(d)
@@ -18057,7 +18132,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LoadSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(LoadSessionRequest)
 				return v, v.DecodeWire(d)
@@ -18072,7 +18147,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(NewSessionRequest)
 				return v, v.DecodeWire(d)
@@ -18087,7 +18162,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PromptResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PromptResponse)
 				return v, v.DecodeWire(d)
@@ -18102,7 +18177,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ResumeSessionRequest)
 				return v, v.DecodeWire(d)
@@ -18117,7 +18192,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionTitleRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SetSessionTitleRequest)
 				return v, v.DecodeWire(d)
@@ -18132,7 +18207,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionTitleResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SetSessionTitleResponse)
 				return v, v.DecodeWire(d)
@@ -18147,7 +18222,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionStatusRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionStatusRequest)
 				return v, v.DecodeWire(d)
@@ -18162,7 +18237,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionStatusResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionStatusResponse)
 				return v, v.DecodeWire(d)
@@ -18177,7 +18252,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UnarchiveSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UnarchiveSessionRequest)
 				return v, v.DecodeWire(d)
@@ -18192,7 +18267,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UnarchiveSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UnarchiveSessionResponse)
 				return v, v.DecodeWire(d)
@@ -18208,6 +18283,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionNotification).CheckWire(c, p)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*SessionNotification)
+				return (x.Update == nil || completeSessionUpdate(x.Update))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionNotification)
 				return v, v.DecodeWire(d)

@@ -428,7 +428,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Note).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Note)
 				return v, v.DecodeWire(d)
@@ -444,7 +444,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(Part)
 				CheckPart(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodePart(d)
 			},

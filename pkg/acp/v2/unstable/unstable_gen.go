@@ -17156,6 +17156,98 @@ func (x UpdateSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// completeBackgroundWork reports whether Validate checks everything the schema asks of v's variant.
+func completeBackgroundWork(v BackgroundWork) bool {
+	switch v.(type) {
+	case *BackgroundTerminal:
+		return true
+	case *BackgroundToolCall:
+		return true
+	case *BackgroundSubagent:
+		return true
+	}
+	return false
+}
+
+// completeMCPServer reports whether Validate checks everything the schema asks of v's variant.
+func completeMCPServer(v MCPServer) bool {
+	switch v.(type) {
+	case *MCPServerHTTP:
+		return true
+	case *MCPServerStdio:
+		return true
+	case *MCPServerACP:
+		return true
+	}
+	return false
+}
+
+// completePlanUpdateContent reports whether Validate checks everything the schema asks of v's variant.
+func completePlanUpdateContent(v PlanUpdateContent) bool {
+	switch v.(type) {
+	case *PlanItems:
+		return true
+	case *PlanFile:
+		return true
+	case *PlanMarkdown:
+		return true
+	}
+	return false
+}
+
+// completeSessionUpdate reports whether Validate checks everything the schema asks of v's variant.
+func completeSessionUpdate(v SessionUpdate) bool {
+	switch v.(type) {
+	case *UserMessageChunk:
+		return false
+	case *UserMessage:
+		return false
+	case *AgentMessageChunk:
+		return false
+	case *AgentMessage:
+		return false
+	case *AgentThoughtChunk:
+		return false
+	case *AgentThought:
+		return false
+	case *SessionUpdateStateUpdate:
+		return false
+	case *ToolCallContentChunk:
+		return false
+	case *ToolCallUpdate:
+		return false
+	case *TerminalUpdate:
+		return true
+	case *TerminalOutputChunk:
+		return true
+	case *PlanUpdate:
+		return false
+	case *AvailableCommandsUpdate:
+		return false
+	case *ConfigOptionUpdate:
+		return false
+	case *SessionInfoUpdate:
+		return true
+	case *UsageUpdate:
+		return true
+	case *Notice:
+		return true
+	case *CompactionUpdate:
+		return false
+	case *CompactionSummaryChunk:
+		return false
+	case *PlanRemoved:
+		return true
+	case *SubagentUpdate:
+		return false
+	case *SessionMessage:
+		return false
+	case *SessionMessageChunk:
+		return false
+	}
+	return false
+}
+
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -17164,7 +17256,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthStatusRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AuthStatusRequest)
 				return v, v.DecodeWire(d)
@@ -17179,7 +17271,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthStatusResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AuthStatusResponse)
 				return v, v.DecodeWire(d)
@@ -17194,7 +17286,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthStatusUpdateNotification).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AuthStatusUpdateNotification)
 				return v, v.DecodeWire(d)
@@ -17209,7 +17301,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentAuthCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentAuthCapabilities)
 				return v, v.DecodeWire(d)
@@ -17224,7 +17316,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentCapabilities)
 				return v, v.DecodeWire(d)
@@ -17239,7 +17331,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthAccount).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AuthAccount)
 				return v, v.DecodeWire(d)
@@ -17269,7 +17361,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthStatusCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AuthStatusCapabilities)
 				return v, v.DecodeWire(d)
@@ -17284,7 +17376,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*BackgroundSubagent).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(BackgroundSubagent)
 				return v, v.DecodeWire(d)
@@ -17301,6 +17393,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckBackgroundWork(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(BackgroundWork)
+				return completeBackgroundWork(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeBackgroundWork(d)
 			},
@@ -17345,7 +17441,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MCPACPCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MCPACPCapabilities)
 				return v, v.DecodeWire(d)
@@ -17360,7 +17456,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MCPCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MCPCapabilities)
 				return v, v.DecodeWire(d)
@@ -17407,6 +17503,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckMCPServer(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(MCPServer)
+				return completeMCPServer(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMCPServer(d)
 			},
@@ -17421,7 +17521,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MCPServerACP).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MCPServerACP)
 				return v, v.DecodeWire(d)
@@ -17451,7 +17551,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PlanFile).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PlanFile)
 				return v, v.DecodeWire(d)
@@ -17466,7 +17566,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PlanMarkdown).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PlanMarkdown)
 				return v, v.DecodeWire(d)
@@ -17481,7 +17581,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PlanRemoved).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PlanRemoved)
 				return v, v.DecodeWire(d)
@@ -17497,6 +17597,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanUpdate).CheckWire(c, p)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*PlanUpdate)
+				return (x.Plan == nil || completePlanUpdateContent(x.Plan))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PlanUpdate)
 				return v, v.DecodeWire(d)
@@ -17513,6 +17617,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckPlanUpdateContent(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(PlanUpdateContent)
+				return completePlanUpdateContent(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodePlanUpdateContent(d)
 			},
@@ -17527,7 +17635,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProviderCurrentConfig).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ProviderCurrentConfig)
 				return v, v.DecodeWire(d)
@@ -17557,7 +17665,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProviderInfo).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ProviderInfo)
 				return v, v.DecodeWire(d)
@@ -17572,7 +17680,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProvidersCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ProvidersCapabilities)
 				return v, v.DecodeWire(d)
@@ -17617,7 +17725,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionArchiveCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionArchiveCapabilities)
 				return v, v.DecodeWire(d)
@@ -17647,7 +17755,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionCancelCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionCancelCapabilities)
 				return v, v.DecodeWire(d)
@@ -17662,7 +17770,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionCapabilities)
 				return v, v.DecodeWire(d)
@@ -17677,7 +17785,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionForkCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionForkCapabilities)
 				return v, v.DecodeWire(d)
@@ -17692,7 +17800,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionInfo).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionInfo)
 				return v, v.DecodeWire(d)
@@ -17752,7 +17860,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionStatusCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionStatusCapabilities)
 				return v, v.DecodeWire(d)
@@ -17767,7 +17875,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionSystemPromptCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionSystemPromptCapabilities)
 				return v, v.DecodeWire(d)
@@ -17782,7 +17890,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionSystemPromptModeCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionSystemPromptModeCapabilities)
 				return v, v.DecodeWire(d)
@@ -17797,7 +17905,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionSystemPromptOverrideCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionSystemPromptOverrideCapabilities)
 				return v, v.DecodeWire(d)
@@ -17812,7 +17920,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionTitleCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionTitleCapabilities)
 				return v, v.DecodeWire(d)
@@ -17829,6 +17937,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckSessionUpdate(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(SessionUpdate)
+				return completeSessionUpdate(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionUpdate(d)
 			},
@@ -17859,7 +17971,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SubagentSessionCapabilities).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SubagentSessionCapabilities)
 				return v, v.DecodeWire(d)
@@ -17934,7 +18046,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Usage).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Usage)
 				return v, v.DecodeWire(d)
@@ -17964,7 +18076,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MessageMCPNotification).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MessageMCPNotification)
 				return v, v.DecodeWire(d)
@@ -17979,7 +18091,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MessageMCPRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MessageMCPRequest)
 				return v, v.DecodeWire(d)
@@ -17995,7 +18107,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MessageMCPResponse)
 				CheckMessageMCPResponse(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMessageMCPResponse(d)
 			},
@@ -18010,7 +18122,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*DisableProviderRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(DisableProviderRequest)
 				return v, v.DecodeWire(d)
@@ -18025,7 +18137,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*DisableProviderResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(DisableProviderResponse)
 				return v, v.DecodeWire(d)
@@ -18040,7 +18152,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListProvidersRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ListProvidersRequest)
 				return v, v.DecodeWire(d)
@@ -18055,7 +18167,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListProvidersResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ListProvidersResponse)
 				return v, v.DecodeWire(d)
@@ -18070,7 +18182,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetProviderRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SetProviderRequest)
 				return v, v.DecodeWire(d)
@@ -18085,7 +18197,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetProviderResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SetProviderResponse)
 				return v, v.DecodeWire(d)
@@ -18117,7 +18229,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProxySuccessorNotification).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ProxySuccessorNotification)
 				return v, v.DecodeWire(d)
@@ -18132,7 +18244,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProxySuccessorRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ProxySuccessorRequest)
 				return v, v.DecodeWire(d)
@@ -18162,7 +18274,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ArchiveSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ArchiveSessionRequest)
 				return v, v.DecodeWire(d)
@@ -18177,7 +18289,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ArchiveSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ArchiveSessionResponse)
 				return v, v.DecodeWire(d)
@@ -18222,7 +18334,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListSessionsRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ListSessionsRequest)
 				return v, v.DecodeWire(d)
@@ -18237,7 +18349,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListSessionsResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ListSessionsResponse)
 				return v, v.DecodeWire(d)
@@ -18282,7 +18394,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionTitleRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SetSessionTitleRequest)
 				return v, v.DecodeWire(d)
@@ -18297,7 +18409,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionTitleResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SetSessionTitleResponse)
 				return v, v.DecodeWire(d)
@@ -18312,7 +18424,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionStatusRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionStatusRequest)
 				return v, v.DecodeWire(d)
@@ -18342,7 +18454,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UnarchiveSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UnarchiveSessionRequest)
 				return v, v.DecodeWire(d)
@@ -18357,7 +18469,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UnarchiveSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UnarchiveSessionResponse)
 				return v, v.DecodeWire(d)
@@ -18373,6 +18485,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UpdateSessionNotification).CheckWire(c, p)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*UpdateSessionNotification)
+				return (x.Update == nil || completeSessionUpdate(x.Update))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UpdateSessionNotification)
 				return v, v.DecodeWire(d)
