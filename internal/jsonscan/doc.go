@@ -596,7 +596,7 @@ func (d *Doc) Find(ptr string) int {
 			return -1
 		}
 		for _, tok := range wire.SplitPointer(ptr) {
-			if i = d.child(i, tok); i < 0 {
+			if i = d.Child(i, tok); i < 0 {
 				return -1
 			}
 		}
@@ -613,7 +613,7 @@ func (d *Doc) Find(ptr string) int {
 		} else {
 			ptr = ""
 		}
-		i = d.child(i, tok)
+		i = d.Child(i, tok)
 	}
 	return i
 }
@@ -622,15 +622,16 @@ func (d *Doc) Find(ptr string) int {
 func (d *Doc) FindPath(toks []string) int {
 	i := d.Root()
 	for _, tok := range toks {
-		if i = d.child(i, tok); i < 0 {
+		if i = d.Child(i, tok); i < 0 {
 			return -1
 		}
 	}
 	return i
 }
 
-// child returns the member or element of i that token tok names, or -1.
-func (d *Doc) child(i int, tok string) int {
+// Child returns the member or element of node i that an unescaped
+// pointer token names, or -1.
+func (d *Doc) Child(i int, tok string) int {
 	if i < 0 {
 		return -1
 	}

@@ -478,7 +478,6 @@ func (e *Engine) fast(s *protocol.Schema, ptr string, data []byte) bool {
 	return e.opts.Fast != nil && e.opts.Fast.Check(s.ID, ptr, data)
 }
 
-// fastKnown is fast, and for a valid value also whether the fast path saw
 // valueOf is the value a check reads: the one the rules gave, else the
 // value at the check's location, built from the message's Doc.
 func valueOf(m *protocol.Message, ck protocol.Check) any {
@@ -488,6 +487,7 @@ func valueOf(m *protocol.Message, ck protocol.Check) any {
 	return m.AtPath(ck.Loc)
 }
 
+// fastKnown is fast, and for a valid value also whether the fast path saw
 // every member of it defined by the schema (see KnownChecker).
 func (e *Engine) fastKnown(s *protocol.Schema, ptr string, data []byte) (valid, known bool) {
 	if e.known != nil {

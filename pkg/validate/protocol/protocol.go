@@ -46,6 +46,27 @@ type Message struct {
 
 	value any  // the whole value, once built
 	built bool // value is set
+
+	// The object or array a pointer last led into ("/params/update"
+	// for "/params/update/sessionUpdate"), and its node: the rules read
+	// several members of the same one.
+	parent     string
+	parentNode int
+}
+
+// find follows a JSON pointer into the Doc; -1 if it leads nowhere.
+func (m *Message) find(ptr string) int {
+	i := strings.LastIndexByte(ptr, '/')
+	if i <= 0 || strings.IndexByte(ptr, '~') >= 0 {
+		return m.Doc.Find(ptr)
+	}
+	if m.parent != ptr[:i] || m.parentNode == 0 {
+		m.parent, m.parentNode = ptr[:i], m.Doc.Find(ptr[:i])+1
+	}
+	if m.parentNode == 0 {
+		return -1
+	}
+	return m.Doc.Child(m.parentNode-1, ptr[i+1:])
 }
 
 // Value returns the record's value as jsonscan.Parse builds it (numbers as
@@ -67,13 +88,13 @@ func (m *Message) Obj() map[string]any {
 func (m *Message) IsObject() bool { return m.Doc.Type(m.Doc.Root()) == jsonscan.Object }
 
 // Has reports whether a JSON pointer reaches a value (null included).
-func (m *Message) Has(ptr string) bool { return m.Doc.Find(ptr) >= 0 }
+func (m *Message) Has(ptr string) bool { return m.find(ptr) >= 0 }
 
 // String returns the string at a JSON pointer, if there is one.
-func (m *Message) String(ptr string) (string, bool) { return m.Doc.String(m.Doc.Find(ptr)) }
+func (m *Message) String(ptr string) (string, bool) { return m.Doc.String(m.find(ptr)) }
 
 // StringIs reports whether the value at a JSON pointer is the string want.
-func (m *Message) StringIs(ptr, want string) bool { return m.Doc.StringIs(m.Doc.Find(ptr), want) }
+func (m *Message) StringIs(ptr, want string) bool { return m.Doc.StringIs(m.find(ptr), want) }
 
 // At builds the value at a JSON pointer; nil if it leads nowhere. Once the
 // whole value is built, its parts are not built again.
@@ -81,7 +102,7 @@ func (m *Message) At(ptr string) any {
 	if ptr == "" || m.built {
 		return At(m.Value(), ptr)
 	}
-	return m.Doc.Value(m.Doc.Find(ptr))
+	return m.Doc.Value(m.find(ptr))
 }
 
 // AtPath builds the value at a location; nil if it leads nowhere. Once the
