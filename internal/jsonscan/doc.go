@@ -23,6 +23,7 @@ type Doc struct {
 	data  []byte
 	nodes []node
 	depth int // the nesting limit it was parsed with, for Value
+	deep  int // the deepest nesting of arrays and objects in it
 }
 
 // node is one value of a Doc.
@@ -106,7 +107,7 @@ func (a *Arena) Parse(data []byte, maxDepth int) (Doc, error) {
 	} else {
 		a.free = nil
 	}
-	return Doc{data: data, nodes: t.nodes[:n:n], depth: maxDepth}, nil
+	return Doc{data: data, nodes: t.nodes[:n:n], depth: maxDepth, deep: t.deepest}, nil
 }
 
 // tape is the state of Arena.Parse: it checks what parser checks, without
@@ -118,6 +119,7 @@ type tape struct {
 	maxDepth int
 	nodes    []node
 	keys     []int // key nodes of the objects being parsed, for duplicates
+	deepest  int   // the deepest nesting seen
 }
 
 func (t *tape) skipSpace() {
@@ -177,8 +179,16 @@ func (t *tape) literal(word string, k Type) bool {
 	return true
 }
 
+// enter counts one more level of nesting, and reports whether it is
+// within the limit.
+func (t *tape) enter() bool {
+	t.depth++
+	t.deepest = max(t.deepest, t.depth)
+	return t.depth <= t.maxDepth
+}
+
 func (t *tape) object() bool {
-	if t.depth++; t.depth > t.maxDepth {
+	if !t.enter() {
 		return false
 	}
 	i := t.add(Object, t.pos)
@@ -248,7 +258,7 @@ func (t *tape) object() bool {
 }
 
 func (t *tape) array() bool {
-	if t.depth++; t.depth > t.maxDepth {
+	if !t.enter() {
 		return false
 	}
 	i := t.add(Array, t.pos)
@@ -465,6 +475,10 @@ func unescape(b []byte) (string, bool) {
 	s, err := p.str()
 	return s, err == nil
 }
+
+// Depth is the deepest nesting of arrays and objects in the document: 0 for
+// a scalar, 1 for a flat object or array.
+func (d *Doc) Depth() int { return d.deep }
 
 // Root is the index of the document's value, or -1 for the zero Doc.
 func (d *Doc) Root() int {

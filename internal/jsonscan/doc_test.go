@@ -161,3 +161,16 @@ func BenchmarkDoc(b *testing.B) {
 		}
 	})
 }
+
+func TestDocDepth(t *testing.T) {
+	for in, want := range map[string]int{`1`: 0, `{}`: 1, `[[],{"a":[{}]}]`: 4, `{"a":{"b":2},"c":[1]}`: 2} {
+		var a Arena
+		d, err := a.Parse([]byte(in), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Depth() != want {
+			t.Errorf("%s: depth %d, want %d", in, d.Depth(), want)
+		}
+	}
+}

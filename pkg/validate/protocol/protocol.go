@@ -114,6 +114,19 @@ func (m *Message) AtPath(loc []string) any {
 	return m.Doc.Value(m.Doc.FindPath(loc))
 }
 
+// Resolve is the package's Resolve on the message: every value a pointer
+// with "*" tokens reaches, with where it is. A pointer without "*" builds
+// only the value it reaches.
+func (m *Message) Resolve(ptr string) []Located {
+	if strings.Contains(ptr, "*") {
+		return Resolve(m.Value(), SplitPointer(ptr))
+	}
+	if !m.Has(ptr) {
+		return nil
+	}
+	return []Located{{SplitPointer(ptr), m.At(ptr)}}
+}
+
 // Strings returns the string values a pointer reaches, where a "*" token
 // stands for every element of an array (and every member of an object, in
 // key order).

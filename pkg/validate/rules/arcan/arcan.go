@@ -146,42 +146,42 @@ func (s *state) Finish(int) []finding.Finding { return nil }
 func (s *state) Lost(*protocol.Message) { s.lossy = true }
 
 func (s *state) Step(m *protocol.Message) {
-	o := m.Obj()
-	if o == nil {
+	if !m.IsObject() {
 		m.Add(finding.Error, finding.RuleSchema, "", "an Arcan event must be a JSON object tagged by part_type, got %s", protocol.Describe(m.Value()))
 		return
 	}
-	ev := o
+	d := &m.Doc
+	ev := d.Root()
 	var loc []string
-	if _, tagged := o["part_type"]; !tagged && s.t.store != nil {
-		if inner, ok := o["event"]; ok {
+	if !m.Has("/part_type") && s.t.store != nil {
+		if inner := d.Member(ev, "event"); inner >= 0 {
 			// A session-store record: the record's own fields against
 			// the store schema, the event against its variant's schema.
-			m.Checks = append(m.Checks, protocol.Check{Schema: s.t.store, Value: o, Skip: func(l []string) bool {
+			m.Checks = append(m.Checks, protocol.Check{Schema: s.t.store, Skip: func(l []string) bool {
 				return len(l) > 0 && l[0] == "event"
 			}})
 			loc = []string{"event"}
 			m.RTSchema = s.t.store.ID
-			var ok bool
-			if ev, ok = inner.(map[string]any); !ok {
+			if d.Type(inner) != jsonscan.Object {
 				m.Label = "store record"
-				m.Add(finding.Error, finding.RuleSchema, "/event", "the record's event must be an AgentEvent object, got %s", protocol.Describe(inner))
+				m.Add(finding.Error, finding.RuleSchema, "/event", "the record's event must be an AgentEvent object, got %s", protocol.Describe(d.Value(inner)))
 				return
 			}
+			ev = inner
 		}
 	}
 	base := protocol.Pointer(loc)
-	tagV, ok := ev["part_type"]
-	if !ok {
+	tagAt := d.Member(ev, "part_type")
+	if tagAt < 0 {
 		m.Label = "untagged"
 		m.Add(finding.Error, finding.RuleSchema, base, "missing required field \"part_type\": every AgentEvent is tagged with one of %s (arcan: AgentEvent)", strings.Join(s.t.tags, ", "))
 		return
 	}
-	tag, _ := tagV.(string)
+	tag, _ := d.String(tagAt)
 	sch := s.t.events[tag]
 	if sch == nil {
 		m.Label = "unknown part_type"
-		msg := fmt.Sprintf("%s is not one of %s (arcan: AgentEvent); Arcan rejects unknown variants", protocol.Display(tagV), strings.Join(s.t.tags, ", "))
+		msg := fmt.Sprintf("%s is not one of %s (arcan: AgentEvent); Arcan rejects unknown variants", protocol.Display(d.Value(tagAt)), strings.Join(s.t.tags, ", "))
 		for _, k := range s.t.tags {
 			if tag != "" && suggest.Fold(k) == suggest.Fold(tag) {
 				msg += fmt.Sprintf("; did you mean %q? tags are snake_case", k)
@@ -192,18 +192,21 @@ func (s *state) Step(m *protocol.Message) {
 		return
 	}
 	m.Label = tag
-	serdeDepth(m, ev, loc)
-	m.Checks = append(m.Checks, protocol.Check{Schema: sch, Loc: loc, Value: ev})
+	if d.Depth() > serdeMaxDepth {
+		evv, _ := m.AtPath(loc).(map[string]any)
+		serdeDepth(m, evv, loc)
+	}
+	m.Checks = append(m.Checks, protocol.Check{Schema: sch, Loc: loc})
 	if m.RTSchema == "" {
 		m.RTSchema = sch.ID
 	}
 	if loc != nil {
-		emitShape(m, "", o, s.t.v.Arcan.StoreShape)
+		emitShape(m, "", d.Root(), s.t.v.Arcan.StoreShape)
 	}
 	if e := s.t.v.Arcan.Event(tag); e != nil {
 		emitShape(m, base, ev, e.Shape)
 	}
-	s.rules(m, tag, ev, base)
+	s.rules(m, tag, base)
 }
 
 // serdeMaxDepth is how deeply arrays and objects may nest in a line that
@@ -289,24 +292,25 @@ func firstTooDeep(v any, depth int, loc []string) ([]string, bool) {
 // leaves out when unset is null. Arcan's reader accepts both; a consumer
 // written against Arcan's output may not. The members come from the
 // schema's annotations (registry.EmitShape).
-func emitShape(m *protocol.Message, ptr string, v any, shape *registry.EmitShape) {
+func emitShape(m *protocol.Message, ptr string, at int, shape *registry.EmitShape) {
 	if shape == nil {
 		return
 	}
+	d := &m.Doc
 	if shape.Items != nil {
-		if arr, ok := v.([]any); ok {
-			for i, e := range arr {
-				emitShape(m, ptr+"/"+strconv.Itoa(i), e, shape.Items)
-			}
-		}
+		i := 0
+		d.Elements(at, func(e int) bool {
+			emitShape(m, ptr+"/"+strconv.Itoa(i), e, shape.Items)
+			i++
+			return true
+		})
 		return
 	}
-	o, ok := v.(map[string]any)
-	if !ok {
+	if d.Type(at) != jsonscan.Object {
 		return
 	}
 	for _, a := range shape.Always {
-		if _, present := o[a.Name]; present {
+		if d.Member(at, a.Name) >= 0 {
 			continue
 		}
 		how := ""
@@ -316,19 +320,19 @@ func emitShape(m *protocol.Message, ptr string, v any, shape *registry.EmitShape
 		m.Add(finding.Warning, finding.RuleEmitShape, ptr, "%q is missing: Arcan always writes it%s, and a consumer written against Arcan's output may rely on it (Arcan's own reader fills it in)", a.Name, how)
 	}
 	for _, name := range shape.Omitted {
-		if val, present := o[name]; present && val == nil {
+		if d.Type(d.Member(at, name)) == jsonscan.Null {
 			m.Add(finding.Warning, finding.RuleEmitShape, ptr+"/"+jsonscan.EscapePointer(name), "%q is null: Arcan leaves it out when it is unset and never writes null, so a consumer written against Arcan's output may not expect null (Arcan's own reader takes null as unset)", name)
 		}
 	}
 	for _, c := range shape.Members {
-		if val, present := o[c.Name]; present {
-			emitShape(m, ptr+"/"+jsonscan.EscapePointer(c.Name), val, c.Shape)
+		if v := d.Member(at, c.Name); v >= 0 {
+			emitShape(m, ptr+"/"+jsonscan.EscapePointer(c.Name), v, c.Shape)
 		}
 	}
 }
 
-func (s *state) rules(m *protocol.Message, tag string, ev map[string]any, base string) {
-	runID, ok := ev["run_id"].(string)
+func (s *state) rules(m *protocol.Message, tag string, base string) {
+	runID, ok := m.String(base + "/run_id")
 	if !ok {
 		return
 	}
@@ -355,7 +359,7 @@ func (s *state) rules(m *protocol.Message, tag string, ev map[string]any, base s
 	case !r.started && !r.partial:
 		m.Add(finding.Error, finding.RuleRunNotStarted, "", "%s for run %q before its run_started: run_started is the first event of every run", tag, runID)
 	}
-	if it, ok := protocol.IntValue(ev["iteration"]); ok {
+	if it, ok := protocol.IntValue(m.At(base + "/iteration")); ok {
 		if r.hasIteration && it < r.iteration {
 			m.Add(finding.Error, finding.RuleIterationOrder, base+"/iteration", "iteration %d after iteration %d in run %q: iterations never go back", it, r.iteration, runID)
 		} else {
@@ -364,22 +368,18 @@ func (s *state) rules(m *protocol.Message, tag string, ev map[string]any, base s
 	}
 	switch tag {
 	case "tool_call_requested":
-		if call, ok := ev["call"].(map[string]any); ok {
-			if id, ok := call["call_id"].(string); ok {
-				if r.calls == nil {
-					r.calls = map[string]bool{}
-				}
-				r.calls[id] = true
+		if id, ok := m.String(base + "/call/call_id"); ok {
+			if r.calls == nil {
+				r.calls = map[string]bool{}
 			}
+			r.calls[id] = true
 		}
 	case "tool_call_completed":
-		if res, ok := ev["result"].(map[string]any); ok {
-			if id, ok := res["call_id"].(string); ok && !r.calls[id] && !s.lossy {
-				m.Add(finding.Error, finding.RuleUnknownCallID, base+"/result/call_id", "tool_call_completed for call %q, which no tool_call_requested of run %q asked for", id, runID)
-			}
+		if id, ok := m.String(base + "/result/call_id"); ok && !r.calls[id] && !s.lossy {
+			m.Add(finding.Error, finding.RuleUnknownCallID, base+"/result/call_id", "tool_call_completed for call %q, which no tool_call_requested of run %q asked for", id, runID)
 		}
 	case "tool_call_failed":
-		if id, ok := ev["call_id"].(string); ok && !r.calls[id] && !s.lossy {
+		if id, ok := m.String(base + "/call_id"); ok && !r.calls[id] && !s.lossy {
 			m.Add(finding.Error, finding.RuleUnknownCallID, base+"/call_id", "tool_call_failed for call %q, which no tool_call_requested of run %q asked for", id, runID)
 		}
 	case "run_errored":

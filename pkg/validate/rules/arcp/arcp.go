@@ -6,10 +6,12 @@ package arcp
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/pkg/validate/internal/suggest"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
@@ -158,6 +160,19 @@ func (s *state) Note() string { return s.note }
 
 func (s *state) Finish(int) []finding.Finding { return nil }
 
+// matchesMessage is matches for a message whose value is built only when
+// its type (and event kind) are those of the deviation.
+func matchesMessage(d *registry.Deviation, m *protocol.Message) bool {
+	typ, _ := m.String("/type")
+	if !slices.Contains(d.MessageTypes, typ) {
+		return false
+	}
+	if d.EventKind != "" && !m.StringIs("/payload/kind", d.EventKind) {
+		return false
+	}
+	return matches(d, m.Obj())
+}
+
 // matches reports whether the deviation's detection holds for message o.
 func matches(d *registry.Deviation, o map[string]any) bool {
 	typ, _ := o["type"].(string)
@@ -231,19 +246,18 @@ func (s *state) begin(m *protocol.Message, typ string) {
 
 // step dispatches one ARCP message and applies the state rules.
 func (s *state) Step(m *protocol.Message) {
-	o := m.Obj()
-	if o == nil {
+	if !m.IsObject() {
 		m.Add(finding.Error, finding.RuleSchema, "", "an ARCP message must be a JSON object (an envelope with arcp, id, type and payload), got %s", protocol.Describe(m.Value()))
 		return
 	}
-	typV, ok := o["type"]
-	typ, isStr := typV.(string)
+	ok := m.Has("/type")
+	typ, isStr := m.String("/type")
 	if !ok || !isStr {
 		m.Label = "untyped"
 		if !ok {
 			m.Add(finding.Error, finding.RuleSchema, "", "missing required field \"type\": every ARCP envelope names its message type (arcp: Envelope)")
 		} else {
-			m.Add(finding.Error, finding.RuleSchema, "/type", "wrong type: got %s, want string (arcp: Envelope)", strings.TrimPrefix(strings.TrimPrefix(protocol.Describe(typV), "an "), "a "))
+			m.Add(finding.Error, finding.RuleSchema, "/type", "wrong type: got %s, want string (arcp: Envelope)", strings.TrimPrefix(strings.TrimPrefix(protocol.Describe(m.At("/type")), "an "), "a "))
 		}
 		return
 	}
@@ -264,15 +278,14 @@ func (s *state) Step(m *protocol.Message) {
 	}
 	m.Label = typ
 	s.begin(m, typ)
-	ck := protocol.Check{Schema: sch, Value: o}
+	ck := protocol.Check{Schema: sch}
 	m.RTSchema = sch.ID
-	payload, _ := o["payload"].(map[string]any)
 
 	// Event kinds: reserved kinds have a body schema; vendor kinds are
 	// ignored by receivers; anything else is rejected.
 	kind := ""
-	if typ == "job.event" && payload != nil {
-		kind, _ = payload["kind"].(string)
+	if typ == "job.event" && m.Doc.Type(m.Doc.Find("/payload")) == jsonscan.Object {
+		kind, _ = m.String("/payload/kind")
 		m.Label = typ + " " + kind
 		if nk := set.byKind[kind]; nk != nil {
 			// The message schema narrowed to the kind: the same verdict,
@@ -301,11 +314,11 @@ func (s *state) Step(m *protocol.Message) {
 	var devLocs [][]string
 	notTerminal := false
 	for _, d := range set.t.Deviations {
-		if d.Detect.State != "" || !matches(d, o) {
+		if d.Detect.State != "" || !matchesMessage(d, m) {
 			continue
 		}
 		notTerminal = notTerminal || d.NotTerminal
-		ptr := where(d, o)
+		ptr := where(d, m.Obj())
 		if s.firstDeviation(d.ID) {
 			m.Add(finding.Warning, finding.RuleDeviationPrefix+d.ID, ptr, "%s dialect: %s; canonical ARCP v1.1 has %s. %s%s", d.SDK, describeDeviation(d), d.Canonical, d.Note, onceNote)
 		}
@@ -326,7 +339,7 @@ func (s *state) Step(m *protocol.Message) {
 		}
 	}
 	m.Checks = append(m.Checks, ck)
-	s.apply(m, typ, kind, o, notTerminal)
+	s.apply(m, typ, kind, notTerminal)
 }
 
 // where points at the deviation in o: the first field whose presence gave

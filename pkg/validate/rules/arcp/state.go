@@ -183,46 +183,46 @@ func (s *state) job(id string) *job {
 }
 
 // apply runs the effects and rules of the table on one message.
-func (s *state) apply(m *protocol.Message, typ, kind string, o map[string]any, notTerminal bool) {
+func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 	rs := s.set.rules
 	entry := s.set.t.Message(typ)
 	if entry == nil {
 		return
 	}
-	sid, hasSID := o["session_id"].(string)
+	sid, hasSID := m.String("/session_id")
 
 	switch entry.Effect {
 	case effHello:
 		h := &hello{fresh: true}
 		if entry.Features != "" {
-			if fl, ok := protocol.Lookup(o, protocol.SplitPointer(entry.Features)).([]any); ok {
+			if fl, ok := m.At(entry.Features).([]any); ok {
 				h.offered = stringSet(fl)
 			}
 		}
-		if entry.ResumeFlat != "" && protocol.Lookup(o, protocol.SplitPointer(entry.ResumeFlat)) != nil {
+		if entry.ResumeFlat != "" && m.At(entry.ResumeFlat) != nil {
 			h.fresh = false
 		}
 		if entry.ResumeSession != "" {
-			if rsid, ok := protocol.String(o, entry.ResumeSession); ok {
+			if rsid, ok := m.String(entry.ResumeSession); ok {
 				h.fresh = false
-				s.resume(rsid, o, entry.ResumeSeq)
+				s.resume(m, rsid, entry.ResumeSeq)
 			}
 		}
 		s.hello = h
 		return
 	case effResume:
-		if rsid, ok := protocol.String(o, entry.ResumeSession); ok {
-			s.resume(rsid, o, entry.ResumeSeq)
+		if rsid, ok := m.String(entry.ResumeSession); ok {
+			s.resume(m, rsid, entry.ResumeSeq)
 		}
 		return
 	case effWelcome:
-		if wsid, ok := protocol.String(o, entry.Session); ok {
+		if wsid, ok := m.String(entry.Session); ok {
 			ss := s.session(wsid)
 			if s.hello != nil && s.hello.fresh && !ss.sent {
 				ss.started, ss.sent = true, true
 			}
 			if entry.Features != "" {
-				if fl, ok := protocol.Lookup(o, protocol.SplitPointer(entry.Features)).([]any); ok {
+				if fl, ok := m.At(entry.Features).([]any); ok {
 					// Negotiated: what both sides listed, when the
 					// hello is in the trace; else what the welcome says.
 					ss.features = stringSet(fl)
@@ -247,7 +247,7 @@ func (s *state) apply(m *protocol.Message, typ, kind string, o map[string]any, n
 		ss = s.session(sid)
 	}
 	started := ss != nil && ss.started && !s.lossy
-	jobID, _ := o["job_id"].(string)
+	jobID, _ := m.String("/job_id")
 
 	// Session ids must be those the runtime announced, and a job's
 	// messages carry the session the job was accepted in.
@@ -263,12 +263,12 @@ func (s *state) apply(m *protocol.Message, typ, kind string, o map[string]any, n
 	}
 
 	if r := rs.find(checkFeatures, ""); r != nil && ss != nil && ss.features != nil {
-		s.features(m, r, ss, entry, typ, kind, o)
+		s.features(m, r, ss, entry, typ, kind)
 	}
 
 	// event_seq: strictly increasing and gap-free per session and sending
 	// side; a value not above the highest seen is a replay.
-	seq, hasSeq := protocol.IntValue(o["event_seq"])
+	seq, hasSeq := protocol.IntValue(m.At("/event_seq"))
 	hasSeq = hasSeq && entry.Sequenced
 	replay := false
 	if hasSeq && ss != nil {
@@ -309,7 +309,7 @@ func (s *state) apply(m *protocol.Message, typ, kind string, o map[string]any, n
 		if entry.Effect == effAccept && s.openSubmits > 0 {
 			s.openSubmits--
 		}
-		ids := protocol.Strings(o, entry.Job)
+		ids := m.Strings(entry.Job)
 		if len(ids) == 0 && jobID != "" && entry.Effect != effList {
 			ids = []string{jobID}
 		}
@@ -331,20 +331,20 @@ func (s *state) apply(m *protocol.Message, typ, kind string, o map[string]any, n
 	// Requests and their answers; values bounded by the sequence.
 	if ss != nil {
 		for _, r := range rs[checkAnswers] {
-			s.answers(m, r, ss, typ, o, started)
+			s.answers(m, r, ss, typ, started)
 		}
 		for _, r := range rs[checkBound] {
 			if r.Type != typ || !ss.sent || s.lossy {
 				continue
 			}
-			if v, ok := protocol.IntValue(protocol.Lookup(o, protocol.SplitPointer(r.Value))); ok && v > ss.high {
+			if v, ok := protocol.IntValue(m.At(r.Value)); ok && v > ss.high {
 				m.Add(finding.Error, r.ID, r.Value, "acknowledges event_seq %d, but the highest event_seq sent in the session is %d: a client acknowledges only what it received", v, ss.high)
 			}
 		}
 	}
 	for _, r := range rs[checkCompare] {
 		if r.Type == typ && (r.Kind == "" || r.Kind == kind) {
-			s.compare(m, r, o)
+			s.compare(m, r)
 		}
 	}
 
@@ -380,7 +380,7 @@ func (s *state) apply(m *protocol.Message, typ, kind string, o map[string]any, n
 		}
 		id := jobID
 		if r.Job != "" {
-			id, _ = protocol.String(o, r.Job)
+			id, _ = m.String(r.Job)
 		}
 		if id == "" {
 			continue
@@ -396,13 +396,13 @@ func (s *state) apply(m *protocol.Message, typ, kind string, o map[string]any, n
 
 	j = s.job(jobID)
 	if entry.Terminal {
-		s.streamResult(m, j, typ, o, replay)
+		s.streamResult(m, j, typ, replay)
 		j.terminal = true
 		j.termSeq, j.termHasSeq = seq, hasSeq
 	}
 	for _, r := range rs[checkChunks] {
 		if r.Type == typ && (r.Kind == "" || r.Kind == kind) && !replay {
-			s.chunk(m, r, j, o, started)
+			s.chunk(m, r, j, started)
 			break
 		}
 	}
@@ -411,12 +411,12 @@ func (s *state) apply(m *protocol.Message, typ, kind string, o map[string]any, n
 // resume restarts a session's sequence at the last event_seq the client
 // processed; the session and its jobs began before (or on another
 // connection).
-func (s *state) resume(sid string, o map[string]any, seqPtr string) {
+func (s *state) resume(m *protocol.Message, sid string, seqPtr string) {
 	ss := s.session(sid)
 	if seqPtr == "" {
 		return
 	}
-	if seq, ok := protocol.IntValue(protocol.Lookup(o, protocol.SplitPointer(seqPtr))); ok {
+	if seq, ok := protocol.IntValue(m.At(seqPtr)); ok {
 		ss.last[false] = seq
 		if !ss.sent || seq > ss.high {
 			ss.high, ss.sent = seq, true
@@ -461,7 +461,7 @@ func (s *state) stateDeviation(m *protocol.Message, rule, typ string) bool {
 
 // features checks a message type, event kind or member gated by a feature
 // against the session's negotiated features.
-func (s *state) features(m *protocol.Message, r *registry.ARCPRule, ss *session, entry *registry.ARCPMessage, typ, kind string, o map[string]any) {
+func (s *state) features(m *protocol.Message, r *registry.ARCPRule, ss *session, entry *registry.ARCPMessage, typ, kind string) {
 	t := s.set.t
 	if entry.Feature != "" && !ss.features[entry.Feature] {
 		m.Add(finding.Error, r.ID, "/type", "%s needs the %q feature, which was not negotiated (hello and welcome share: %s)", typ, entry.Feature, featureList(ss.features))
@@ -473,7 +473,7 @@ func (s *state) features(m *protocol.Message, r *registry.ARCPRule, ss *session,
 		if ff.Type != typ || ss.features[ff.Feature] {
 			continue
 		}
-		for _, f := range protocol.Resolve(o, protocol.SplitPointer(ff.Pointer)) {
+		for _, f := range m.Resolve(ff.Pointer) {
 			if ff.HasPattern() {
 				str, ok := f.Value.(string)
 				if !ok || !ff.Match(str) {
@@ -490,12 +490,12 @@ func (s *state) features(m *protocol.Message, r *registry.ARCPRule, ss *session,
 // r.Request is outstanding under its key until an answer of type r.Type
 // names it; an answer that names none is reported in a session whose start
 // is in the trace.
-func (s *state) answers(m *protocol.Message, r *registry.ARCPRule, ss *session, typ string, o map[string]any, started bool) {
+func (s *state) answers(m *protocol.Message, r *registry.ARCPRule, ss *session, typ string, started bool) {
 	key := func(ptr string) (string, bool) {
 		if ptr == "" {
 			return "", true
 		}
-		return protocol.String(o, ptr)
+		return m.String(ptr)
 	}
 	p := ss.pending[r.ID]
 	if typ == r.Request {
@@ -540,9 +540,9 @@ func (s *state) answers(m *protocol.Message, r *registry.ARCPRule, ss *session, 
 }
 
 // compare checks Left Op Right when both numbers are present.
-func (s *state) compare(m *protocol.Message, r *registry.ARCPRule, o map[string]any) {
-	lv := protocol.Lookup(o, protocol.SplitPointer(r.Left))
-	rv := protocol.Lookup(o, protocol.SplitPointer(r.Right))
+func (s *state) compare(m *protocol.Message, r *registry.ARCPRule) {
+	lv := m.At(r.Left)
+	rv := m.At(r.Right)
 	l, okL := number(lv)
 	rr, okR := number(rv)
 	if !okL || !okR {
@@ -580,16 +580,16 @@ func number(v any) (*big.Rat, bool) {
 
 // chunk follows one result_chunk: indexes 0, 1, 2… per result id, nothing
 // after the chunk with more: false.
-func (s *state) chunk(m *protocol.Message, r *registry.ARCPRule, j *job, o map[string]any, started bool) {
-	rid, ok := protocol.String(o, r.Result)
+func (s *state) chunk(m *protocol.Message, r *registry.ARCPRule, j *job, started bool) {
+	rid, ok := m.String(r.Result)
 	if !ok {
 		return
 	}
-	idx, ok := protocol.IntValue(protocol.Lookup(o, protocol.SplitPointer(r.Index)))
+	idx, ok := protocol.IntValue(m.At(r.Index))
 	if !ok {
 		return
 	}
-	more, _ := protocol.Lookup(o, protocol.SplitPointer(r.More)).(bool)
+	more, _ := m.At(r.More).(bool)
 	if j.streams == nil {
 		j.streams = map[string]*stream{}
 	}
@@ -629,7 +629,7 @@ func (s *state) chunk(m *protocol.Message, r *registry.ARCPRule, j *job, o map[s
 // streamResult checks a terminal message of a job that streamed its
 // result: it carries the streamed result's id, the stream is complete, and
 // no inline result is mixed in.
-func (s *state) streamResult(m *protocol.Message, j *job, typ string, o map[string]any, replay bool) {
+func (s *state) streamResult(m *protocol.Message, j *job, typ string, replay bool) {
 	if len(j.streams) == 0 || replay {
 		return
 	}
@@ -649,7 +649,7 @@ func (s *state) streamResult(m *protocol.Message, j *job, typ string, o map[stri
 	}
 	if r := get("inline"); r != nil {
 		for _, p := range r.Inline {
-			if protocol.Lookup(o, protocol.SplitPointer(p)) != nil {
+			if m.At(p) != nil {
 				m.Add(finding.Error, r.ID, p, "an inline result after result_chunk events: a job streams its result or sends it inline, never both")
 				return
 			}
@@ -662,7 +662,7 @@ func (s *state) streamResult(m *protocol.Message, j *job, typ string, o map[stri
 	if ptr == "" {
 		return
 	}
-	rid, has := protocol.String(o, ptr)
+	rid, has := m.String(ptr)
 	if !has {
 		if r := get("missing"); r != nil {
 			m.Add(finding.Error, r.ID, parent(ptr), "%s ends a result streamed in result_chunk events, so it must carry %s", typ, ptr)
