@@ -27,6 +27,9 @@ type Config struct {
 	// Package is the Go package name of the output.
 	Package string
 	// Maps are $id prefixes that other Go packages hold; tried in order.
+	// Only the types of a map marked Generated (a package generated from
+	// the same schemas by the same rules) can make a type that holds them
+	// complete.
 	Maps []model.Mapping
 	// Sources are schema sets, beside the files on disk, that $refs may
 	// point into by $id (cmd/protogen passes agentproto's embedded
