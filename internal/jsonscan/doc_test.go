@@ -144,9 +144,8 @@ func BenchmarkDoc(b *testing.B) {
 	})
 	b.Run("parse", func(b *testing.B) {
 		b.SetBytes(int64(len(line)))
-		ps := NewParser(0)
 		for range b.N {
-			if _, err := ps.Parse(line); err != nil {
+			if _, err := Parse(line, 0); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -92,17 +92,17 @@ func (e *Error) Error() string {
 // MaxDepthCeiling). Leading and trailing whitespace is allowed; anything
 // else after the value is an error.
 func Parse(data []byte, maxDepth int) (any, error) {
-	return parse(data, maxDepth, nil)
+	return parse(data, maxDepth)
 }
 
-func parse(data []byte, maxDepth int, m *memo) (any, error) {
+func parse(data []byte, maxDepth int) (any, error) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
 	if maxDepth > MaxDepthCeiling {
 		maxDepth = MaxDepthCeiling
 	}
-	p := parser{data: data, maxDepth: maxDepth, memo: m}
+	p := parser{data: data, maxDepth: maxDepth}
 	p.skipSpace()
 	if p.pos >= len(p.data) {
 		return nil, &Error{Kind: Empty, Msg: "no JSON value (the line holds only whitespace)"}
@@ -124,86 +124,6 @@ type parser struct {
 	depth    int
 	maxDepth int
 	path     []string // keys and indexes from the root to the current value
-	memo     *memo    // nil: every string and number is allocated afresh
-}
-
-// A Parser parses many lines, one after the other, and remembers the short
-// keys, strings and numbers it has seen, so that a value the lines repeat
-// (a member name, a method, a session id, a small integer) is allocated
-// once rather than on every line. What it remembers is bounded. A Parser
-// is not safe for concurrent use; the values it returns are.
-type Parser struct {
-	maxDepth int
-	memo     memo
-}
-
-// memo is what a Parser remembers: keys as strings, values boxed.
-type memo struct {
-	keys map[string]string
-	vals map[string]any
-}
-
-// Bounds of what a Parser remembers: values up to memoLen bytes, at most
-// memoEntries of each kind; past that, new values are not remembered.
-const (
-	memoLen     = 64
-	memoEntries = 4096
-)
-
-// NewParser returns a Parser with the nesting limit of Parse.
-func NewParser(maxDepth int) *Parser {
-	return &Parser{maxDepth: maxDepth, memo: memo{keys: map[string]string{}, vals: map[string]any{}}}
-}
-
-// Parse parses data as Parse does.
-func (ps *Parser) Parse(data []byte) (any, error) {
-	return parse(data, ps.maxDepth, &ps.memo)
-}
-
-// key returns b as a string, the remembered one if there is one.
-func (m *memo) key(b []byte) string {
-	if m == nil || len(b) > memoLen {
-		return string(b)
-	}
-	if s, ok := m.keys[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	if len(m.keys) < memoEntries {
-		m.keys[s] = s
-	}
-	return s
-}
-
-// value returns the literal b (the bytes of a string without its quotes, or
-// of a number, told apart by isNum) boxed, the remembered box if there is
-// one.
-func (m *memo) value(b []byte, isNum bool) any {
-	box := func() any {
-		if isNum {
-			return json.Number(b)
-		}
-		return string(b)
-	}
-	if m == nil || len(b) >= memoLen {
-		return box()
-	}
-	// Strings and numbers share the table: a number's entry starts with
-	// a byte no remembered string starts with (those are ASCII).
-	k := b
-	if isNum {
-		var buf [memoLen + 1]byte
-		buf[0] = 0xff // not valid UTF-8: never the start of a string key
-		k = append(buf[:1], b...)
-	}
-	if v, ok := m.vals[string(k)]; ok {
-		return v
-	}
-	v := box()
-	if len(m.vals) < memoEntries {
-		m.vals[string(k)] = v
-	}
-	return v
 }
 
 func (p *parser) pointer() string {
@@ -308,9 +228,6 @@ func (p *parser) value() (any, error) {
 	case '[':
 		return p.array()
 	case '"':
-		if p.memo != nil {
-			return p.strValue()
-		}
 		return p.str()
 	case 't':
 		return true, p.literal("true")
@@ -368,7 +285,7 @@ func (p *parser) object() (any, error) {
 			return nil, p.unexpected("an object key (a double-quoted string)")
 		}
 		keyAt := p.pos
-		key, err := p.strKey()
+		key, err := p.str()
 		if err != nil {
 			return nil, err
 		}
@@ -505,7 +422,7 @@ func (p *parser) number() (any, error) {
 	case expBig:
 		return nil, p.fail(NumberTooLong, start, "number literal too long: its exponent is beyond ±%d", MaxNumberExponent)
 	}
-	return p.memo.value(d[start:i], true), nil
+	return json.Number(d[start:i]), nil
 }
 
 func (p *parser) badNumber(start int, want string) *Error {
@@ -513,46 +430,6 @@ func (p *parser) badNumber(start int, want string) *Error {
 		return p.fail(EOF, p.pos, "the line ends inside a number (truncated message?)")
 	}
 	return p.fail(Syntax, start, "invalid number: %s expected, found %s", want, p.describe(p.pos))
-}
-
-// strValue parses a string value starting at the opening quote, boxed:
-// the remembered box of a short string without escapes.
-func (p *parser) strValue() (any, error) {
-	if b, ok := p.plain(); ok {
-		return p.memo.value(b, false), nil
-	}
-	return p.str()
-}
-
-// strKey parses an object key starting at the opening quote: the
-// remembered string, for a short key without escapes.
-func (p *parser) strKey() (string, error) {
-	if p.memo == nil {
-		return p.str()
-	}
-	if b, ok := p.plain(); ok {
-		return p.memo.key(b), nil
-	}
-	return p.str()
-}
-
-// plain reads a string starting at the opening quote that is short enough
-// to remember and plain ASCII without escapes, and returns its contents;
-// for any other string it reads nothing and ok is false.
-func (p *parser) plain() (b []byte, ok bool) {
-	d := p.data
-	for i := p.pos + 1; i < len(d) && i-p.pos <= memoLen; i++ {
-		c := d[i]
-		if c == '"' {
-			b = d[p.pos+1 : i]
-			p.pos = i + 1
-			return b, true
-		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-			break
-		}
-	}
-	return nil, false
 }
 
 // str parses a string starting at the opening quote.

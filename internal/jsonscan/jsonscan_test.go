@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -191,18 +190,6 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		v, err := Parse(in, 64)
-		// A Parser gives the same value or error, the second time from
-		// what it remembered the first.
-		ps := NewParser(64)
-		for range 2 {
-			pv, perr := ps.Parse(in)
-			if d := cmp.Diff(fmt.Sprint(err), fmt.Sprint(perr)); d != "" {
-				t.Fatalf("%q: Parser error differs (-Parse +Parser):\n%s", in, d)
-			}
-			if d := cmp.Diff(v, pv); d != "" {
-				t.Fatalf("%q: Parser value differs (-Parse +Parser):\n%s", in, d)
-			}
-		}
 		var e *Error
 		if errors.As(err, &e) && e.Kind == NumberTooLong {
 			// A bound of this checker, not of JSON: a valid literal
@@ -259,39 +246,5 @@ func BenchmarkLongNumber(b *testing.B) {
 		if _, err := Parse(in, 0); !errors.As(err, &e) || e.Kind != NumberTooLong {
 			b.Fatalf("got %v, want NumberTooLong", err)
 		}
-	}
-}
-
-// TestParserRemembers: a Parser gives what Parse gives, and a line it has
-// seen before costs only its objects and arrays, not its keys, strings and
-// numbers again.
-func TestParserRemembers(t *testing.T) {
-	line := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Reading the configuration loader","n":[1,2,3.5,-0]}}}}`)
-	want, err := Parse(line, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps := NewParser(0)
-	for range 2 {
-		got, err := ps.Parse(line)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := cmp.Diff(want, got); d != "" {
-			t.Fatalf("(-Parse +Parser):\n%s", d)
-		}
-	}
-	fresh := testing.AllocsPerRun(20, func() { _, _ = Parse(line, 0) })
-	warm := testing.AllocsPerRun(20, func() { _, _ = ps.Parse(line) })
-	// 5 objects and 1 array remain; 14 keys, 6 strings and 4 numbers go.
-	if warm > fresh-20 {
-		t.Fatalf("a remembered line allocates %.0f times, a fresh one %.0f: the Parser remembers nothing", warm, fresh)
-	}
-	// Long and escaped strings are not remembered, and still right.
-	long := []byte(`{"k":"` + strings.Repeat("x", 200) + `","e":"a\nb","u":"été"}`)
-	want, _ = Parse(long, 0)
-	got, _ := ps.Parse(long)
-	if d := cmp.Diff(want, got); d != "" {
-		t.Fatalf("(-Parse +Parser):\n%s", d)
 	}
 }
