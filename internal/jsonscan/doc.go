@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentproto/agentproto/internal/strscan"
 	"github.com/agentproto/agentproto/pkg/wire"
 )
 
@@ -386,6 +387,10 @@ func (t *tape) str() bool {
 	n := t.add(String, t.pos+1)
 	i := t.pos + 1
 	for i < len(d) {
+		i += strscan.Plain(d[i:])
+		if i >= len(d) {
+			break
+		}
 		c := d[i]
 		switch {
 		case c == '"':

@@ -7,6 +7,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/agentproto/agentproto/internal/strscan"
 )
 
 // DefaultMaxDepth is the nesting depth at which a Decoder gives up with an
@@ -290,6 +292,10 @@ func (d *Decoder) stringBytes() ([]byte, error) {
 	d.pos++
 	start := d.pos
 	for d.pos < len(d.buf) {
+		d.pos += strscan.Plain(d.buf[d.pos:])
+		if d.pos >= len(d.buf) {
+			break
+		}
 		c := d.buf[d.pos]
 		switch {
 		case c == '"':
