@@ -47,11 +47,17 @@ type Message struct {
 	value any  // the whole value, once built
 	built bool // value is set
 
-	// The object or array a pointer last led into ("/params/update"
-	// for "/params/update/sessionUpdate"), and its node: the rules read
-	// several members of the same one.
-	parent     string
-	parentNode int
+	// The values the last pointers led into ("/params/update" for
+	// "/params/update/sessionUpdate"), with their nodes: the rules read
+	// several members of the same few.
+	parents [4]parent
+	nextParent int
+}
+
+// parent is a pointer and the Doc's node it leads to (-1: none).
+type parent struct {
+	ptr  string
+	node int
 }
 
 // find follows a JSON pointer into the Doc; -1 if it leads nowhere.
@@ -60,13 +66,15 @@ func (m *Message) find(ptr string) int {
 	if i <= 0 || strings.IndexByte(ptr, '~') >= 0 {
 		return m.Doc.Find(ptr)
 	}
-	if m.parent != ptr[:i] || m.parentNode == 0 {
-		m.parent, m.parentNode = ptr[:i], m.Doc.Find(ptr[:i])+1
+	for _, p := range m.parents {
+		if p.ptr == ptr[:i] && p.ptr != "" {
+			return m.Doc.Child(p.node, ptr[i+1:])
+		}
 	}
-	if m.parentNode == 0 {
-		return -1
-	}
-	return m.Doc.Child(m.parentNode-1, ptr[i+1:])
+	node := m.Doc.Find(ptr[:i])
+	m.parents[m.nextParent] = parent{ptr[:i], node}
+	m.nextParent = (m.nextParent + 1) % len(m.parents)
+	return m.Doc.Child(node, ptr[i+1:])
 }
 
 // Value returns the record's value as jsonscan.Parse builds it (numbers as

@@ -105,6 +105,22 @@ type method struct {
 	*registry.ACPMethod
 	v              *registry.Version
 	params, result *protocol.Schema
+	// The conditions of Effects.Sessions and Effects.ToolCalls, one list
+	// each, in the same order.
+	sessionWhen, toolCallWhen [][]cond
+}
+
+// cond is one condition of an effect: the string at a pointer.
+type cond struct{ ptr, want string }
+
+// conds lists the conditions of a When map, by pointer.
+func conds(when map[string]string) []cond {
+	out := make([]cond, 0, len(when))
+	for p, w := range when {
+		out = append(out, cond{p, w})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ptr < out[j].ptr })
+	return out
 }
 
 type record struct {
@@ -142,6 +158,12 @@ func (r *Rules) tables(v *registry.Version) (*tables, error) {
 	}
 	for _, m := range v.ACP.Methods {
 		mm := &method{ACPMethod: m, v: v, params: get(m.Params), result: get(m.Result)}
+		for _, se := range m.Effects.Sessions {
+			mm.sessionWhen = append(mm.sessionWhen, conds(se.When))
+		}
+		for _, tc := range m.Effects.ToolCalls {
+			mm.toolCallWhen = append(mm.toolCallWhen, conds(tc.When))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: method %s: %w", v, m.Method, err)
 		}

@@ -441,8 +441,8 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 			s.known(sid)
 		}
 	}
-	for _, se := range ef.Sessions {
-		if !when(m, se.When) {
+	for i, se := range ef.Sessions {
+		if !when(m, entry.sessionWhen[i]) {
 			continue
 		}
 		if sid, ok := m.String(se.Creates); ok {
@@ -477,8 +477,8 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 		}
 		sess = s.known(sid)
 	}
-	for _, tc := range ef.ToolCalls {
-		if !when(m, tc.When) {
+	for i, tc := range ef.ToolCalls {
+		if !when(m, entry.toolCallWhen[i]) {
 			continue
 		}
 		if tc.Creates != "" {
@@ -503,10 +503,10 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 	}
 }
 
-// when reports whether every pointer of cond holds its string.
-func when(m *protocol.Message, cond map[string]string) bool {
-	for p, want := range cond {
-		if !m.StringIs(p, want) {
+// when reports whether every condition holds.
+func when(m *protocol.Message, cs []cond) bool {
+	for _, c := range cs {
+		if !m.StringIs(c.ptr, c.want) {
 			return false
 		}
 	}
