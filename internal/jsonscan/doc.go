@@ -61,9 +61,15 @@ const (
 // out, nor moves them); an Arena is not safe for concurrent use. The zero
 // Arena is ready.
 type Arena struct {
-	free []node // the unused rest of the current chunk (length 0)
-	keys []int  // scratch: the key nodes of the objects being parsed
+	free   []node   // the unused rest of the current chunk (length 0)
+	chunks [][]node // every chunk allocated, for Reset
+	next   int      // the chunk to take when free is used up
+	keys   []int    // scratch: the key nodes of the objects being parsed
 }
+
+// Reset makes the Arena reuse its storage from the start: the Docs it
+// returned before must no longer be used.
+func (a *Arena) Reset() { a.free, a.next = nil, 0 }
 
 // arenaChunk is how many nodes an Arena allocates at once.
 const arenaChunk = 4096
@@ -81,7 +87,11 @@ func (a *Arena) Parse(data []byte, maxDepth int) (Doc, error) {
 		return Doc{}, &Error{Kind: TooLarge, Msg: fmt.Sprintf("a value of %d bytes, more than the %d this parser reads", len(data), MaxDocBytes)}
 	}
 	if cap(a.free) == 0 {
-		a.free = make([]node, 0, arenaChunk)
+		if a.next == len(a.chunks) {
+			a.chunks = append(a.chunks, make([]node, 0, arenaChunk))
+		}
+		a.free = a.chunks[a.next][:0]
+		a.next++
 	}
 	// The Doc's nodes go to the free rest of the chunk; a Doc that
 	// outgrows it gets an array of its own (append moves only its

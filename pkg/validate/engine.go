@@ -250,6 +250,7 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 	}
 
 	batches := make(chan *batch, 2)
+	free := make(chan *batch, maxInFlight)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// lines is what the trace reader has read, for the summary; the reader
@@ -287,13 +288,13 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 	go func() {
 		defer close(batches)
 		const maxItems, maxBytes = 512, 1 << 20
-		b := newBatch()
+		b := reuse(free)
 		size := 0
 		flush := func() bool {
 			if !send(ctx, batches, b) {
 				return false
 			}
-			b, size = newBatch(), 0
+			b, size = reuse(free), 0
 			return true
 		}
 		var idle *time.Timer
@@ -361,6 +362,7 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 			run.ioFailed = true
 			run.emit(Finding{Line: b.errLine, Severity: Error, Rule: RuleIO, Message: fmt.Sprintf("reading stopped: %v", b.err)})
 		}
+		recycle(free, b)
 	}
 	if e.workers <= 1 {
 		// One goroutine does every stage of a batch in turn.
@@ -425,9 +427,10 @@ type fileRun struct {
 	notes   []Finding // found by the in-order stage, for the batch's report
 
 	// Owned by the goroutine that reports.
-	ioFailed   bool            // reading stopped early
-	onceSeen   map[string]bool // the once-per-trace warnings reported
-	outProto   string          // the protocol and dialect findings name
+	ioFailed   bool                 // reading stopped early
+	onceSeen   map[string]bool      // the once-per-trace warnings reported
+	typeNames  map[[2]string]string // "proto label" by proto and label, for ByType
+	outProto   string               // the protocol and dialect findings name
 	outDialect string
 }
 
@@ -533,11 +536,16 @@ const bigArray = 1024
 const maxPerLine = 20
 
 // batch is a run of records on its way through the stages of a check.
+// Once reported, a batch goes back to the reader to be filled again, so
+// that its items and nodes are allocated once per run rather than once a
+// line.
 type batch struct {
 	items   []*item
-	slab    []item // where the last items live
-	err     error  // reading stopped after these items
-	errLine int    // the line reading stopped at
+	slabs   [][]item // where the items live, filled in order
+	used    int      // slabs in use, the last perhaps in part
+	nodes   jsonscan.Arena
+	err     error // reading stopped after these items
+	errLine int   // the line reading stopped at
 	// Set by the in-order stage (step).
 	notes          []Finding // its findings, reported before the items'
 	skip           bool      // the file matches no protocol: counted only
@@ -551,14 +559,43 @@ func newBatch() *batch {
 	return &batch{parsed: make(chan struct{}), checked: make(chan struct{})}
 }
 
+// reuse returns a reported batch from free, emptied, or a new one.
+func reuse(free <-chan *batch) *batch {
+	select {
+	case b := <-free:
+		for _, s := range b.slabs[:b.used] {
+			clear(s) // no record outlives its report
+		}
+		clear(b.items)
+		*b = batch{items: b.items[:0], slabs: b.slabs, nodes: b.nodes, parsed: make(chan struct{}), checked: make(chan struct{})}
+		b.nodes.Reset()
+		return b
+	default:
+		return newBatch()
+	}
+}
+
+// recycle hands a reported batch back to the reader, if it has room.
+func recycle(free chan<- *batch, b *batch) {
+	select {
+	case free <- b:
+	default:
+	}
+}
+
 // add appends a record to the batch. Items are allocated in chunks, a few
 // first (a live batch is often one message), then many.
 func (b *batch) add(rec trace.Record, index int) {
-	if len(b.slab) == cap(b.slab) {
-		b.slab = make([]item, 0, min(8+8*len(b.items), 128))
+	if b.used == 0 || len(b.slabs[b.used-1]) == cap(b.slabs[b.used-1]) {
+		if b.used == len(b.slabs) {
+			b.slabs = append(b.slabs, make([]item, 0, min(8+8*len(b.items), 128)))
+		}
+		b.slabs[b.used] = b.slabs[b.used][:0]
+		b.used++
 	}
-	b.slab = b.slab[:len(b.slab)+1]
-	it := &b.slab[len(b.slab)-1]
+	s := &b.slabs[b.used-1]
+	*s = (*s)[:len(*s)+1]
+	it := &(*s)[len(*s)-1]
 	it.err, it.m = rec.Err, protocol.Message{Line: rec.Line, Index: index, Data: rec.Data}
 	it.m.Checks = it.checks[:0]
 	b.items = append(b.items, it)
@@ -684,7 +721,7 @@ const maxInFlight = 16
 
 // parse parses a batch's records (any goroutine).
 func (r *fileRun) parse(b *batch) {
-	var a jsonscan.Arena
+	a := &b.nodes
 	for _, it := range b.items {
 		if it.err != nil {
 			it.bad = &Finding{Line: it.m.Line, Severity: Error, Rule: RuleLineTooLong, Message: it.err.Error()}
@@ -822,6 +859,20 @@ func (r *fileRun) checkItem(it *item) {
 
 // publish reports a batch's findings in order (the calling goroutine) and
 // returns the in-order stage's error.
+// typeName is the summary's name of a message type: "acp session/update".
+func (r *fileRun) typeName(proto, label string) string {
+	k := [2]string{proto, label}
+	n, ok := r.typeNames[k]
+	if !ok {
+		if r.typeNames == nil {
+			r.typeNames = map[[2]string]string{}
+		}
+		n = proto + " " + label
+		r.typeNames[k] = n
+	}
+	return n
+}
+
 func (r *fileRun) publish(b *batch) error {
 	e := r.e
 	r.view(b.proto, b.dialect)
@@ -834,7 +885,7 @@ func (r *fileRun) publish(b *batch) error {
 	}
 	for _, it := range b.items {
 		if it.bad == nil && it.m.Label != "" {
-			r.sum.ByType[b.proto+" "+it.m.Label]++
+			r.sum.ByType[r.typeName(b.proto, it.m.Label)]++
 		}
 	}
 	items := b.items

@@ -50,7 +50,7 @@ type Message struct {
 	// The values the last pointers led into ("/params/update" for
 	// "/params/update/sessionUpdate"), with their nodes: the rules read
 	// several members of the same few.
-	parents [4]parent
+	parents    [4]parent
 	nextParent int
 }
 
