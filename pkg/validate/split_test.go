@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/trace"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 )
 
@@ -250,4 +251,28 @@ func renames(line []byte) [][]byte {
 	}
 	walk(v)
 	return out
+}
+
+// Several near misses in one object are reported in key order, on every
+// run: the walk does not follow a map's iteration order.
+func TestNearMissesInKeyOrder(t *testing.T) {
+	trace := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"A","title":"","staus":"pending","loctions":[],"rawInptu":{}}}}` + "\n"
+	e, err := New(Options{Workers: 1, Partial: protocol.PartialYes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"/params/update/loctions", "/params/update/rawInptu", "/params/update/staus"}
+	for range 20 {
+		var got []string
+		if _, err := e.Check(context.Background(), "t", strings.NewReader(trace), FileOptions{}, func(f Finding) {
+			if f.Rule == RuleNearMiss {
+				got = append(got, f.Pointer)
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Fatalf("near misses (-want +got):\n%s", d)
+		}
+	}
 }

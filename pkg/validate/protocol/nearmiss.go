@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"sort"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -69,7 +70,15 @@ func (w *missWalk) walk(schemas []*jsonschema.Schema, v any, loc []string, depth
 			}
 			judged = judged || len(f.props) > 0
 		}
-		for k, child := range v {
+		// Members in key order: the findings, and what the budget
+		// reaches, are the same on every run.
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			child := v[k]
 			var subs []*jsonschema.Schema
 			for _, f := range flats {
 				if p, ok := f.props[k]; ok {
@@ -118,6 +127,7 @@ func (w *missWalk) misspelt(flats []*flat, k string) string {
 			names = append(names, n)
 		}
 	}
+	sort.Strings(names) // a tie goes the same way every time
 	return suggest.Misspelt(k, names)
 }
 
