@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -32,6 +33,17 @@ func Protocols() []string { return []string{"acp", "arcp", "arcan"} }
 type Registry struct {
 	idPrefix string
 	versions []*Version
+	// lazy, if set, loads a protocol's tables when one of its versions is
+	// first asked for (Embedded): a process that reads ACP traces does
+	// not decode ARCP's and Arcan's.
+	lazy map[string]*lazyTables // by protocol; not written after load
+}
+
+// lazyTables are the tables of one protocol's versions, loaded once.
+type lazyTables struct {
+	fsys fs.FS
+	once sync.Once
+	err  error // the tables did not load: the protocol has no versions
 }
 
 // Version is one protocol version or dialect: one folder of schemas with
@@ -99,16 +111,35 @@ func (v *Version) SchemaID(ref string) string {
 func (v *Version) String() string { return v.Protocol + "/" + v.Name }
 
 var embedded = sync.OnceValues(func() (*Registry, error) {
-	return Load(schema.Files, schema.IDPrefix)
+	return load(schema.Files, schema.IDPrefix, true)
 })
 
 // Embedded returns the registry of the schemas embedded in package schema,
-// loaded once.
+// loaded once. A protocol's tables are read when one of its versions is
+// first asked for; they are the tables Load checks in this package's tests,
+// so they do not fail (if they did, the protocol would have no versions,
+// and Err would say why).
 func Embedded() (*Registry, error) { return embedded() }
+
+// Err reports the tables of a protocol that could not be loaded when first
+// asked for (only a registry from Embedded loads tables that late).
+func (r *Registry) Err() error {
+	for _, p := range Protocols() {
+		if lt := r.lazy[p]; lt != nil {
+			r.ready(p)
+			if lt.err != nil {
+				return lt.err
+			}
+		}
+	}
+	return nil
+}
 
 // Load reads versions.json and every version's tables from fsys (a schema
 // folder), with idPrefix the prefix of every $id, and checks them.
-func Load(fsys fs.FS, idPrefix string) (*Registry, error) {
+func Load(fsys fs.FS, idPrefix string) (*Registry, error) { return load(fsys, idPrefix, false) }
+
+func load(fsys fs.FS, idPrefix string, lazy bool) (*Registry, error) {
 	b, err := fs.ReadFile(fsys, schema.VersionsFile)
 	if err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
@@ -142,13 +173,22 @@ func Load(fsys fs.FS, idPrefix string) (*Registry, error) {
 		v.Order = order[v.Protocol]
 		order[v.Protocol]++
 		v.idPrefix = idPrefix
+		r.versions = append(r.versions, v)
+		if lazy {
+			if r.lazy == nil {
+				r.lazy = map[string]*lazyTables{}
+			}
+			if r.lazy[v.Protocol] == nil {
+				r.lazy[v.Protocol] = &lazyTables{fsys: fsys}
+			}
+			continue
+		}
 		if err := loadTables(fsys, v); err != nil {
 			return nil, fmt.Errorf("registry: %s: %w", v.Folder, err)
 		}
-		r.versions = append(r.versions, v)
 	}
 	for _, v := range r.versions {
-		if v.Extends != "" && r.Lookup(v.Protocol, v.Extends) == nil {
+		if v.Extends != "" && !slices.ContainsFunc(r.versions, func(w *Version) bool { return w.Protocol == v.Protocol && w.Name == v.Extends }) {
 			return nil, fmt.Errorf("registry: %s extends %q, which is not a version of %s", v, v.Extends, v.Protocol)
 		}
 	}
@@ -218,10 +258,46 @@ func strictUnmarshal(b []byte, v any) error {
 	return dec.Decode(v)
 }
 
+// ready loads the tables of protocol ("" for all) if they are not yet.
+func (r *Registry) ready(protocol string) {
+	for p, lt := range r.lazy {
+		if protocol != "" && p != protocol {
+			continue
+		}
+		lt.once.Do(func() {
+			for _, v := range r.versions {
+				if v.Protocol != p {
+					continue
+				}
+				if err := loadTables(lt.fsys, v); err != nil {
+					lt.err = fmt.Errorf("registry: %s: %w", v.Folder, err)
+					return
+				}
+			}
+		})
+	}
+}
+
+// all returns the versions of protocol ("" for all) whose tables are
+// loaded, loading them first if need be.
+func (r *Registry) all(protocol string) []*Version {
+	if r.lazy == nil {
+		return r.versions
+	}
+	r.ready(protocol)
+	out := make([]*Version, 0, len(r.versions))
+	for _, v := range r.versions {
+		if (protocol == "" || v.Protocol == protocol) && r.lazy[v.Protocol].err == nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // Versions returns the versions of protocol ("" for all), oldest first.
 func (r *Registry) Versions(protocol string) []*Version {
 	var out []*Version
-	for _, v := range r.versions {
+	for _, v := range r.all(protocol) {
 		if protocol == "" || v.Protocol == protocol {
 			out = append(out, v)
 		}
@@ -231,7 +307,7 @@ func (r *Registry) Versions(protocol string) []*Version {
 
 // Lookup returns the version of protocol named name, or nil.
 func (r *Registry) Lookup(protocol, name string) *Version {
-	for _, v := range r.versions {
+	for _, v := range r.all(protocol) {
 		if v.Protocol == protocol && v.Name == name {
 			return v
 		}
@@ -241,7 +317,7 @@ func (r *Registry) Lookup(protocol, name string) *Version {
 
 // Default returns the default version of protocol, or nil.
 func (r *Registry) Default(protocol string) *Version {
-	for _, v := range r.versions {
+	for _, v := range r.all(protocol) {
 		if v.Protocol == protocol && v.Default {
 			return v
 		}
@@ -253,7 +329,7 @@ func (r *Registry) Default(protocol string) *Version {
 // with n on the wire, preferring a stable one, or nil.
 func (r *Registry) ByWireVersion(protocol string, n int) *Version {
 	var found *Version
-	for _, v := range r.versions {
+	for _, v := range r.all(protocol) {
 		if v.Protocol != protocol || v.Dialect || v.WireVersion != n || n == 0 {
 			continue
 		}
@@ -267,7 +343,7 @@ func (r *Registry) ByWireVersion(protocol string, n int) *Version {
 // ForID returns the version whose folder holds the schema with $id id, or
 // nil.
 func (r *Registry) ForID(id string) *Version {
-	for _, v := range r.versions {
+	for _, v := range r.all("") {
 		if strings.HasPrefix(id, v.IDPrefix()) {
 			return v
 		}
@@ -278,7 +354,7 @@ func (r *Registry) ForID(id string) *Version {
 // Extensions returns the versions that extend v (v1-unstable for v1).
 func (r *Registry) Extensions(v *Version) []*Version {
 	var out []*Version
-	for _, w := range r.versions {
+	for _, w := range r.all(v.Protocol) {
 		if w.Protocol == v.Protocol && w.Extends == v.Name {
 			out = append(out, w)
 		}

@@ -10,8 +10,16 @@ import (
 )
 
 func TestEmbedded(t *testing.T) {
+	// Load checks every table at once; Embedded reads the same tables
+	// protocol by protocol, when first asked for.
+	if _, err := registry.Load(schema.Files, schema.IDPrefix); err != nil {
+		t.Fatal(err)
+	}
 	r, err := registry.Embedded()
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Err(); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range registry.Protocols() {
