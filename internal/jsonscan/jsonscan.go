@@ -140,7 +140,7 @@ func (p *parser) pointer() string {
 
 // EscapePointer escapes one reference token of a JSON pointer (RFC 6901).
 func EscapePointer(tok string) string {
-	if !strings.ContainsAny(tok, "~/") {
+	if strings.IndexByte(tok, '~') < 0 && strings.IndexByte(tok, '/') < 0 {
 		return tok
 	}
 	return wire.EscapePointer(tok)

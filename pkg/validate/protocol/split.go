@@ -70,7 +70,8 @@ func (s *Schemas) SplitCheck(ck Check) []Check {
 			}
 		}
 	}
-	parts := []Check{{Schema: sp.Rest, Loc: ck.Loc, Value: obj, Skip: ck.Skip}}
+	parts := make([]Check, 1, 1+len(sp.names))
+	parts[0] = Check{Schema: sp.Rest, Loc: ck.Loc, Value: obj, Skip: ck.Skip}
 	for _, name := range sp.names {
 		v, present := obj[name]
 		if !present {
