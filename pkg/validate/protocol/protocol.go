@@ -135,6 +135,20 @@ func (m *Message) Resolve(ptr string) []Located {
 	return []Located{{SplitPointer(ptr), m.At(ptr)}}
 }
 
+// AbsentSomewhere is the package's AbsentSomewhere on the message: whether
+// the pointer's last token is missing from an object the rest reaches.
+func (m *Message) AbsentSomewhere(ptr string) bool {
+	toks := SplitPointer(ptr)
+	if len(toks) == 0 {
+		return false
+	}
+	if strings.Contains(ptr, "*") {
+		return AbsentSomewhere(m.Value(), toks)
+	}
+	parent := m.Doc.FindPath(toks[:len(toks)-1])
+	return m.Doc.Type(parent) == jsonscan.Object && m.Doc.Member(parent, toks[len(toks)-1]) < 0
+}
+
 // Strings returns the string values a pointer reaches, where a "*" token
 // stands for every element of an array (and every member of an object, in
 // key order).

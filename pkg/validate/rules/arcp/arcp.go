@@ -160,9 +160,10 @@ func (s *state) Note() string { return s.note }
 
 func (s *state) Finish(int) []finding.Finding { return nil }
 
-// matchesMessage is matches for a message whose value is built only when
-// its type (and event kind) are those of the deviation.
-func matchesMessage(d *registry.Deviation, m *protocol.Message) bool {
+// matches reports whether the deviation's detection holds for message m.
+// Its type and event kind are read first; values are built only where a
+// detection compares them, or where a pointer has "*" tokens.
+func matches(d *registry.Deviation, m *protocol.Message) bool {
 	typ, _ := m.String("/type")
 	if !slices.Contains(d.MessageTypes, typ) {
 		return false
@@ -170,31 +171,10 @@ func matchesMessage(d *registry.Deviation, m *protocol.Message) bool {
 	if d.EventKind != "" && !m.StringIs("/payload/kind", d.EventKind) {
 		return false
 	}
-	return matches(d, m.Obj())
-}
-
-// matches reports whether the deviation's detection holds for message o.
-func matches(d *registry.Deviation, o map[string]any) bool {
-	typ, _ := o["type"].(string)
-	ok := false
-	for _, t := range d.MessageTypes {
-		if t == typ {
-			ok = true
-		}
-	}
-	if !ok {
-		return false
-	}
-	if d.EventKind != "" {
-		p, _ := o["payload"].(map[string]any)
-		if k, _ := p["kind"].(string); k != d.EventKind {
-			return false
-		}
-	}
 	if len(d.Detect.Present) > 0 {
 		found := false
 		for _, ptr := range d.Detect.Present {
-			if len(protocol.Resolve(o, protocol.SplitPointer(ptr))) > 0 {
+			if len(m.Resolve(ptr)) > 0 {
 				found = true
 			}
 		}
@@ -203,18 +183,18 @@ func matches(d *registry.Deviation, o map[string]any) bool {
 		}
 	}
 	for _, ptr := range d.Detect.Absent {
-		if !protocol.AbsentSomewhere(o, protocol.SplitPointer(ptr)) {
+		if !m.AbsentSomewhere(ptr) {
 			return false
 		}
 	}
 	for ptr, want := range d.Detect.Equals {
-		vals := protocol.Resolve(o, protocol.SplitPointer(ptr))
+		vals := m.Resolve(ptr)
 		if len(vals) == 0 || !protocol.JSONEqual(vals[0].Value, want) {
 			return false
 		}
 	}
 	for ptr, wants := range d.Detect.OneOf {
-		vals := protocol.Resolve(o, protocol.SplitPointer(ptr))
+		vals := m.Resolve(ptr)
 		if len(vals) == 0 {
 			return false
 		}
@@ -314,11 +294,11 @@ func (s *state) Step(m *protocol.Message) {
 	var devLocs [][]string
 	notTerminal := false
 	for _, d := range set.t.Deviations {
-		if d.Detect.State != "" || !matchesMessage(d, m) {
+		if d.Detect.State != "" || !matches(d, m) {
 			continue
 		}
 		notTerminal = notTerminal || d.NotTerminal
-		ptr := where(d, m.Obj())
+		ptr := where(d, m)
 		if s.firstDeviation(d.ID) {
 			m.Add(finding.Warning, finding.RuleDeviationPrefix+d.ID, ptr, "%s dialect: %s; canonical ARCP v1.1 has %s. %s%s", d.SDK, describeDeviation(d), d.Canonical, d.Note, onceNote)
 		}
@@ -342,11 +322,11 @@ func (s *state) Step(m *protocol.Message) {
 	s.apply(m, typ, kind, notTerminal)
 }
 
-// where points at the deviation in o: the first field whose presence gave
+// where points at the deviation in m: the first field whose presence gave
 // it away, or the place of the missing field, or the table's pointer.
-func where(d *registry.Deviation, o map[string]any) string {
+func where(d *registry.Deviation, m *protocol.Message) string {
 	for _, p := range d.Detect.Present {
-		if found := protocol.Resolve(o, protocol.SplitPointer(p)); len(found) > 0 {
+		if found := m.Resolve(p); len(found) > 0 {
 			return protocol.Pointer(found[0].Loc)
 		}
 	}
@@ -355,8 +335,14 @@ func where(d *registry.Deviation, o map[string]any) string {
 		if len(toks) == 0 {
 			continue
 		}
+		if !strings.Contains(p, "*") {
+			if m.AbsentSomewhere(p) {
+				return protocol.Pointer(toks)
+			}
+			continue
+		}
 		last := toks[len(toks)-1]
-		for _, f := range protocol.Resolve(o, toks[:len(toks)-1]) {
+		for _, f := range protocol.Resolve(m.Value(), toks[:len(toks)-1]) {
 			if pm, ok := f.Value.(map[string]any); ok {
 				if _, has := pm[last]; !has {
 					return protocol.Pointer(append(f.Loc, last))
@@ -364,7 +350,7 @@ func where(d *registry.Deviation, o map[string]any) string {
 			}
 		}
 	}
-	if found := protocol.Resolve(o, protocol.SplitPointer(d.Pointer)); len(found) > 0 {
+	if found := m.Resolve(d.Pointer); len(found) > 0 {
 		return protocol.Pointer(found[0].Loc)
 	}
 	return strings.ReplaceAll(d.Pointer, "*", "0")
