@@ -160,11 +160,11 @@ func (s *state) Note() string { return s.note }
 
 func (s *state) Finish(int) []finding.Finding { return nil }
 
-// matches reports whether the deviation's detection holds for message m.
-// Its type and event kind are read first; values are built only where a
-// detection compares them, or where a pointer has "*" tokens.
-func matches(d *registry.Deviation, m *protocol.Message) bool {
-	typ, _ := m.String("/type")
+// matches reports whether the deviation's detection holds for message m,
+// whose type is typ. The type and event kind are compared first; values
+// are built only where a detection compares them, or where a pointer has
+// "*" tokens.
+func matches(d *registry.Deviation, typ string, m *protocol.Message) bool {
 	if !slices.Contains(d.MessageTypes, typ) {
 		return false
 	}
@@ -294,7 +294,7 @@ func (s *state) Step(m *protocol.Message) {
 	var devLocs [][]string
 	notTerminal := false
 	for _, d := range set.t.Deviations {
-		if d.Detect.State != "" || !matches(d, m) {
+		if d.Detect.State != "" || !matches(d, typ, m) {
 			continue
 		}
 		notTerminal = notTerminal || d.NotTerminal

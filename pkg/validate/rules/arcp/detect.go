@@ -62,7 +62,7 @@ func detectSDK(t *registry.ARCPTable, msgs []*protocol.Message) (string, string)
 		}
 		typ, _ := m.Obj()["type"].(string)
 		for _, d := range t.Deviations {
-			if d.Detect.State != "" || seen[d.ID] || !matches(d, m) {
+			if d.Detect.State != "" || seen[d.ID] || !matches(d, typ, m) {
 				continue
 			}
 			credit(d.ID, d.Label, d.SDKs())
