@@ -170,6 +170,27 @@ type Reader struct {
 	line    int // lines consumed so far
 	first   bool
 	done    bool
+	scratch []byte // a line read in several chunks, being joined
+	slab    []byte // where short lines are copied, many to an allocation
+}
+
+// slabSize is how much a Reader allocates at once for short lines; a line
+// longer than a quarter of it gets an array of its own.
+const slabSize = 64 << 10
+
+// keep copies a line out of the read buffer: into the slab when short, so
+// that lines cost an allocation per slab rather than one each. The copy's
+// capacity ends with it, so appending to one line never touches another.
+func (t *Reader) keep(b []byte) []byte {
+	if len(b) > slabSize/4 {
+		return append([]byte(nil), b...)
+	}
+	if cap(t.slab)-len(t.slab) < len(b) {
+		t.slab = make([]byte, 0, slabSize)
+	}
+	i := len(t.slab)
+	t.slab = append(t.slab, b...)
+	return t.slab[i:len(t.slab):len(t.slab)]
 }
 
 type physLine struct {
@@ -334,18 +355,27 @@ func (t *Reader) readLine() (physLine, error) {
 	if t.done {
 		return physLine{}, io.EOF
 	}
-	var buf []byte
+	var buf []byte // the line: a chunk of the read buffer, or scratch
 	var size int64
 	long := false
-	for {
+	for chunks := 0; ; chunks++ {
 		chunk, err := t.br.ReadSlice('\n')
 		size += int64(len(chunk))
 		if !long {
-			if len(buf)+len(chunk) > t.max+2 { // +2 leaves room for CRLF
+			switch {
+			case len(buf)+len(chunk) > t.max+2: // +2 leaves room for CRLF
 				long = true
 				buf = nil
-			} else {
-				buf = append(buf, chunk...)
+			case chunks == 0 && !errors.Is(err, bufio.ErrBufferFull):
+				// Most lines come whole, and are copied once below,
+				// before the read buffer is read into again.
+				buf = chunk
+			case chunks == 0:
+				t.scratch = append(t.scratch[:0], chunk...)
+				buf = t.scratch
+			default:
+				t.scratch = append(t.scratch, chunk...)
+				buf = t.scratch
 			}
 		}
 		if err == nil {
@@ -376,6 +406,9 @@ func (t *Reader) readLine() (physLine, error) {
 	if t.first {
 		t.first = false
 		buf = bytes.TrimPrefix(buf, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
+	}
+	if buf != nil {
+		buf = t.keep(buf)
 	}
 	pl.data = buf
 	return pl, nil

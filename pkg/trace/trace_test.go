@@ -424,3 +424,49 @@ func TestFirstLineOfALivePipe(t *testing.T) {
 		t.Fatal("the reader waits for more than the first line of a pipe that stays open")
 	}
 }
+
+// Lines longer than the read buffer come back whole and exact, and short
+// lines that share an allocation stay apart: appending to one never
+// changes the next.
+func TestLinesComeBackExact(t *testing.T) {
+	var in bytes.Buffer
+	var want []string
+	for i, n := range []int{10, 70_000, 3, 1 << 20, 200_000, 5, 16_385, 16_384, 0, 1} {
+		line := bytes.Repeat([]byte{byte('a' + i)}, n)
+		for j := 0; j < n; j += 997 {
+			line[j] = byte('0' + j%10) // not one repeated byte: a misplaced chunk shows
+		}
+		if n == 0 {
+			line = []byte(`{}`)
+		}
+		in.Write(line)
+		in.WriteString("\r\n")
+		want = append(want, string(line))
+	}
+	r, err := NewReader(&in, Options{MaxLine: 2 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]byte
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, rec.Data)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d records, want %d", len(got), len(want))
+	}
+	for i := range got {
+		_ = append(got[i], "XXXXXXXX"...)
+	}
+	for i := range got {
+		if string(got[i]) != want[i] {
+			t.Errorf("record %d: %d bytes differ from the %d-byte line", i, len(got[i]), len(want[i]))
+		}
+	}
+}
