@@ -99,6 +99,8 @@ type tables struct {
 	methods                         map[key]*method // by name and kind
 	names                           []string        // method names, sorted
 	records                         []record
+	// Where params and results sit, shared by every check (read only).
+	atParams, atResult []string
 }
 
 type method struct {
@@ -139,7 +141,7 @@ func (r *Rules) tables(v *registry.Version) (*tables, error) {
 	if t := r.compiled[v.Name]; t != nil {
 		return t, nil
 	}
-	t := &tables{v: v, methods: map[key]*method{}}
+	t := &tables{v: v, methods: map[key]*method{}, atParams: []string{"params"}, atResult: []string{"result"}}
 	var err error
 	get := func(ref string) *protocol.Schema {
 		if err != nil {

@@ -259,7 +259,7 @@ func (s *state) call(m *protocol.Message, name string, id any, hasID bool) {
 		if !hasParams {
 			m.Add(finding.Error, finding.RuleSchema, "/params", "%s needs \"params\" (acp: %s)", name, entry.Params)
 		} else {
-			m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: entry.params, Loc: []string{"params"}, NearMiss: true}, entry, func(x *method) *protocol.Schema { return x.params }, "params"))
+			m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: entry.params, Loc: s.t.atParams, NearMiss: true}, entry, func(x *method) *protocol.Schema { return x.params }, "params"))
 		}
 	}
 	// The state follows the widest table: an extension's entry for the
@@ -645,7 +645,7 @@ func (s *state) response(m *protocol.Message, id any) {
 	}
 	if req.m.result != nil {
 		m.RTSchema, m.RTPointer = req.m.result.ID, "/result"
-		m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: req.m.result, Loc: []string{"result"}, NearMiss: true}, req.m, func(x *method) *protocol.Schema { return x.result }, "result"))
+		m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: req.m.result, Loc: s.t.atResult, NearMiss: true}, req.m, func(x *method) *protocol.Schema { return x.result }, "result"))
 	}
 	if !s.stateful() {
 		return
