@@ -523,6 +523,27 @@ func (d *Doc) Raw(i int) []byte {
 	return d.data[n.start:n.end]
 }
 
+// End returns the offset just after the array or object that begins at
+// byte start of the input, or -1 if none does: a Doc is the wire.Ends of
+// its input.
+func (d *Doc) End(start int) int {
+	lo, hi := 0, len(d.nodes)
+	for lo < hi { // the first node that starts at or after start
+		mid := int(uint(lo+hi) >> 1)
+		if int(d.nodes[mid].start) < start {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(d.nodes) {
+		if n := d.nodes[lo]; int(n.start) == start && (n.kind == Object || n.kind == Array) {
+			return int(n.end)
+		}
+	}
+	return -1
+}
+
 // Member returns the node of the member key of object i, or -1.
 func (d *Doc) Member(i int, key string) int {
 	if i < 0 || d.nodes[i].kind != Object {

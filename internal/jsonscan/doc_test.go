@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -170,6 +171,31 @@ func TestDocDepth(t *testing.T) {
 		}
 		if d.Depth() != want {
 			t.Errorf("%s: depth %d, want %d", in, d.Depth(), want)
+		}
+	}
+}
+
+// End finds every array and object by where it starts, and nothing else.
+func TestDocEnd(t *testing.T) {
+	in := []byte(` {"a":[1,{"b":"{["}],"c":{},"d":"x"} `)
+	var a Arena
+	d, err := a.Parse(in, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]int{}
+	for _, ptr := range []string{"", "/a", "/a/1", "/c"} {
+		raw := d.Raw(d.Find(ptr))
+		start := bytes.Index(in, raw)
+		want[start] = start + len(raw)
+	}
+	for i := range in {
+		end, ok := want[i]
+		if !ok {
+			end = -1
+		}
+		if got := d.End(i); got != end {
+			t.Errorf("End(%d) = %d, want %d", i, got, end)
 		}
 	}
 }

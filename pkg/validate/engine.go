@@ -40,6 +40,7 @@ import (
 	"github.com/agentproto/agentproto/pkg/validate/rules/acp"
 	"github.com/agentproto/agentproto/pkg/validate/rules/arcan"
 	"github.com/agentproto/agentproto/pkg/validate/rules/arcp"
+	"github.com/agentproto/agentproto/pkg/wire"
 	"github.com/agentproto/agentproto/schema"
 	"github.com/agentproto/agentproto/schema/registry"
 )
@@ -62,6 +63,15 @@ type FastChecker interface {
 type KnownChecker interface {
 	FastChecker
 	CheckKnown(schemaID, pointer string, line []byte) (valid, known bool)
+}
+
+// An EndsChecker is a KnownChecker that can be told where the line's arrays
+// and objects end: the engine has parsed the line strictly already, and its
+// parse says (wire.Ends), so values the checker would only step over need
+// not be read again.
+type EndsChecker interface {
+	KnownChecker
+	CheckKnownEnds(schemaID, pointer string, line []byte, ends wire.Ends) (valid, known bool)
 }
 
 // Roundtripper decodes the value at pointer in line (a JSON pointer, "" for
@@ -139,6 +149,7 @@ type Engine struct {
 	// protocol.Schemas.Split: the tests compare both ways.
 	whole   bool
 	known   KnownChecker // Options.Fast, if it is one
+	ends    EndsChecker  // Options.Fast, if it is one
 	schemas *protocol.Schemas
 }
 
@@ -159,6 +170,7 @@ func New(opts Options) (*Engine, error) {
 		e.workers = runtime.GOMAXPROCS(0)
 	}
 	e.known, _ = opts.Fast.(KnownChecker)
+	e.ends, _ = opts.Fast.(EndsChecker)
 	if opts.Protocol != "" && e.rulesOf(opts.Protocol) == nil {
 		return nil, fmt.Errorf("validate: unknown protocol %q (want %s)", opts.Protocol, strings.Join(registry.Protocols(), ", "))
 	}
@@ -492,11 +504,14 @@ func valueOf(m *protocol.Message, ck protocol.Check) any {
 
 // fastKnown is fast, and for a valid value also whether the fast path saw
 // every member of it defined by the schema (see KnownChecker).
-func (e *Engine) fastKnown(s *protocol.Schema, ptr string, data []byte) (valid, known bool) {
-	if e.known != nil {
-		return e.known.CheckKnown(s.ID, ptr, data)
+func (e *Engine) fastKnown(s *protocol.Schema, ptr string, m *protocol.Message) (valid, known bool) {
+	switch {
+	case e.ends != nil:
+		return e.ends.CheckKnownEnds(s.ID, ptr, m.Data, &m.Doc)
+	case e.known != nil:
+		return e.known.CheckKnown(s.ID, ptr, m.Data)
 	}
-	return e.fast(s, ptr, data), false
+	return e.fast(s, ptr, m.Data), false
 }
 
 // bigLine is the size from which a failing line's huge arrays are checked
@@ -786,7 +801,7 @@ func (r *fileRun) checkItem(it *item) {
 			ck.Value = valueOf(m, ck)
 			it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Schema.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Schema.Valid(ck.Value)})
 		}
-		if valid, known := e.fastKnown(ck.Schema, ptr, m.Data); valid {
+		if valid, known := e.fastKnown(ck.Schema, ptr, m); valid {
 			if !known {
 				it.nearMisses(ck.Schema, ck)
 			}

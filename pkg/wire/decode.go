@@ -27,7 +27,22 @@ type Decoder struct {
 	maxDepth int
 	skip     string
 	raws     int // values read whole by Raw
+	ends     Ends
 }
+
+// Ends says where the arrays and objects of a decoder's input end.
+type Ends interface {
+	// End returns the offset just after the array or object that begins
+	// at byte start, or -1.
+	End(start int) int
+}
+
+// SetEnds tells the decoder where the arrays and objects of its input end:
+// Skip, Raw and the decoder's own skipping then step over such a value
+// without reading it. Give it only for input a strict JSON parser has
+// already accepted whole (the caller's own parse of the same bytes), since
+// a value stepped over is not checked.
+func (d *Decoder) SetEnds(ends Ends) { d.ends = ends }
 
 // NewDecoder returns a Decoder over data.
 func NewDecoder(data []byte) *Decoder {
@@ -710,6 +725,12 @@ func (d *Decoder) Raws() int { return d.raws }
 // skipValue walks one value without recursion, so any nesting depth up to
 // the limit costs no stack.
 func (d *Decoder) skipValue() error {
+	if d.ends != nil && d.pos < len(d.buf) && (d.buf[d.pos] == '{' || d.buf[d.pos] == '[') {
+		if end := d.ends.End(d.pos); end > d.pos && end <= len(d.buf) {
+			d.pos = end
+			return nil
+		}
+	}
 	var stackBuf [32]byte
 	stack := stackBuf[:0]
 	for {

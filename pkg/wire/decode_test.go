@@ -1,6 +1,7 @@
 package wire_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -241,5 +242,59 @@ func TestUnsignedNegativeZero(t *testing.T) {
 		if err != nil || v != 0 {
 			t.Errorf("Uint64(%s) = %d, %v; want 0", in, v, err)
 		}
+	}
+}
+
+// endsAt is a wire.Ends that knows one value.
+type endsAt struct{ start, end int }
+
+func (e endsAt) End(start int) int {
+	if start == e.start {
+		return e.end
+	}
+	return -1
+}
+
+// With SetEnds, a value whose end the caller knows is stepped over, not
+// read: Raw returns its bytes even where they would not decode. Values it
+// does not know are read as before.
+func TestSetEnds(t *testing.T) {
+	in := []byte(`{"a":[1,2,{"x":true}],"b":{"c":1}}`)
+	d := wire.NewDecoder(in)
+	start := bytes.IndexByte(in, '[')
+	end := bytes.Index(in, []byte(`,"b"`))
+	d.SetEnds(endsAt{start, end})
+	if err := d.BeginObject(); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for {
+		_, more, err := d.NextKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !more {
+			break
+		}
+		raw, err := d.Raw()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(raw))
+	}
+	if want := []string{`[1,2,{"x":true}]`, `{"c":1}`}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("raw members %q, want %q", got, want)
+	}
+	// Where the caller says a value ends is taken as it is: it is for
+	// input already checked.
+	bad := []byte(`[1,,]`)
+	d = wire.NewDecoder(bad)
+	if _, err := d.Raw(); err == nil {
+		t.Error("an invalid array read without ends: no error")
+	}
+	d = wire.NewDecoder(bad)
+	d.SetEnds(endsAt{0, len(bad)})
+	if raw, err := d.Raw(); err != nil || string(raw) != string(bad) {
+		t.Errorf("with ends: %q, %v", raw, err)
 	}
 }

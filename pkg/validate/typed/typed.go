@@ -36,7 +36,15 @@ func (c Checker) Check(schemaID, pointer string, line []byte) bool {
 // every object in it is one its Go type defines: the decoder kept no
 // unknown member aside and read no part of it as raw bytes. Such a value
 // has no misspelt member for the validator to look for.
-func (Checker) CheckKnown(schemaID, pointer string, line []byte) (valid, known bool) {
+func (c Checker) CheckKnown(schemaID, pointer string, line []byte) (valid, known bool) {
+	return c.CheckKnownEnds(schemaID, pointer, line, nil)
+}
+
+// CheckKnownEnds is CheckKnown for a line the caller has already parsed
+// strictly whole: ends (if not nil) says where its arrays and objects end,
+// and the values the types keep raw or skip are stepped over rather than
+// read again (wire.Decoder.SetEnds).
+func (Checker) CheckKnownEnds(schemaID, pointer string, line []byte, ends wire.Ends) (valid, known bool) {
 	c, ok := Lookup(schemaID)
 	if !ok || (!c.Complete && c.CompleteValue == nil) {
 		return false, false
@@ -44,6 +52,9 @@ func (Checker) CheckKnown(schemaID, pointer string, line []byte) (valid, known b
 	// The decoder never writes to line, and the decoded value is dropped
 	// before Check returns, so no copy is needed.
 	d := wire.NewDecoder(line)
+	if ends != nil {
+		d.SetEnds(ends)
+	}
 	if found, err := d.Seek(pointer); !found || err != nil {
 		return false, false
 	}
