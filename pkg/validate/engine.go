@@ -488,9 +488,13 @@ func (r *fileRun) emit(f Finding) {
 }
 
 // fast asks the fast path, if there is one, whether the value at ptr in
-// data is certainly valid against s.
-func (e *Engine) fast(s *protocol.Schema, ptr string, data []byte) bool {
-	return e.opts.Fast != nil && e.opts.Fast.Check(s.ID, ptr, data)
+// the message is certainly valid against s.
+func (e *Engine) fast(s *protocol.Schema, ptr string, m *protocol.Message) bool {
+	if e.ends != nil {
+		valid, _ := e.ends.CheckKnownEnds(s.ID, ptr, m.Data, &m.Doc)
+		return valid
+	}
+	return e.opts.Fast != nil && e.opts.Fast.Check(s.ID, ptr, m.Data)
 }
 
 // valueOf is the value a check reads: the one the rules gave, else the
@@ -511,7 +515,7 @@ func (e *Engine) fastKnown(s *protocol.Schema, ptr string, m *protocol.Message) 
 	case e.known != nil:
 		return e.known.CheckKnown(s.ID, ptr, m.Data)
 	}
-	return e.fast(s, ptr, m.Data), false
+	return e.fast(s, ptr, m), false
 }
 
 // bigLine is the size from which a failing line's huge arrays are checked
@@ -816,7 +820,7 @@ func (r *fileRun) checkItem(it *item) {
 			}
 		}
 		if ck.Alt == nil {
-			fs := r.explain(r.validate(ck, m.Data), m.Line)
+			fs := r.explain(r.validate(ck, m), m.Line)
 			if len(fs) == 0 {
 				it.nearMisses(ck.Schema, ck)
 			}
@@ -825,7 +829,7 @@ func (r *fileRun) checkItem(it *item) {
 		}
 		// Each schema is validated once; an error is explained from
 		// that one validation.
-		narrowErr := r.validate(ck, m.Data)
+		narrowErr := r.validate(ck, m)
 		if narrowErr == nil {
 			it.nearMisses(ck.Schema, ck)
 			continue
@@ -833,8 +837,8 @@ func (r *fileRun) checkItem(it *item) {
 		alt := ck
 		alt.Schema = ck.Alt
 		var wideErr verdict
-		if !e.fast(ck.Alt, ptr, m.Data) {
-			wideErr = r.validate(alt, m.Data)
+		if !e.fast(ck.Alt, ptr, m) {
+			wideErr = r.validate(alt, m)
 		}
 		if e.opts.Observe != nil {
 			it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Alt.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Alt.Valid(ck.Value)})
@@ -957,7 +961,7 @@ type failure struct {
 // fast path is asked about each part first: a message wrong in its
 // envelope is not validated in its payload too, nor one wrong in a session
 // id in its update. Otherwise the check is validated whole.
-func (r *fileRun) validate(ck protocol.Check, data []byte) verdict {
+func (r *fileRun) validate(ck protocol.Check, m *protocol.Message) verdict {
 	var parts []protocol.Check
 	if !r.e.whole {
 		parts = r.e.schemas.SplitCheck(ck)
@@ -970,7 +974,7 @@ func (r *fileRun) validate(ck protocol.Check, data []byte) verdict {
 	}
 	var v verdict
 	for _, p := range parts {
-		if r.e.fast(p.Schema, protocol.Pointer(p.Loc), data) {
+		if r.e.fast(p.Schema, protocol.Pointer(p.Loc), m) {
 			continue
 		}
 		if err := p.Schema.Validate(p.Value); err != nil {
