@@ -620,6 +620,21 @@ func (d *Doc) String(i int) (string, bool) {
 	return unescape(d.data[n.start:n.end])
 }
 
+// StringBytes returns the value of string node i as bytes: a slice of the
+// input (not to be kept past it, nor changed) for a string without
+// escapes, else a new array.
+func (d *Doc) StringBytes(i int) ([]byte, bool) {
+	if i < 0 || d.nodes[i].kind != String {
+		return nil, false
+	}
+	n := d.nodes[i]
+	if !n.esc {
+		return d.data[n.start:n.end:n.end], true
+	}
+	s, ok := unescape(d.data[n.start:n.end])
+	return []byte(s), ok
+}
+
 // StringIs reports whether node i is the string s, without allocating for
 // a string without escapes.
 func (d *Doc) StringIs(i int, s string) bool {

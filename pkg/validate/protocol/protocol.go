@@ -101,6 +101,10 @@ func (m *Message) Has(ptr string) bool { return m.find(ptr) >= 0 }
 // String returns the string at a JSON pointer, if there is one.
 func (m *Message) String(ptr string) (string, bool) { return m.Doc.String(m.find(ptr)) }
 
+// StringBytes is String without making a string: a slice of the record's
+// bytes when the string has no escapes (not to be kept past the message).
+func (m *Message) StringBytes(ptr string) ([]byte, bool) { return m.Doc.StringBytes(m.find(ptr)) }
+
 // StringIs reports whether the value at a JSON pointer is the string want.
 func (m *Message) StringIs(ptr, want string) bool { return m.Doc.StringIs(m.find(ptr), want) }
 

@@ -28,6 +28,12 @@ func (r *Recent[V]) Get(k string) (V, bool) {
 	return v, ok
 }
 
+// GetBytes is Get for a key held as bytes, without making a string of it.
+func (r *Recent[V]) GetBytes(k []byte) (V, bool) {
+	v, ok := r.m[string(k)]
+	return v, ok
+}
+
 // Put stores v under k and makes k the most recent entry.
 func (r *Recent[V]) Put(k string, v V) {
 	r.order = append(r.order, k)

@@ -110,6 +110,8 @@ type method struct {
 	// The conditions of Effects.Sessions and Effects.ToolCalls, one list
 	// each, in the same order.
 	sessionWhen, toolCallWhen [][]cond
+	// The summary's names of its answers ("session/new response").
+	responseLabel, errorLabel string
 }
 
 // cond is one condition of an effect: the string at a pointer.
@@ -159,7 +161,7 @@ func (r *Rules) tables(v *registry.Version) (*tables, error) {
 		return nil, fmt.Errorf("%s: envelope: %w", v, err)
 	}
 	for _, m := range v.ACP.Methods {
-		mm := &method{ACPMethod: m, v: v, params: get(m.Params), result: get(m.Result)}
+		mm := &method{ACPMethod: m, v: v, params: get(m.Params), result: get(m.Result), responseLabel: m.Method + " response", errorLabel: m.Method + " error"}
 		for _, se := range m.Effects.Sessions {
 			mm.sessionWhen = append(mm.sessionWhen, conds(se.When))
 		}

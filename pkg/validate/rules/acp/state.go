@@ -454,12 +454,13 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 	if ef.Session == "" {
 		return
 	}
-	sid, ok := m.String(ef.Session)
+	sidBytes, ok := m.StringBytes(ef.Session)
 	if !ok {
 		return
 	}
-	sess, known := s.sessions.Get(sid)
+	sess, known := s.sessions.GetBytes(sidBytes)
 	if !known {
+		sid := string(sidBytes)
 		switch {
 		case hasID:
 			// The receiver decides: an error answer refuses it
@@ -487,17 +488,18 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 			}
 			continue
 		}
-		id, ok := m.String(tc.Updates)
+		idBytes, ok := m.StringBytes(tc.Updates)
 		if !ok || !sess.fresh || s.lossy {
 			continue // a session whose history began before the trace, or a line lost
 		}
-		if _, seen := sess.toolCalls.Get(id); seen {
+		if _, seen := sess.toolCalls.GetBytes(idBytes); seen {
 			continue
 		}
+		id := string(idBytes)
 		if sess.toolCalls.Forgotten(id) {
 			s.windowNote(m, tc.Updates)
 		} else {
-			m.Add(finding.Error, finding.RuleUnknownToolCall, tc.Updates, "update of unknown tool call %s: announce it first (a tool_call update) in session %s", protocol.Quote(id), protocol.Quote(sid))
+			m.Add(finding.Error, finding.RuleUnknownToolCall, tc.Updates, "update of unknown tool call %s: announce it first (a tool_call update) in session %s", protocol.Quote(id), protocol.Quote(string(sidBytes)))
 		}
 		sess.toolCalls.Put(id, true) // report it once
 	}
@@ -635,9 +637,9 @@ func (s *state) response(m *protocol.Message, id any) {
 		}
 		return
 	}
-	m.Label = req.name + " response"
+	m.Label = req.m.responseLabel
 	if m.Has("/error") && !hasResult {
-		m.Label = req.name + " error"
+		m.Label = req.m.errorLabel
 		return
 	}
 	if !hasResult {
