@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"strings"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/agentproto/agentproto/gen/model"
@@ -41,6 +43,16 @@ func completeValue(t *model.Type) jen.Code {
 		jen.Return(all))
 }
 
+// idForms returns the case values of a Lookup key: a file's root also
+// without its empty fragment ("…/file.json" beside "…/file.json#").
+func idForms(id string) []jen.Code {
+	forms := []jen.Code{jen.Lit(id)}
+	if root, ok := strings.CutSuffix(id, "#"); ok && root != "" {
+		forms = append(forms, jen.Lit(root))
+	}
+	return forms
+}
+
 // lookup emits Lookup, which maps the $id (with JSON pointer fragment) of
 // every root and $defs schema to a wire.Codec for its Go type.
 func (g *gen) lookup(p *model.Package) {
@@ -52,7 +64,7 @@ func (g *gen) lookup(p *model.Package) {
 			// A schema that only refers to another: the other's codec.
 			target := model.Resolve(t.Under).Type
 			if target.External != nil {
-				cases = append(cases, jen.Case(jen.Lit(id)).Block(jen.Return(jen.Qual(target.External.Path, "Lookup").Call(jen.Lit(target.SchemaID)))))
+				cases = append(cases, jen.Case(idForms(id)...).Block(jen.Return(jen.Qual(target.External.Path, "Lookup").Call(jen.Lit(target.SchemaID)))))
 				continue
 			}
 			t = target
@@ -88,7 +100,7 @@ func (g *gen) lookup(p *model.Package) {
 		if cv := completeValue(t); cv != nil {
 			dict[jen.Id("CompleteValue")] = cv
 		}
-		cases = append(cases, jen.Case(jen.Lit(id)).Block(jen.Return(wire("Codec").Values(dict), jen.True())))
+		cases = append(cases, jen.Case(idForms(id)...).Block(jen.Return(wire("Codec").Values(dict), jen.True())))
 	}
 	for _, u := range p.PartialUnions {
 		var cs []jen.Code
@@ -100,7 +112,7 @@ func (g *gen) lookup(p *model.Package) {
 			jen.Switch(jen.Id("v").Assert(jen.Type())).Block(cs...),
 			jen.Return(jen.False()))
 	}
-	g.f.Comment("Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment (\"…/file.json#\" for a file's root, \"…#/$defs/Name\" for a definition; schemas without an $id are keyed by the fragment alone).")
+	g.f.Comment("Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment (\"…/file.json#\", or \"…/file.json\", for a file's root, \"…#/$defs/Name\" for a definition; schemas without an $id are keyed by the fragment alone).")
 	g.f.Func().Id("Lookup").Params(jen.Id("id").String()).Params(wire("Codec"), jen.Bool()).Block(
 		jen.Switch(jen.Id("id")).Block(cases...),
 		jen.Return(wire("Codec").Values(), jen.False()),

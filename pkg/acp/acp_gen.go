@@ -28055,10 +28055,10 @@ func completeCreateElicitationResponse(v CreateElicitationResponse) bool {
 	return false
 }
 
-// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
+// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
-	case "https://agentproto.dev/schema/acp/v1/authenticate.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/authenticate.params.json#", "https://agentproto.dev/schema/acp/v1/authenticate.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthenticateRequest).CheckWire(c, p)
@@ -28073,7 +28073,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "AuthenticateRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/authenticate.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/authenticate.result.json#", "https://agentproto.dev/schema/acp/v1/authenticate.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthenticateResponse).CheckWire(c, p)
@@ -28088,7 +28088,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "AuthenticateResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/cancel_request.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/cancel_request.params.json#", "https://agentproto.dev/schema/acp/v1/cancel_request.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CancelRequestNotification).CheckWire(c, p)
@@ -29897,7 +29897,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "UsageUpdate",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/elicitation.complete.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/elicitation.complete.params.json#", "https://agentproto.dev/schema/acp/v1/elicitation.complete.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CompleteElicitationNotification).CheckWire(c, p)
@@ -29912,7 +29912,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CompleteElicitationNotification",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/elicitation.create.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/elicitation.create.params.json#", "https://agentproto.dev/schema/acp/v1/elicitation.create.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(CreateElicitationRequest)
@@ -29932,7 +29932,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CreateElicitationRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/elicitation.create.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/elicitation.create.result.json#", "https://agentproto.dev/schema/acp/v1/elicitation.create.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(CreateElicitationResponse)
@@ -29952,7 +29952,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CreateElicitationResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/fs.read_text_file.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/fs.read_text_file.params.json#", "https://agentproto.dev/schema/acp/v1/fs.read_text_file.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ReadTextFileRequest).CheckWire(c, p)
@@ -29967,7 +29967,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ReadTextFileRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/fs.read_text_file.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/fs.read_text_file.result.json#", "https://agentproto.dev/schema/acp/v1/fs.read_text_file.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ReadTextFileResponse).CheckWire(c, p)
@@ -29982,7 +29982,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ReadTextFileResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/fs.write_text_file.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/fs.write_text_file.params.json#", "https://agentproto.dev/schema/acp/v1/fs.write_text_file.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*WriteTextFileRequest).CheckWire(c, p)
@@ -29997,7 +29997,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "WriteTextFileRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/fs.write_text_file.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/fs.write_text_file.result.json#", "https://agentproto.dev/schema/acp/v1/fs.write_text_file.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*WriteTextFileResponse).CheckWire(c, p)
@@ -30012,7 +30012,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "WriteTextFileResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/initialize.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/initialize.params.json#", "https://agentproto.dev/schema/acp/v1/initialize.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeRequest).CheckWire(c, p)
@@ -30027,7 +30027,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "InitializeRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/initialize.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/initialize.result.json#", "https://agentproto.dev/schema/acp/v1/initialize.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)
@@ -30042,7 +30042,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "InitializeResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#":
+	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#", "https://agentproto.dev/schema/acp/v1/jsonrpc.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(Envelope)
@@ -30149,7 +30149,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "Response",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/logout.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/logout.params.json#", "https://agentproto.dev/schema/acp/v1/logout.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LogoutRequest).CheckWire(c, p)
@@ -30164,7 +30164,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "LogoutRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/logout.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/logout.result.json#", "https://agentproto.dev/schema/acp/v1/logout.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LogoutResponse).CheckWire(c, p)
@@ -30179,7 +30179,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "LogoutResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.cancel.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.cancel.params.json#", "https://agentproto.dev/schema/acp/v1/session.cancel.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CancelNotification).CheckWire(c, p)
@@ -30194,7 +30194,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CancelNotification",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.close.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.close.params.json#", "https://agentproto.dev/schema/acp/v1/session.close.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CloseSessionRequest).CheckWire(c, p)
@@ -30209,7 +30209,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CloseSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.close.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.close.result.json#", "https://agentproto.dev/schema/acp/v1/session.close.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CloseSessionResponse).CheckWire(c, p)
@@ -30224,7 +30224,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CloseSessionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.delete.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.delete.params.json#", "https://agentproto.dev/schema/acp/v1/session.delete.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*DeleteSessionRequest).CheckWire(c, p)
@@ -30239,7 +30239,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "DeleteSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.delete.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.delete.result.json#", "https://agentproto.dev/schema/acp/v1/session.delete.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*DeleteSessionResponse).CheckWire(c, p)
@@ -30254,7 +30254,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "DeleteSessionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.list.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.list.params.json#", "https://agentproto.dev/schema/acp/v1/session.list.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListSessionsRequest).CheckWire(c, p)
@@ -30269,7 +30269,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ListSessionsRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.list.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.list.result.json#", "https://agentproto.dev/schema/acp/v1/session.list.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListSessionsResponse).CheckWire(c, p)
@@ -30284,7 +30284,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ListSessionsResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.load.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.load.params.json#", "https://agentproto.dev/schema/acp/v1/session.load.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LoadSessionRequest).CheckWire(c, p)
@@ -30299,7 +30299,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "LoadSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.load.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.load.result.json#", "https://agentproto.dev/schema/acp/v1/session.load.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LoadSessionResponse).CheckWire(c, p)
@@ -30314,7 +30314,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "LoadSessionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.new.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.new.params.json#", "https://agentproto.dev/schema/acp/v1/session.new.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionRequest).CheckWire(c, p)
@@ -30329,7 +30329,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "NewSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.new.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.new.result.json#", "https://agentproto.dev/schema/acp/v1/session.new.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionResponse).CheckWire(c, p)
@@ -30344,7 +30344,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "NewSessionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.prompt.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.prompt.params.json#", "https://agentproto.dev/schema/acp/v1/session.prompt.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PromptRequest).CheckWire(c, p)
@@ -30359,7 +30359,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "PromptRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.prompt.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.prompt.result.json#", "https://agentproto.dev/schema/acp/v1/session.prompt.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PromptResponse).CheckWire(c, p)
@@ -30374,7 +30374,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "PromptResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.request_permission.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.request_permission.params.json#", "https://agentproto.dev/schema/acp/v1/session.request_permission.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequestPermissionRequest).CheckWire(c, p)
@@ -30389,7 +30389,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "RequestPermissionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.request_permission.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.request_permission.result.json#", "https://agentproto.dev/schema/acp/v1/session.request_permission.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequestPermissionResponse).CheckWire(c, p)
@@ -30404,7 +30404,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "RequestPermissionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.resume.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.resume.params.json#", "https://agentproto.dev/schema/acp/v1/session.resume.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionRequest).CheckWire(c, p)
@@ -30419,7 +30419,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ResumeSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.resume.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.resume.result.json#", "https://agentproto.dev/schema/acp/v1/session.resume.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionResponse).CheckWire(c, p)
@@ -30434,7 +30434,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ResumeSessionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.set_config_option.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.set_config_option.params.json#", "https://agentproto.dev/schema/acp/v1/session.set_config_option.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(SetSessionConfigOptionRequest)
@@ -30450,7 +30450,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SetSessionConfigOptionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.set_config_option.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.set_config_option.result.json#", "https://agentproto.dev/schema/acp/v1/session.set_config_option.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionConfigOptionResponse).CheckWire(c, p)
@@ -30465,7 +30465,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SetSessionConfigOptionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.set_mode.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.set_mode.params.json#", "https://agentproto.dev/schema/acp/v1/session.set_mode.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionModeRequest).CheckWire(c, p)
@@ -30480,7 +30480,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SetSessionModeRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.set_mode.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.set_mode.result.json#", "https://agentproto.dev/schema/acp/v1/session.set_mode.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionModeResponse).CheckWire(c, p)
@@ -30495,7 +30495,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SetSessionModeResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/session.update.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/session.update.params.json#", "https://agentproto.dev/schema/acp/v1/session.update.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionNotification).CheckWire(c, p)
@@ -30510,7 +30510,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionNotification",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/terminal.create.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/terminal.create.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.create.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CreateTerminalRequest).CheckWire(c, p)
@@ -30525,7 +30525,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CreateTerminalRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/terminal.create.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/terminal.create.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.create.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CreateTerminalResponse).CheckWire(c, p)
@@ -30540,7 +30540,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CreateTerminalResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/terminal.kill.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/terminal.kill.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.kill.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*KillTerminalRequest).CheckWire(c, p)
@@ -30555,7 +30555,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "KillTerminalRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/terminal.kill.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/terminal.kill.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.kill.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*KillTerminalResponse).CheckWire(c, p)
@@ -30570,7 +30570,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "KillTerminalResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/terminal.output.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/terminal.output.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.output.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*TerminalOutputRequest).CheckWire(c, p)
@@ -30585,7 +30585,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "TerminalOutputRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/terminal.output.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/terminal.output.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.output.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*TerminalOutputResponse).CheckWire(c, p)
@@ -30600,7 +30600,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "TerminalOutputResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/terminal.release.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/terminal.release.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.release.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ReleaseTerminalRequest).CheckWire(c, p)
@@ -30615,7 +30615,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ReleaseTerminalRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/terminal.release.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/terminal.release.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.release.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ReleaseTerminalResponse).CheckWire(c, p)
@@ -30630,7 +30630,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ReleaseTerminalResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.params.json#":
+	case "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*WaitForTerminalExitRequest).CheckWire(c, p)
@@ -30645,7 +30645,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "WaitForTerminalExitRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.result.json#":
+	case "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*WaitForTerminalExitResponse).CheckWire(c, p)

@@ -6826,10 +6826,10 @@ func (x StoreRecord) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
+// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
-	case "https://agentproto.dev/schema/arcan/v1/agent-event.json#":
+	case "https://agentproto.dev/schema/arcan/v1/agent-event.json#", "https://agentproto.dev/schema/arcan/v1/agent-event.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(AgentEvent)
@@ -6845,7 +6845,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "AgentEvent",
 		}, true
-	case "https://agentproto.dev/schema/arcan/v1/approval_requested.json#":
+	case "https://agentproto.dev/schema/arcan/v1/approval_requested.json#", "https://agentproto.dev/schema/arcan/v1/approval_requested.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ApprovalRequested).CheckWire(c, p)
@@ -6860,7 +6860,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ApprovalRequested",
 		}, true
-	case "https://agentproto.dev/schema/arcan/v1/approval_resolved.json#":
+	case "https://agentproto.dev/schema/arcan/v1/approval_resolved.json#", "https://agentproto.dev/schema/arcan/v1/approval_resolved.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ApprovalResolved).CheckWire(c, p)
@@ -7147,7 +7147,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ToolResultSummary",
 		}, true
-	case "https://agentproto.dev/schema/arcan/v1/context_compacted.json#":
+	case "https://agentproto.dev/schema/arcan/v1/context_compacted.json#", "https://agentproto.dev/schema/arcan/v1/context_compacted.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ContextCompacted).CheckWire(c, p)
@@ -7162,7 +7162,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ContextCompacted",
 		}, true
-	case "https://agentproto.dev/schema/arcan/v1/iteration_started.json#":
+	case "https://agentproto.dev/schema/arcan/v1/iteration_started.json#", "https://agentproto.dev/schema/arcan/v1/iteration_started.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*IterationStarted).CheckWire(c, p)
@@ -7177,7 +7177,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "IterationStarted",
 		}, true
-	case "https://agentproto.dev/schema/arcan/v1/model_output.json#":
+	case "https://agentproto.dev/schema/arcan/v1/model_output.json#", "https://agentproto.dev/schema/arcan/v1/model_output.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ModelOutput).CheckWire(c, p)
@@ -7192,7 +7192,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ModelOutput",
 		}, true
-	case "https://agentproto.dev/schema/arcan/v1/run_errored.json#":
+	case "https://agentproto.dev/schema/arcan/v1/run_errored.json#", "https://agentproto.dev/schema/arcan/v1/run_errored.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RunErrored).CheckWire(c, p)
@@ -7207,7 +7207,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "RunErrored",
 		}, true
-	case "https://agentproto.dev/schema/arcan/v1/run_finished.json#":
+	case "https://agentproto.dev/schema/arcan/v1/run_finished.json#", "https://agentproto.dev/schema/arcan/v1/run_finished.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RunFinished).CheckWire(c, p)
@@ -7222,7 +7222,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "RunFinished",
 		}, true
-	case "https://agentproto.dev/schema/arcan/v1/run_started.json#":
+	case "https://agentproto.dev/schema/arcan/v1/run_started.json#", "https://agentproto.dev/schema/arcan/v1/run_started.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RunStarted).CheckWire(c, p)
@@ -7237,7 +7237,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "RunStarted",
 		}, true
-	case "https://agentproto.dev/schema/arcan/v1/state_patched.json#":
+	case "https://agentproto.dev/schema/arcan/v1/state_patched.json#", "https://agentproto.dev/schema/arcan/v1/state_patched.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*StatePatched).CheckWire(c, p)
@@ -7252,7 +7252,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "StatePatched",
 		}, true
-	case "https://agentproto.dev/schema/arcan/v1/store-record.json#":
+	case "https://agentproto.dev/schema/arcan/v1/store-record.json#", "https://agentproto.dev/schema/arcan/v1/store-record.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*StoreRecord).CheckWire(c, p)
@@ -7267,7 +7267,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "StoreRecord",
 		}, true
-	case "https://agentproto.dev/schema/arcan/v1/text_delta.json#":
+	case "https://agentproto.dev/schema/arcan/v1/text_delta.json#", "https://agentproto.dev/schema/arcan/v1/text_delta.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*TextDelta).CheckWire(c, p)
@@ -7282,7 +7282,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "TextDelta",
 		}, true
-	case "https://agentproto.dev/schema/arcan/v1/tool_call_completed.json#":
+	case "https://agentproto.dev/schema/arcan/v1/tool_call_completed.json#", "https://agentproto.dev/schema/arcan/v1/tool_call_completed.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolCallCompleted).CheckWire(c, p)
@@ -7297,7 +7297,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ToolCallCompleted",
 		}, true
-	case "https://agentproto.dev/schema/arcan/v1/tool_call_failed.json#":
+	case "https://agentproto.dev/schema/arcan/v1/tool_call_failed.json#", "https://agentproto.dev/schema/arcan/v1/tool_call_failed.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolCallFailed).CheckWire(c, p)
@@ -7312,7 +7312,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ToolCallFailed",
 		}, true
-	case "https://agentproto.dev/schema/arcan/v1/tool_call_requested.json#":
+	case "https://agentproto.dev/schema/arcan/v1/tool_call_requested.json#", "https://agentproto.dev/schema/arcan/v1/tool_call_requested.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolCallRequested).CheckWire(c, p)

@@ -19020,7 +19020,7 @@ func completeMessage(v Message) bool {
 	return false
 }
 
-// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
+// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/AgentInfo":
@@ -19474,7 +19474,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "UtcTimestamp",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/envelope.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/envelope.json#", "https://agentproto.dev/schema/arcp/v1.1/envelope.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Envelope).CheckWire(c, p)
@@ -19489,7 +19489,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "Envelope",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/event.artifact_ref.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/event.artifact_ref.json#", "https://agentproto.dev/schema/arcp/v1.1/event.artifact_ref.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ArtifactRefBody).CheckWire(c, p)
@@ -19504,7 +19504,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ArtifactRefBody",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/event.delegate.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/event.delegate.json#", "https://agentproto.dev/schema/arcp/v1.1/event.delegate.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(DelegateBody)
@@ -19520,7 +19520,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "DelegateBody",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/event.log.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/event.log.json#", "https://agentproto.dev/schema/arcp/v1.1/event.log.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LogBody).CheckWire(c, p)
@@ -19535,7 +19535,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "LogBody",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/event.metric.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/event.metric.json#", "https://agentproto.dev/schema/arcp/v1.1/event.metric.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MetricBody).CheckWire(c, p)
@@ -19550,7 +19550,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "MetricBody",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/event.progress.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/event.progress.json#", "https://agentproto.dev/schema/arcp/v1.1/event.progress.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProgressBody).CheckWire(c, p)
@@ -19565,7 +19565,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ProgressBody",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/event.result_chunk.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/event.result_chunk.json#", "https://agentproto.dev/schema/arcp/v1.1/event.result_chunk.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResultChunkBody).CheckWire(c, p)
@@ -19580,7 +19580,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ResultChunkBody",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/event.status.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/event.status.json#", "https://agentproto.dev/schema/arcp/v1.1/event.status.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*StatusBody).CheckWire(c, p)
@@ -19595,7 +19595,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "StatusBody",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/event.thought.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/event.thought.json#", "https://agentproto.dev/schema/arcp/v1.1/event.thought.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ThoughtBody).CheckWire(c, p)
@@ -19610,7 +19610,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ThoughtBody",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/event.tool_call.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/event.tool_call.json#", "https://agentproto.dev/schema/arcp/v1.1/event.tool_call.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolCallBody).CheckWire(c, p)
@@ -19625,7 +19625,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ToolCallBody",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/event.tool_result.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/event.tool_result.json#", "https://agentproto.dev/schema/arcp/v1.1/event.tool_result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolResultBody).CheckWire(c, p)
@@ -19640,7 +19640,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ToolResultBody",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/job.accepted.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/job.accepted.json#", "https://agentproto.dev/schema/arcp/v1.1/job.accepted.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobAccepted).CheckWire(c, p)
@@ -19670,7 +19670,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobAcceptedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/job.cancel.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/job.cancel.json#", "https://agentproto.dev/schema/arcp/v1.1/job.cancel.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobCancel).CheckWire(c, p)
@@ -19700,7 +19700,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobCancelPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/job.cancelled.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/job.cancelled.json#", "https://agentproto.dev/schema/arcp/v1.1/job.cancelled.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobCancelled).CheckWire(c, p)
@@ -19730,7 +19730,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobCancelledPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/job.error.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/job.error.json#", "https://agentproto.dev/schema/arcp/v1.1/job.error.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobError).CheckWire(c, p)
@@ -19760,7 +19760,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobErrorPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#", "https://agentproto.dev/schema/arcp/v1.1/job.event.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobEvent).CheckWire(c, p)
@@ -20114,7 +20114,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "VendorEvent",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/job.result.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/job.result.json#", "https://agentproto.dev/schema/arcp/v1.1/job.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobResult).CheckWire(c, p)
@@ -20144,7 +20144,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobResultPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/job.submit.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/job.submit.json#", "https://agentproto.dev/schema/arcp/v1.1/job.submit.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobSubmit).CheckWire(c, p)
@@ -20174,7 +20174,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobSubmitPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/job.subscribe.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/job.subscribe.json#", "https://agentproto.dev/schema/arcp/v1.1/job.subscribe.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobSubscribe).CheckWire(c, p)
@@ -20204,7 +20204,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobSubscribePayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/job.subscribed.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/job.subscribed.json#", "https://agentproto.dev/schema/arcp/v1.1/job.subscribed.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobSubscribed).CheckWire(c, p)
@@ -20234,7 +20234,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobSubscribedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/job.unsubscribe.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/job.unsubscribe.json#", "https://agentproto.dev/schema/arcp/v1.1/job.unsubscribe.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobUnsubscribe).CheckWire(c, p)
@@ -20264,7 +20264,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobUnsubscribePayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/message.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/message.json#", "https://agentproto.dev/schema/arcp/v1.1/message.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(Message)
@@ -20284,7 +20284,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "Message",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/session.ack.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/session.ack.json#", "https://agentproto.dev/schema/arcp/v1.1/session.ack.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionAck).CheckWire(c, p)
@@ -20314,7 +20314,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionAckPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/session.bye.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/session.bye.json#", "https://agentproto.dev/schema/arcp/v1.1/session.bye.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionBye).CheckWire(c, p)
@@ -20344,7 +20344,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionByePayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/session.close.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/session.close.json#", "https://agentproto.dev/schema/arcp/v1.1/session.close.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionClose).CheckWire(c, p)
@@ -20374,7 +20374,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionClosePayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/session.closed.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/session.closed.json#", "https://agentproto.dev/schema/arcp/v1.1/session.closed.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionClosed).CheckWire(c, p)
@@ -20404,7 +20404,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionClosedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/session.error.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/session.error.json#", "https://agentproto.dev/schema/arcp/v1.1/session.error.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionError).CheckWire(c, p)
@@ -20419,7 +20419,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionError",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/session.hello.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/session.hello.json#", "https://agentproto.dev/schema/arcp/v1.1/session.hello.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionHello).CheckWire(c, p)
@@ -20449,7 +20449,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionHelloPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/session.jobs.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/session.jobs.json#", "https://agentproto.dev/schema/arcp/v1.1/session.jobs.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionJobs).CheckWire(c, p)
@@ -20494,7 +20494,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionJobsPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/session.list_jobs.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/session.list_jobs.json#", "https://agentproto.dev/schema/arcp/v1.1/session.list_jobs.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionListJobs).CheckWire(c, p)
@@ -20539,7 +20539,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionListJobsPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/session.ping.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/session.ping.json#", "https://agentproto.dev/schema/arcp/v1.1/session.ping.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionPing).CheckWire(c, p)
@@ -20569,7 +20569,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionPingPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/session.pong.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/session.pong.json#", "https://agentproto.dev/schema/arcp/v1.1/session.pong.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionPong).CheckWire(c, p)
@@ -20599,7 +20599,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionPongPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/session.resume.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/session.resume.json#", "https://agentproto.dev/schema/arcp/v1.1/session.resume.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionResume).CheckWire(c, p)
@@ -20629,7 +20629,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionResumePayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/v1.1/session.welcome.json#":
+	case "https://agentproto.dev/schema/arcp/v1.1/session.welcome.json#", "https://agentproto.dev/schema/arcp/v1.1/session.welcome.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionWelcome).CheckWire(c, p)

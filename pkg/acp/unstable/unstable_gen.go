@@ -16949,10 +16949,10 @@ func completeStateUpdate(v StateUpdate) bool {
 	return false
 }
 
-// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
+// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
-	case "https://agentproto.dev/schema/acp/v1-unstable/auth.status.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/auth.status.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/auth.status.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthStatusRequest).CheckWire(c, p)
@@ -16967,7 +16967,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "AuthStatusRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/auth.status.result.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/auth.status.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/auth.status.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthStatusResponse).CheckWire(c, p)
@@ -16982,7 +16982,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "AuthStatusResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/auth.status_update.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/auth.status_update.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/auth.status_update.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthStatusUpdateNotification).CheckWire(c, p)
@@ -17796,7 +17796,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "Usage",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/initialize.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/initialize.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/initialize.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeRequest).CheckWire(c, p)
@@ -17811,7 +17811,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "InitializeRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/initialize.result.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/initialize.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/initialize.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)
@@ -17826,7 +17826,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "InitializeResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.notification.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.notification.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.notification.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MessageMCPNotification).CheckWire(c, p)
@@ -17841,7 +17841,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "MessageMCPNotification",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MessageMCPRequest).CheckWire(c, p)
@@ -17856,7 +17856,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "MessageMCPRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.result.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(MessageMCPResponse)
@@ -17872,7 +17872,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "MessageMCPResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/providers.disable.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/providers.disable.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.disable.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*DisableProviderRequest).CheckWire(c, p)
@@ -17887,7 +17887,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "DisableProviderRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/providers.disable.result.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/providers.disable.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.disable.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*DisableProviderResponse).CheckWire(c, p)
@@ -17902,7 +17902,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "DisableProviderResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/providers.list.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/providers.list.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.list.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListProvidersRequest).CheckWire(c, p)
@@ -17917,7 +17917,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ListProvidersRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/providers.list.result.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/providers.list.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.list.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListProvidersResponse).CheckWire(c, p)
@@ -17932,7 +17932,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ListProvidersResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/providers.set.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/providers.set.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.set.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetProviderRequest).CheckWire(c, p)
@@ -17947,7 +17947,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SetProviderRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/providers.set.result.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/providers.set.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.set.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetProviderResponse).CheckWire(c, p)
@@ -17962,7 +17962,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SetProviderResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeRequest).CheckWire(c, p)
@@ -17977,7 +17977,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "InitializeRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.result.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)
@@ -17992,7 +17992,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "InitializeResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.notification.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.notification.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.notification.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProxySuccessorNotification).CheckWire(c, p)
@@ -18007,7 +18007,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ProxySuccessorNotification",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProxySuccessorRequest).CheckWire(c, p)
@@ -18022,7 +18022,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ProxySuccessorRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.result.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProxySuccessorResponse).CheckWire(c, p)
@@ -18037,7 +18037,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ProxySuccessorResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/session.archive.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/session.archive.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.archive.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ArchiveSessionRequest).CheckWire(c, p)
@@ -18052,7 +18052,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ArchiveSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/session.archive.result.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/session.archive.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.archive.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ArchiveSessionResponse).CheckWire(c, p)
@@ -18067,7 +18067,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ArchiveSessionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/session.fork.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/session.fork.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.fork.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ForkSessionRequest).CheckWire(c, p)
@@ -18082,7 +18082,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ForkSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/session.fork.result.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/session.fork.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.fork.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ForkSessionResponse).CheckWire(c, p)
@@ -18097,7 +18097,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ForkSessionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/session.list.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/session.list.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.list.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListSessionsRequest).CheckWire(c, p)
@@ -18112,7 +18112,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ListSessionsRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/session.list.result.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/session.list.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.list.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListSessionsResponse).CheckWire(c, p)
@@ -18127,7 +18127,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ListSessionsResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/session.load.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/session.load.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.load.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LoadSessionRequest).CheckWire(c, p)
@@ -18142,7 +18142,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "LoadSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/session.new.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/session.new.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.new.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionRequest).CheckWire(c, p)
@@ -18157,7 +18157,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "NewSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/session.prompt.result.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/session.prompt.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.prompt.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PromptResponse).CheckWire(c, p)
@@ -18172,7 +18172,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "PromptResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/session.resume.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/session.resume.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.resume.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionRequest).CheckWire(c, p)
@@ -18187,7 +18187,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ResumeSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionTitleRequest).CheckWire(c, p)
@@ -18202,7 +18202,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SetSessionTitleRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.result.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionTitleResponse).CheckWire(c, p)
@@ -18217,7 +18217,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SetSessionTitleResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/session.status.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/session.status.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.status.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionStatusRequest).CheckWire(c, p)
@@ -18232,7 +18232,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionStatusRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/session.status.result.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/session.status.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.status.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionStatusResponse).CheckWire(c, p)
@@ -18247,7 +18247,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionStatusResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UnarchiveSessionRequest).CheckWire(c, p)
@@ -18262,7 +18262,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "UnarchiveSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.result.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UnarchiveSessionResponse).CheckWire(c, p)
@@ -18277,7 +18277,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "UnarchiveSessionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/session.update.params.json#":
+	case "https://agentproto.dev/schema/acp/v1-unstable/session.update.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.update.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionNotification).CheckWire(c, p)

@@ -33310,10 +33310,10 @@ func completeSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) bool
 	return false
 }
 
-// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
+// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
-	case "https://agentproto.dev/schema/acp/v2/auth.login.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/auth.login.params.json#", "https://agentproto.dev/schema/acp/v2/auth.login.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LoginAuthRequest).CheckWire(c, p)
@@ -33328,7 +33328,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "LoginAuthRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/auth.login.result.json#":
+	case "https://agentproto.dev/schema/acp/v2/auth.login.result.json#", "https://agentproto.dev/schema/acp/v2/auth.login.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LoginAuthResponse).CheckWire(c, p)
@@ -33343,7 +33343,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "LoginAuthResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/auth.logout.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/auth.logout.params.json#", "https://agentproto.dev/schema/acp/v2/auth.logout.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LogoutAuthRequest).CheckWire(c, p)
@@ -33358,7 +33358,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "LogoutAuthRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/auth.logout.result.json#":
+	case "https://agentproto.dev/schema/acp/v2/auth.logout.result.json#", "https://agentproto.dev/schema/acp/v2/auth.logout.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LogoutAuthResponse).CheckWire(c, p)
@@ -33373,7 +33373,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "LogoutAuthResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/cancel_request.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/cancel_request.params.json#", "https://agentproto.dev/schema/acp/v2/cancel_request.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CancelRequestNotification).CheckWire(c, p)
@@ -35817,7 +35817,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "UserMessage",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/elicitation.complete.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/elicitation.complete.params.json#", "https://agentproto.dev/schema/acp/v2/elicitation.complete.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CompleteElicitationNotification).CheckWire(c, p)
@@ -35832,7 +35832,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CompleteElicitationNotification",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/elicitation.create.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/elicitation.create.params.json#", "https://agentproto.dev/schema/acp/v2/elicitation.create.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(CreateElicitationRequest)
@@ -35852,7 +35852,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CreateElicitationRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/elicitation.create.result.json#":
+	case "https://agentproto.dev/schema/acp/v2/elicitation.create.result.json#", "https://agentproto.dev/schema/acp/v2/elicitation.create.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(CreateElicitationResponse)
@@ -35872,7 +35872,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CreateElicitationResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/initialize.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/initialize.params.json#", "https://agentproto.dev/schema/acp/v2/initialize.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeRequest).CheckWire(c, p)
@@ -35887,7 +35887,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "InitializeRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/initialize.result.json#":
+	case "https://agentproto.dev/schema/acp/v2/initialize.result.json#", "https://agentproto.dev/schema/acp/v2/initialize.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)
@@ -35902,7 +35902,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "InitializeResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#":
+	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#", "https://agentproto.dev/schema/acp/v2/jsonrpc.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(Envelope)
@@ -36009,7 +36009,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "Response",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.cancel.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.cancel.params.json#", "https://agentproto.dev/schema/acp/v2/session.cancel.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CancelSessionNotification).CheckWire(c, p)
@@ -36024,7 +36024,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CancelSessionNotification",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.close.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.close.params.json#", "https://agentproto.dev/schema/acp/v2/session.close.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CloseSessionRequest).CheckWire(c, p)
@@ -36039,7 +36039,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CloseSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.close.result.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.close.result.json#", "https://agentproto.dev/schema/acp/v2/session.close.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CloseSessionResponse).CheckWire(c, p)
@@ -36054,7 +36054,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CloseSessionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.delete.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.delete.params.json#", "https://agentproto.dev/schema/acp/v2/session.delete.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*DeleteSessionRequest).CheckWire(c, p)
@@ -36069,7 +36069,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "DeleteSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.delete.result.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.delete.result.json#", "https://agentproto.dev/schema/acp/v2/session.delete.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*DeleteSessionResponse).CheckWire(c, p)
@@ -36084,7 +36084,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "DeleteSessionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.list.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.list.params.json#", "https://agentproto.dev/schema/acp/v2/session.list.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListSessionsRequest).CheckWire(c, p)
@@ -36099,7 +36099,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ListSessionsRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.list.result.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.list.result.json#", "https://agentproto.dev/schema/acp/v2/session.list.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListSessionsResponse).CheckWire(c, p)
@@ -36114,7 +36114,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ListSessionsResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.new.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.new.params.json#", "https://agentproto.dev/schema/acp/v2/session.new.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionRequest).CheckWire(c, p)
@@ -36129,7 +36129,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "NewSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.new.result.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.new.result.json#", "https://agentproto.dev/schema/acp/v2/session.new.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionResponse).CheckWire(c, p)
@@ -36144,7 +36144,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "NewSessionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.prompt.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.prompt.params.json#", "https://agentproto.dev/schema/acp/v2/session.prompt.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PromptRequest).CheckWire(c, p)
@@ -36159,7 +36159,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "PromptRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.prompt.result.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.prompt.result.json#", "https://agentproto.dev/schema/acp/v2/session.prompt.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PromptResponse).CheckWire(c, p)
@@ -36174,7 +36174,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "PromptResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.request_permission.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.request_permission.params.json#", "https://agentproto.dev/schema/acp/v2/session.request_permission.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequestPermissionRequest).CheckWire(c, p)
@@ -36196,7 +36196,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "RequestPermissionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.request_permission.result.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.request_permission.result.json#", "https://agentproto.dev/schema/acp/v2/session.request_permission.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequestPermissionResponse).CheckWire(c, p)
@@ -36215,7 +36215,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "RequestPermissionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.resume.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.resume.params.json#", "https://agentproto.dev/schema/acp/v2/session.resume.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionRequest).CheckWire(c, p)
@@ -36230,7 +36230,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ResumeSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.resume.result.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.resume.result.json#", "https://agentproto.dev/schema/acp/v2/session.resume.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionResponse).CheckWire(c, p)
@@ -36245,7 +36245,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ResumeSessionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.set_config_option.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.set_config_option.params.json#", "https://agentproto.dev/schema/acp/v2/session.set_config_option.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(SetSessionConfigOptionRequest)
@@ -36265,7 +36265,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SetSessionConfigOptionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.set_config_option.result.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.set_config_option.result.json#", "https://agentproto.dev/schema/acp/v2/session.set_config_option.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionConfigOptionResponse).CheckWire(c, p)
@@ -36280,7 +36280,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SetSessionConfigOptionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/session.update.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/session.update.params.json#", "https://agentproto.dev/schema/acp/v2/session.update.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UpdateSessionNotification).CheckWire(c, p)
@@ -36299,7 +36299,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "UpdateSessionNotification",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/terminal.cancel.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/terminal.cancel.params.json#", "https://agentproto.dev/schema/acp/v2/terminal.cancel.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CancelTerminalRequest).CheckWire(c, p)
@@ -36314,7 +36314,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CancelTerminalRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/terminal.cancel.result.json#":
+	case "https://agentproto.dev/schema/acp/v2/terminal.cancel.result.json#", "https://agentproto.dev/schema/acp/v2/terminal.cancel.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CancelTerminalResponse).CheckWire(c, p)
@@ -36329,7 +36329,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CancelTerminalResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/tool_call.cancel.params.json#":
+	case "https://agentproto.dev/schema/acp/v2/tool_call.cancel.params.json#", "https://agentproto.dev/schema/acp/v2/tool_call.cancel.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CancelToolCallRequest).CheckWire(c, p)
@@ -36344,7 +36344,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CancelToolCallRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/tool_call.cancel.result.json#":
+	case "https://agentproto.dev/schema/acp/v2/tool_call.cancel.result.json#", "https://agentproto.dev/schema/acp/v2/tool_call.cancel.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CancelToolCallResponse).CheckWire(c, p)

@@ -6491,7 +6491,7 @@ func (x ServerRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
+// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/ConversationTurn":
@@ -6705,7 +6705,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "WorkspaceContext",
 		}, true
-	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#":
+	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#", "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(Envelope)
@@ -6797,7 +6797,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "Response",
 		}, true
-	case "https://agentproto.dev/schema/acp/vtcode/server_request.result.json#":
+	case "https://agentproto.dev/schema/acp/vtcode/server_request.result.json#", "https://agentproto.dev/schema/acp/vtcode/server_request.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolExecutionResult).CheckWire(c, p)
@@ -6812,7 +6812,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ToolExecutionResult",
 		}, true
-	case "https://agentproto.dev/schema/acp/vtcode/session.cancel.params.json#":
+	case "https://agentproto.dev/schema/acp/vtcode/session.cancel.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.cancel.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionCancelParams).CheckWire(c, p)
@@ -6827,7 +6827,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionCancelParams",
 		}, true
-	case "https://agentproto.dev/schema/acp/vtcode/session.load.params.json#":
+	case "https://agentproto.dev/schema/acp/vtcode/session.load.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.load.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionLoadParams).CheckWire(c, p)
@@ -6842,7 +6842,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionLoadParams",
 		}, true
-	case "https://agentproto.dev/schema/acp/vtcode/session.load.result.json#":
+	case "https://agentproto.dev/schema/acp/vtcode/session.load.result.json#", "https://agentproto.dev/schema/acp/vtcode/session.load.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionLoadResult).CheckWire(c, p)
@@ -6857,7 +6857,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionLoadResult",
 		}, true
-	case "https://agentproto.dev/schema/acp/vtcode/session.new.params.json#":
+	case "https://agentproto.dev/schema/acp/vtcode/session.new.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.new.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionNewParams).CheckWire(c, p)
@@ -6872,7 +6872,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionNewParams",
 		}, true
-	case "https://agentproto.dev/schema/acp/vtcode/session.new.result.json#":
+	case "https://agentproto.dev/schema/acp/vtcode/session.new.result.json#", "https://agentproto.dev/schema/acp/vtcode/session.new.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionNewResult).CheckWire(c, p)
@@ -6887,7 +6887,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionNewResult",
 		}, true
-	case "https://agentproto.dev/schema/acp/vtcode/session.prompt.params.json#":
+	case "https://agentproto.dev/schema/acp/vtcode/session.prompt.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.prompt.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionPromptParams).CheckWire(c, p)
@@ -6902,7 +6902,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionPromptParams",
 		}, true
-	case "https://agentproto.dev/schema/acp/vtcode/session.prompt.result.json#":
+	case "https://agentproto.dev/schema/acp/vtcode/session.prompt.result.json#", "https://agentproto.dev/schema/acp/vtcode/session.prompt.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionPromptResult).CheckWire(c, p)
@@ -6917,7 +6917,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionPromptResult",
 		}, true
-	case "https://agentproto.dev/schema/acp/vtcode/session.request_permission.params.json#":
+	case "https://agentproto.dev/schema/acp/vtcode/session.request_permission.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.request_permission.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequestPermissionParams).CheckWire(c, p)
@@ -6932,7 +6932,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "RequestPermissionParams",
 		}, true
-	case "https://agentproto.dev/schema/acp/vtcode/session.request_permission.result.json#":
+	case "https://agentproto.dev/schema/acp/vtcode/session.request_permission.result.json#", "https://agentproto.dev/schema/acp/vtcode/session.request_permission.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(RequestPermissionResult)
@@ -6948,7 +6948,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "RequestPermissionResult",
 		}, true
-	case "https://agentproto.dev/schema/acp/vtcode/session.update.json#":
+	case "https://agentproto.dev/schema/acp/vtcode/session.update.json#", "https://agentproto.dev/schema/acp/vtcode/session.update.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(SessionUpdateNotification)

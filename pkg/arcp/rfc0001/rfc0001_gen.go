@@ -27327,10 +27327,10 @@ func (x TraceSpanPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
+// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
-	case "https://agentproto.dev/schema/arcp/rfc0001/ack.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/ack.json#", "https://agentproto.dev/schema/arcp/rfc0001/ack.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Ack).CheckWire(c, p)
@@ -27360,7 +27360,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "AckPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.fetch.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.fetch.json#", "https://agentproto.dev/schema/arcp/rfc0001/artifact.fetch.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ArtifactFetch).CheckWire(c, p)
@@ -27390,7 +27390,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ArtifactFetchPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.put.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.put.json#", "https://agentproto.dev/schema/arcp/rfc0001/artifact.put.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ArtifactPut).CheckWire(c, p)
@@ -27420,7 +27420,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ArtifactPutPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.ref.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.ref.json#", "https://agentproto.dev/schema/arcp/rfc0001/artifact.ref.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ArtifactRefMessage).CheckWire(c, p)
@@ -27450,7 +27450,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ArtifactRefMessagePayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.release.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.release.json#", "https://agentproto.dev/schema/arcp/rfc0001/artifact.release.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ArtifactRelease).CheckWire(c, p)
@@ -27480,7 +27480,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ArtifactReleasePayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/backpressure.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/backpressure.json#", "https://agentproto.dev/schema/arcp/rfc0001/backpressure.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Backpressure).CheckWire(c, p)
@@ -27510,7 +27510,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "BackpressurePayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.accepted.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.accepted.json#", "https://agentproto.dev/schema/arcp/rfc0001/cancel.accepted.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CancelAccepted).CheckWire(c, p)
@@ -27540,7 +27540,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CancelAcceptedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.json#", "https://agentproto.dev/schema/arcp/rfc0001/cancel.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Cancel).CheckWire(c, p)
@@ -27570,7 +27570,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "CancelPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.refused.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.refused.json#", "https://agentproto.dev/schema/arcp/rfc0001/cancel.refused.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CancelRefused).CheckWire(c, p)
@@ -28006,7 +28006,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "TrustLevel",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/envelope.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/envelope.json#", "https://agentproto.dev/schema/arcp/rfc0001/envelope.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Envelope).CheckWire(c, p)
@@ -28021,7 +28021,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "Envelope",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/event.emit.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/event.emit.json#", "https://agentproto.dev/schema/arcp/rfc0001/event.emit.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*EventEmit).CheckWire(c, p)
@@ -28051,7 +28051,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "EventEmitPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/interrupt.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/interrupt.json#", "https://agentproto.dev/schema/arcp/rfc0001/interrupt.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Interrupt).CheckWire(c, p)
@@ -28081,7 +28081,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "InterruptPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/job.accepted.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/job.accepted.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.accepted.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobAccepted).CheckWire(c, p)
@@ -28111,7 +28111,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobAcceptedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/job.cancelled.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/job.cancelled.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.cancelled.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobCancelled).CheckWire(c, p)
@@ -28141,7 +28141,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobCancelledPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/job.completed.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/job.completed.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.completed.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobCompleted).CheckWire(c, p)
@@ -28171,7 +28171,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobCompletedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/job.failed.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/job.failed.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.failed.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobFailed).CheckWire(c, p)
@@ -28201,7 +28201,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobFailedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/job.heartbeat.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/job.heartbeat.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.heartbeat.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobHeartbeat).CheckWire(c, p)
@@ -28231,7 +28231,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobHeartbeatPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/job.progress.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/job.progress.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.progress.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobProgress).CheckWire(c, p)
@@ -28261,7 +28261,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobProgressPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/job.result_chunk.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/job.result_chunk.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.result_chunk.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobResultChunk).CheckWire(c, p)
@@ -28291,7 +28291,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobResultChunkPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/job.started.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/job.started.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.started.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobStarted).CheckWire(c, p)
@@ -28321,7 +28321,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobStartedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/job.subscribe.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/job.subscribe.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.subscribe.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobSubscribe).CheckWire(c, p)
@@ -28351,7 +28351,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobSubscribePayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/job.subscribed.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/job.subscribed.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.subscribed.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobSubscribed).CheckWire(c, p)
@@ -28381,7 +28381,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobSubscribedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/job.unsubscribe.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/job.unsubscribe.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.unsubscribe.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobUnsubscribe).CheckWire(c, p)
@@ -28411,7 +28411,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobUnsubscribePayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/lease.extended.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/lease.extended.json#", "https://agentproto.dev/schema/arcp/rfc0001/lease.extended.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LeaseExtended).CheckWire(c, p)
@@ -28441,7 +28441,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "LeaseExtendedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/lease.granted.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/lease.granted.json#", "https://agentproto.dev/schema/arcp/rfc0001/lease.granted.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LeaseGranted).CheckWire(c, p)
@@ -28471,7 +28471,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "LeaseGrantedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/lease.refresh.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/lease.refresh.json#", "https://agentproto.dev/schema/arcp/rfc0001/lease.refresh.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LeaseRefresh).CheckWire(c, p)
@@ -28501,7 +28501,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "LeaseRefreshPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/lease.revoked.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/lease.revoked.json#", "https://agentproto.dev/schema/arcp/rfc0001/lease.revoked.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LeaseRevoked).CheckWire(c, p)
@@ -28531,7 +28531,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "LeaseRevokedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/log.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/log.json#", "https://agentproto.dev/schema/arcp/rfc0001/log.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Log).CheckWire(c, p)
@@ -28561,7 +28561,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "LogPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/message.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/message.json#", "https://agentproto.dev/schema/arcp/rfc0001/message.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(Message)
@@ -28577,7 +28577,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "Message",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/metric.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/metric.json#", "https://agentproto.dev/schema/arcp/rfc0001/metric.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Metric).CheckWire(c, p)
@@ -28607,7 +28607,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "MetricPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/nack.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/nack.json#", "https://agentproto.dev/schema/arcp/rfc0001/nack.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Nack).CheckWire(c, p)
@@ -28637,7 +28637,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "NackPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/permission.deny.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/permission.deny.json#", "https://agentproto.dev/schema/arcp/rfc0001/permission.deny.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PermissionDeny).CheckWire(c, p)
@@ -28667,7 +28667,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "PermissionDenyPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/permission.grant.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/permission.grant.json#", "https://agentproto.dev/schema/arcp/rfc0001/permission.grant.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PermissionGrant).CheckWire(c, p)
@@ -28697,7 +28697,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "PermissionGrantPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/permission.request.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/permission.request.json#", "https://agentproto.dev/schema/arcp/rfc0001/permission.request.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PermissionRequest).CheckWire(c, p)
@@ -28727,7 +28727,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "PermissionRequestPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/ping.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/ping.json#", "https://agentproto.dev/schema/arcp/rfc0001/ping.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Ping).CheckWire(c, p)
@@ -28757,7 +28757,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "PingPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/pong.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/pong.json#", "https://agentproto.dev/schema/arcp/rfc0001/pong.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Pong).CheckWire(c, p)
@@ -28787,7 +28787,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "PongPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/resume.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/resume.json#", "https://agentproto.dev/schema/arcp/rfc0001/resume.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Resume).CheckWire(c, p)
@@ -28817,7 +28817,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ResumePayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/session.accepted.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/session.accepted.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.accepted.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionAccepted).CheckWire(c, p)
@@ -28847,7 +28847,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionAcceptedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/session.ack.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/session.ack.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.ack.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionAck).CheckWire(c, p)
@@ -28877,7 +28877,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionAckPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/session.authenticate.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/session.authenticate.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.authenticate.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionAuthenticate).CheckWire(c, p)
@@ -28907,7 +28907,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionAuthenticatePayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/session.challenge.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/session.challenge.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.challenge.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionChallenge).CheckWire(c, p)
@@ -28937,7 +28937,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionChallengePayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/session.close.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/session.close.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.close.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionClose).CheckWire(c, p)
@@ -28967,7 +28967,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionClosePayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/session.closed.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/session.closed.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.closed.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionClosed).CheckWire(c, p)
@@ -28997,7 +28997,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionClosedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/session.evicted.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/session.evicted.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.evicted.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionEvicted).CheckWire(c, p)
@@ -29027,7 +29027,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionEvictedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/session.jobs.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/session.jobs.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.jobs.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionJobs).CheckWire(c, p)
@@ -29072,7 +29072,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionJobsPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/session.list_jobs.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/session.list_jobs.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.list_jobs.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionListJobs).CheckWire(c, p)
@@ -29117,7 +29117,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionListJobsPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/session.open.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/session.open.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.open.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionOpen).CheckWire(c, p)
@@ -29147,7 +29147,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionOpenPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/session.ping.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/session.ping.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.ping.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionPing).CheckWire(c, p)
@@ -29177,7 +29177,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionPingPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/session.pong.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/session.pong.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.pong.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionPong).CheckWire(c, p)
@@ -29207,7 +29207,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionPongPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/session.refresh.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/session.refresh.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.refresh.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionRefresh).CheckWire(c, p)
@@ -29237,7 +29237,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionRefreshPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/session.rejected.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/session.rejected.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.rejected.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionRejected).CheckWire(c, p)
@@ -29267,7 +29267,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionRejectedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/session.resume.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/session.resume.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.resume.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionResume).CheckWire(c, p)
@@ -29297,7 +29297,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionResumePayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/session.resumed.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/session.resumed.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.resumed.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionResumed).CheckWire(c, p)
@@ -29327,7 +29327,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionResumedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/session.unauthenticated.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/session.unauthenticated.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.unauthenticated.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionUnauthenticated).CheckWire(c, p)
@@ -29357,7 +29357,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionUnauthenticatedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/stream.chunk.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/stream.chunk.json#", "https://agentproto.dev/schema/arcp/rfc0001/stream.chunk.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*StreamChunk).CheckWire(c, p)
@@ -29387,7 +29387,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "StreamChunkPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/stream.close.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/stream.close.json#", "https://agentproto.dev/schema/arcp/rfc0001/stream.close.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*StreamClose).CheckWire(c, p)
@@ -29417,7 +29417,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "StreamClosePayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/stream.error.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/stream.error.json#", "https://agentproto.dev/schema/arcp/rfc0001/stream.error.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*StreamError).CheckWire(c, p)
@@ -29447,7 +29447,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "StreamErrorPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/stream.open.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/stream.open.json#", "https://agentproto.dev/schema/arcp/rfc0001/stream.open.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*StreamOpen).CheckWire(c, p)
@@ -29477,7 +29477,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "StreamOpenPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.accepted.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.accepted.json#", "https://agentproto.dev/schema/arcp/rfc0001/subscribe.accepted.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SubscribeAccepted).CheckWire(c, p)
@@ -29507,7 +29507,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SubscribeAcceptedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.closed.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.closed.json#", "https://agentproto.dev/schema/arcp/rfc0001/subscribe.closed.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SubscribeClosed).CheckWire(c, p)
@@ -29537,7 +29537,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SubscribeClosedPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.event.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.event.json#", "https://agentproto.dev/schema/arcp/rfc0001/subscribe.event.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SubscribeEvent).CheckWire(c, p)
@@ -29567,7 +29567,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SubscribeEventPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json#", "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Subscribe).CheckWire(c, p)
@@ -29627,7 +29627,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SubscriptionSince",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/tool.error.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/tool.error.json#", "https://agentproto.dev/schema/arcp/rfc0001/tool.error.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolError).CheckWire(c, p)
@@ -29657,7 +29657,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ToolErrorPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/tool.invoke.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/tool.invoke.json#", "https://agentproto.dev/schema/arcp/rfc0001/tool.invoke.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolInvoke).CheckWire(c, p)
@@ -29687,7 +29687,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ToolInvokePayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/tool.result.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/tool.result.json#", "https://agentproto.dev/schema/arcp/rfc0001/tool.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolResult).CheckWire(c, p)
@@ -29717,7 +29717,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ToolResultPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/trace.span.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/trace.span.json#", "https://agentproto.dev/schema/arcp/rfc0001/trace.span.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*TraceSpan).CheckWire(c, p)
@@ -29747,7 +29747,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "TraceSpanPayload",
 		}, true
-	case "https://agentproto.dev/schema/arcp/rfc0001/unsubscribe.json#":
+	case "https://agentproto.dev/schema/arcp/rfc0001/unsubscribe.json#", "https://agentproto.dev/schema/arcp/rfc0001/unsubscribe.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Unsubscribe).CheckWire(c, p)

@@ -17,9 +17,6 @@ import (
 
 // Lookup returns the codec of the generated Go type of the schema with the given $id (with or without a "#…" fragment; none means the file's root), from the package generated from the registry version that holds it.
 func Lookup(id string) (wire.Codec, bool) {
-	if !strings.Contains(id, "#") {
-		id += "#"
-	}
 	switch {
 	case strings.HasPrefix(id, "https://agentproto.dev/schema/acp/v1/"):
 		return acp.Lookup(id)

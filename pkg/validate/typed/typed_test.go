@@ -293,8 +293,13 @@ func TestLookupCoversRegistry(t *testing.T) {
 			ref = v.Arcan.Events[0].Schema
 		}
 		id := v.SchemaID(ref)
-		if _, ok := typed.Lookup(id); !ok {
+		c, ok := typed.Lookup(id)
+		if !ok {
 			t.Errorf("%s: no generated type for %s", v, id)
+		}
+		// A file's root is found with its empty fragment too.
+		if c2, ok := typed.Lookup(id + "#"); !ok || c2.Name != c.Name {
+			t.Errorf("%s: %s# gives %q, %s gives %q", v, id, c2.Name, id, c.Name)
 		}
 	}
 }

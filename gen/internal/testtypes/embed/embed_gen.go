@@ -1009,10 +1009,10 @@ func (x PingPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
+// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
-	case "https://example.test/embed/envelope.json#":
+	case "https://example.test/embed/envelope.json#", "https://example.test/embed/envelope.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Envelope).CheckWire(c, p)
@@ -1027,7 +1027,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "Envelope",
 		}, true
-	case "https://example.test/embed/note.json#":
+	case "https://example.test/embed/note.json#", "https://example.test/embed/note.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Note).CheckWire(c, p)
@@ -1042,7 +1042,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "Note",
 		}, true
-	case "https://example.test/embed/ping.json#":
+	case "https://example.test/embed/ping.json#", "https://example.test/embed/ping.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Ping).CheckWire(c, p)

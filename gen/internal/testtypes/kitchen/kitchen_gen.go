@@ -4704,7 +4704,7 @@ func completePick(v Pick) bool {
 	return false
 }
 
-// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
+// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
 	case "https://example.test/kitchen/common.json#/$defs/Chunk":
@@ -4767,7 +4767,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionID",
 		}, true
-	case "https://example.test/kitchen/shapes.json#":
+	case "https://example.test/kitchen/shapes.json#", "https://example.test/kitchen/shapes.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Envelope).CheckWire(c, p)

@@ -17248,10 +17248,10 @@ func completeSessionUpdate(v SessionUpdate) bool {
 	return false
 }
 
-// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
+// Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
-	case "https://agentproto.dev/schema/acp/v2-unstable/auth.status.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/auth.status.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/auth.status.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthStatusRequest).CheckWire(c, p)
@@ -17266,7 +17266,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "AuthStatusRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/auth.status.result.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/auth.status.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/auth.status.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthStatusResponse).CheckWire(c, p)
@@ -17281,7 +17281,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "AuthStatusResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/auth.status_update.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/auth.status_update.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/auth.status_update.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AuthStatusUpdateNotification).CheckWire(c, p)
@@ -18056,7 +18056,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "Usage",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/initialize.result.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/initialize.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/initialize.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)
@@ -18071,7 +18071,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "InitializeResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.notification.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.notification.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.notification.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MessageMCPNotification).CheckWire(c, p)
@@ -18086,7 +18086,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "MessageMCPNotification",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MessageMCPRequest).CheckWire(c, p)
@@ -18101,7 +18101,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "MessageMCPRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.result.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(MessageMCPResponse)
@@ -18117,7 +18117,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "MessageMCPResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/providers.disable.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/providers.disable.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.disable.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*DisableProviderRequest).CheckWire(c, p)
@@ -18132,7 +18132,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "DisableProviderRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/providers.disable.result.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/providers.disable.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.disable.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*DisableProviderResponse).CheckWire(c, p)
@@ -18147,7 +18147,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "DisableProviderResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/providers.list.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/providers.list.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.list.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListProvidersRequest).CheckWire(c, p)
@@ -18162,7 +18162,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ListProvidersRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/providers.list.result.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/providers.list.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.list.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListProvidersResponse).CheckWire(c, p)
@@ -18177,7 +18177,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ListProvidersResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/providers.set.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/providers.set.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.set.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetProviderRequest).CheckWire(c, p)
@@ -18192,7 +18192,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SetProviderRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/providers.set.result.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/providers.set.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.set.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetProviderResponse).CheckWire(c, p)
@@ -18207,9 +18207,9 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SetProviderResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.params.json":
 		return v2.Lookup("https://agentproto.dev/schema/acp/v2/initialize.params.json#")
-	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.result.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)
@@ -18224,7 +18224,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "InitializeResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.notification.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.notification.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.notification.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProxySuccessorNotification).CheckWire(c, p)
@@ -18239,7 +18239,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ProxySuccessorNotification",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProxySuccessorRequest).CheckWire(c, p)
@@ -18254,7 +18254,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ProxySuccessorRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.result.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProxySuccessorResponse).CheckWire(c, p)
@@ -18269,7 +18269,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ProxySuccessorResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/session.archive.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/session.archive.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.archive.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ArchiveSessionRequest).CheckWire(c, p)
@@ -18284,7 +18284,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ArchiveSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/session.archive.result.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/session.archive.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.archive.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ArchiveSessionResponse).CheckWire(c, p)
@@ -18299,7 +18299,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ArchiveSessionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/session.fork.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/session.fork.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.fork.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ForkSessionRequest).CheckWire(c, p)
@@ -18314,7 +18314,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ForkSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/session.fork.result.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/session.fork.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.fork.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ForkSessionResponse).CheckWire(c, p)
@@ -18329,7 +18329,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ForkSessionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/session.list.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/session.list.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.list.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListSessionsRequest).CheckWire(c, p)
@@ -18344,7 +18344,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ListSessionsRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/session.list.result.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/session.list.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.list.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ListSessionsResponse).CheckWire(c, p)
@@ -18359,7 +18359,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ListSessionsResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/session.new.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/session.new.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.new.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionRequest).CheckWire(c, p)
@@ -18374,7 +18374,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "NewSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/session.resume.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/session.resume.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.resume.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionRequest).CheckWire(c, p)
@@ -18389,7 +18389,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ResumeSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionTitleRequest).CheckWire(c, p)
@@ -18404,7 +18404,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SetSessionTitleRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.result.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionTitleResponse).CheckWire(c, p)
@@ -18419,7 +18419,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SetSessionTitleResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/session.status.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/session.status.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.status.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionStatusRequest).CheckWire(c, p)
@@ -18434,7 +18434,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionStatusRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/session.status.result.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/session.status.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.status.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionStatusResponse).CheckWire(c, p)
@@ -18449,7 +18449,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "SessionStatusResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UnarchiveSessionRequest).CheckWire(c, p)
@@ -18464,7 +18464,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "UnarchiveSessionRequest",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.result.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UnarchiveSessionResponse).CheckWire(c, p)
@@ -18479,7 +18479,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "UnarchiveSessionResponse",
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/session.update.params.json#":
+	case "https://agentproto.dev/schema/acp/v2-unstable/session.update.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.update.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UpdateSessionNotification).CheckWire(c, p)
