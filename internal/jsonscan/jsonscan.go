@@ -139,12 +139,7 @@ func (p *parser) pointer() string {
 }
 
 // EscapePointer escapes one reference token of a JSON pointer (RFC 6901).
-func EscapePointer(tok string) string {
-	if strings.IndexByte(tok, '~') < 0 && strings.IndexByte(tok, '/') < 0 {
-		return tok
-	}
-	return wire.EscapePointer(tok)
-}
+func EscapePointer(tok string) string { return wire.EscapePointer(tok) }
 
 // maxEcho is the longest piece of the input a message quotes, in bytes.
 const maxEcho = 80

@@ -75,7 +75,11 @@ func itoa(i int) string { return fmt.Sprint(i) }
 
 // EscapePointer escapes a member name for use as a JSON pointer token.
 func EscapePointer(s string) string {
-	if !strings.ContainsAny(s, "~/") {
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		plain = s[i] != '~' && s[i] != '/'
+	}
+	if plain { // member names almost always are; Validate joins many
 		return s
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")

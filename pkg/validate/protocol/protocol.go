@@ -63,18 +63,24 @@ type parent struct {
 // find follows a JSON pointer into the Doc; -1 if it leads nowhere.
 func (m *Message) find(ptr string) int {
 	i := strings.LastIndexByte(ptr, '/')
-	if i <= 0 || strings.IndexByte(ptr, '~') >= 0 {
+	if i <= 0 {
 		return m.Doc.Find(ptr)
+	}
+	tok := ptr[i+1:]
+	for j := 0; j < len(tok); j++ {
+		if tok[j] == '~' {
+			return m.Doc.Find(ptr) // an escaped last token
+		}
 	}
 	for _, p := range m.parents {
 		if p.ptr == ptr[:i] && p.ptr != "" {
-			return m.Doc.Child(p.node, ptr[i+1:])
+			return m.Doc.Child(p.node, tok)
 		}
 	}
-	node := m.Doc.Find(ptr[:i])
+	node := m.Doc.Find(ptr[:i]) // escapes and all
 	m.parents[m.nextParent] = parent{ptr[:i], node}
 	m.nextParent = (m.nextParent + 1) % len(m.parents)
-	return m.Doc.Child(node, ptr[i+1:])
+	return m.Doc.Child(node, tok)
 }
 
 // Value returns the record's value as jsonscan.Parse builds it (numbers as
