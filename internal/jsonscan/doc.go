@@ -198,18 +198,28 @@ func (t *tape) enter() bool {
 	return t.depth <= t.maxDepth
 }
 
-func (t *tape) object() bool {
+// open starts a node of container kind k at its opening bracket; empty
+// reports one that closer ends at once.
+func (t *tape) open(k Type, closer byte) (i int, empty, ok bool) {
 	if !t.enter() {
-		return false
+		return 0, false, false
 	}
-	i := t.add(Object, t.pos)
-	t.pos++ // '{'
+	i = t.add(k, t.pos)
+	t.pos++
 	t.skipSpace()
-	if t.pos < len(t.data) && t.data[t.pos] == '}' {
+	if t.pos < len(t.data) && t.data[t.pos] == closer {
 		t.pos++
 		t.depth--
 		t.close(i)
-		return true
+		return i, true, true
+	}
+	return i, false, true
+}
+
+func (t *tape) object() bool {
+	i, empty, ok := t.open(Object, '}')
+	if !ok || empty {
+		return ok
 	}
 	keys := len(t.keys)
 	defer func() { t.keys = t.keys[:keys] }()
@@ -250,115 +260,55 @@ func (t *tape) object() bool {
 		if !t.value() {
 			return false
 		}
-		t.skipSpace()
-		if t.pos >= len(t.data) {
-			return false
-		}
-		switch t.data[t.pos] {
-		case ',':
-			t.pos++
-		case '}':
-			t.pos++
-			t.depth--
-			t.close(i)
-			return true
-		default:
-			return false
+		if more, ok := t.after(i, '}'); !more {
+			return ok
 		}
 	}
 }
 
 func (t *tape) array() bool {
-	if !t.enter() {
-		return false
-	}
-	i := t.add(Array, t.pos)
-	t.pos++ // '['
-	t.skipSpace()
-	if t.pos < len(t.data) && t.data[t.pos] == ']' {
-		t.pos++
-		t.depth--
-		t.close(i)
-		return true
+	i, empty, ok := t.open(Array, ']')
+	if !ok || empty {
+		return ok
 	}
 	for {
 		t.skipSpace()
 		if !t.value() {
 			return false
 		}
-		t.skipSpace()
-		if t.pos >= len(t.data) {
-			return false
-		}
-		switch t.data[t.pos] {
-		case ',':
-			t.pos++
-		case ']':
-			t.pos++
-			t.depth--
-			t.close(i)
-			return true
-		default:
-			return false
+		if more, ok := t.after(i, ']'); !more {
+			return ok
 		}
 	}
 }
 
-func (t *tape) number() bool {
-	d := t.data
-	start, i := t.pos, t.pos
-	if d[i] == '-' {
-		i++
-	}
-	digits := 0
+// after reads what follows a member or element of container i: a comma
+// (more to come), or closer, which ends i (ok); anything else is not JSON.
+func (t *tape) after(i int, closer byte) (more, ok bool) {
+	t.skipSpace()
 	switch {
-	case i < len(d) && d[i] == '0':
-		i++
-		digits++
-	case i < len(d) && d[i] >= '1' && d[i] <= '9':
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-			digits++
-		}
-	default:
+	case t.pos >= len(t.data):
+		return false, false
+	case t.data[t.pos] == ',':
+		t.pos++
+		return true, true
+	case t.data[t.pos] == closer:
+		t.pos++
+		t.depth--
+		t.close(i)
+		return false, true
+	}
+	return false, false
+}
+
+func (t *tape) number() bool {
+	n := scanNumber(t.data, t.pos)
+	if n.want != "" || n.digits > MaxNumberDigits || n.expBig {
 		return false
 	}
-	if i < len(d) && d[i] == '.' {
-		i++
-		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			return false
-		}
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-			digits++
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			return false
-		}
-		exp := 0
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			if exp <= MaxNumberExponent {
-				exp = exp*10 + int(d[i]-'0')
-			}
-			i++
-			digits++
-		}
-		if exp > MaxNumberExponent {
-			return false
-		}
-	}
-	if digits > MaxNumberDigits {
-		return false
-	}
-	n := t.add(Number, start)
-	t.pos = i
-	t.close(n)
+	k := t.add(Number, t.pos)
+	t.pos = n.end
+	t.close(k)
 	return true
 }
 

@@ -360,64 +360,78 @@ func (p *parser) array() (any, error) {
 
 func (p *parser) number() (any, error) {
 	start := p.pos
-	d := p.data
-	i := p.pos
+	n := scanNumber(p.data, start)
+	p.pos = n.end
+	switch {
+	case n.want != "":
+		return nil, p.badNumber(start, n.want)
+	case n.digits > MaxNumberDigits:
+		return nil, p.fail(NumberTooLong, start, "number literal too long: %d digits, more than the %d accepted", n.digits, MaxNumberDigits)
+	case n.expBig:
+		return nil, p.fail(NumberTooLong, start, "number literal too long: its exponent is beyond ±%d", MaxNumberExponent)
+	}
+	return json.Number(p.data[start:n.end]), nil
+}
+
+// numberScan is what scanNumber found.
+type numberScan struct {
+	end    int    // where the literal ends, or where it went wrong
+	want   string // what was expected at end, if the literal is not valid
+	digits int    // every digit of the literal, for MaxNumberDigits
+	expBig bool   // the exponent's value is beyond MaxNumberExponent
+}
+
+// scanNumber reads the number literal at d[i] (a '-' or a digit).
+func scanNumber(d []byte, i int) numberScan {
+	var n numberScan
 	if i < len(d) && d[i] == '-' {
 		i++
 	}
-	digits := 0 // every digit of the literal, for MaxNumberDigits
 	switch {
 	case i < len(d) && d[i] == '0':
 		i++
-		digits++
+		n.digits++
 	case i < len(d) && d[i] >= '1' && d[i] <= '9':
 		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
 			i++
-			digits++
+			n.digits++
 		}
 	default:
-		p.pos = i
-		return nil, p.badNumber(start, "a digit")
+		n.end, n.want = i, "a digit"
+		return n
 	}
 	if i < len(d) && d[i] == '.' {
 		i++
 		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			p.pos = i
-			return nil, p.badNumber(start, "a digit after the decimal point")
+			n.end, n.want = i, "a digit after the decimal point"
+			return n
 		}
 		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
 			i++
-			digits++
+			n.digits++
 		}
 	}
-	expBig := false // the exponent's value is beyond MaxNumberExponent
 	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
 		i++
 		if i < len(d) && (d[i] == '+' || d[i] == '-') {
 			i++
 		}
 		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			p.pos = i
-			return nil, p.badNumber(start, "a digit in the exponent")
+			n.end, n.want = i, "a digit in the exponent"
+			return n
 		}
 		exp := 0
 		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			if !expBig {
+			if !n.expBig {
 				exp = exp*10 + int(d[i]-'0')
-				expBig = exp > MaxNumberExponent
+				n.expBig = exp > MaxNumberExponent
 			}
 			i++
-			digits++
+			n.digits++
 		}
 	}
-	p.pos = i
-	switch {
-	case digits > MaxNumberDigits:
-		return nil, p.fail(NumberTooLong, start, "number literal too long: %d digits, more than the %d accepted", digits, MaxNumberDigits)
-	case expBig:
-		return nil, p.fail(NumberTooLong, start, "number literal too long: its exponent is beyond ±%d", MaxNumberExponent)
-	}
-	return json.Number(d[start:i]), nil
+	n.end = i
+	return n
 }
 
 func (p *parser) badNumber(start int, want string) *Error {
@@ -537,24 +551,12 @@ func (p *parser) escape(i int, buf *[]byte) (int, error) {
 
 // hex4 decodes the four hex digits of the \u escape at d[i] == '\\'.
 func (p *parser) hex4(i int) (rune, error) {
-	d := p.data
-	if i+6 > len(d) {
+	if i+6 > len(p.data) {
 		return 0, p.fail(EOF, i, "the line ends inside a \\u escape (truncated message?)")
 	}
-	var r rune
-	for _, c := range d[i+2 : i+6] {
-		var v byte
-		switch {
-		case c >= '0' && c <= '9':
-			v = c - '0'
-		case c >= 'a' && c <= 'f':
-			v = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			v = c - 'A' + 10
-		default:
-			return 0, p.fail(Syntax, i, "invalid \\u escape: four hex digits expected")
-		}
-		r = r<<4 | rune(v)
+	r, ok := hex4At(p.data, i)
+	if !ok {
+		return 0, p.fail(Syntax, i, "invalid \\u escape: four hex digits expected")
 	}
 	return r, nil
 }
