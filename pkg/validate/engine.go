@@ -876,8 +876,6 @@ func (r *fileRun) checkItem(it *item) {
 	}
 }
 
-// publish reports a batch's findings in order (the calling goroutine) and
-// returns the in-order stage's error.
 // typeName is the summary's name of a message type: "acp session/update".
 func (r *fileRun) typeName(proto, label string) string {
 	k := [2]string{proto, label}
@@ -892,6 +890,8 @@ func (r *fileRun) typeName(proto, label string) string {
 	return n
 }
 
+// publish reports a batch's findings in order (the calling goroutine) and
+// returns the in-order stage's error.
 func (r *fileRun) publish(b *batch) error {
 	e := r.e
 	r.view(b.proto, b.dialect)

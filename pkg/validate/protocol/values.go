@@ -41,8 +41,10 @@ func child(v any, t string) any {
 	case map[string]any:
 		return c[t]
 	case []any:
+		// An index is written in decimal without leading zeros, as the
+		// Doc reads it (Message.At gives the same either way).
 		i, err := strconv.Atoi(t)
-		if err != nil || i < 0 || i >= len(c) {
+		if err != nil || i < 0 || i >= len(c) || strconv.Itoa(i) != t {
 			return nil
 		}
 		return c[i]
