@@ -274,10 +274,10 @@ func (s *state) call(m *protocol.Message, name string, id any, hasID bool) {
 	switch {
 	case eff.Effects.Initializes:
 		s.initialized = true
-		// Missing params advertise nothing.
-		s.clientInit = map[string]any{}
-		if hasParams {
-			s.clientInit, _ = m.At("/params").(map[string]any)
+		s.clientInit, _ = m.At("/params").(map[string]any)
+		if !hasParams && entry.params != nil {
+			// Missing (and reported): they advertise nothing.
+			s.clientInit = map[string]any{}
 		}
 	case !s.initialized && !s.warnedInit && !s.midSession && s.stateful():
 		// Once: later messages would repeat the same news.
