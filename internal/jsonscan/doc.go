@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -672,6 +673,17 @@ func (d *Doc) Child(i int, tok string) int {
 func (d *Doc) Value(i int) any {
 	if i < 0 {
 		return nil
+	}
+	switch n := d.nodes[i]; n.kind {
+	case Null:
+		return nil
+	case Bool:
+		return d.data[n.start] == 't'
+	case Number:
+		return json.Number(d.data[n.start:n.end])
+	case String:
+		s, _ := d.String(i)
+		return s
 	}
 	v, err := Parse(d.Raw(i), d.depth)
 	if err != nil {

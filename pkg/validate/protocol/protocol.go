@@ -145,6 +145,28 @@ func (m *Message) Resolve(ptr string) []Located {
 	return []Located{{SplitPointer(ptr), m.At(ptr)}}
 }
 
+// Locate returns where the first value a pointer with "*" tokens reaches
+// is (Resolve's first location), without building it when the pointer has
+// no "*".
+func (m *Message) Locate(ptr string) ([]string, bool) {
+	if strings.Contains(ptr, "*") {
+		if found := Resolve(m.Value(), SplitPointer(ptr)); len(found) > 0 {
+			return found[0].Loc, true
+		}
+		return nil, false
+	}
+	return SplitPointer(ptr), m.Has(ptr)
+}
+
+// Present reports whether a pointer with "*" tokens reaches any value:
+// len(Resolve(ptr)) > 0, without building what it reaches.
+func (m *Message) Present(ptr string) bool {
+	if strings.Contains(ptr, "*") {
+		return len(Resolve(m.Value(), SplitPointer(ptr))) > 0
+	}
+	return m.Has(ptr)
+}
+
 // AbsentSomewhere is the package's AbsentSomewhere on the message: whether
 // the pointer's last token is missing from an object the rest reaches.
 func (m *Message) AbsentSomewhere(ptr string) bool {

@@ -159,6 +159,10 @@ func AbsentSomewhere(v any, toks []string) bool {
 
 // JSONEqual reports whether two parsed values are the same JSON.
 func JSONEqual(a, b any) bool {
+	if as, ok := a.(string); ok { // the common case: a member against a string
+		bs, ok := b.(string)
+		return ok && as == bs
+	}
 	ab, err1 := json.Marshal(a)
 	bb, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && string(ab) == string(bb)

@@ -174,7 +174,7 @@ func matches(d *registry.Deviation, typ string, m *protocol.Message) bool {
 	if len(d.Detect.Present) > 0 {
 		found := false
 		for _, ptr := range d.Detect.Present {
-			if len(m.Resolve(ptr)) > 0 {
+			if m.Present(ptr) {
 				found = true
 			}
 		}
@@ -326,8 +326,8 @@ func (s *state) Step(m *protocol.Message) {
 // it away, or the place of the missing field, or the table's pointer.
 func where(d *registry.Deviation, m *protocol.Message) string {
 	for _, p := range d.Detect.Present {
-		if found := m.Resolve(p); len(found) > 0 {
-			return protocol.Pointer(found[0].Loc)
+		if loc, ok := m.Locate(p); ok {
+			return protocol.Pointer(loc)
 		}
 	}
 	for _, p := range d.Detect.Absent {
@@ -350,8 +350,8 @@ func where(d *registry.Deviation, m *protocol.Message) string {
 			}
 		}
 	}
-	if found := m.Resolve(d.Pointer); len(found) > 0 {
-		return protocol.Pointer(found[0].Loc)
+	if loc, ok := m.Locate(d.Pointer); ok {
+		return protocol.Pointer(loc)
 	}
 	return strings.ReplaceAll(d.Pointer, "*", "0")
 }
