@@ -146,6 +146,13 @@ func (t *tape) skipSpace() {
 }
 
 func (t *tape) add(k Type, start int) int {
+	if len(t.nodes) == cap(t.nodes) {
+		// Twice the room, whatever the size (append grows large slices
+		// by a quarter, which would copy a huge line's nodes many times).
+		grown := make([]node, len(t.nodes), 2*cap(t.nodes)+arenaChunk)
+		copy(grown, t.nodes)
+		t.nodes = grown
+	}
 	t.nodes = append(t.nodes, node{kind: k, start: uint32(start)})
 	return len(t.nodes) - 1
 }
