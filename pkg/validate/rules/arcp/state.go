@@ -1,9 +1,11 @@
 package arcp
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/agentproto/agentproto/pkg/validate/finding"
@@ -543,12 +545,10 @@ func (s *state) answers(m *protocol.Message, r *registry.ARCPRule, ss *session, 
 func (s *state) compare(m *protocol.Message, r *registry.ARCPRule) {
 	lv := m.At(r.Left)
 	rv := m.At(r.Right)
-	l, okL := number(lv)
-	rr, okR := number(rv)
-	if !okL || !okR {
+	c, both := compareNumbers(lv, rv)
+	if !both {
 		return
 	}
-	c := l.Cmp(rr)
 	ok := true
 	switch r.Op {
 	case "<=":
@@ -563,6 +563,28 @@ func (s *state) compare(m *protocol.Message, r *registry.ARCPRule) {
 	if !ok {
 		m.Add(finding.Error, r.ID, r.Left, "%s is %s and %s is %s: ARCP v1.1 §%s wants %s %s %s", memberName(protocol.SplitPointer(r.Left)), protocol.Display(lv), r.Right, protocol.Display(rv), r.Section, r.Left, r.Op, r.Right)
 	}
+}
+
+// compareNumbers compares two JSON numbers exactly (-1, 0, 1), and reports
+// whether both are numbers it reads. Integers that fit an int64, the usual
+// case, are compared as such; others as exact rationals.
+func compareNumbers(a, b any) (int, bool) {
+	an, aok := a.(json.Number)
+	bn, bok := b.(json.Number)
+	if !aok || !bok {
+		return 0, false
+	}
+	ai, aerr := strconv.ParseInt(string(an), 10, 64)
+	bi, berr := strconv.ParseInt(string(bn), 10, 64)
+	if aerr == nil && berr == nil {
+		return cmp.Compare(ai, bi), true
+	}
+	l, okL := number(an)
+	r, okR := number(bn)
+	if !okL || !okR {
+		return 0, false
+	}
+	return l.Cmp(r), true
 }
 
 // number reads a JSON number exactly. Its cost stays bounded: at most 128
