@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/agentproto/agentproto/internal/strscan"
@@ -134,16 +133,7 @@ type tape struct {
 	deepest  int   // the deepest nesting seen
 }
 
-func (t *tape) skipSpace() {
-	for t.pos < len(t.data) {
-		switch t.data[t.pos] {
-		case ' ', '\t', '\n', '\r':
-			t.pos++
-		default:
-			return
-		}
-	}
-}
+func (t *tape) skipSpace() { t.pos = spaceEnd(t.data, t.pos) }
 
 func (t *tape) add(k Type, start int) int {
 	if len(t.nodes) == cap(t.nodes) {
@@ -614,29 +604,8 @@ func (d *Doc) Bool(i int) (v, ok bool) {
 // Pointers without escapes are followed without allocating.
 func (d *Doc) Find(ptr string) int {
 	i := d.Root()
-	if strings.IndexByte(ptr, '~') >= 0 {
-		if i < 0 {
-			return -1
-		}
-		for _, tok := range wire.SplitPointer(ptr) {
-			if i = d.Child(i, tok); i < 0 {
-				return -1
-			}
-		}
-		return i
-	}
-	for ptr != "" && i >= 0 {
-		if ptr[0] != '/' {
-			return -1
-		}
-		ptr = ptr[1:]
-		tok := ptr
-		if j := strings.IndexByte(ptr, '/'); j >= 0 {
-			tok, ptr = ptr[:j], ptr[j:]
-		} else {
-			ptr = ""
-		}
-		i = d.Child(i, tok)
+	if !wire.WalkPointer(ptr, func(tok string) bool { i = d.Child(i, tok); return i >= 0 }) {
+		return -1
 	}
 	return i
 }

@@ -202,15 +202,20 @@ func validRuneAt(b []byte, off int) bool {
 	return !(r == utf8.RuneError && size <= 1)
 }
 
-func (p *parser) skipSpace() {
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
+func (p *parser) skipSpace() { p.pos = spaceEnd(p.data, p.pos) }
+
+// spaceEnd returns the offset of the first byte at or after i that is not
+// JSON whitespace.
+func spaceEnd(d []byte, i int) int {
+	for i < len(d) {
+		switch d[i] {
 		case ' ', '\t', '\n', '\r':
-			p.pos++
+			i++
 		default:
-			return
+			return i
 		}
 	}
+	return i
 }
 
 func (p *parser) value() (any, error) {

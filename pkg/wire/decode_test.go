@@ -298,3 +298,27 @@ func TestSetEnds(t *testing.T) {
 		t.Errorf("with ends: %q, %v", raw, err)
 	}
 }
+
+func TestWalkPointer(t *testing.T) {
+	for _, c := range []struct {
+		ptr  string
+		toks []string
+		ok   bool
+	}{
+		{"", nil, true},
+		{"/a/b", []string{"a", "b"}, true},
+		{"/a~1b/~0c", []string{"a/b", "~c"}, true},
+		{"/", []string{""}, true},
+		{"a/b", nil, false},
+	} {
+		var got []string
+		ok := wire.WalkPointer(c.ptr, func(tok string) bool { got = append(got, tok); return true })
+		if ok != c.ok || strings.Join(got, "|") != strings.Join(c.toks, "|") || len(got) != len(c.toks) {
+			t.Errorf("%q: %q, %v; want %q, %v", c.ptr, got, ok, c.toks, c.ok)
+		}
+	}
+	n := 0
+	if wire.WalkPointer("/a/b/c", func(string) bool { n++; return n < 2 }) || n != 2 {
+		t.Errorf("a step that says stop: walked %d tokens", n)
+	}
+}

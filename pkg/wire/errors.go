@@ -160,6 +160,38 @@ func UnescapePointer(tok string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 }
 
+// WalkPointer calls step with each unescaped reference token of a JSON
+// pointer in turn, until step returns false, and reports whether it went
+// through them all. A pointer without escapes is walked without allocating,
+// and one that does not start with '/' stops at once; a pointer with
+// escapes is walked as SplitPointer splits it.
+func WalkPointer(ptr string, step func(tok string) bool) bool {
+	if strings.IndexByte(ptr, '~') >= 0 {
+		for _, tok := range SplitPointer(ptr) {
+			if !step(tok) {
+				return false
+			}
+		}
+		return true
+	}
+	for ptr != "" {
+		if ptr[0] != '/' {
+			return false
+		}
+		ptr = ptr[1:]
+		tok := ptr
+		if i := strings.IndexByte(ptr, '/'); i >= 0 {
+			tok, ptr = ptr[:i], ptr[i:]
+		} else {
+			ptr = ""
+		}
+		if !step(tok) {
+			return false
+		}
+	}
+	return true
+}
+
 // SplitPointer splits a JSON pointer into its unescaped tokens; "" and "/"
 // (the whole document) have none.
 func SplitPointer(p string) []string {

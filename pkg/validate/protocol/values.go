@@ -111,32 +111,11 @@ func Strings(v any, ptr string) []string {
 	return out
 }
 
-// String returns the string at a pointer, if there is one.
-func String(v any, ptr string) (string, bool) {
-	s, ok := At(v, ptr).(string)
-	return s, ok
-}
-
 // At follows a JSON pointer into v; nil if it leads nowhere. Pointers
 // without escapes are followed without allocating.
 func At(v any, ptr string) any {
-	if strings.IndexByte(ptr, '~') >= 0 {
-		return Lookup(v, SplitPointer(ptr))
-	}
-	for ptr != "" {
-		if ptr[0] != '/' {
-			return nil
-		}
-		ptr = ptr[1:]
-		tok := ptr
-		if i := strings.IndexByte(ptr, '/'); i >= 0 {
-			tok, ptr = ptr[:i], ptr[i:]
-		} else {
-			ptr = ""
-		}
-		if v = child(v, tok); v == nil {
-			return nil
-		}
+	if !wire.WalkPointer(ptr, func(tok string) bool { v = child(v, tok); return v != nil }) {
+		return nil
 	}
 	return v
 }
