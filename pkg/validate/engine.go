@@ -490,11 +490,8 @@ func (r *fileRun) emit(f Finding) {
 // fast asks the fast path, if there is one, whether the value at ptr in
 // the message is certainly valid against s.
 func (e *Engine) fast(s *protocol.Schema, ptr string, m *protocol.Message) bool {
-	if e.ends != nil {
-		valid, _ := e.ends.CheckKnownEnds(s.ID, ptr, m.Data, &m.Doc)
-		return valid
-	}
-	return e.opts.Fast != nil && e.opts.Fast.Check(s.ID, ptr, m.Data)
+	valid, _ := e.fastKnown(s, ptr, m)
+	return valid
 }
 
 // valueOf is the value a check reads: the one the rules gave, else the
@@ -514,8 +511,10 @@ func (e *Engine) fastKnown(s *protocol.Schema, ptr string, m *protocol.Message) 
 		return e.ends.CheckKnownEnds(s.ID, ptr, m.Data, &m.Doc)
 	case e.known != nil:
 		return e.known.CheckKnown(s.ID, ptr, m.Data)
+	case e.opts.Fast != nil:
+		return e.opts.Fast.Check(s.ID, ptr, m.Data), false
 	}
-	return e.fast(s, ptr, m), false
+	return false, false
 }
 
 // bigLine is the size from which a failing line's huge arrays are checked
