@@ -87,16 +87,12 @@ func (a *Arena) Parse(data []byte, maxDepth int) (Doc, error) {
 		return Doc{}, &Error{Kind: TooLarge, Msg: fmt.Sprintf("a value of %d bytes, more than the %d this parser reads", len(data), MaxDocBytes)}
 	}
 	if cap(a.free) == 0 {
-		if a.next == len(a.chunks) {
-			a.chunks = append(a.chunks, make([]node, 0, arenaChunk))
-		}
-		a.free = a.chunks[a.next][:0]
-		a.next++
+		a.free = a.take()
 	}
-	// The Doc's nodes go to the free rest of the chunk; a Doc that
-	// outgrows it gets an array of its own (append moves only its
-	// nodes), and the next Doc a new chunk.
-	t := tape{data: data, maxDepth: maxDepth, nodes: a.free, keys: a.keys[:0]}
+	// The Doc's nodes go to the free rest of the chunk. A Doc that
+	// outgrows it moves to the next chunk, and one that outgrows half a
+	// chunk gets an array of its own (tape.grow).
+	t := tape{data: data, maxDepth: maxDepth, nodes: a.free, keys: a.keys[:0], arena: a}
 	t.skipSpace()
 	ok := t.pos < len(data) && t.value()
 	if ok {
@@ -113,12 +109,23 @@ func (a *Arena) Parse(data []byte, maxDepth int) (Doc, error) {
 		return Doc{}, &Error{Kind: Syntax, Offset: t.pos, Msg: "invalid JSON"}
 	}
 	n := len(t.nodes)
-	if n <= cap(a.free) {
-		a.free = a.free[n:n]
+	if t.arena != nil {
+		a.free = t.nodes[n:n]
 	} else {
 		a.free = nil
 	}
 	return Doc{data: data, nodes: t.nodes[:n:n], depth: maxDepth, deep: t.deepest}, nil
+}
+
+// take returns the next chunk, empty: one allocated before and freed by
+// Reset, or a new one.
+func (a *Arena) take() []node {
+	if a.next == len(a.chunks) {
+		a.chunks = append(a.chunks, make([]node, 0, arenaChunk))
+	}
+	c := a.chunks[a.next][:0]
+	a.next++
+	return c
 }
 
 // tape is the state of Arena.Parse: it checks what parser checks, without
@@ -129,22 +136,36 @@ type tape struct {
 	depth    int
 	maxDepth int
 	nodes    []node
-	keys     []int // key nodes of the objects being parsed, for duplicates
-	deepest  int   // the deepest nesting seen
+	keys     []int  // key nodes of the objects being parsed, for duplicates
+	deepest  int    // the deepest nesting seen
+	arena    *Arena // where more nodes come from; nil once the Doc has its own
 }
 
 func (t *tape) skipSpace() { t.pos = spaceEnd(t.data, t.pos) }
 
 func (t *tape) add(k Type, start int) int {
 	if len(t.nodes) == cap(t.nodes) {
-		// Twice the room, whatever the size (append grows large slices
-		// by a quarter, which would copy a huge line's nodes many times).
-		grown := make([]node, len(t.nodes), 2*cap(t.nodes)+arenaChunk)
-		copy(grown, t.nodes)
-		t.nodes = grown
+		t.grow()
 	}
 	t.nodes = append(t.nodes, node{kind: k, start: uint32(start)})
 	return len(t.nodes) - 1
+}
+
+// grow makes room for more nodes. A Doc that filled the rest of a chunk
+// moves to the arena's next chunk while it is small (node indexes are
+// relative to the Doc, so they stay valid), and the chunk's rest serves
+// the next Doc. A larger one leaves the arena for an array of its own,
+// twice the room each time, whatever the size (append grows large slices
+// by a quarter, which would copy a huge line's nodes many times).
+func (t *tape) grow() {
+	var room []node
+	if t.arena != nil && len(t.nodes) < arenaChunk/2 {
+		room = t.arena.take()
+	} else {
+		room = make([]node, 0, 2*cap(t.nodes)+arenaChunk)
+		t.arena = nil
+	}
+	t.nodes = append(room, t.nodes...)
 }
 
 // close ends node i at the current position.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -197,5 +198,68 @@ func TestDocEnd(t *testing.T) {
 		if got := d.End(i); got != end {
 			t.Errorf("End(%d) = %d, want %d", i, got, end)
 		}
+	}
+}
+
+// TestArenaChunks parses lines of many sizes into one Arena, so that Docs
+// fill chunks, move to the next one and outgrow half a chunk: every Doc
+// must still read back its own line afterwards, and once reset, the Arena
+// reads the same lines again without allocating.
+func TestArenaChunks(t *testing.T) {
+	var lines [][]byte
+	for i := range 400 {
+		n := 1 + i%37
+		if i%97 == 0 {
+			n = arenaChunk // more nodes than half a chunk
+		}
+		var sb strings.Builder
+		sb.WriteString(`{"i":` + strconv.Itoa(i) + `,"xs":[`)
+		for j := range n {
+			if j > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteString(strconv.Itoa(i * j))
+		}
+		sb.WriteString(`]}`)
+		lines = append(lines, []byte(sb.String()))
+	}
+	var a Arena
+	parseAll := func() []Doc {
+		docs := make([]Doc, len(lines))
+		for i, l := range lines {
+			d, err := a.Parse(l, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs[i] = d
+		}
+		return docs
+	}
+	docs := parseAll()
+	for i, d := range docs {
+		want, err := Parse(lines[i], 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, d.Value(d.Root())); diff != "" {
+			t.Fatalf("line %d reads back wrong (-want +got):\n%s", i, diff)
+		}
+	}
+	a.Reset()
+	var small [][]byte // none outgrows half a chunk; together, several chunks
+	for i, l := range lines {
+		if i%97 != 0 {
+			small = append(small, l)
+		}
+	}
+	if allocs := testing.AllocsPerRun(1, func() {
+		a.Reset()
+		for _, l := range small {
+			if _, err := a.Parse(l, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}); allocs != 0 {
+		t.Errorf("a reset arena allocated %v times for %d lines", allocs, len(small))
 	}
 }

@@ -65,13 +65,15 @@ type KnownChecker interface {
 	CheckKnown(schemaID, pointer string, line []byte) (valid, known bool)
 }
 
-// An EndsChecker is a KnownChecker that can be told where the line's arrays
-// and objects end: the engine has parsed the line strictly already, and its
-// parse says (wire.Ends), so values the checker would only step over need
-// not be read again.
-type EndsChecker interface {
+// A DecoderChecker is a KnownChecker that reads the line from a decoder
+// the engine prepares and reuses, one per batch of lines: reset over the
+// line (wire.Decoder.Reset) and told where the line's arrays and objects
+// end (wire.Decoder.SetEnds), since the engine has parsed the line
+// strictly already; values the checker would only step over need not be
+// read again.
+type DecoderChecker interface {
 	KnownChecker
-	CheckKnownEnds(schemaID, pointer string, line []byte, ends wire.Ends) (valid, known bool)
+	CheckKnownDecoder(d *wire.Decoder, schemaID, pointer string) (valid, known bool)
 }
 
 // Roundtripper decodes the value at pointer in line (a JSON pointer, "" for
@@ -148,8 +150,8 @@ type Engine struct {
 	// whole validates every check whole, never split by
 	// protocol.Schemas.Split: the tests compare both ways.
 	whole   bool
-	known   KnownChecker // Options.Fast, if it is one
-	ends    EndsChecker  // Options.Fast, if it is one
+	known   KnownChecker   // Options.Fast, if it is one
+	dec     DecoderChecker // Options.Fast, if it is one
 	schemas *protocol.Schemas
 }
 
@@ -170,7 +172,7 @@ func New(opts Options) (*Engine, error) {
 		e.workers = runtime.GOMAXPROCS(0)
 	}
 	e.known, _ = opts.Fast.(KnownChecker)
-	e.ends, _ = opts.Fast.(EndsChecker)
+	e.dec, _ = opts.Fast.(DecoderChecker)
 	if opts.Protocol != "" && e.rulesOf(opts.Protocol) == nil {
 		return nil, fmt.Errorf("validate: unknown protocol %q (want %s)", opts.Protocol, strings.Join(registry.Protocols(), ", "))
 	}
@@ -489,8 +491,8 @@ func (r *fileRun) emit(f Finding) {
 
 // fast asks the fast path, if there is one, whether the value at ptr in
 // the message is certainly valid against s.
-func (e *Engine) fast(s *protocol.Schema, ptr string, m *protocol.Message) bool {
-	valid, _ := e.fastKnown(s, ptr, m)
+func (e *Engine) fast(s *protocol.Schema, ptr string, m *protocol.Message, d *wire.Decoder) bool {
+	valid, _ := e.fastKnown(s, ptr, m, d)
 	return valid
 }
 
@@ -504,11 +506,14 @@ func valueOf(m *protocol.Message, ck protocol.Check) any {
 }
 
 // fastKnown is fast, and for a valid value also whether the fast path saw
-// every member of it defined by the schema (see KnownChecker).
-func (e *Engine) fastKnown(s *protocol.Schema, ptr string, m *protocol.Message) (valid, known bool) {
+// every member of it defined by the schema (see KnownChecker). d is the
+// decoder a DecoderChecker reads from, which fastKnown resets.
+func (e *Engine) fastKnown(s *protocol.Schema, ptr string, m *protocol.Message, d *wire.Decoder) (valid, known bool) {
 	switch {
-	case e.ends != nil:
-		return e.ends.CheckKnownEnds(s.ID, ptr, m.Data, &m.Doc)
+	case e.dec != nil:
+		d.Reset(m.Data)
+		d.SetEnds(&m.Doc)
+		return e.dec.CheckKnownDecoder(d, s.ID, ptr)
 	case e.known != nil:
 		return e.known.CheckKnown(s.ID, ptr, m.Data)
 	case e.opts.Fast != nil:
@@ -562,8 +567,9 @@ type batch struct {
 	slabs   [][]item // where the items live, filled in order
 	used    int      // slabs in use, the last perhaps in part
 	nodes   jsonscan.Arena
-	err     error // reading stopped after these items
-	errLine int   // the line reading stopped at
+	dec     wire.Decoder // the fast path's, for the batch's checks
+	err     error        // reading stopped after these items
+	errLine int          // the line reading stopped at
 	// Set by the in-order stage (step).
 	notes          []Finding // its findings, reported before the items'
 	skip           bool      // the file matches no protocol: counted only
@@ -790,12 +796,13 @@ func (r *fileRun) check(b *batch) {
 		return
 	}
 	for _, it := range b.items {
-		r.checkItem(it)
+		r.checkItem(it, &b.dec)
 	}
 }
 
-// checkItem runs one message's schema checks and round trip.
-func (r *fileRun) checkItem(it *item) {
+// checkItem runs one message's schema checks and round trip, with d for
+// the fast path's decoding.
+func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
 	e := r.e
 	m := &it.m
 	for _, ck := range m.Checks {
@@ -804,7 +811,7 @@ func (r *fileRun) checkItem(it *item) {
 			ck.Value = valueOf(m, ck)
 			it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Schema.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Schema.Valid(ck.Value)})
 		}
-		if valid, known := e.fastKnown(ck.Schema, ptr, m); valid {
+		if valid, known := e.fastKnown(ck.Schema, ptr, m, d); valid {
 			if !known {
 				it.nearMisses(ck.Schema, ck)
 			}
@@ -819,7 +826,7 @@ func (r *fileRun) checkItem(it *item) {
 			}
 		}
 		if ck.Alt == nil {
-			fs := r.explain(r.validate(ck, m), m.Line)
+			fs := r.explain(r.validate(ck, m, d), m.Line)
 			if len(fs) == 0 {
 				it.nearMisses(ck.Schema, ck)
 			}
@@ -828,7 +835,7 @@ func (r *fileRun) checkItem(it *item) {
 		}
 		// Each schema is validated once; an error is explained from
 		// that one validation.
-		narrowErr := r.validate(ck, m)
+		narrowErr := r.validate(ck, m, d)
 		if narrowErr == nil {
 			it.nearMisses(ck.Schema, ck)
 			continue
@@ -836,8 +843,8 @@ func (r *fileRun) checkItem(it *item) {
 		alt := ck
 		alt.Schema = ck.Alt
 		var wideErr verdict
-		if !e.fast(ck.Alt, ptr, m) {
-			wideErr = r.validate(alt, m)
+		if !e.fast(ck.Alt, ptr, m, d) {
+			wideErr = r.validate(alt, m, d)
 		}
 		if e.opts.Observe != nil {
 			it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Alt.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Alt.Valid(ck.Value)})
@@ -960,7 +967,7 @@ type failure struct {
 // fast path is asked about each part first: a message wrong in its
 // envelope is not validated in its payload too, nor one wrong in a session
 // id in its update. Otherwise the check is validated whole.
-func (r *fileRun) validate(ck protocol.Check, m *protocol.Message) verdict {
+func (r *fileRun) validate(ck protocol.Check, m *protocol.Message, d *wire.Decoder) verdict {
 	var parts []protocol.Check
 	if !r.e.whole {
 		parts = r.e.schemas.SplitCheck(ck)
@@ -973,7 +980,7 @@ func (r *fileRun) validate(ck protocol.Check, m *protocol.Message) verdict {
 	}
 	var v verdict
 	for _, p := range parts {
-		if r.e.fast(p.Schema, protocol.Pointer(p.Loc), m) {
+		if r.e.fast(p.Schema, protocol.Pointer(p.Loc), m, d) {
 			continue
 		}
 		if err := p.Schema.Validate(p.Value); err != nil {

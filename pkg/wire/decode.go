@@ -49,6 +49,16 @@ func NewDecoder(data []byte) *Decoder {
 	return &Decoder{buf: data, maxDepth: DefaultMaxDepth}
 }
 
+// Reset makes d read data from its start, as a new decoder would: it
+// keeps its depth limit and forgets its Ends and everything it has read,
+// so one decoder can serve many inputs without allocating.
+func (d *Decoder) Reset(data []byte) {
+	*d = Decoder{buf: data, maxDepth: d.maxDepth}
+	if d.maxDepth <= 0 {
+		d.maxDepth = DefaultMaxDepth
+	}
+}
+
 // SetMaxDepth sets the nesting limit (DefaultMaxDepth if n <= 0).
 func (d *Decoder) SetMaxDepth(n int) {
 	if n <= 0 {

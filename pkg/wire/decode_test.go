@@ -322,3 +322,30 @@ func TestWalkPointer(t *testing.T) {
 		t.Errorf("a step that says stop: walked %d tokens", n)
 	}
 }
+
+// TestReset reuses one decoder: after a value it stopped in, after ends
+// that are not the new input's, and with a depth limit of its own, Reset
+// reads the next input as a new decoder with the same limit would.
+func TestReset(t *testing.T) {
+	var d wire.Decoder
+	d.Reset([]byte(`{"a":[1,2`))
+	if _, err := d.Raw(); err == nil {
+		t.Fatal("a cut value: no error")
+	}
+	bad := []byte(`[1,,]`)
+	d.SetEnds(endsAt{0, len(bad)})
+	d.Reset(bad)
+	if _, err := d.Raw(); err == nil {
+		t.Error("the ends of the input before were kept: an invalid array read whole")
+	}
+	d.SetMaxDepth(2)
+	d.Reset([]byte(`[[[1]]]`))
+	if _, err := d.Raw(); err == nil || !strings.Contains(err.Error(), "nesting deeper than") {
+		t.Errorf("depth limit 2 after Reset: %v", err)
+	}
+	d.Reset([]byte(` {"b" : "c"} `))
+	raw, err := d.Raw()
+	if err != nil || string(raw) != `{"b" : "c"}` {
+		t.Errorf("after Reset: %q, %v", raw, err)
+	}
+}

@@ -37,24 +37,21 @@ func (c Checker) Check(schemaID, pointer string, line []byte) bool {
 // unknown member aside and read no part of it as raw bytes. Such a value
 // has no misspelt member for the validator to look for.
 func (c Checker) CheckKnown(schemaID, pointer string, line []byte) (valid, known bool) {
-	return c.CheckKnownEnds(schemaID, pointer, line, nil)
+	return c.CheckKnownDecoder(wire.NewDecoder(line), schemaID, pointer)
 }
 
-// CheckKnownEnds is CheckKnown for a line the caller has already parsed
-// strictly whole: ends (if not nil) says where its arrays and objects end,
-// and the values the types keep raw or skip are stepped over rather than
-// read again (wire.Decoder.SetEnds).
-func (Checker) CheckKnownEnds(schemaID, pointer string, line []byte, ends wire.Ends) (valid, known bool) {
+// CheckKnownDecoder is CheckKnown reading the line from d, which the
+// caller has reset over it (wire.Decoder.Reset) and may have told where
+// the line's arrays and objects end (wire.Decoder.SetEnds), so that the
+// values the types keep raw or skip are stepped over rather than read
+// again. A caller that checks many values reuses one decoder for them.
+func (Checker) CheckKnownDecoder(d *wire.Decoder, schemaID, pointer string) (valid, known bool) {
 	c, ok := Lookup(schemaID)
 	if !ok || (!c.Complete && c.CompleteValue == nil) {
 		return false, false
 	}
-	// The decoder never writes to line, and the decoded value is dropped
-	// before Check returns, so no copy is needed.
-	d := wire.NewDecoder(line)
-	if ends != nil {
-		d.SetEnds(ends)
-	}
+	// The decoder never writes to the line, and the decoded value is
+	// dropped before the check returns, so no copy is needed.
 	if found, err := d.Seek(pointer); !found || err != nil {
 		return false, false
 	}

@@ -266,6 +266,7 @@ func (s *state) call(m *protocol.Message, name string, id any, hasID bool) {
 	// same method may add effects (a child session its new variant
 	// announces). Schemas stay those of the entry found.
 	eff := s.widest(entry)
+	// On the stack: only a request that awaits its answer is kept.
 	req := &request{line: m.Line, dir: dir, name: name, m: entry, eff: eff}
 	if p := eff.Effects.ClosesSession; p != "" {
 		req.closes, req.closing = m.String("/params" + strings.TrimPrefix(p, "/params"))
@@ -296,7 +297,8 @@ func (s *state) call(m *protocol.Message, name string, id any, hasID bool) {
 	}
 	if hasID {
 		if k, ok := idKey(dir, id); ok {
-			s.pending.Put(k, req)
+			kept := *req
+			s.pending.Put(k, &kept)
 		}
 	}
 }
