@@ -1424,6 +1424,17 @@ func (g *gen) needsCheck(r *model.Ref) bool {
 	case model.Builtin:
 		return len(g.checkBuiltin(r.Builtin, r.Check, jen.Id("v"))) > 0
 	case model.NamedRef:
+		// A named type over a builtin checks what namedType gives its
+		// CheckWire: its value's constraints, often none (an id type),
+		// and then neither its CheckWire nor its pointer is worth a
+		// call. Any other named type is asked.
+		if t := r.Type; t.External == nil && (t.Kind == model.Named || t.Kind == model.Scalar) && t.Under != nil && t.Under.Kind == model.Builtin {
+			u := *t.Under
+			if !t.Check.Empty() {
+				u.Check = t.Check
+			}
+			return g.needsCheck(&u)
+		}
 		return true
 	case model.Raw:
 		return len(r.Check.RawKinds) > 0

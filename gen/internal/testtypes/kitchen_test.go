@@ -158,7 +158,7 @@ func TestDecodeErrorsNamePointers(t *testing.T) {
 }
 
 func TestValidateNamesEveryViolation(t *testing.T) {
-	e := decode(t, `{"id":"","sessionId":"s","event":{"type":"exploded","shrapnel":[1,2]},"answer":null,"kind":"envelope","tags":["ok","Bad","c","d"],"priority":"urgent","mode":"custom","at":"yesterday","limits":{"percent":0},"ratio":1}`)
+	e := decode(t, `{"id":"","sessionId":"s","event":{"type":"exploded","shrapnel":[1,2]},"answer":null,"kind":"envelope","tags":["ok","Bad","c","d"],"priority":"urgent","mode":"custom","at":"yesterday","limits":{"percent":0},"ratio":1,"label":""}`)
 	err := e.Validate()
 	var es wire.Errors
 	if !errors.As(err, &es) {
@@ -173,6 +173,7 @@ func TestValidateNamesEveryViolation(t *testing.T) {
 		"/limits/percent": "less than the minimum 1",
 		"/ratio":          "not less than 1",
 		"/at":             `"yesterday" is not a valid date-time`,
+		"/label":          "shorter than 1",
 	}
 	got := map[string]string{}
 	for _, x := range es {

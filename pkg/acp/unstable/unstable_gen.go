@@ -4838,10 +4838,6 @@ func (x *ProviderInfo) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProviderInfo) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "providerId")
-		x.ProviderID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "supported")
 		for i0 := range x.Supported {
 			p := wire.JoinIndex(p, i0)
@@ -6052,10 +6048,6 @@ func (x *MCPServerACP) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerACP) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "serverId")
-		x.ServerID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -8874,10 +8866,6 @@ func (x *PlanItems) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "planId")
-		x.PlanID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "entries")
 		for i0 := range x.Entries {
 			p := wire.JoinIndex(p, i0)
@@ -9047,10 +9035,6 @@ func (x *PlanFile) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanFile) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "planId")
-		x.PlanID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -9174,10 +9158,6 @@ func (x *PlanMarkdown) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanMarkdown) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "planId")
-		x.PlanID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -9284,10 +9264,6 @@ func (x *PlanRemoved) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanRemoved) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "planId")
-		x.PlanID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -12750,14 +12726,6 @@ func (x *MessageMCPNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "serverId")
-		x.ServerID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "requestId")
-		x.RequestID.CheckWire(c, p)
-	}
 	if x.Params != nil && string(x.Params) != "null" {
 		p := wire.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
@@ -12914,14 +12882,6 @@ func (x *MessageMCPRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "serverId")
-		x.ServerID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "requestId")
-		x.RequestID.CheckWire(c, p)
-	}
 	if x.Params != nil && string(x.Params) != "null" {
 		p := wire.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
@@ -13408,10 +13368,6 @@ func (x *DisableProviderRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DisableProviderRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "providerId")
-		x.ProviderID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -13899,10 +13855,6 @@ func (x *SetProviderRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetProviderRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "providerId")
-		x.ProviderID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "apiType")
 		x.APIType.CheckWire(c, p)

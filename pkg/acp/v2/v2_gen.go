@@ -3139,10 +3139,6 @@ func (x *LoginAuthRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LoginAuthRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "methodId")
-		x.MethodID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -4401,10 +4397,6 @@ func (x *ToolCallUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
 	if v, ok := x.Kind.Get(); ok {
 		p := wire.Join(p, "kind")
 		v.CheckWire(c, p)
@@ -5611,10 +5603,6 @@ func (x *ImageContent) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "mimeType")
-		x.MIMEType.CheckWire(c, p)
-	}
 	if v, ok := x.Annotations.Get(); ok {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
@@ -5808,10 +5796,6 @@ func (x *AudioContent) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AudioContent) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "mimeType")
-		x.MIMEType.CheckWire(c, p)
-	}
 	if v, ok := x.Annotations.Get(); ok {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
@@ -6140,10 +6124,6 @@ func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 			v[i1].CheckWire(c, p)
 		}
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if v, ok := x.Annotations.Get(); ok {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
@@ -6360,10 +6340,6 @@ func (x *Icon) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Icon) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if v, ok := x.Theme.Get(); ok {
 		p := wire.Join(p, "theme")
 		v.CheckWire(c, p)
@@ -6869,10 +6845,6 @@ func (x *EmbeddedResourceResourceTextResourceContents) EncodeWireFields(e *wire.
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -7026,10 +6998,6 @@ func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWireFields(e *wire.
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -7533,16 +7501,8 @@ func (x *DiffChangeAdd) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DiffChangeAdd) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
-	}
 	if v, ok := x.FileType.Get(); ok {
 		p := wire.Join(p, "fileType")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
@@ -7812,16 +7772,8 @@ func (x *DiffChangeDelete) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DiffChangeDelete) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
-	}
 	if v, ok := x.FileType.Get(); ok {
 		p := wire.Join(p, "fileType")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
@@ -7999,16 +7951,8 @@ func (x *DiffChangeModify) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DiffChangeModify) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
-	}
 	if v, ok := x.FileType.Get(); ok {
 		p := wire.Join(p, "fileType")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
@@ -8199,20 +8143,8 @@ func (x *DiffChangeMove) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DiffChangeMove) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "oldPath")
-		x.OldPath.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
-	}
 	if v, ok := x.FileType.Get(); ok {
 		p := wire.Join(p, "fileType")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
@@ -8403,20 +8335,8 @@ func (x *DiffChangeCopy) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DiffChangeCopy) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "oldPath")
-		x.OldPath.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
-	}
 	if v, ok := x.FileType.Get(); ok {
 		p := wire.Join(p, "fileType")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
@@ -8697,10 +8617,6 @@ func (x *Terminal) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Terminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -8875,10 +8791,6 @@ func (x *ToolCallLocation) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -9260,18 +9172,6 @@ func (x *CommandPermissionSubject) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CommandPermissionSubject) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "cwd")
-		x.Cwd.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.TerminalID.Get(); ok {
-		p := wire.Join(p, "terminalId")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -9423,10 +9323,6 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -9578,10 +9474,6 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -9673,12 +9565,7 @@ func (x *DiffPathChange) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DiffPathChange) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
-	}
-}
+func (x *DiffPathChange) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *DiffPathChange) Validate() error {
@@ -9778,16 +9665,7 @@ func (x *DiffPathPairChange) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DiffPathPairChange) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "oldPath")
-		x.OldPath.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
-	}
-}
+func (x *DiffPathPairChange) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *DiffPathPairChange) Validate() error {
@@ -9917,10 +9795,6 @@ func (x *PermissionOption) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "optionId")
-		x.OptionID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "kind")
 		x.Kind.CheckWire(c, p)
@@ -10134,16 +10008,7 @@ func (x *ElicitationSessionScope) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationSessionScope) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
+func (x *ElicitationSessionScope) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationSessionScope) Validate() error {
@@ -13309,16 +13174,7 @@ func (x *ElicitationFormModeElicitationSessionScope) EncodeWireFields(e *wire.En
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationFormModeElicitationSessionScope) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
+func (x *ElicitationFormModeElicitationSessionScope) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationFormModeElicitationSessionScope) Validate() error {
@@ -13739,16 +13595,7 @@ func (x *ElicitationURLModeElicitationSessionScope) EncodeWireFields(e *wire.Enc
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLModeElicitationSessionScope) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
+func (x *ElicitationURLModeElicitationSessionScope) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationURLModeElicitationSessionScope) Validate() error {
@@ -15774,10 +15621,6 @@ func (x *AuthMethodTerminal) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "methodId")
-		x.MethodID.CheckWire(c, p)
-	}
 	if x.Env != nil {
 		p := wire.Join(p, "env")
 		for i0 := range x.Env {
@@ -16063,10 +15906,6 @@ func (x *AuthMethodAgent) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "methodId")
-		x.MethodID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -16405,16 +16244,8 @@ func (x *SessionConfigOptionSessionConfigSelect) EncodeWireFields(e *wire.Encode
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigOptionSessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "currentValue")
-		x.CurrentValue.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
-	}
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
 	}
 	if v, ok := x.Category.Get(); ok {
 		p := wire.Join(p, "category")
@@ -16691,10 +16522,6 @@ func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -16920,10 +16747,6 @@ func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "groupId")
-		x.GroupID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "options")
 		if len(x.Options) < 1 {
@@ -17348,10 +17171,6 @@ func (x *SessionConfigOptionSessionConfigBoolean) EncodeWireFields(e *wire.Encod
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigOptionSessionConfigBoolean) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
 	if v, ok := x.Category.Get(); ok {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
@@ -17465,10 +17284,6 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "currentValue")
-		x.CurrentValue.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
@@ -18242,21 +18057,6 @@ func (x *SessionInfo) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "cwd")
-		x.Cwd.CheckWire(c, p)
-	}
-	if x.AdditionalDirectories != nil {
-		p := wire.Join(p, "additionalDirectories")
-		for i0 := range x.AdditionalDirectories {
-			p := wire.JoinIndex(p, i0)
-			x.AdditionalDirectories[i0].CheckWire(c, p)
-		}
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -18799,10 +18599,6 @@ func (x *ErrorDataSessionNotFoundErrorData) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ErrorDataSessionNotFoundErrorData) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -19057,10 +18853,6 @@ func (x *SessionNotFoundErrorData) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotFoundErrorData) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -19641,10 +19433,6 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -19857,10 +19645,6 @@ func (x *UserMessage) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UserMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
 	if v, ok := x.Content.Get(); ok {
 		p := wire.Join(p, "content")
 		for i1 := range v {
@@ -20077,10 +19861,6 @@ func (x *AgentMessage) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
 	if v, ok := x.Content.Get(); ok {
 		p := wire.Join(p, "content")
 		for i1 := range v {
@@ -20297,10 +20077,6 @@ func (x *AgentThought) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentThought) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
 	if v, ok := x.Content.Get(); ok {
 		p := wire.Join(p, "content")
 		for i1 := range v {
@@ -20940,10 +20716,6 @@ func (x *BackgroundTerminal) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BackgroundTerminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -21050,10 +20822,6 @@ func (x *BackgroundToolCall) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BackgroundToolCall) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -21794,10 +21562,6 @@ func (x *ToolCallContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "content")
 		CheckToolCallContent(c, p, x.Content)
 	}
@@ -22067,14 +21831,6 @@ func (x *TerminalUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalUpdate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
-	if v, ok := x.Cwd.Get(); ok {
-		p := wire.Join(p, "cwd")
-		v.CheckWire(c, p)
-	}
 	if v, ok := x.Output.Get(); ok {
 		p := wire.Join(p, "output")
 		v.CheckWire(c, p)
@@ -22813,10 +22569,6 @@ func (x *TerminalOutputChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalOutputChunk) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -23172,10 +22924,6 @@ func (x *PlanItems) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "planId")
-		x.PlanID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "entries")
 		for i0 := range x.Entries {
@@ -24592,10 +24340,6 @@ func (x *CompactionUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "compactionId")
-		x.CompactionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
@@ -24821,10 +24565,6 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "compactionId")
-		x.CompactionID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -26116,10 +25856,6 @@ func (x *MCPServerStdio) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "command")
-		x.Command.CheckWire(c, p)
-	}
 	if x.Env != nil {
 		p := wire.Join(p, "env")
 		for i0 := range x.Env {
@@ -26634,10 +26370,6 @@ func (x *SelectedPermissionOutcome) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "optionId")
-		x.OptionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -27263,10 +26995,6 @@ func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "elicitationId")
-		x.ElicitationID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -27699,10 +27427,6 @@ func (x *CreateElicitationRequestElicitationURLMode) EncodeWireFields(e *wire.En
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CreateElicitationRequestElicitationURLMode) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "elicitationId")
-		x.ElicitationID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -29772,10 +29496,6 @@ func (x *CancelSessionNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelSessionNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -29880,10 +29600,6 @@ func (x *CloseSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -30076,10 +29792,6 @@ func (x *DeleteSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -30308,14 +30020,6 @@ func (x *ListSessionsRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Cwd.Get(); ok {
-		p := wire.Join(p, "cwd")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Cursor.Get(); ok {
-		p := wire.Join(p, "cursor")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -30474,10 +30178,6 @@ func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 			p := wire.JoinIndex(p, i0)
 			x.Sessions[i0].CheckWire(c, p)
 		}
-	}
-	if v, ok := x.NextCursor.Get(); ok {
-		p := wire.Join(p, "nextCursor")
-		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
@@ -30655,17 +30355,6 @@ func (x *NewSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "cwd")
-		x.Cwd.CheckWire(c, p)
-	}
-	if x.AdditionalDirectories != nil {
-		p := wire.Join(p, "additionalDirectories")
-		for i0 := range x.AdditionalDirectories {
-			p := wire.JoinIndex(p, i0)
-			x.AdditionalDirectories[i0].CheckWire(c, p)
-		}
-	}
 	if x.MCPServers != nil {
 		p := wire.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
@@ -30853,10 +30542,6 @@ func (x *NewSessionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.ConfigOptions != nil {
 		p := wire.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
@@ -31015,10 +30700,6 @@ func (x *PromptRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "prompt")
 		if len(x.Prompt) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(x.Prompt))
@@ -31132,10 +30813,6 @@ func (x *PromptResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -31352,10 +31029,6 @@ func (x *RequestPermissionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if v, ok := x.Subject.Get(); ok {
 		p := wire.Join(p, "subject")
 		CheckRequestPermissionSubject(c, p, v)
@@ -31701,21 +31374,6 @@ func (x *ResumeSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "cwd")
-		x.Cwd.CheckWire(c, p)
-	}
-	if x.AdditionalDirectories != nil {
-		p := wire.Join(p, "additionalDirectories")
-		for i0 := range x.AdditionalDirectories {
-			p := wire.JoinIndex(p, i0)
-			x.AdditionalDirectories[i0].CheckWire(c, p)
-		}
-	}
 	if x.MCPServers != nil {
 		p := wire.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
@@ -32165,21 +31823,9 @@ func (x *SetSessionConfigOptionRequestID) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionConfigOptionRequestID) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
 	}
 }
 
@@ -32330,14 +31976,6 @@ func (x *SetSessionConfigOptionRequestBoolean) EncodeWireFields(e *wire.Encoder)
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -32597,10 +32235,6 @@ func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
@@ -32721,14 +32355,6 @@ func (x *CancelTerminalRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelTerminalRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -32934,14 +32560,6 @@ func (x *CancelToolCallRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelToolCallRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)

@@ -1044,20 +1044,8 @@ func (x *Session) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Session) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "session_id")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "state")
 		x.State.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "created_at")
-		x.CreatedAt.CheckWire(c, p)
-	}
-	if x.LastActivityAt != nil {
-		p := wire.Join(p, "last_activity_at")
-		(*x.LastActivityAt).CheckWire(c, p)
 	}
 	if x.Metadata != nil {
 		p := wire.Join(p, "metadata")
@@ -2032,12 +2020,7 @@ func (x *ToolCallRecord) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ToolCallRecord) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-}
+func (x *ToolCallRecord) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ToolCallRecord) Validate() error {
@@ -2232,10 +2215,6 @@ func (x *ConversationTurn) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ConversationTurn) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "turn_id")
-		x.TurnID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "prompt")
 		for i0 := range x.Prompt {
 			p := wire.JoinIndex(p, i0)
@@ -2248,10 +2227,6 @@ func (x *ConversationTurn) CheckWire(c *wire.Checker, p string) {
 			p := wire.JoinIndex(p, i0)
 			x.ToolCalls[i0].CheckWire(c, p)
 		}
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
 	}
 }
 
@@ -4125,16 +4100,7 @@ func (x *SessionCancelParams) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionCancelParams) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "session_id")
-		x.SessionID.CheckWire(c, p)
-	}
-	if x.TurnID != nil {
-		p := wire.Join(p, "turn_id")
-		(*x.TurnID).CheckWire(c, p)
-	}
-}
+func (x *SessionCancelParams) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionCancelParams) Validate() error {
@@ -4221,12 +4187,7 @@ func (x *SessionLoadParams) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionLoadParams) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "session_id")
-		x.SessionID.CheckWire(c, p)
-	}
-}
+func (x *SessionLoadParams) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionLoadParams) Validate() error {
@@ -4589,10 +4550,6 @@ func (x *SessionNewResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNewResult) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "session_id")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "state")
 		x.State.CheckWire(c, p)
 	}
@@ -4735,10 +4692,6 @@ func (x *SessionPromptParams) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionPromptParams) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "session_id")
-		x.SessionID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "content")
 		for i0 := range x.Content {
@@ -4905,10 +4858,6 @@ func (x *SessionPromptResult) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionPromptResult) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "turn_id")
-		x.TurnID.CheckWire(c, p)
-	}
 	if x.ToolCalls != nil {
 		p := wire.Join(p, "tool_calls")
 		for i0 := range x.ToolCalls {
@@ -5056,10 +5005,6 @@ func (x *RequestPermissionParams) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionParams) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "toolCall")
 		x.ToolCall.CheckWire(c, p)
@@ -5704,16 +5649,7 @@ func (x *MessageDelta) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MessageDelta) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "session_id")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "turn_id")
-		x.TurnID.CheckWire(c, p)
-	}
-}
+func (x *MessageDelta) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *MessageDelta) Validate() error {
@@ -5846,14 +5782,6 @@ func (x *ToolCallStart) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallStart) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "session_id")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "turn_id")
-		x.TurnID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "tool_call")
 		x.ToolCall.CheckWire(c, p)
@@ -6011,16 +5939,7 @@ func (x *ToolCallEnd) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ToolCallEnd) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "session_id")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "turn_id")
-		x.TurnID.CheckWire(c, p)
-	}
-}
+func (x *ToolCallEnd) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ToolCallEnd) Validate() error {
@@ -6153,14 +6072,6 @@ func (x *TurnComplete) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TurnComplete) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "session_id")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "turn_id")
-		x.TurnID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "status")
 		x.Status.CheckWire(c, p)
@@ -6318,16 +6229,7 @@ func (x *TurnError) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TurnError) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "session_id")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "turn_id")
-		x.TurnID.CheckWire(c, p)
-	}
-}
+func (x *TurnError) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *TurnError) Validate() error {
@@ -6460,14 +6362,6 @@ func (x *ServerRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ServerRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "session_id")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "turn_id")
-		x.TurnID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "request")
 		x.Request.CheckWire(c, p)

@@ -2695,7 +2695,7 @@ func (x *MessageID) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
-	if !pattern0.MatchString(string(v)) {
+	if !pattern1.MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^msg_.", string(v))
 	}
 }
@@ -2743,7 +2743,7 @@ func (x *Timestamp) CheckWire(c *wire.Checker, p string) {
 	if !wire.IsDateTime(string(v)) {
 		c.Fail(p, "%q is not a valid date-time", string(v))
 	}
-	if !pattern1.MatchString(string(v)) {
+	if !pattern2.MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$", string(v))
 	}
 }
@@ -2788,7 +2788,7 @@ func (x *SessionID) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
-	if !pattern2.MatchString(string(v)) {
+	if !pattern0.MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^sess_.", string(v))
 	}
 }
@@ -29783,9 +29783,9 @@ func Lookup(id string) (wire.Codec, bool) {
 
 // The schemas' patterns, compiled once.
 var (
-	pattern0 = regexp.MustCompile("^msg_.")
-	pattern1 = regexp.MustCompile("^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$")
-	pattern2 = regexp.MustCompile("^sess_.")
+	pattern0 = regexp.MustCompile("^sess_.")
+	pattern1 = regexp.MustCompile("^msg_.")
+	pattern2 = regexp.MustCompile("^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$")
 	pattern3 = regexp.MustCompile("^job_.")
 	pattern4 = regexp.MustCompile("^str_.")
 	pattern5 = regexp.MustCompile("^sub_.")

@@ -5273,10 +5273,6 @@ func (x *WriteTextFileRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *WriteTextFileRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -5504,10 +5500,6 @@ func (x *ReadTextFileRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ReadTextFileRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -5666,10 +5658,6 @@ func (x *RequestPermissionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "toolCall")
 		x.ToolCall.CheckWire(c, p)
@@ -6037,10 +6025,6 @@ func (x *ToolCallUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
 	if v, ok := x.Kind.Get(); ok {
 		p := wire.Join(p, "kind")
 		v.CheckWire(c, p)
@@ -8635,10 +8619,6 @@ func (x *Terminal) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Terminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -8963,10 +8943,6 @@ func (x *PermissionOption) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "optionId")
-		x.OptionID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "kind")
 		x.Kind.CheckWire(c, p)
@@ -9326,10 +9302,6 @@ func (x *CreateTerminalRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CreateTerminalRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Env != nil {
 		p := wire.Join(p, "env")
 		for i0 := range x.Env {
@@ -9591,14 +9563,6 @@ func (x *TerminalOutputRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalOutputRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -9722,14 +9686,6 @@ func (x *ReleaseTerminalRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ReleaseTerminalRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -9853,14 +9809,6 @@ func (x *WaitForTerminalExitRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *WaitForTerminalExitRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -9984,14 +9932,6 @@ func (x *KillTerminalRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *KillTerminalRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -13085,16 +13025,7 @@ func (x *Session) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Session) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
+func (x *Session) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Session) Validate() error {
@@ -13354,10 +13285,6 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "elicitationId")
-		x.ElicitationID.CheckWire(c, p)
 	}
 	{
 		p := wire.Join(p, "url")
@@ -13696,16 +13623,7 @@ func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
+func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationURLModeSession) Validate() error {
@@ -14762,10 +14680,6 @@ func (x *InitializeResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "protocolVersion")
-		x.ProtocolVersion.CheckWire(c, p)
-	}
 	if x.AgentCapabilities != nil {
 		p := wire.Join(p, "agentCapabilities")
 		(*x.AgentCapabilities).CheckWire(c, p)
@@ -16590,10 +16504,6 @@ func (x *AuthMethodTerminal) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -16791,10 +16701,6 @@ func (x *AuthMethodAgent) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -17371,10 +17277,6 @@ func (x *NewSessionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if v, ok := x.Modes.Get(); ok {
 		p := wire.Join(p, "modes")
 		v.CheckWire(c, p)
@@ -17531,10 +17433,6 @@ func (x *SessionModeState) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionModeState) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "currentModeId")
-		x.CurrentModeID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "availableModes")
 		for i0 := range x.AvailableModes {
@@ -17739,10 +17637,6 @@ func (x *SessionMode) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionMode) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -18090,10 +17984,6 @@ func (x *Select) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Select) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
 	if v, ok := x.Category.Get(); ok {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
@@ -18103,10 +17993,6 @@ func (x *Select) CheckWire(c *wire.Checker, p string) {
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "currentValue")
-		x.CurrentValue.CheckWire(c, p)
 	}
 	{
 		p := wire.Join(p, "options")
@@ -18475,10 +18361,6 @@ func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -18707,10 +18589,6 @@ func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "group")
-		x.Group.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "options")
 		for i0 := range x.Options {
@@ -19043,10 +18921,6 @@ func (x *Boolean) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Boolean) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
 	if v, ok := x.Category.Get(); ok {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
@@ -19628,10 +19502,6 @@ func (x *SessionInfo) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -21217,10 +21087,6 @@ func (x *AgentNotificationParamsSessionNotification) EncodeWireFields(e *wire.En
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
@@ -21730,10 +21596,6 @@ func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
-	if v, ok := x.MessageID.Get(); ok {
-		p := wire.Join(p, "messageId")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -22222,10 +22084,6 @@ func (x *ToolCall) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCall) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
 	if x.Kind != nil {
 		p := wire.Join(p, "kind")
 		(*x.Kind).CheckWire(c, p)
@@ -23173,10 +23031,6 @@ func (x *CurrentModeUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CurrentModeUpdate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "currentModeId")
-		x.CurrentModeID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -24199,10 +24053,6 @@ func (x *CompactionUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "compactionId")
-		x.CompactionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
@@ -24435,10 +24285,6 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "compactionId")
-		x.CompactionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -24554,10 +24400,6 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) EncodeWireField
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsCompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "elicitationId")
-		x.ElicitationID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -25481,10 +25323,6 @@ func (x *InitializeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "protocolVersion")
-		x.ProtocolVersion.CheckWire(c, p)
-	}
 	if x.ClientCapabilities != nil {
 		p := wire.Join(p, "clientCapabilities")
 		(*x.ClientCapabilities).CheckWire(c, p)
@@ -26871,10 +26709,6 @@ func (x *AuthenticateRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthenticateRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "methodId")
-		x.MethodID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -28245,10 +28079,6 @@ func (x *LoadSessionRequest) CheckWire(c *wire.Checker, p string) {
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -28513,10 +28343,6 @@ func (x *DeleteSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -28720,10 +28546,6 @@ func (x *ResumeSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.MCPServers != nil {
 		p := wire.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
@@ -28841,10 +28663,6 @@ func (x *CloseSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -28968,14 +28786,6 @@ func (x *SetSessionModeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionModeRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "modeId")
-		x.ModeID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -29244,14 +29054,6 @@ func (x *SetSessionConfigOptionRequestBoolean) EncodeWireFields(e *wire.Encoder)
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -29390,23 +29192,11 @@ func (x *ValueID) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ValueID) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
 	}
 }
 
@@ -29551,10 +29341,6 @@ func (x *PromptRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "prompt")
 		for i0 := range x.Prompt {
@@ -30877,10 +30663,6 @@ func (x *SelectedPermissionOutcome) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "optionId")
-		x.OptionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -30991,10 +30773,6 @@ func (x *CreateTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CreateTerminalResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -33036,10 +32814,6 @@ func (x *ClientNotificationParamsCancelNotification) EncodeWireFields(e *wire.En
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientNotificationParamsCancelNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -33939,16 +33713,7 @@ func (x *ElicitationSessionScope) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationSessionScope) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
+func (x *ElicitationSessionScope) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationSessionScope) Validate() error {
@@ -34149,10 +33914,6 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "currentValue")
-		x.CurrentValue.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
@@ -34496,10 +34257,6 @@ func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
@@ -34613,10 +34370,6 @@ func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "elicitationId")
-		x.ElicitationID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -35160,10 +34913,6 @@ func (x *CancelNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {

@@ -7787,10 +7787,6 @@ func (x *WriteTextFileRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *WriteTextFileRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -8018,10 +8014,6 @@ func (x *ReadTextFileRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ReadTextFileRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -8180,10 +8172,6 @@ func (x *RequestPermissionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "toolCall")
 		x.ToolCall.CheckWire(c, p)
@@ -8551,10 +8539,6 @@ func (x *ToolCallUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
 	if v, ok := x.Kind.Get(); ok {
 		p := wire.Join(p, "kind")
 		v.CheckWire(c, p)
@@ -11149,10 +11133,6 @@ func (x *Terminal) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Terminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -11477,10 +11457,6 @@ func (x *PermissionOption) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "optionId")
-		x.OptionID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "kind")
 		x.Kind.CheckWire(c, p)
@@ -11840,10 +11816,6 @@ func (x *CreateTerminalRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CreateTerminalRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Env != nil {
 		p := wire.Join(p, "env")
 		for i0 := range x.Env {
@@ -12105,14 +12077,6 @@ func (x *TerminalOutputRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalOutputRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -12236,14 +12200,6 @@ func (x *ReleaseTerminalRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ReleaseTerminalRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -12367,14 +12323,6 @@ func (x *WaitForTerminalExitRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *WaitForTerminalExitRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -12498,14 +12446,6 @@ func (x *KillTerminalRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *KillTerminalRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -15599,16 +15539,7 @@ func (x *Session) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Session) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
+func (x *Session) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Session) Validate() error {
@@ -15868,10 +15799,6 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "elicitationId")
-		x.ElicitationID.CheckWire(c, p)
 	}
 	{
 		p := wire.Join(p, "url")
@@ -16210,16 +16137,7 @@ func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
+func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationURLModeSession) Validate() error {
@@ -16467,14 +16385,6 @@ func (x *MessageMCPRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "serverId")
-		x.ServerID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "requestId")
-		x.RequestID.CheckWire(c, p)
-	}
 	if x.Params != nil && string(x.Params) != "null" {
 		p := wire.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
@@ -17751,10 +17661,6 @@ func (x *InitializeResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "protocolVersion")
-		x.ProtocolVersion.CheckWire(c, p)
-	}
 	if x.AgentCapabilities != nil {
 		p := wire.Join(p, "agentCapabilities")
 		(*x.AgentCapabilities).CheckWire(c, p)
@@ -20715,10 +20621,6 @@ func (x *AuthMethodTerminal) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -20916,10 +20818,6 @@ func (x *AuthMethodAgent) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -21541,10 +21439,6 @@ func (x *ProviderInfo) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProviderInfo) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "providerId")
-		x.ProviderID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "supported")
 		for i0 := range x.Supported {
@@ -22694,10 +22588,6 @@ func (x *NewSessionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if v, ok := x.Modes.Get(); ok {
 		p := wire.Join(p, "modes")
 		v.CheckWire(c, p)
@@ -22854,10 +22744,6 @@ func (x *SessionModeState) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionModeState) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "currentModeId")
-		x.CurrentModeID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "availableModes")
 		for i0 := range x.AvailableModes {
@@ -23062,10 +22948,6 @@ func (x *SessionMode) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionMode) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -23413,10 +23295,6 @@ func (x *Select) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Select) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
 	if v, ok := x.Category.Get(); ok {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
@@ -23426,10 +23304,6 @@ func (x *Select) CheckWire(c *wire.Checker, p string) {
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "currentValue")
-		x.CurrentValue.CheckWire(c, p)
 	}
 	{
 		p := wire.Join(p, "options")
@@ -23798,10 +23672,6 @@ func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -24030,10 +23900,6 @@ func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "group")
-		x.Group.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "options")
 		for i0 := range x.Options {
@@ -24366,10 +24232,6 @@ func (x *Boolean) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Boolean) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
 	if v, ok := x.Category.Get(); ok {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
@@ -24981,10 +24843,6 @@ func (x *SessionInfo) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -25267,10 +25125,6 @@ func (x *ForkSessionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ForkSessionResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if v, ok := x.Modes.Get(); ok {
 		p := wire.Join(p, "modes")
 		v.CheckWire(c, p)
@@ -27552,10 +27406,6 @@ func (x *AgentNotificationParamsSessionNotification) EncodeWireFields(e *wire.En
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
@@ -28170,10 +28020,6 @@ func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
-	if v, ok := x.MessageID.Get(); ok {
-		p := wire.Join(p, "messageId")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -28662,10 +28508,6 @@ func (x *ToolCall) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCall) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
 	if x.Kind != nil {
 		p := wire.Join(p, "kind")
 		(*x.Kind).CheckWire(c, p)
@@ -29499,10 +29341,6 @@ func (x *PlanItems) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "planId")
-		x.PlanID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "entries")
 		for i0 := range x.Entries {
 			p := wire.JoinIndex(p, i0)
@@ -29678,10 +29516,6 @@ func (x *PlanFile) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanFile) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "planId")
-		x.PlanID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -29811,10 +29645,6 @@ func (x *PlanMarkdown) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanMarkdown) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "planId")
-		x.PlanID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -29927,10 +29757,6 @@ func (x *PlanRemoved) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanRemoved) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "planId")
-		x.PlanID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -30459,10 +30285,6 @@ func (x *CurrentModeUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CurrentModeUpdate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "currentModeId")
-		x.CurrentModeID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -31485,10 +31307,6 @@ func (x *CompactionUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "compactionId")
-		x.CompactionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
@@ -31720,10 +31538,6 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "compactionId")
-		x.CompactionID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -32038,10 +31852,6 @@ func (x *SubagentUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubagentUpdate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if v, ok := x.Capabilities.Get(); ok {
 		p := wire.Join(p, "capabilities")
 		v.CheckWire(c, p)
@@ -34395,26 +34205,6 @@ func (x *SessionMessage) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
-	if v, ok := x.SenderSessionID.Get(); ok {
-		p := wire.Join(p, "senderSessionId")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.RecipientSessionID.Get(); ok {
-		p := wire.Join(p, "recipientSessionId")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.SenderMessageID.Get(); ok {
-		p := wire.Join(p, "senderMessageId")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.RecipientMessageID.Get(); ok {
-		p := wire.Join(p, "recipientMessageId")
-		v.CheckWire(c, p)
-	}
 	if v, ok := x.Content.Get(); ok {
 		p := wire.Join(p, "content")
 		for i1 := range v {
@@ -34552,10 +34342,6 @@ func (x *SessionMessageChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionMessageChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -34671,10 +34457,6 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) EncodeWireField
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsCompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "elicitationId")
-		x.ElicitationID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -35980,10 +35762,6 @@ func (x *InitializeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "protocolVersion")
-		x.ProtocolVersion.CheckWire(c, p)
-	}
 	if x.ClientCapabilities != nil {
 		p := wire.Join(p, "clientCapabilities")
 		(*x.ClientCapabilities).CheckWire(c, p)
@@ -37618,10 +37396,6 @@ func (x *AuthenticateRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthenticateRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "methodId")
-		x.MethodID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -37901,10 +37675,6 @@ func (x *SetProviderRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetProviderRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "providerId")
-		x.ProviderID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "apiType")
 		x.APIType.CheckWire(c, p)
 	}
@@ -38018,10 +37788,6 @@ func (x *DisableProviderRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DisableProviderRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "providerId")
-		x.ProviderID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -39204,10 +38970,6 @@ func (x *MCPServerACP) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerACP) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "serverId")
-		x.ServerID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -39919,10 +39681,6 @@ func (x *LoadSessionRequest) CheckWire(c *wire.Checker, p string) {
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if v, ok := x.SystemPrompt.Get(); ok {
 		p := wire.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
@@ -40271,10 +40029,6 @@ func (x *DeleteSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -40504,10 +40258,6 @@ func (x *ForkSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ForkSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.MCPServers != nil {
 		p := wire.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
@@ -40629,10 +40379,6 @@ func (x *ArchiveSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -40743,10 +40489,6 @@ func (x *UnarchiveSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnarchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -40857,10 +40599,6 @@ func (x *SessionStatusRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionStatusRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -40988,10 +40726,6 @@ func (x *SetSessionTitleRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionTitleRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -41221,10 +40955,6 @@ func (x *ResumeSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.MCPServers != nil {
 		p := wire.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
@@ -41346,10 +41076,6 @@ func (x *CloseSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -41473,14 +41199,6 @@ func (x *SetSessionModeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionModeRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "modeId")
-		x.ModeID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -41749,14 +41467,6 @@ func (x *SetSessionConfigOptionRequestBoolean) EncodeWireFields(e *wire.Encoder)
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -41895,23 +41605,11 @@ func (x *ValueID) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ValueID) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
 	}
 }
 
@@ -42056,10 +41754,6 @@ func (x *PromptRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "prompt")
 		for i0 := range x.Prompt {
@@ -43411,10 +43105,6 @@ func (x *SelectedPermissionOutcome) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "optionId")
-		x.OptionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -43525,10 +43215,6 @@ func (x *CreateTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CreateTerminalResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -46119,10 +45805,6 @@ func (x *ClientNotificationParamsCancelNotification) EncodeWireFields(e *wire.En
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientNotificationParamsCancelNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -46281,14 +45963,6 @@ func (x *ClientNotificationParamsMessageMCPNotification) EncodeWireFields(e *wir
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientNotificationParamsMessageMCPNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "serverId")
-		x.ServerID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "requestId")
-		x.RequestID.CheckWire(c, p)
-	}
 	if x.Params != nil && string(x.Params) != "null" {
 		p := wire.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
@@ -47276,10 +46950,6 @@ func (x *ProxyRequestParamsInitializeProxyRequest) EncodeWireFields(e *wire.Enco
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyRequestParamsInitializeProxyRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "protocolVersion")
-		x.ProtocolVersion.CheckWire(c, p)
-	}
 	if x.ClientCapabilities != nil {
 		p := wire.Join(p, "clientCapabilities")
 		(*x.ClientCapabilities).CheckWire(c, p)
@@ -48136,10 +47806,6 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) EncodeWireFields(e *w
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyResponseResultResultInitializeProxyResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "protocolVersion")
-		x.ProtocolVersion.CheckWire(c, p)
-	}
 	if x.AgentCapabilities != nil {
 		p := wire.Join(p, "agentCapabilities")
 		(*x.AgentCapabilities).CheckWire(c, p)
@@ -49166,16 +48832,7 @@ func (x *ElicitationSessionScope) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationSessionScope) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
+func (x *ElicitationSessionScope) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationSessionScope) Validate() error {
@@ -49376,10 +49033,6 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "currentValue")
-		x.CurrentValue.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
@@ -49723,10 +49376,6 @@ func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
@@ -49942,10 +49591,6 @@ func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "elicitationId")
-		x.ElicitationID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -50644,10 +50289,6 @@ func (x *CancelNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -50804,14 +50445,6 @@ func (x *MessageMCPNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "serverId")
-		x.ServerID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "requestId")
-		x.RequestID.CheckWire(c, p)
-	}
 	if x.Params != nil && string(x.Params) != "null" {
 		p := wire.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {

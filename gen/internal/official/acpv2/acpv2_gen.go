@@ -6648,10 +6648,6 @@ func (x *AgentRequestParamsRequestPermissionRequest) EncodeWireFields(e *wire.En
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequestParamsRequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if v, ok := x.Subject.Get(); ok {
 		p := wire.Join(p, "subject")
 		CheckRequestPermissionSubject(c, p, v)
@@ -7325,10 +7321,6 @@ func (x *ToolCallUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
 	if v, ok := x.Kind.Get(); ok {
 		p := wire.Join(p, "kind")
 		v.CheckWire(c, p)
@@ -8562,10 +8554,6 @@ func (x *ImageContent) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "mimeType")
-		x.MIMEType.CheckWire(c, p)
-	}
 	if v, ok := x.URI.Get(); ok {
 		p := wire.Join(p, "uri")
 		if !check.IsURI(string(v)) {
@@ -8771,10 +8759,6 @@ func (x *AudioContent) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AudioContent) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "mimeType")
-		x.MIMEType.CheckWire(c, p)
-	}
 	if v, ok := x.Annotations.Get(); ok {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
@@ -9115,10 +9099,6 @@ func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 			v[i1].CheckWire(c, p)
 		}
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if v, ok := x.Annotations.Get(); ok {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
@@ -9346,10 +9326,6 @@ func (x *Icon) CheckWire(c *wire.Checker, p string) {
 		if !check.IsURI(string(x.Src)) {
 			c.Fail(p, "%q is not a valid uri", string(x.Src))
 		}
-	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
 	}
 	if v, ok := x.Theme.Get(); ok {
 		p := wire.Join(p, "theme")
@@ -9874,10 +9850,6 @@ func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -10042,10 +10014,6 @@ func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker
 		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
-	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
@@ -10566,19 +10534,11 @@ func (x *Add) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
 	}
 }
 
@@ -10851,19 +10811,11 @@ func (x *Delete) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
 	}
 }
 
@@ -11044,19 +10996,11 @@ func (x *Modify) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
 	}
 }
 
@@ -11250,23 +11194,11 @@ func (x *Move) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "oldPath")
-		x.OldPath.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
 	}
 }
 
@@ -11460,23 +11392,11 @@ func (x *Copy) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "oldPath")
-		x.OldPath.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
 	}
 }
 
@@ -11772,10 +11692,6 @@ func (x *Terminal) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Terminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -11956,10 +11872,6 @@ func (x *ToolCallLocation) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
-	}
 	if v, ok := x.Line.Get(); ok {
 		p := wire.Join(p, "line")
 		if uint32(v) < 1 {
@@ -12365,18 +12277,6 @@ func (x *CommandPermissionSubject) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CommandPermissionSubject) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "cwd")
-		x.Cwd.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.TerminalID.Get(); ok {
-		p := wire.Join(p, "terminalId")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -12517,10 +12417,6 @@ func (x *PermissionOption) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "optionId")
-		x.OptionID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "kind")
 		x.Kind.CheckWire(c, p)
@@ -15873,16 +15769,7 @@ func (x *Session) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Session) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
+func (x *Session) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Session) Validate() error {
@@ -16142,10 +16029,6 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "elicitationId")
-		x.ElicitationID.CheckWire(c, p)
 	}
 	{
 		p := wire.Join(p, "url")
@@ -16496,16 +16379,7 @@ func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
+func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationURLModeSession) Validate() error {
@@ -17581,10 +17455,6 @@ func (x *InitializeResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "protocolVersion")
-		x.ProtocolVersion.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "info")
 		x.Info.CheckWire(c, p)
@@ -19611,10 +19481,6 @@ func (x *AuthMethodTerminal) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "methodId")
-		x.MethodID.CheckWire(c, p)
-	}
 	if x.Env != nil {
 		p := wire.Join(p, "env")
 		for i0 := range x.Env {
@@ -19952,10 +19818,6 @@ func (x *AuthMethodAgent) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "methodId")
-		x.MethodID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -20330,10 +20192,6 @@ func (x *NewSessionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.ConfigOptions != nil {
 		p := wire.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
@@ -20691,10 +20549,6 @@ func (x *Select) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Select) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
 	if v, ok := x.Category.Get(); ok {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
@@ -20704,10 +20558,6 @@ func (x *Select) CheckWire(c *wire.Checker, p string) {
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "currentValue")
-		x.CurrentValue.CheckWire(c, p)
 	}
 	{
 		p := wire.Join(p, "options")
@@ -21076,10 +20926,6 @@ func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -21311,10 +21157,6 @@ func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "groupId")
-		x.GroupID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "options")
 		if len(x.Options) < 1 {
@@ -21653,10 +21495,6 @@ func (x *Boolean) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Boolean) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
 	if v, ok := x.Category.Get(); ok {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
@@ -22309,10 +22147,6 @@ func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 			x.Sessions[i0].CheckWire(c, p)
 		}
 	}
-	if v, ok := x.NextCursor.Get(); ok {
-		p := wire.Join(p, "nextCursor")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -22530,21 +22364,6 @@ func (x *SessionInfo) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "cwd")
-		x.Cwd.CheckWire(c, p)
-	}
-	if x.AdditionalDirectories != nil {
-		p := wire.Join(p, "additionalDirectories")
-		for i0 := range x.AdditionalDirectories {
-			p := wire.JoinIndex(p, i0)
-			x.AdditionalDirectories[i0].CheckWire(c, p)
-		}
-	}
 	if v, ok := x.UpdatedAt.Get(); ok {
 		p := wire.Join(p, "updatedAt")
 		if !wire.IsDateTime(string(v)) {
@@ -23404,10 +23223,6 @@ func (x *PromptResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -24324,17 +24139,6 @@ func (x *UnsupportedProtocolVersion) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnsupportedProtocolVersion) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requested")
-		x.Requested.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "supported")
-		for i0 := range x.Supported {
-			p := wire.JoinIndex(p, i0)
-			x.Supported[i0].CheckWire(c, p)
-		}
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -24447,10 +24251,6 @@ func (x *SessionNotFound) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotFound) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -24901,10 +24701,6 @@ func (x *AgentNotificationParamsUpdateSessionNotification) EncodeWireFields(e *w
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsUpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
@@ -25495,10 +25291,6 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -25717,10 +25509,6 @@ func (x *UserMessage) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UserMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
 	if v, ok := x.Content.Get(); ok {
 		p := wire.Join(p, "content")
 		for i1 := range v {
@@ -25943,10 +25731,6 @@ func (x *AgentMessage) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
 	if v, ok := x.Content.Get(); ok {
 		p := wire.Join(p, "content")
 		for i1 := range v {
@@ -26169,10 +25953,6 @@ func (x *AgentThought) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentThought) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
 	if v, ok := x.Content.Get(); ok {
 		p := wire.Join(p, "content")
 		for i1 := range v {
@@ -26819,10 +26599,6 @@ func (x *BackgroundTerminal) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BackgroundTerminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -26935,10 +26711,6 @@ func (x *BackgroundToolCall) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BackgroundToolCall) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -28869,10 +28641,6 @@ func (x *ToolCallContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "content")
 		CheckToolCallContent(c, p, x.Content)
 	}
@@ -29148,14 +28916,6 @@ func (x *TerminalUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalUpdate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
-	if v, ok := x.Cwd.Get(); ok {
-		p := wire.Join(p, "cwd")
-		v.CheckWire(c, p)
-	}
 	if v, ok := x.Output.Get(); ok {
 		p := wire.Join(p, "output")
 		v.CheckWire(c, p)
@@ -29930,10 +29690,6 @@ func (x *TerminalOutputChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalOutputChunk) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -30301,10 +30057,6 @@ func (x *PlanItems) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "planId")
-		x.PlanID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "entries")
 		for i0 := range x.Entries {
@@ -31775,10 +31527,6 @@ func (x *CompactionUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "compactionId")
-		x.CompactionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
@@ -32011,10 +31759,6 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "compactionId")
-		x.CompactionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -32130,10 +31874,6 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) EncodeWireField
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsCompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "elicitationId")
-		x.ElicitationID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -33045,10 +32785,6 @@ func (x *InitializeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "protocolVersion")
-		x.ProtocolVersion.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "info")
 		x.Info.CheckWire(c, p)
 	}
@@ -33880,10 +33616,6 @@ func (x *LoginAuthRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LoginAuthRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "methodId")
-		x.MethodID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -34160,17 +33892,6 @@ func (x *NewSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "cwd")
-		x.Cwd.CheckWire(c, p)
-	}
-	if x.AdditionalDirectories != nil {
-		p := wire.Join(p, "additionalDirectories")
-		for i0 := range x.AdditionalDirectories {
-			p := wire.JoinIndex(p, i0)
-			x.AdditionalDirectories[i0].CheckWire(c, p)
-		}
-	}
 	if x.MCPServers != nil {
 		p := wire.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
@@ -34811,10 +34532,6 @@ func (x *MCPServerStdio) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "command")
-		x.Command.CheckWire(c, p)
-	}
 	if x.Env != nil {
 		p := wire.Join(p, "env")
 		for i0 := range x.Env {
@@ -34968,14 +34685,6 @@ func (x *ListSessionsRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Cwd.Get(); ok {
-		p := wire.Join(p, "cwd")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Cursor.Get(); ok {
-		p := wire.Join(p, "cursor")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -35086,10 +34795,6 @@ func (x *DeleteSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -35315,21 +35020,6 @@ func (x *ResumeSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "cwd")
-		x.Cwd.CheckWire(c, p)
-	}
-	if x.AdditionalDirectories != nil {
-		p := wire.Join(p, "additionalDirectories")
-		for i0 := range x.AdditionalDirectories {
-			p := wire.JoinIndex(p, i0)
-			x.AdditionalDirectories[i0].CheckWire(c, p)
-		}
-	}
 	if x.MCPServers != nil {
 		p := wire.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
@@ -35647,10 +35337,6 @@ func (x *CloseSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -35774,14 +35460,6 @@ func (x *CancelToolCallRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelToolCallRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -35905,14 +35583,6 @@ func (x *CancelTerminalRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelTerminalRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -36179,23 +35849,11 @@ func (x *ID) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ID) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
 	}
 }
 
@@ -36350,14 +36008,6 @@ func (x *SetSessionConfigOptionRequestBoolean) EncodeWireFields(e *wire.Encoder)
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -36507,10 +36157,6 @@ func (x *PromptRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "prompt")
 		if len(x.Prompt) < 1 {
@@ -37497,10 +37143,6 @@ func (x *SelectedPermissionOutcome) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "optionId")
-		x.OptionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -39092,10 +38734,6 @@ func (x *ClientNotificationParamsCancelSessionNotification) EncodeWireFields(e *
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientNotificationParamsCancelSessionNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -39794,10 +39432,6 @@ func (x *RequestPermissionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if v, ok := x.Subject.Get(); ok {
 		p := wire.Join(p, "subject")
 		CheckRequestPermissionSubject(c, p, v)
@@ -39975,10 +39609,6 @@ func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -40142,10 +39772,6 @@ func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -40239,12 +39865,7 @@ func (x *DiffPathChange) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DiffPathChange) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
-	}
-}
+func (x *DiffPathChange) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *DiffPathChange) Validate() error {
@@ -40344,16 +39965,7 @@ func (x *DiffPathPairChange) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DiffPathPairChange) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "oldPath")
-		x.OldPath.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
-	}
-}
+func (x *DiffPathPairChange) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *DiffPathPairChange) Validate() error {
@@ -40466,16 +40078,7 @@ func (x *ElicitationSessionScope) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationSessionScope) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
+func (x *ElicitationSessionScope) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationSessionScope) Validate() error {
@@ -40676,10 +40279,6 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "currentValue")
-		x.CurrentValue.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
@@ -40914,17 +40513,6 @@ func (x *UnsupportedProtocolVersionErrorData) EncodeWireFields(e *wire.Encoder) 
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnsupportedProtocolVersionErrorData) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requested")
-		x.Requested.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "supported")
-		for i0 := range x.Supported {
-			p := wire.JoinIndex(p, i0)
-			x.Supported[i0].CheckWire(c, p)
-		}
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -41035,10 +40623,6 @@ func (x *SessionNotFoundErrorData) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotFoundErrorData) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -41293,10 +40877,6 @@ func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
@@ -41512,10 +41092,6 @@ func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "elicitationId")
-		x.ElicitationID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -42059,10 +41635,6 @@ func (x *CancelSessionNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelSessionNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {

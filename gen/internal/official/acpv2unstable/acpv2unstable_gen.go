@@ -9060,10 +9060,6 @@ func (x *AgentRequestParamsRequestPermissionRequest) EncodeWireFields(e *wire.En
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequestParamsRequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if v, ok := x.Subject.Get(); ok {
 		p := wire.Join(p, "subject")
 		CheckRequestPermissionSubject(c, p, v)
@@ -9737,10 +9733,6 @@ func (x *ToolCallUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
 	if v, ok := x.Kind.Get(); ok {
 		p := wire.Join(p, "kind")
 		v.CheckWire(c, p)
@@ -10974,10 +10966,6 @@ func (x *ImageContent) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "mimeType")
-		x.MIMEType.CheckWire(c, p)
-	}
 	if v, ok := x.URI.Get(); ok {
 		p := wire.Join(p, "uri")
 		if !check.IsURI(string(v)) {
@@ -11183,10 +11171,6 @@ func (x *AudioContent) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AudioContent) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "mimeType")
-		x.MIMEType.CheckWire(c, p)
-	}
 	if v, ok := x.Annotations.Get(); ok {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
@@ -11527,10 +11511,6 @@ func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 			v[i1].CheckWire(c, p)
 		}
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if v, ok := x.Annotations.Get(); ok {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
@@ -11758,10 +11738,6 @@ func (x *Icon) CheckWire(c *wire.Checker, p string) {
 		if !check.IsURI(string(x.Src)) {
 			c.Fail(p, "%q is not a valid uri", string(x.Src))
 		}
-	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
 	}
 	if v, ok := x.Theme.Get(); ok {
 		p := wire.Join(p, "theme")
@@ -12286,10 +12262,6 @@ func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -12454,10 +12426,6 @@ func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker
 		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
-	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
@@ -12978,19 +12946,11 @@ func (x *Add) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
 	}
 }
 
@@ -13263,19 +13223,11 @@ func (x *Delete) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
 	}
 }
 
@@ -13456,19 +13408,11 @@ func (x *Modify) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
 	}
 }
 
@@ -13662,23 +13606,11 @@ func (x *Move) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "oldPath")
-		x.OldPath.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
 	}
 }
 
@@ -13872,23 +13804,11 @@ func (x *Copy) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "oldPath")
-		x.OldPath.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
 	}
 }
 
@@ -14184,10 +14104,6 @@ func (x *Terminal) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Terminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -14368,10 +14284,6 @@ func (x *ToolCallLocation) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
-	}
 	if v, ok := x.Line.Get(); ok {
 		p := wire.Join(p, "line")
 		if uint32(v) < 1 {
@@ -14777,18 +14689,6 @@ func (x *CommandPermissionSubject) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CommandPermissionSubject) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "cwd")
-		x.Cwd.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.TerminalID.Get(); ok {
-		p := wire.Join(p, "terminalId")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -14929,10 +14829,6 @@ func (x *PermissionOption) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "optionId")
-		x.OptionID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "kind")
 		x.Kind.CheckWire(c, p)
@@ -18285,16 +18181,7 @@ func (x *Session) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Session) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
+func (x *Session) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Session) Validate() error {
@@ -18554,10 +18441,6 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "elicitationId")
-		x.ElicitationID.CheckWire(c, p)
 	}
 	{
 		p := wire.Join(p, "url")
@@ -18908,16 +18791,7 @@ func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
+func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationURLModeSession) Validate() error {
@@ -19167,14 +19041,6 @@ func (x *AgentRequestParamsMessageMCPRequest) EncodeWireFields(e *wire.Encoder) 
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequestParamsMessageMCPRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "serverId")
-		x.ServerID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "requestId")
-		x.RequestID.CheckWire(c, p)
-	}
 	if x.Params != nil && string(x.Params) != "null" {
 		p := wire.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
@@ -20470,10 +20336,6 @@ func (x *InitializeResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "protocolVersion")
-		x.ProtocolVersion.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "info")
 		x.Info.CheckWire(c, p)
@@ -23740,10 +23602,6 @@ func (x *AuthMethodTerminal) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "methodId")
-		x.MethodID.CheckWire(c, p)
-	}
 	if x.Env != nil {
 		p := wire.Join(p, "env")
 		for i0 := range x.Env {
@@ -24081,10 +23939,6 @@ func (x *AuthMethodAgent) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "methodId")
-		x.MethodID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -24506,10 +24360,6 @@ func (x *ProviderInfo) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProviderInfo) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "providerId")
-		x.ProviderID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "supported")
 		for i0 := range x.Supported {
@@ -25663,10 +25513,6 @@ func (x *NewSessionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.ConfigOptions != nil {
 		p := wire.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
@@ -26024,10 +25870,6 @@ func (x *Select) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Select) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
 	if v, ok := x.Category.Get(); ok {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
@@ -26037,10 +25879,6 @@ func (x *Select) CheckWire(c *wire.Checker, p string) {
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "currentValue")
-		x.CurrentValue.CheckWire(c, p)
 	}
 	{
 		p := wire.Join(p, "options")
@@ -26409,10 +26247,6 @@ func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -26644,10 +26478,6 @@ func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "groupId")
-		x.GroupID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "options")
 		if len(x.Options) < 1 {
@@ -26986,10 +26816,6 @@ func (x *Boolean) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Boolean) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
 	if v, ok := x.Category.Get(); ok {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
@@ -27642,10 +27468,6 @@ func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 			x.Sessions[i0].CheckWire(c, p)
 		}
 	}
-	if v, ok := x.NextCursor.Get(); ok {
-		p := wire.Join(p, "nextCursor")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -27893,21 +27715,6 @@ func (x *SessionInfo) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "cwd")
-		x.Cwd.CheckWire(c, p)
-	}
-	if x.AdditionalDirectories != nil {
-		p := wire.Join(p, "additionalDirectories")
-		for i0 := range x.AdditionalDirectories {
-			p := wire.JoinIndex(p, i0)
-			x.AdditionalDirectories[i0].CheckWire(c, p)
-		}
-	}
 	if v, ok := x.UpdatedAt.Get(); ok {
 		p := wire.Join(p, "updatedAt")
 		if !wire.IsDateTime(string(v)) {
@@ -28234,10 +28041,6 @@ func (x *ForkSessionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ForkSessionResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.ConfigOptions != nil {
 		p := wire.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
@@ -29212,10 +29015,6 @@ func (x *BackgroundTerminal) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BackgroundTerminal) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -29328,10 +29127,6 @@ func (x *BackgroundToolCall) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BackgroundToolCall) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -29444,10 +29239,6 @@ func (x *BackgroundSubagent) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BackgroundSubagent) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -31948,17 +31739,6 @@ func (x *UnsupportedProtocolVersion) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnsupportedProtocolVersion) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requested")
-		x.Requested.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "supported")
-		for i0 := range x.Supported {
-			p := wire.JoinIndex(p, i0)
-			x.Supported[i0].CheckWire(c, p)
-		}
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -32071,10 +31851,6 @@ func (x *SessionNotFound) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotFound) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -33403,10 +33179,6 @@ func (x *PromptResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -34249,10 +34021,6 @@ func (x *AgentNotificationParamsUpdateSessionNotification) EncodeWireFields(e *w
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsUpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
@@ -34926,10 +34694,6 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -35148,10 +34912,6 @@ func (x *UserMessage) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UserMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
 	if v, ok := x.Content.Get(); ok {
 		p := wire.Join(p, "content")
 		for i1 := range v {
@@ -35374,10 +35134,6 @@ func (x *AgentMessage) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
 	if v, ok := x.Content.Get(); ok {
 		p := wire.Join(p, "content")
 		for i1 := range v {
@@ -35600,10 +35356,6 @@ func (x *AgentThought) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentThought) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
 	if v, ok := x.Content.Get(); ok {
 		p := wire.Join(p, "content")
 		for i1 := range v {
@@ -35854,10 +35606,6 @@ func (x *ToolCallContentChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "content")
 		CheckToolCallContent(c, p, x.Content)
@@ -36134,14 +35882,6 @@ func (x *TerminalUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalUpdate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
-	if v, ok := x.Cwd.Get(); ok {
-		p := wire.Join(p, "cwd")
-		v.CheckWire(c, p)
-	}
 	if v, ok := x.Output.Get(); ok {
 		p := wire.Join(p, "output")
 		v.CheckWire(c, p)
@@ -36916,10 +36656,6 @@ func (x *TerminalOutputChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalOutputChunk) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -37329,10 +37065,6 @@ func (x *PlanItems) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "planId")
-		x.PlanID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "entries")
 		for i0 := range x.Entries {
@@ -37760,10 +37492,6 @@ func (x *PlanFile) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanFile) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "planId")
-		x.PlanID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
@@ -37898,10 +37626,6 @@ func (x *PlanMarkdown) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanMarkdown) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "planId")
-		x.PlanID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -38014,10 +37738,6 @@ func (x *PlanRemoved) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanRemoved) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "planId")
-		x.PlanID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -39191,10 +38911,6 @@ func (x *CompactionUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "compactionId")
-		x.CompactionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
@@ -39426,10 +39142,6 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "compactionId")
-		x.CompactionID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -39736,10 +39448,6 @@ func (x *SubagentUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubagentUpdate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if v, ok := x.Capabilities.Get(); ok {
 		p := wire.Join(p, "capabilities")
 		v.CheckWire(c, p)
@@ -39747,17 +39455,6 @@ func (x *SubagentUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.State.Get(); ok {
 		p := wire.Join(p, "state")
 		CheckStateUpdate(c, p, v)
-	}
-	if v, ok := x.Cwd.Get(); ok {
-		p := wire.Join(p, "cwd")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.AdditionalDirectories.Get(); ok {
-		p := wire.Join(p, "additionalDirectories")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			v[i1].CheckWire(c, p)
-		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
@@ -40245,26 +39942,6 @@ func (x *SessionMessage) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
-	if v, ok := x.SenderSessionID.Get(); ok {
-		p := wire.Join(p, "senderSessionId")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.RecipientSessionID.Get(); ok {
-		p := wire.Join(p, "recipientSessionId")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.SenderMessageID.Get(); ok {
-		p := wire.Join(p, "senderMessageId")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.RecipientMessageID.Get(); ok {
-		p := wire.Join(p, "recipientMessageId")
-		v.CheckWire(c, p)
-	}
 	if v, ok := x.Content.Get(); ok {
 		p := wire.Join(p, "content")
 		for i1 := range v {
@@ -40402,10 +40079,6 @@ func (x *SessionMessageChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionMessageChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -40521,10 +40194,6 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) EncodeWireField
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsCompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "elicitationId")
-		x.ElicitationID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -41818,10 +41487,6 @@ func (x *InitializeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "protocolVersion")
-		x.ProtocolVersion.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "info")
 		x.Info.CheckWire(c, p)
 	}
@@ -42653,10 +42318,6 @@ func (x *LoginAuthRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LoginAuthRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "methodId")
-		x.MethodID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -42936,10 +42597,6 @@ func (x *SetProviderRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetProviderRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "providerId")
-		x.ProviderID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "apiType")
 		x.APIType.CheckWire(c, p)
 	}
@@ -43059,10 +42716,6 @@ func (x *DisableProviderRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DisableProviderRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "providerId")
-		x.ProviderID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -43459,17 +43112,6 @@ func (x *NewSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "cwd")
-		x.Cwd.CheckWire(c, p)
-	}
-	if x.AdditionalDirectories != nil {
-		p := wire.Join(p, "additionalDirectories")
-		for i0 := range x.AdditionalDirectories {
-			p := wire.JoinIndex(p, i0)
-			x.AdditionalDirectories[i0].CheckWire(c, p)
-		}
-	}
 	if x.MCPServers != nil {
 		p := wire.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
@@ -44063,10 +43705,6 @@ func (x *MCPServerACP) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerACP) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "serverId")
-		x.ServerID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -44268,10 +43906,6 @@ func (x *MCPServerStdio) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "command")
-		x.Command.CheckWire(c, p)
-	}
 	if x.Env != nil {
 		p := wire.Join(p, "env")
 		for i0 := range x.Env {
@@ -44673,14 +44307,6 @@ func (x *ListSessionsRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Cwd.Get(); ok {
-		p := wire.Join(p, "cwd")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Cursor.Get(); ok {
-		p := wire.Join(p, "cursor")
-		v.CheckWire(c, p)
-	}
 	if v, ok := x.Archived.Get(); ok {
 		p := wire.Join(p, "archived")
 		v.CheckWire(c, p)
@@ -44845,10 +44471,6 @@ func (x *DeleteSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -45070,21 +44692,6 @@ func (x *ForkSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ForkSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "cwd")
-		x.Cwd.CheckWire(c, p)
-	}
-	if x.AdditionalDirectories != nil {
-		p := wire.Join(p, "additionalDirectories")
-		for i0 := range x.AdditionalDirectories {
-			p := wire.JoinIndex(p, i0)
-			x.AdditionalDirectories[i0].CheckWire(c, p)
-		}
-	}
 	if x.MCPServers != nil {
 		p := wire.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
@@ -45206,10 +44813,6 @@ func (x *ArchiveSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -45320,10 +44923,6 @@ func (x *UnarchiveSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnarchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -45434,10 +45033,6 @@ func (x *SessionStatusRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionStatusRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -45565,10 +45160,6 @@ func (x *SetSessionTitleRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionTitleRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -45820,21 +45411,6 @@ func (x *ResumeSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "cwd")
-		x.Cwd.CheckWire(c, p)
-	}
-	if x.AdditionalDirectories != nil {
-		p := wire.Join(p, "additionalDirectories")
-		for i0 := range x.AdditionalDirectories {
-			p := wire.JoinIndex(p, i0)
-			x.AdditionalDirectories[i0].CheckWire(c, p)
-		}
-	}
 	if x.MCPServers != nil {
 		p := wire.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
@@ -46156,10 +45732,6 @@ func (x *CloseSessionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -46283,14 +45855,6 @@ func (x *CancelToolCallRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelToolCallRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -46414,14 +45978,6 @@ func (x *CancelTerminalRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelTerminalRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -46688,23 +46244,11 @@ func (x *ID) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ID) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
-	}
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
 	}
 }
 
@@ -46859,14 +46403,6 @@ func (x *SetSessionConfigOptionRequestBoolean) EncodeWireFields(e *wire.Encoder)
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -47016,10 +46552,6 @@ func (x *PromptRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "prompt")
 		if len(x.Prompt) < 1 {
@@ -48035,10 +47567,6 @@ func (x *SelectedPermissionOutcome) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "optionId")
-		x.OptionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -50179,10 +49707,6 @@ func (x *ClientNotificationParamsCancelSessionNotification) EncodeWireFields(e *
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientNotificationParamsCancelSessionNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -50341,14 +49865,6 @@ func (x *ClientNotificationParamsMessageMCPNotification) EncodeWireFields(e *wir
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientNotificationParamsMessageMCPNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "serverId")
-		x.ServerID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "requestId")
-		x.RequestID.CheckWire(c, p)
-	}
 	if x.Params != nil && string(x.Params) != "null" {
 		p := wire.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
@@ -51324,10 +50840,6 @@ func (x *ProxyRequestParamsInitializeProxyRequest) EncodeWireFields(e *wire.Enco
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyRequestParamsInitializeProxyRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "protocolVersion")
-		x.ProtocolVersion.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "info")
 		x.Info.CheckWire(c, p)
 	}
@@ -52170,10 +51682,6 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) EncodeWireFields(e *w
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyResponseResultResultInitializeProxyResponse) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "protocolVersion")
-		x.ProtocolVersion.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "info")
 		x.Info.CheckWire(c, p)
@@ -53158,10 +52666,6 @@ func (x *RequestPermissionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if v, ok := x.Subject.Get(); ok {
 		p := wire.Join(p, "subject")
 		CheckRequestPermissionSubject(c, p, v)
@@ -53339,10 +52843,6 @@ func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -53506,10 +53006,6 @@ func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
-	if v, ok := x.MIMEType.Get(); ok {
-		p := wire.Join(p, "mimeType")
-		v.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -53603,12 +53099,7 @@ func (x *DiffPathChange) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DiffPathChange) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
-	}
-}
+func (x *DiffPathChange) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *DiffPathChange) Validate() error {
@@ -53708,16 +53199,7 @@ func (x *DiffPathPairChange) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DiffPathPairChange) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "oldPath")
-		x.OldPath.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "path")
-		x.Path.CheckWire(c, p)
-	}
-}
+func (x *DiffPathPairChange) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *DiffPathPairChange) Validate() error {
@@ -53830,16 +53312,7 @@ func (x *ElicitationSessionScope) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationSessionScope) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if v, ok := x.ToolCallID.Get(); ok {
-		p := wire.Join(p, "toolCallId")
-		v.CheckWire(c, p)
-	}
-}
+func (x *ElicitationSessionScope) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationSessionScope) Validate() error {
@@ -54085,14 +53558,6 @@ func (x *MessageMCPRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "serverId")
-		x.ServerID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "requestId")
-		x.RequestID.CheckWire(c, p)
-	}
 	if x.Params != nil && string(x.Params) != "null" {
 		p := wire.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
@@ -54210,10 +53675,6 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "currentValue")
-		x.CurrentValue.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
@@ -54448,17 +53909,6 @@ func (x *UnsupportedProtocolVersionErrorData) EncodeWireFields(e *wire.Encoder) 
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnsupportedProtocolVersionErrorData) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requested")
-		x.Requested.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "supported")
-		for i0 := range x.Supported {
-			p := wire.JoinIndex(p, i0)
-			x.Supported[i0].CheckWire(c, p)
-		}
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -54569,10 +54019,6 @@ func (x *SessionNotFoundErrorData) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotFoundErrorData) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -54929,10 +54375,6 @@ func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
@@ -55046,10 +54488,6 @@ func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "elicitationId")
-		x.ElicitationID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -55748,10 +55186,6 @@ func (x *CancelSessionNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelSessionNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -55908,14 +55342,6 @@ func (x *MessageMCPNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "serverId")
-		x.ServerID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "requestId")
-		x.RequestID.CheckWire(c, p)
-	}
 	if x.Params != nil && string(x.Params) != "null" {
 		p := wire.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {

@@ -14,6 +14,9 @@ import (
 // SessionID is a session identifier.
 type SessionID string
 
+// Label is a short name: a named string with constraints of its own.
+type Label string
+
 // Point is a point.
 type Point struct {
 	// X.
@@ -77,6 +80,8 @@ type Envelope struct {
 	Wrapped *Point `json:"wrapped,omitempty"`
 	// A float.
 	Ratio *float64 `json:"ratio,omitempty"`
+	// Optional, of a named type with constraints.
+	Label *Label `json:"label,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -428,6 +433,54 @@ func (x SessionID) MarshalJSON() ([]byte, error) {
 }
 
 // DecodeWire decodes the value from d.
+func (x *Label) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = Label(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Label) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Label) CheckWire(c *wire.Checker, p string) {
+	v := string(*x)
+	if utf8.RuneCountInString(string(v)) < 1 {
+		c.Fail(p, "is shorter than 1 characters")
+	}
+	if utf8.RuneCountInString(string(v)) > 16 {
+		c.Fail(p, "is longer than 16 characters")
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Label) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Label) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Label) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
 func (x *Point) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
@@ -623,12 +676,7 @@ func (x *Chunk) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Chunk) CheckWire(c *wire.Checker, p string) {
-	if x.Index != nil {
-		p := wire.Join(p, "index")
-		(*x.Index).CheckWire(c, p)
-	}
-}
+func (x *Chunk) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Chunk) Validate() error {
@@ -695,7 +743,7 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [18]bool
+	var seen [19]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -989,6 +1037,18 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 				}
 				x.Ratio = v
 			}
+		case "label":
+			if seen[18] {
+				return wire.DuplicateError(d.Offset(), "label")
+			}
+			seen[18] = true
+			{
+				v := new(Label)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "label")
+				}
+				x.Label = v
+			}
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -1121,6 +1181,10 @@ func (x *Envelope) EncodeWireFields(e *wire.Encoder) {
 		e.RawKey("\"ratio\":")
 		e.Float64((*x.Ratio))
 	}
+	if x.Label != nil {
+		e.RawKey("\"label\":")
+		(*x.Label).EncodeWire(e)
+	}
 	x.Unknown.Encode(e)
 }
 
@@ -1131,10 +1195,6 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 		if utf8.RuneCountInString(string(x.ID)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
-	}
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
 	}
 	{
 		p := wire.Join(p, "event")
@@ -1200,6 +1260,10 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 		if float64((*x.Ratio)) >= 1.0 {
 			c.Fail(p, "%v is not less than 1", float64((*x.Ratio)))
 		}
+	}
+	if x.Label != nil {
+		p := wire.Join(p, "label")
+		(*x.Label).CheckWire(c, p)
 	}
 }
 
@@ -4721,6 +4785,21 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Chunk).EncodeWire(e)
 			},
 			Name: "Chunk",
+		}, true
+	case "https://example.test/kitchen/common.json#/$defs/Label":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*Label).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(Label)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*Label).EncodeWire(e)
+			},
+			Name: "Label",
 		}, true
 	case "https://example.test/kitchen/common.json#/$defs/Nested/$defs/Index":
 		return wire.Codec{

@@ -4914,10 +4914,6 @@ func (x *MCPServerACP) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerACP) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "serverId")
-		x.ServerID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -12314,10 +12310,6 @@ func (x *ProviderInfo) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProviderInfo) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "providerId")
-		x.ProviderID.CheckWire(c, p)
-	}
-	{
 		p := wire.Join(p, "supported")
 		for i0 := range x.Supported {
 			p := wire.JoinIndex(p, i0)
@@ -13317,14 +13309,6 @@ func (x *MessageMCPNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "serverId")
-		x.ServerID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "requestId")
-		x.RequestID.CheckWire(c, p)
-	}
 	if x.Params != nil && string(x.Params) != "null" {
 		p := wire.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
@@ -13481,14 +13465,6 @@ func (x *MessageMCPRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "serverId")
-		x.ServerID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "requestId")
-		x.RequestID.CheckWire(c, p)
-	}
 	if x.Params != nil && string(x.Params) != "null" {
 		p := wire.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
@@ -13975,10 +13951,6 @@ func (x *DisableProviderRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DisableProviderRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "providerId")
-		x.ProviderID.CheckWire(c, p)
-	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
@@ -14466,10 +14438,6 @@ func (x *SetProviderRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetProviderRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "providerId")
-		x.ProviderID.CheckWire(c, p)
-	}
 	{
 		p := wire.Join(p, "apiType")
 		x.APIType.CheckWire(c, p)
