@@ -231,6 +231,18 @@ func TestSeek(t *testing.T) {
 			t.Errorf("%q: %s, %v; want %s", ptr, raw, err, want)
 		}
 	}
+	// Empty tokens name the empty member, wherever they are.
+	empty := `{"":{"":2},"a":{"":3}}`
+	for ptr, want := range map[string]string{"/": `{"":2}`, "//": `2`, "/a/": `3`} {
+		d := wire.NewDecoder([]byte(empty))
+		if ok, err := d.Seek(ptr); !ok || err != nil {
+			t.Errorf("%q: found %v, %v", ptr, ok, err)
+			continue
+		}
+		if raw, err := d.Raw(); err != nil || string(raw) != want {
+			t.Errorf("%q: %s, %v; want %s", ptr, raw, err, want)
+		}
+	}
 }
 
 // -0 is the integer zero to JSON Schema, so an unsigned member takes it

@@ -287,7 +287,15 @@ func (d *Decoder) Seek(pointer string) (bool, error) {
 	if pointer[0] != '/' {
 		return false, d.errf("JSON pointer %q does not start with '/'", pointer)
 	}
-	for _, tok := range strings.Split(pointer[1:], "/") {
+	for rest, last := pointer[1:], false; !last; {
+		// The tokens one by one, as strings.Split would give them,
+		// without a slice of them.
+		tok := rest
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			tok, rest = rest[:i], rest[i+1:]
+		} else {
+			last = true
+		}
 		tok = UnescapePointer(tok)
 		switch d.Kind() {
 		case KindObject:

@@ -132,11 +132,12 @@ func (s *state) Step(m *protocol.Message) {
 		} else {
 			m.Checks = append(m.Checks, protocol.Check{Schema: s.t.request})
 		}
-		name, ok := d.String(method)
+		nb, ok := d.StringBytes(method)
 		if !ok {
 			m.Label = "invalid"
 			return // the envelope check reports the method's type
 		}
+		name := s.methodName(nb)
 		s.begin(m, name, false)
 		s.call(m, name, id, hasID)
 	case hasID || d.Type(member("result")) > jsonscan.Null || d.Type(member("error")) > jsonscan.Null:
@@ -195,6 +196,28 @@ func (s *state) lookupAll(name string) []*method {
 		}
 	}
 	return out
+}
+
+// methodName returns the method name b spells: the tables' own string
+// when a table knows the method, so that reading a known method's name
+// allocates nothing.
+func (s *state) methodName(b []byte) string {
+	for _, t := range s.tables() {
+		names := t.names
+		lo, hi := 0, len(names)
+		for lo < hi {
+			mid := int(uint(lo+hi) >> 1)
+			if names[mid] < string(b) {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		if lo < len(names) && names[lo] == string(b) {
+			return names[lo]
+		}
+	}
+	return string(b)
 }
 
 // lookup finds the entry of name as a request (hasID) or notification:
