@@ -63,6 +63,11 @@ type Options struct {
 	MaxBytes int64
 	// Format forces the framing; nil sniffs it from the first non-blank line.
 	Format *Format
+	// Borrow lends each record's Data rather than giving it: it is valid
+	// only until the next call to Next, which may reuse its memory. A
+	// caller that copies the lines it keeps into storage of its own
+	// saves the Reader's copy.
+	Borrow bool
 }
 
 // Record is one message of a trace.
@@ -71,7 +76,7 @@ type Record struct {
 	// message starts: for SSE, the line of the frame's first field.
 	Line int
 	// Data is the message text without line terminator. It belongs to the
-	// caller: the Reader does not reuse it.
+	// caller: the Reader does not reuse it (unless Options.Borrow).
 	Data []byte
 	// Event and ID are the SSE event: and id: fields of the frame, if any.
 	Event, ID string
@@ -172,6 +177,7 @@ type Reader struct {
 	done    bool
 	scratch []byte // a line read in several chunks, being joined
 	slab    []byte // where short lines are copied, many to an allocation
+	borrow  bool   // Options.Borrow: lines are not copied
 }
 
 // slabSize is how much a Reader allocates at once for short lines; a line
@@ -214,7 +220,7 @@ func NewReader(r io.Reader, opts Options) (*Reader, error) {
 		limit = DefaultMaxBytes
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
-	t := &Reader{max: max, first: true}
+	t := &Reader{max: max, first: true, borrow: opts.Borrow}
 	magic, err := br.Peek(2)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("trace: reading: %w", err)
@@ -407,7 +413,7 @@ func (t *Reader) readLine() (physLine, error) {
 		t.first = false
 		buf = bytes.TrimPrefix(buf, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
 	}
-	if buf != nil {
+	if buf != nil && !t.borrow {
 		buf = t.keep(buf)
 	}
 	pl.data = buf

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -429,6 +430,14 @@ func TestFirstLineOfALivePipe(t *testing.T) {
 // lines that share an allocation stay apart: appending to one never
 // changes the next.
 func TestLinesComeBackExact(t *testing.T) {
+	for _, borrow := range []bool{false, true} {
+		t.Run(fmt.Sprintf("borrow=%v", borrow), func(t *testing.T) { linesComeBackExact(t, borrow) })
+	}
+}
+
+// linesComeBackExact reads lines of many lengths; with borrow, each one is
+// copied before the next read, as Options.Borrow asks.
+func linesComeBackExact(t *testing.T, borrow bool) {
 	var in bytes.Buffer
 	var want []string
 	for i, n := range []int{10, 70_000, 3, 1 << 20, 200_000, 5, 16_385, 16_384, 0, 1} {
@@ -443,7 +452,7 @@ func TestLinesComeBackExact(t *testing.T) {
 		in.WriteString("\r\n")
 		want = append(want, string(line))
 	}
-	r, err := NewReader(&in, Options{MaxLine: 2 << 20})
+	r, err := NewReader(&in, Options{MaxLine: 2 << 20, Borrow: borrow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -455,6 +464,9 @@ func TestLinesComeBackExact(t *testing.T) {
 		}
 		if err != nil {
 			t.Fatal(err)
+		}
+		if borrow {
+			rec.Data = bytes.Clone(rec.Data)
 		}
 		got = append(got, rec.Data)
 	}

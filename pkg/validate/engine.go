@@ -20,6 +20,7 @@ package validate
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -256,7 +257,10 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 	if fo.Directions != nil {
 		run.dirs = bufio.NewScanner(fo.Directions)
 	}
-	tr, err := trace.NewReader(r, trace.Options{MaxLine: e.opts.MaxLine, MaxBytes: e.opts.MaxBytes, Format: fo.Format})
+	// The batches keep copies of their lines in storage they reuse, so
+	// the reader lends its lines; a live trace is read on a goroutine of
+	// its own, ahead of the batches, and is given them.
+	tr, err := trace.NewReader(r, trace.Options{MaxLine: e.opts.MaxLine, MaxBytes: e.opts.MaxBytes, Format: fo.Format, Borrow: fo.Idle <= 0})
 	if err != nil {
 		run.emit(Finding{Line: 0, Severity: Error, Rule: RuleIO, Message: fmt.Sprintf("the trace cannot be read: %v", err)})
 		run.sum.Detected = []Detected{{File: name}}
@@ -567,6 +571,7 @@ type batch struct {
 	slabs   [][]item // where the items live, filled in order
 	used    int      // slabs in use, the last perhaps in part
 	nodes   jsonscan.Arena
+	text    lineStore    // the lines' bytes
 	dec     wire.Decoder // the fast path's, for the batch's checks
 	err     error        // reading stopped after these items
 	errLine int          // the line reading stopped at
@@ -591,8 +596,9 @@ func reuse(free <-chan *batch) *batch {
 			clear(s) // no record outlives its report
 		}
 		clear(b.items)
-		*b = batch{items: b.items[:0], slabs: b.slabs, nodes: b.nodes, parsed: make(chan struct{}), checked: make(chan struct{})}
+		*b = batch{items: b.items[:0], slabs: b.slabs, nodes: b.nodes, text: b.text, parsed: make(chan struct{}), checked: make(chan struct{})}
 		b.nodes.Reset()
+		b.text.reset()
 		return b
 	default:
 		return newBatch()
@@ -620,10 +626,47 @@ func (b *batch) add(rec trace.Record, index int) {
 	s := &b.slabs[b.used-1]
 	*s = (*s)[:len(*s)+1]
 	it := &(*s)[len(*s)-1]
-	it.err, it.m = rec.Err, protocol.Message{Line: rec.Line, Index: index, Data: rec.Data}
+	it.err, it.m = rec.Err, protocol.Message{Line: rec.Line, Index: index, Data: b.text.keep(rec.Data)}
 	it.m.Checks = it.checks[:0]
 	b.items = append(b.items, it)
 }
+
+// lineStore holds a batch's lines: short ones are copied into chunks
+// that the batch keeps when it is reused, a long one gets an array of its
+// own.
+type lineStore struct {
+	chunks [][]byte
+	used   int // chunks in use, the last perhaps in part
+}
+
+// lineChunk is the size of a lineStore's chunks.
+const lineChunk = 64 << 10
+
+// keep returns a copy of line (nil for nil). The copy's capacity ends with
+// it, so appending to one line never touches another.
+func (s *lineStore) keep(line []byte) []byte {
+	if line == nil {
+		return nil
+	}
+	if len(line) > lineChunk/4 {
+		return bytes.Clone(line)
+	}
+	if s.used == 0 || cap(s.chunks[s.used-1])-len(s.chunks[s.used-1]) < len(line) {
+		if s.used == len(s.chunks) {
+			s.chunks = append(s.chunks, make([]byte, 0, lineChunk))
+		}
+		s.chunks[s.used] = s.chunks[s.used][:0]
+		s.used++
+	}
+	c := &s.chunks[s.used-1]
+	i := len(*c)
+	*c = append(*c, line...)
+	return (*c)[i:len(*c):len(*c)]
+}
+
+// reset makes the store reuse its chunks from the first: the lines it
+// returned before must no longer be used.
+func (s *lineStore) reset() { s.used = 0 }
 
 // pipeline runs the stages of a check on their own goroutines, so that
 // the in-order stages (the protocol state of one batch, the report of
