@@ -22,10 +22,11 @@ const (
 
 // state follows one ACP connection (or several interleaved).
 type state struct {
-	reg  *registry.Registry
-	t    *tables
-	ext  []*tables // the version's extensions, accepted with a warning
-	tabs []*tables // t and then ext, once they are known
+	idScratch []byte // the keys of the message's id (idKey)
+	reg       *registry.Registry
+	t         *tables
+	ext       []*tables // the version's extensions, accepted with a warning
+	tabs      []*tables // t and then ext, once they are known
 	// alts are the wider checks of methods an extension redefines, by
 	// the method's entry and the part ("params", "result").
 	alts    map[altKey]alt
@@ -107,6 +108,7 @@ func (s *state) Step(m *protocol.Message) {
 		m.Add(finding.Error, finding.RuleSchema, "", "an ACP message must be a JSON object (a JSON-RPC 2.0 request, notification or response), got %s", protocol.Describe(m.Value()))
 		return
 	}
+	s.idScratch = s.idScratch[:0]
 	d := &m.Doc
 	member := func(k string) int { return d.Member(d.Root(), k) }
 	if member("jsonrpc") < 0 {
@@ -124,7 +126,6 @@ func (s *state) Step(m *protocol.Message) {
 	}
 	method, idAt := member("method"), member("id")
 	hasMethod, hasID := method >= 0, idAt >= 0
-	id := d.Value(idAt)
 	switch {
 	case hasMethod:
 		if !hasID {
@@ -139,11 +140,11 @@ func (s *state) Step(m *protocol.Message) {
 		}
 		name := s.methodName(nb)
 		s.begin(m, name, false)
-		s.call(m, name, id, hasID)
+		s.call(m, name, idAt, hasID)
 	case hasID || d.Type(member("result")) > jsonscan.Null || d.Type(member("error")) > jsonscan.Null:
 		m.Checks = append(m.Checks, protocol.Check{Schema: s.t.response})
 		s.begin(m, "", true)
-		s.response(m, id)
+		s.response(m, idAt)
 	default:
 		m.Label = "invalid"
 		m.Add(finding.Error, finding.RuleSchema, "", "neither a request, a notification nor a response: an ACP message has \"method\" (a request or notification) or \"id\" with \"result\" or \"error\" (a response)")
@@ -242,12 +243,13 @@ func (s *state) lookup(name string, hasID bool) (e *method, ext *tables, wrongKi
 	return nil, nil, false
 }
 
-// call handles a request (hasID) or a notification.
-func (s *state) call(m *protocol.Message, name string, id any, hasID bool) {
+// call handles a request (hasID) or a notification; idAt is the node of
+// its id.
+func (s *state) call(m *protocol.Message, name string, idAt int, hasID bool) {
 	m.Label = name
 	entry, ext, wrongKind := s.lookup(name, hasID)
 	if entry == nil {
-		s.unknownMethod(m, name, id, hasID)
+		s.unknownMethod(m, name, idAt, hasID)
 		return
 	}
 	if ext != nil && s.once("method "+name) {
@@ -319,9 +321,9 @@ func (s *state) call(m *protocol.Message, name string, id any, hasID bool) {
 		s.creating++
 	}
 	if hasID {
-		if k, ok := idKey(dir, id); ok {
+		if k, ok := s.idKey(dir, m, idAt); ok {
 			kept := *req
-			s.pending.Put(k, &kept)
+			s.pending.Put(string(k), &kept)
 		}
 	}
 }
@@ -385,7 +387,7 @@ func (s *state) withExt(ck protocol.Check, entry *method, part func(*method) *pr
 	return ck
 }
 
-func (s *state) unknownMethod(m *protocol.Message, name string, id any, hasID bool) {
+func (s *state) unknownMethod(m *protocol.Message, name string, idAt int, hasID bool) {
 	m.Label = "unknown method"
 	switch near := suggest.Near(name, s.t.names); {
 	case strings.HasPrefix(name, "_"):
@@ -410,8 +412,8 @@ func (s *state) unknownMethod(m *protocol.Message, name string, id any, hasID bo
 		m.Add(finding.Warning, finding.RuleUnknownMethod, "/method", "%s", msg)
 	}
 	if hasID {
-		if k, ok := idKey(m.Dir, id); ok {
-			s.pending.Put(k, &request{line: m.Line, dir: m.Dir, name: name})
+		if k, ok := s.idKey(m.Dir, m, idAt); ok {
+			s.pending.Put(string(k), &request{line: m.Line, dir: m.Dir, name: name})
 		}
 	}
 }
@@ -561,52 +563,55 @@ func (s *state) windowNote(m *protocol.Message, ptr string) {
 
 // response matches a response to the request it answers, picks the result
 // schema from that request's method and applies the method's effects.
-func (s *state) response(m *protocol.Message, id any) {
+func (s *state) response(m *protocol.Message, idAt int) {
 	m.Label = "response"
-	if id == nil {
+	if m.Doc.Type(idAt) <= jsonscan.Null {
 		// JSON-RPC answers with a null id when it could not read the
 		// request's id; it answers nothing we can follow.
 		return
 	}
 	type cand struct {
-		key string
+		key []byte
 		req *request
 	}
-	var cands []cand
-	var keys []string
-	for _, from := range []string{c2a, a2c, ""} {
+	// The keys of the id as each side's, read from the line's bytes.
+	var cands, keys [3]cand
+	nc, nk := 0, 0
+	for _, from := range [...]string{c2a, a2c, ""} {
 		if m.Dir != "" && from != opposite(m.Dir) && from != "" {
 			continue
 		}
-		if k, ok := idKey(from, id); ok {
-			keys = append(keys, k)
-			if r, _ := s.pending.Get(k); r != nil {
-				cands = append(cands, cand{k, r})
+		if k, ok := s.idKey(from, m, idAt); ok {
+			keys[nk].key = k
+			nk++
+			if r, _ := s.pending.GetBytes(k); r != nil {
+				cands[nc] = cand{k, r}
+				nc++
 			}
 		}
 	}
-	if len(cands) == 0 {
-		for _, k := range keys {
-			if _, ok := s.answered.Get(k); ok {
-				m.Add(finding.Error, finding.RuleDuplicateResponse, "/id", "second response to request id %s: each request is answered exactly once", protocol.Display(id))
+	if nc == 0 {
+		for _, k := range keys[:nk] {
+			if _, ok := s.answered.GetBytes(k.key); ok {
+				m.Add(finding.Error, finding.RuleDuplicateResponse, "/id", "second response to request id %s: each request is answered exactly once", protocol.Display(m.Doc.Value(idAt)))
 				return
 			}
 		}
-		for _, k := range keys {
-			if s.pending.Forgotten(k) || s.answered.Forgotten(k) {
+		for _, k := range keys[:nk] {
+			if s.pending.Forgotten(string(k.key)) || s.answered.Forgotten(string(k.key)) {
 				s.windowNote(m, "/id")
 				return
 			}
 		}
 		if (s.initialized || !s.stateful()) && !s.lossy && !s.midSession {
-			m.Add(finding.Error, finding.RuleUnansweredResponse, "/id", "response with id %s answers no outstanding request: no request with this id was sent (or it was already answered)", protocol.Display(id))
+			m.Add(finding.Error, finding.RuleUnansweredResponse, "/id", "response with id %s answers no outstanding request: no request with this id was sent (or it was already answered)", protocol.Display(m.Doc.Value(idAt)))
 		}
 		return
 	}
 	hasResult := m.Has("/result")
 	var result any // built only where it is read
 	pick := 0
-	if len(cands) > 1 {
+	if nc > 1 {
 		// Both sides number their requests from 0, so the same id can
 		// be outstanding in both directions. Take the one request whose
 		// result schema the result fits; if none fits, the one whose
@@ -621,7 +626,7 @@ func (s *state) response(m *protocol.Message, id any) {
 		if hasResult {
 			result = m.At("/result")
 			fits, best, bestOverlap := -1, -1, 0
-			for i, c := range cands {
+			for i, c := range cands[:nc] {
 				if c.req.m == nil || c.req.m.result == nil {
 					continue
 				}
@@ -647,8 +652,9 @@ func (s *state) response(m *protocol.Message, id any) {
 		}
 	}
 	req := cands[pick].req
-	s.pending.Delete(cands[pick].key)
-	s.answered.Put(cands[pick].key, true)
+	key := string(cands[pick].key)
+	s.pending.Delete(key)
+	s.answered.Put(key, true)
 	if req.eff != nil && req.eff.Effects.CreatesSession != "" && s.creating > 0 {
 		s.creating--
 	}
