@@ -69,7 +69,7 @@ func (g *gen) lookup(p *model.Package) {
 			}
 			t = target
 		}
-		var dec, enc, chk jen.Code
+		var dec, enc, chk, val jen.Code
 		d := jen.Id("d").Op("*").Add(wire("Decoder"))
 		if t.Kind == model.Union {
 			dec = jen.Func().Params(d).Params(jen.Any(), jen.Error()).Block(jen.Return(jen.Id("Decode" + t.Name).Call(jen.Id("d"))))
@@ -79,6 +79,12 @@ func (g *gen) lookup(p *model.Package) {
 			chk = jen.Func().Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String(), jen.Id("v").Any()).Block(
 				jen.List(jen.Id("u"), jen.Id("_")).Op(":=").Id("v").Assert(jen.Id(t.Name)),
 				jen.Id("Check"+t.Name).Call(jen.Id("c"), jen.Id("p"), jen.Id("u")))
+			// The Checker stays on the stack: the call is direct.
+			val = jen.Func().Params(jen.Id("v").Any()).Error().Block(
+				jen.Var().Id("c").Add(wire("Checker")),
+				jen.List(jen.Id("u"), jen.Id("_")).Op(":=").Id("v").Assert(jen.Id(t.Name)),
+				jen.Id("Check"+t.Name).Call(jen.Op("&").Id("c"), jen.Lit(""), jen.Id("u")),
+				jen.Return(jen.Id("c").Dot("Err").Call()))
 		} else if t.Kind == model.Scalar && t.Under == nil {
 			continue
 		} else {
@@ -89,13 +95,16 @@ func (g *gen) lookup(p *model.Package) {
 				jen.Id("v").Assert(jen.Op("*").Id(t.Name)).Dot("EncodeWire").Call(jen.Id("e")))
 			chk = jen.Func().Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String(), jen.Id("v").Any()).Block(
 				jen.Id("v").Assert(jen.Op("*").Id(t.Name)).Dot("CheckWire").Call(jen.Id("c"), jen.Id("p")))
+			val = jen.Func().Params(jen.Id("v").Any()).Error().Block(
+				jen.Return(jen.Id("v").Assert(jen.Op("*").Id(t.Name)).Dot("Validate").Call()))
 		}
 		dict := jen.Dict{
-			jen.Id("Name"):     jen.Lit(t.Name),
-			jen.Id("Decode"):   dec,
-			jen.Id("Encode"):   enc,
-			jen.Id("Check"):    chk,
-			jen.Id("Complete"): jen.Lit(t.Complete),
+			jen.Id("Name"):          jen.Lit(t.Name),
+			jen.Id("Decode"):        dec,
+			jen.Id("Encode"):        enc,
+			jen.Id("Check"):         chk,
+			jen.Id("ValidateValue"): val,
+			jen.Id("Complete"):      jen.Lit(t.Complete),
 		}
 		if cv := completeValue(t); cv != nil {
 			dict[jen.Id("CompleteValue")] = cv

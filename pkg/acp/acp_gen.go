@@ -27836,6 +27836,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthenticateRequest).EncodeWire(e)
 			},
 			Name: "AuthenticateRequest",
+			ValidateValue: func(v any) error {
+				return v.(*AuthenticateRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/authenticate.result.json#", "https://agentproto.dev/schema/acp/v1/authenticate.result.json":
 		return wire.Codec{
@@ -27851,6 +27854,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthenticateResponse).EncodeWire(e)
 			},
 			Name: "AuthenticateResponse",
+			ValidateValue: func(v any) error {
+				return v.(*AuthenticateResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/cancel_request.params.json#", "https://agentproto.dev/schema/acp/v1/cancel_request.params.json":
 		return wire.Codec{
@@ -27866,6 +27872,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelRequestNotification).EncodeWire(e)
 			},
 			Name: "CancelRequestNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CancelRequestNotification).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AgentAuthCapabilities":
 		return wire.Codec{
@@ -27881,6 +27890,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentAuthCapabilities).EncodeWire(e)
 			},
 			Name: "AgentAuthCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AgentAuthCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AgentCapabilities":
 		return wire.Codec{
@@ -27896,6 +27908,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentCapabilities).EncodeWire(e)
 			},
 			Name: "AgentCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AgentCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Annotations":
 		return wire.Codec{
@@ -27911,6 +27926,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Annotations).EncodeWire(e)
 			},
 			Name: "Annotations",
+			ValidateValue: func(v any) error {
+				return v.(*Annotations).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AudioContent":
 		return wire.Codec{
@@ -27926,6 +27944,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AudioContent).EncodeWire(e)
 			},
 			Name: "AudioContent",
+			ValidateValue: func(v any) error {
+				return v.(*AudioContent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AuthCapabilities":
 		return wire.Codec{
@@ -27941,6 +27962,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthCapabilities).EncodeWire(e)
 			},
 			Name: "AuthCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AuthCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AuthMethod":
 		return wire.Codec{
@@ -27957,6 +27981,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAuthMethod(e, u)
 			},
 			Name: "AuthMethod",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AuthMethod)
+				CheckAuthMethod(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AuthMethodAgent":
 		return wire.Codec{
@@ -27972,6 +28002,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodAgent).EncodeWire(e)
 			},
 			Name: "AuthMethodAgent",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodAgent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AuthMethodId":
 		return wire.Codec{
@@ -27987,6 +28020,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodID).EncodeWire(e)
 			},
 			Name: "AuthMethodID",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AuthMethodTerminal":
 		return wire.Codec{
@@ -28002,6 +28038,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodTerminal).EncodeWire(e)
 			},
 			Name: "AuthMethodTerminal",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodTerminal).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AvailableCommand":
 		return wire.Codec{
@@ -28017,6 +28056,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AvailableCommand).EncodeWire(e)
 			},
 			Name: "AvailableCommand",
+			ValidateValue: func(v any) error {
+				return v.(*AvailableCommand).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AvailableCommandInput":
 		return wire.Codec{
@@ -28032,6 +28074,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnstructuredCommandInput).EncodeWire(e)
 			},
 			Name: "UnstructuredCommandInput",
+			ValidateValue: func(v any) error {
+				return v.(*UnstructuredCommandInput).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AvailableCommandsUpdate":
 		return wire.Codec{
@@ -28047,6 +28092,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AvailableCommandsUpdate).EncodeWire(e)
 			},
 			Name: "AvailableCommandsUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*AvailableCommandsUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/BlobResourceContents":
 		return wire.Codec{
@@ -28062,6 +28110,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BlobResourceContents).EncodeWire(e)
 			},
 			Name: "BlobResourceContents",
+			ValidateValue: func(v any) error {
+				return v.(*BlobResourceContents).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/BooleanConfigOptionCapabilities":
 		return wire.Codec{
@@ -28077,6 +28128,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BooleanConfigOptionCapabilities).EncodeWire(e)
 			},
 			Name: "BooleanConfigOptionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*BooleanConfigOptionCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/BooleanPropertySchema":
 		return wire.Codec{
@@ -28092,6 +28146,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BooleanPropertySchema).EncodeWire(e)
 			},
 			Name: "BooleanPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*BooleanPropertySchema).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ClientCapabilities":
 		return wire.Codec{
@@ -28107,6 +28164,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientCapabilities).EncodeWire(e)
 			},
 			Name: "ClientCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ClientCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ClientSessionCapabilities":
 		return wire.Codec{
@@ -28122,6 +28182,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientSessionCapabilities).EncodeWire(e)
 			},
 			Name: "ClientSessionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ClientSessionCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CompactionCapabilities":
 		return wire.Codec{
@@ -28137,6 +28200,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionCapabilities).EncodeWire(e)
 			},
 			Name: "CompactionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CompactionId":
 		return wire.Codec{
@@ -28152,6 +28218,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionID).EncodeWire(e)
 			},
 			Name: "CompactionID",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CompactionStatus":
 		return wire.Codec{
@@ -28167,6 +28236,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionStatus).EncodeWire(e)
 			},
 			Name: "CompactionStatus",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionStatus).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CompactionSummaryChunk":
 		return wire.Codec{
@@ -28182,6 +28254,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionSummaryChunk).EncodeWire(e)
 			},
 			Name: "CompactionSummaryChunk",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionSummaryChunk).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CompactionUpdate":
 		return wire.Codec{
@@ -28197,6 +28272,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionUpdate).EncodeWire(e)
 			},
 			Name: "CompactionUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ConfigOptionUpdate":
 		return wire.Codec{
@@ -28212,6 +28290,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ConfigOptionUpdate).EncodeWire(e)
 			},
 			Name: "ConfigOptionUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*ConfigOptionUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Content":
 		return wire.Codec{
@@ -28227,6 +28308,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Content).EncodeWire(e)
 			},
 			Name: "Content",
+			ValidateValue: func(v any) error {
+				return v.(*Content).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ContentBlock":
 		return wire.Codec{
@@ -28243,6 +28327,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeContentBlock(e, u)
 			},
 			Name: "ContentBlock",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ContentBlock)
+				CheckContentBlock(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ContentChunk":
 		return wire.Codec{
@@ -28258,6 +28348,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ContentChunk).EncodeWire(e)
 			},
 			Name: "ContentChunk",
+			ValidateValue: func(v any) error {
+				return v.(*ContentChunk).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Cost":
 		return wire.Codec{
@@ -28273,6 +28366,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Cost).EncodeWire(e)
 			},
 			Name: "Cost",
+			ValidateValue: func(v any) error {
+				return v.(*Cost).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CurrentModeUpdate":
 		return wire.Codec{
@@ -28288,6 +28384,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CurrentModeUpdate).EncodeWire(e)
 			},
 			Name: "CurrentModeUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*CurrentModeUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Diff":
 		return wire.Codec{
@@ -28303,6 +28402,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Diff).EncodeWire(e)
 			},
 			Name: "Diff",
+			ValidateValue: func(v any) error {
+				return v.(*Diff).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationAcceptAction":
 		return wire.Codec{
@@ -28318,6 +28420,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationAcceptAction).EncodeWire(e)
 			},
 			Name: "ElicitationAcceptAction",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationAcceptAction).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationCapabilities":
 		return wire.Codec{
@@ -28333,6 +28438,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationContentValue":
 		return wire.Codec{
@@ -28349,6 +28457,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationContentValue(e, u)
 			},
 			Name: "ElicitationContentValue",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationContentValue)
+				CheckElicitationContentValue(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationFormCapabilities":
 		return wire.Codec{
@@ -28364,6 +28478,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationFormCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationFormCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationFormCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationFormMode":
 		return wire.Codec{
@@ -28379,6 +28496,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationFormMode).EncodeWire(e)
 			},
 			Name: "ElicitationFormMode",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationFormMode).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationId":
 		return wire.Codec{
@@ -28394,6 +28514,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationID).EncodeWire(e)
 			},
 			Name: "ElicitationID",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationPropertySchema":
 		return wire.Codec{
@@ -28414,6 +28537,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationPropertySchema(e, u)
 			},
 			Name: "ElicitationPropertySchema",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationPropertySchema)
+				CheckElicitationPropertySchema(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationSchema":
 		return wire.Codec{
@@ -28429,6 +28558,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationSchema).EncodeWire(e)
 			},
 			Name: "ElicitationSchema",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationSchema).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationUrlCapabilities":
 		return wire.Codec{
@@ -28444,6 +28576,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationURLCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationURLCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationURLCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationUrlMode":
 		return wire.Codec{
@@ -28459,6 +28594,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationURLMode).EncodeWire(e)
 			},
 			Name: "ElicitationURLMode",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationURLMode).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/EmbeddedResource":
 		return wire.Codec{
@@ -28474,6 +28612,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EmbeddedResource).EncodeWire(e)
 			},
 			Name: "EmbeddedResource",
+			ValidateValue: func(v any) error {
+				return v.(*EmbeddedResource).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/EmbeddedResourceResource":
 		return wire.Codec{
@@ -28490,6 +28631,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeEmbeddedResourceResource(e, u)
 			},
 			Name: "EmbeddedResourceResource",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(EmbeddedResourceResource)
+				CheckEmbeddedResourceResource(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/EnumOption":
 		return wire.Codec{
@@ -28505,6 +28652,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EnumOption).EncodeWire(e)
 			},
 			Name: "EnumOption",
+			ValidateValue: func(v any) error {
+				return v.(*EnumOption).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/EnvVariable":
 		return wire.Codec{
@@ -28520,6 +28670,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EnvVariable).EncodeWire(e)
 			},
 			Name: "EnvVariable",
+			ValidateValue: func(v any) error {
+				return v.(*EnvVariable).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/FileSystemCapabilities":
 		return wire.Codec{
@@ -28535,6 +28688,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*FileSystemCapabilities).EncodeWire(e)
 			},
 			Name: "FileSystemCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*FileSystemCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/HttpHeader":
 		return wire.Codec{
@@ -28550,6 +28706,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*HTTPHeader).EncodeWire(e)
 			},
 			Name: "HTTPHeader",
+			ValidateValue: func(v any) error {
+				return v.(*HTTPHeader).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ImageContent":
 		return wire.Codec{
@@ -28565,6 +28724,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ImageContent).EncodeWire(e)
 			},
 			Name: "ImageContent",
+			ValidateValue: func(v any) error {
+				return v.(*ImageContent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Implementation":
 		return wire.Codec{
@@ -28580,6 +28742,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Implementation).EncodeWire(e)
 			},
 			Name: "Implementation",
+			ValidateValue: func(v any) error {
+				return v.(*Implementation).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/IntegerPropertySchema":
 		return wire.Codec{
@@ -28595,6 +28760,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*IntegerPropertySchema).EncodeWire(e)
 			},
 			Name: "IntegerPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*IntegerPropertySchema).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/LogoutCapabilities":
 		return wire.Codec{
@@ -28610,6 +28778,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogoutCapabilities).EncodeWire(e)
 			},
 			Name: "LogoutCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*LogoutCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/McpCapabilities":
 		return wire.Codec{
@@ -28625,6 +28796,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPCapabilities).EncodeWire(e)
 			},
 			Name: "MCPCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*MCPCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/McpServer":
 		return wire.Codec{
@@ -28641,6 +28815,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMCPServer(e, u)
 			},
 			Name: "MCPServer",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MCPServer)
+				CheckMCPServer(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/McpServerHttp":
 		return wire.Codec{
@@ -28656,6 +28836,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerHTTP).EncodeWire(e)
 			},
 			Name: "MCPServerHTTP",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerHTTP).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/McpServerSse":
 		return wire.Codec{
@@ -28671,6 +28854,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerSSE).EncodeWire(e)
 			},
 			Name: "MCPServerSSE",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerSSE).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/McpServerStdio":
 		return wire.Codec{
@@ -28686,6 +28872,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerStdio).EncodeWire(e)
 			},
 			Name: "MCPServerStdio",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerStdio).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/MessageId":
 		return wire.Codec{
@@ -28701,6 +28890,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MessageID).EncodeWire(e)
 			},
 			Name: "MessageID",
+			ValidateValue: func(v any) error {
+				return v.(*MessageID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Meta":
 		return wire.Codec{
@@ -28716,6 +28908,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Meta).EncodeWire(e)
 			},
 			Name: "Meta",
+			ValidateValue: func(v any) error {
+				return v.(*Meta).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/MultiSelectItems":
 		return wire.Codec{
@@ -28736,6 +28931,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMultiSelectItems(e, u)
 			},
 			Name: "MultiSelectItems",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MultiSelectItems)
+				CheckMultiSelectItems(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/MultiSelectPropertySchema":
 		return wire.Codec{
@@ -28755,6 +28956,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MultiSelectPropertySchema).EncodeWire(e)
 			},
 			Name: "MultiSelectPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*MultiSelectPropertySchema).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Notice":
 		return wire.Codec{
@@ -28770,6 +28974,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Notice).EncodeWire(e)
 			},
 			Name: "Notice",
+			ValidateValue: func(v any) error {
+				return v.(*Notice).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/NoticeCapabilities":
 		return wire.Codec{
@@ -28785,6 +28992,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NoticeCapabilities).EncodeWire(e)
 			},
 			Name: "NoticeCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*NoticeCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/NoticeSeverity":
 		return wire.Codec{
@@ -28800,6 +29010,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NoticeSeverity).EncodeWire(e)
 			},
 			Name: "NoticeSeverity",
+			ValidateValue: func(v any) error {
+				return v.(*NoticeSeverity).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/NumberPropertySchema":
 		return wire.Codec{
@@ -28815,6 +29028,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NumberPropertySchema).EncodeWire(e)
 			},
 			Name: "NumberPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*NumberPropertySchema).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PermissionOption":
 		return wire.Codec{
@@ -28830,6 +29046,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOption).EncodeWire(e)
 			},
 			Name: "PermissionOption",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOption).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PermissionOptionId":
 		return wire.Codec{
@@ -28845,6 +29064,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOptionID).EncodeWire(e)
 			},
 			Name: "PermissionOptionID",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOptionID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PermissionOptionKind":
 		return wire.Codec{
@@ -28860,6 +29082,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOptionKind).EncodeWire(e)
 			},
 			Name: "PermissionOptionKind",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOptionKind).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Plan":
 		return wire.Codec{
@@ -28875,6 +29100,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Plan).EncodeWire(e)
 			},
 			Name: "Plan",
+			ValidateValue: func(v any) error {
+				return v.(*Plan).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PlanEntry":
 		return wire.Codec{
@@ -28890,6 +29118,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntry).EncodeWire(e)
 			},
 			Name: "PlanEntry",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntry).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PlanEntryPriority":
 		return wire.Codec{
@@ -28905,6 +29136,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntryPriority).EncodeWire(e)
 			},
 			Name: "PlanEntryPriority",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntryPriority).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PlanEntryStatus":
 		return wire.Codec{
@@ -28920,6 +29154,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntryStatus).EncodeWire(e)
 			},
 			Name: "PlanEntryStatus",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntryStatus).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PromptCapabilities":
 		return wire.Codec{
@@ -28935,6 +29172,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptCapabilities).EncodeWire(e)
 			},
 			Name: "PromptCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*PromptCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ProtocolVersion":
 		return wire.Codec{
@@ -28950,6 +29190,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProtocolVersion).EncodeWire(e)
 			},
 			Name: "ProtocolVersion",
+			ValidateValue: func(v any) error {
+				return v.(*ProtocolVersion).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/RequestPermissionOutcome":
 		return wire.Codec{
@@ -28966,6 +29209,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestPermissionOutcome(e, u)
 			},
 			Name: "RequestPermissionOutcome",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestPermissionOutcome)
+				CheckRequestPermissionOutcome(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ResourceLink":
 		return wire.Codec{
@@ -28981,6 +29230,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResourceLink).EncodeWire(e)
 			},
 			Name: "ResourceLink",
+			ValidateValue: func(v any) error {
+				return v.(*ResourceLink).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Role":
 		return wire.Codec{
@@ -28996,6 +29248,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Role).EncodeWire(e)
 			},
 			Name: "Role",
+			ValidateValue: func(v any) error {
+				return v.(*Role).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SelectedPermissionOutcome":
 		return wire.Codec{
@@ -29011,6 +29266,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SelectedPermissionOutcome).EncodeWire(e)
 			},
 			Name: "SelectedPermissionOutcome",
+			ValidateValue: func(v any) error {
+				return v.(*SelectedPermissionOutcome).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionAdditionalDirectoriesCapabilities":
 		return wire.Codec{
@@ -29026,6 +29284,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionAdditionalDirectoriesCapabilities).EncodeWire(e)
 			},
 			Name: "SessionAdditionalDirectoriesCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionAdditionalDirectoriesCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionCapabilities":
 		return wire.Codec{
@@ -29041,6 +29302,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionCapabilities).EncodeWire(e)
 			},
 			Name: "SessionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionCloseCapabilities":
 		return wire.Codec{
@@ -29056,6 +29320,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionCloseCapabilities).EncodeWire(e)
 			},
 			Name: "SessionCloseCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionCloseCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigBoolean":
 		return wire.Codec{
@@ -29071,6 +29338,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigBoolean).EncodeWire(e)
 			},
 			Name: "SessionConfigBoolean",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigBoolean).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigGroupId":
 		return wire.Codec{
@@ -29086,6 +29356,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigGroupID).EncodeWire(e)
 			},
 			Name: "SessionConfigGroupID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigGroupID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigId":
 		return wire.Codec{
@@ -29101,6 +29374,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigID).EncodeWire(e)
 			},
 			Name: "SessionConfigID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigOption":
 		return wire.Codec{
@@ -29117,6 +29393,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionConfigOption(e, u)
 			},
 			Name: "SessionConfigOption",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionConfigOption)
+				CheckSessionConfigOption(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigOptionCategory":
 		return wire.Codec{
@@ -29132,6 +29414,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigOptionCategory).EncodeWire(e)
 			},
 			Name: "SessionConfigOptionCategory",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigOptionCategory).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigOptionsCapabilities":
 		return wire.Codec{
@@ -29147,6 +29432,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigOptionsCapabilities).EncodeWire(e)
 			},
 			Name: "SessionConfigOptionsCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigOptionsCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigSelect":
 		return wire.Codec{
@@ -29162,6 +29450,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelect).EncodeWire(e)
 			},
 			Name: "SessionConfigSelect",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelect).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigSelectGroup":
 		return wire.Codec{
@@ -29177,6 +29468,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelectGroup).EncodeWire(e)
 			},
 			Name: "SessionConfigSelectGroup",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelectGroup).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigSelectOption":
 		return wire.Codec{
@@ -29192,6 +29486,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelectOption).EncodeWire(e)
 			},
 			Name: "SessionConfigSelectOption",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelectOption).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigSelectOptions":
 		return wire.Codec{
@@ -29208,6 +29505,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionConfigSelectOptions(e, u)
 			},
 			Name: "SessionConfigSelectOptions",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionConfigSelectOptions)
+				CheckSessionConfigSelectOptions(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigValueId":
 		return wire.Codec{
@@ -29223,6 +29526,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigValueID).EncodeWire(e)
 			},
 			Name: "SessionConfigValueID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigValueID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionDeleteCapabilities":
 		return wire.Codec{
@@ -29238,6 +29544,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionDeleteCapabilities).EncodeWire(e)
 			},
 			Name: "SessionDeleteCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionDeleteCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionId":
 		return wire.Codec{
@@ -29253,6 +29562,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionID).EncodeWire(e)
 			},
 			Name: "SessionID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionInfo":
 		return wire.Codec{
@@ -29268,6 +29580,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionInfo).EncodeWire(e)
 			},
 			Name: "SessionInfo",
+			ValidateValue: func(v any) error {
+				return v.(*SessionInfo).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionInfoUpdate":
 		return wire.Codec{
@@ -29283,6 +29598,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionInfoUpdate).EncodeWire(e)
 			},
 			Name: "SessionInfoUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*SessionInfoUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionListCapabilities":
 		return wire.Codec{
@@ -29298,6 +29616,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionListCapabilities).EncodeWire(e)
 			},
 			Name: "SessionListCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionListCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionMode":
 		return wire.Codec{
@@ -29313,6 +29634,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionMode).EncodeWire(e)
 			},
 			Name: "SessionMode",
+			ValidateValue: func(v any) error {
+				return v.(*SessionMode).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionModeId":
 		return wire.Codec{
@@ -29328,6 +29652,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionModeID).EncodeWire(e)
 			},
 			Name: "SessionModeID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionModeID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionModeState":
 		return wire.Codec{
@@ -29343,6 +29670,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionModeState).EncodeWire(e)
 			},
 			Name: "SessionModeState",
+			ValidateValue: func(v any) error {
+				return v.(*SessionModeState).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionResumeCapabilities":
 		return wire.Codec{
@@ -29358,6 +29688,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionResumeCapabilities).EncodeWire(e)
 			},
 			Name: "SessionResumeCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionResumeCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionUpdate":
 		return wire.Codec{
@@ -29374,6 +29707,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionUpdate(e, u)
 			},
 			Name: "SessionUpdate",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionUpdate)
+				CheckSessionUpdate(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/StopReason":
 		return wire.Codec{
@@ -29389,6 +29728,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StopReason).EncodeWire(e)
 			},
 			Name: "StopReason",
+			ValidateValue: func(v any) error {
+				return v.(*StopReason).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/StringFormat":
 		return wire.Codec{
@@ -29404,6 +29746,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringFormat).EncodeWire(e)
 			},
 			Name: "StringFormat",
+			ValidateValue: func(v any) error {
+				return v.(*StringFormat).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/StringMultiSelectItems":
 		return wire.Codec{
@@ -29419,6 +29764,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringMultiSelectItems).EncodeWire(e)
 			},
 			Name: "StringMultiSelectItems",
+			ValidateValue: func(v any) error {
+				return v.(*StringMultiSelectItems).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/StringPropertySchema":
 		return wire.Codec{
@@ -29434,6 +29782,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringPropertySchema).EncodeWire(e)
 			},
 			Name: "StringPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*StringPropertySchema).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Terminal":
 		return wire.Codec{
@@ -29449,6 +29800,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Terminal).EncodeWire(e)
 			},
 			Name: "Terminal",
+			ValidateValue: func(v any) error {
+				return v.(*Terminal).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/TerminalExitStatus":
 		return wire.Codec{
@@ -29464,6 +29818,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalExitStatus).EncodeWire(e)
 			},
 			Name: "TerminalExitStatus",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalExitStatus).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/TerminalId":
 		return wire.Codec{
@@ -29479,6 +29836,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalID).EncodeWire(e)
 			},
 			Name: "TerminalID",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/TextContent":
 		return wire.Codec{
@@ -29494,6 +29854,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TextContent).EncodeWire(e)
 			},
 			Name: "TextContent",
+			ValidateValue: func(v any) error {
+				return v.(*TextContent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/TextResourceContents":
 		return wire.Codec{
@@ -29509,6 +29872,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TextResourceContents).EncodeWire(e)
 			},
 			Name: "TextResourceContents",
+			ValidateValue: func(v any) error {
+				return v.(*TextResourceContents).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/TitledMultiSelectItems":
 		return wire.Codec{
@@ -29524,6 +29890,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TitledMultiSelectItems).EncodeWire(e)
 			},
 			Name: "TitledMultiSelectItems",
+			ValidateValue: func(v any) error {
+				return v.(*TitledMultiSelectItems).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolCall":
 		return wire.Codec{
@@ -29539,6 +29908,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCall).EncodeWire(e)
 			},
 			Name: "ToolCall",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCall).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolCallContent":
 		return wire.Codec{
@@ -29555,6 +29927,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeToolCallContent(e, u)
 			},
 			Name: "ToolCallContent",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ToolCallContent)
+				CheckToolCallContent(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolCallId":
 		return wire.Codec{
@@ -29570,6 +29948,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallID).EncodeWire(e)
 			},
 			Name: "ToolCallID",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolCallLocation":
 		return wire.Codec{
@@ -29585,6 +29966,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallLocation).EncodeWire(e)
 			},
 			Name: "ToolCallLocation",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallLocation).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolCallStatus":
 		return wire.Codec{
@@ -29600,6 +29984,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallStatus).EncodeWire(e)
 			},
 			Name: "ToolCallStatus",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallStatus).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolCallUpdate":
 		return wire.Codec{
@@ -29615,6 +30002,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallUpdate).EncodeWire(e)
 			},
 			Name: "ToolCallUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolKind":
 		return wire.Codec{
@@ -29630,6 +30020,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolKind).EncodeWire(e)
 			},
 			Name: "ToolKind",
+			ValidateValue: func(v any) error {
+				return v.(*ToolKind).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/UnstructuredCommandInput":
 		return wire.Codec{
@@ -29645,6 +30038,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnstructuredCommandInput).EncodeWire(e)
 			},
 			Name: "UnstructuredCommandInput",
+			ValidateValue: func(v any) error {
+				return v.(*UnstructuredCommandInput).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/UsageUpdate":
 		return wire.Codec{
@@ -29660,6 +30056,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UsageUpdate).EncodeWire(e)
 			},
 			Name: "UsageUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*UsageUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/elicitation.complete.params.json#", "https://agentproto.dev/schema/acp/v1/elicitation.complete.params.json":
 		return wire.Codec{
@@ -29675,6 +30074,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompleteElicitationNotification).EncodeWire(e)
 			},
 			Name: "CompleteElicitationNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CompleteElicitationNotification).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/elicitation.create.params.json#", "https://agentproto.dev/schema/acp/v1/elicitation.create.params.json":
 		return wire.Codec{
@@ -29695,6 +30097,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeCreateElicitationRequest(e, u)
 			},
 			Name: "CreateElicitationRequest",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(CreateElicitationRequest)
+				CheckCreateElicitationRequest(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/elicitation.create.result.json#", "https://agentproto.dev/schema/acp/v1/elicitation.create.result.json":
 		return wire.Codec{
@@ -29715,6 +30123,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeCreateElicitationResponse(e, u)
 			},
 			Name: "CreateElicitationResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(CreateElicitationResponse)
+				CheckCreateElicitationResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/fs.read_text_file.params.json#", "https://agentproto.dev/schema/acp/v1/fs.read_text_file.params.json":
 		return wire.Codec{
@@ -29730,6 +30144,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ReadTextFileRequest).EncodeWire(e)
 			},
 			Name: "ReadTextFileRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ReadTextFileRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/fs.read_text_file.result.json#", "https://agentproto.dev/schema/acp/v1/fs.read_text_file.result.json":
 		return wire.Codec{
@@ -29745,6 +30162,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ReadTextFileResponse).EncodeWire(e)
 			},
 			Name: "ReadTextFileResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ReadTextFileResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/fs.write_text_file.params.json#", "https://agentproto.dev/schema/acp/v1/fs.write_text_file.params.json":
 		return wire.Codec{
@@ -29760,6 +30180,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*WriteTextFileRequest).EncodeWire(e)
 			},
 			Name: "WriteTextFileRequest",
+			ValidateValue: func(v any) error {
+				return v.(*WriteTextFileRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/fs.write_text_file.result.json#", "https://agentproto.dev/schema/acp/v1/fs.write_text_file.result.json":
 		return wire.Codec{
@@ -29775,6 +30198,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*WriteTextFileResponse).EncodeWire(e)
 			},
 			Name: "WriteTextFileResponse",
+			ValidateValue: func(v any) error {
+				return v.(*WriteTextFileResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/initialize.params.json#", "https://agentproto.dev/schema/acp/v1/initialize.params.json":
 		return wire.Codec{
@@ -29790,6 +30216,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeRequest).EncodeWire(e)
 			},
 			Name: "InitializeRequest",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/initialize.result.json#", "https://agentproto.dev/schema/acp/v1/initialize.result.json":
 		return wire.Codec{
@@ -29805,6 +30234,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeResponse).EncodeWire(e)
 			},
 			Name: "InitializeResponse",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#", "https://agentproto.dev/schema/acp/v1/jsonrpc.json":
 		return wire.Codec{
@@ -29821,6 +30253,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeEnvelope(e, u)
 			},
 			Name: "Envelope",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Envelope)
+				CheckEnvelope(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/Error":
 		return wire.Codec{
@@ -29836,6 +30274,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Error).EncodeWire(e)
 			},
 			Name: "Error",
+			ValidateValue: func(v any) error {
+				return v.(*Error).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/ErrorCode":
 		return wire.Codec{
@@ -29851,6 +30292,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ErrorCode).EncodeWire(e)
 			},
 			Name: "ErrorCode",
+			ValidateValue: func(v any) error {
+				return v.(*ErrorCode).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/Notification":
 		return wire.Codec{
@@ -29866,6 +30310,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Notification).EncodeWire(e)
 			},
 			Name: "Notification",
+			ValidateValue: func(v any) error {
+				return v.(*Notification).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/Request":
 		return wire.Codec{
@@ -29881,6 +30328,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Request).EncodeWire(e)
 			},
 			Name: "Request",
+			ValidateValue: func(v any) error {
+				return v.(*Request).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/RequestId":
 		return wire.Codec{
@@ -29897,6 +30347,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestID(e, u)
 			},
 			Name: "RequestID",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestID)
+				CheckRequestID(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/Response":
 		return wire.Codec{
@@ -29912,6 +30368,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Response).EncodeWire(e)
 			},
 			Name: "Response",
+			ValidateValue: func(v any) error {
+				return v.(*Response).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/logout.params.json#", "https://agentproto.dev/schema/acp/v1/logout.params.json":
 		return wire.Codec{
@@ -29927,6 +30386,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogoutRequest).EncodeWire(e)
 			},
 			Name: "LogoutRequest",
+			ValidateValue: func(v any) error {
+				return v.(*LogoutRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/logout.result.json#", "https://agentproto.dev/schema/acp/v1/logout.result.json":
 		return wire.Codec{
@@ -29942,6 +30404,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogoutResponse).EncodeWire(e)
 			},
 			Name: "LogoutResponse",
+			ValidateValue: func(v any) error {
+				return v.(*LogoutResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.cancel.params.json#", "https://agentproto.dev/schema/acp/v1/session.cancel.params.json":
 		return wire.Codec{
@@ -29957,6 +30422,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelNotification).EncodeWire(e)
 			},
 			Name: "CancelNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CancelNotification).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.close.params.json#", "https://agentproto.dev/schema/acp/v1/session.close.params.json":
 		return wire.Codec{
@@ -29972,6 +30440,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CloseSessionRequest).EncodeWire(e)
 			},
 			Name: "CloseSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*CloseSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.close.result.json#", "https://agentproto.dev/schema/acp/v1/session.close.result.json":
 		return wire.Codec{
@@ -29987,6 +30458,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CloseSessionResponse).EncodeWire(e)
 			},
 			Name: "CloseSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*CloseSessionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.delete.params.json#", "https://agentproto.dev/schema/acp/v1/session.delete.params.json":
 		return wire.Codec{
@@ -30002,6 +30476,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DeleteSessionRequest).EncodeWire(e)
 			},
 			Name: "DeleteSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*DeleteSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.delete.result.json#", "https://agentproto.dev/schema/acp/v1/session.delete.result.json":
 		return wire.Codec{
@@ -30017,6 +30494,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DeleteSessionResponse).EncodeWire(e)
 			},
 			Name: "DeleteSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*DeleteSessionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.list.params.json#", "https://agentproto.dev/schema/acp/v1/session.list.params.json":
 		return wire.Codec{
@@ -30032,6 +30512,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListSessionsRequest).EncodeWire(e)
 			},
 			Name: "ListSessionsRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ListSessionsRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.list.result.json#", "https://agentproto.dev/schema/acp/v1/session.list.result.json":
 		return wire.Codec{
@@ -30047,6 +30530,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListSessionsResponse).EncodeWire(e)
 			},
 			Name: "ListSessionsResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ListSessionsResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.load.params.json#", "https://agentproto.dev/schema/acp/v1/session.load.params.json":
 		return wire.Codec{
@@ -30062,6 +30548,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LoadSessionRequest).EncodeWire(e)
 			},
 			Name: "LoadSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*LoadSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.load.result.json#", "https://agentproto.dev/schema/acp/v1/session.load.result.json":
 		return wire.Codec{
@@ -30077,6 +30566,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LoadSessionResponse).EncodeWire(e)
 			},
 			Name: "LoadSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*LoadSessionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.new.params.json#", "https://agentproto.dev/schema/acp/v1/session.new.params.json":
 		return wire.Codec{
@@ -30092,6 +30584,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NewSessionRequest).EncodeWire(e)
 			},
 			Name: "NewSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*NewSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.new.result.json#", "https://agentproto.dev/schema/acp/v1/session.new.result.json":
 		return wire.Codec{
@@ -30107,6 +30602,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NewSessionResponse).EncodeWire(e)
 			},
 			Name: "NewSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*NewSessionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.prompt.params.json#", "https://agentproto.dev/schema/acp/v1/session.prompt.params.json":
 		return wire.Codec{
@@ -30122,6 +30620,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptRequest).EncodeWire(e)
 			},
 			Name: "PromptRequest",
+			ValidateValue: func(v any) error {
+				return v.(*PromptRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.prompt.result.json#", "https://agentproto.dev/schema/acp/v1/session.prompt.result.json":
 		return wire.Codec{
@@ -30137,6 +30638,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptResponse).EncodeWire(e)
 			},
 			Name: "PromptResponse",
+			ValidateValue: func(v any) error {
+				return v.(*PromptResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.request_permission.params.json#", "https://agentproto.dev/schema/acp/v1/session.request_permission.params.json":
 		return wire.Codec{
@@ -30152,6 +30656,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequestPermissionRequest).EncodeWire(e)
 			},
 			Name: "RequestPermissionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*RequestPermissionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.request_permission.result.json#", "https://agentproto.dev/schema/acp/v1/session.request_permission.result.json":
 		return wire.Codec{
@@ -30167,6 +30674,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequestPermissionResponse).EncodeWire(e)
 			},
 			Name: "RequestPermissionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*RequestPermissionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.resume.params.json#", "https://agentproto.dev/schema/acp/v1/session.resume.params.json":
 		return wire.Codec{
@@ -30182,6 +30692,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResumeSessionRequest).EncodeWire(e)
 			},
 			Name: "ResumeSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ResumeSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.resume.result.json#", "https://agentproto.dev/schema/acp/v1/session.resume.result.json":
 		return wire.Codec{
@@ -30197,6 +30710,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResumeSessionResponse).EncodeWire(e)
 			},
 			Name: "ResumeSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ResumeSessionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.set_config_option.params.json#", "https://agentproto.dev/schema/acp/v1/session.set_config_option.params.json":
 		return wire.Codec{
@@ -30213,6 +30729,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSetSessionConfigOptionRequest(e, u)
 			},
 			Name: "SetSessionConfigOptionRequest",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SetSessionConfigOptionRequest)
+				CheckSetSessionConfigOptionRequest(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.set_config_option.result.json#", "https://agentproto.dev/schema/acp/v1/session.set_config_option.result.json":
 		return wire.Codec{
@@ -30228,6 +30750,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionConfigOptionResponse).EncodeWire(e)
 			},
 			Name: "SetSessionConfigOptionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionConfigOptionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.set_mode.params.json#", "https://agentproto.dev/schema/acp/v1/session.set_mode.params.json":
 		return wire.Codec{
@@ -30243,6 +30768,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionModeRequest).EncodeWire(e)
 			},
 			Name: "SetSessionModeRequest",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionModeRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.set_mode.result.json#", "https://agentproto.dev/schema/acp/v1/session.set_mode.result.json":
 		return wire.Codec{
@@ -30258,6 +30786,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionModeResponse).EncodeWire(e)
 			},
 			Name: "SetSessionModeResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionModeResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.update.params.json#", "https://agentproto.dev/schema/acp/v1/session.update.params.json":
 		return wire.Codec{
@@ -30273,6 +30804,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionNotification).EncodeWire(e)
 			},
 			Name: "SessionNotification",
+			ValidateValue: func(v any) error {
+				return v.(*SessionNotification).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.create.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.create.params.json":
 		return wire.Codec{
@@ -30288,6 +30822,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CreateTerminalRequest).EncodeWire(e)
 			},
 			Name: "CreateTerminalRequest",
+			ValidateValue: func(v any) error {
+				return v.(*CreateTerminalRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.create.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.create.result.json":
 		return wire.Codec{
@@ -30303,6 +30840,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CreateTerminalResponse).EncodeWire(e)
 			},
 			Name: "CreateTerminalResponse",
+			ValidateValue: func(v any) error {
+				return v.(*CreateTerminalResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.kill.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.kill.params.json":
 		return wire.Codec{
@@ -30318,6 +30858,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*KillTerminalRequest).EncodeWire(e)
 			},
 			Name: "KillTerminalRequest",
+			ValidateValue: func(v any) error {
+				return v.(*KillTerminalRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.kill.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.kill.result.json":
 		return wire.Codec{
@@ -30333,6 +30876,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*KillTerminalResponse).EncodeWire(e)
 			},
 			Name: "KillTerminalResponse",
+			ValidateValue: func(v any) error {
+				return v.(*KillTerminalResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.output.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.output.params.json":
 		return wire.Codec{
@@ -30348,6 +30894,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalOutputRequest).EncodeWire(e)
 			},
 			Name: "TerminalOutputRequest",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalOutputRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.output.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.output.result.json":
 		return wire.Codec{
@@ -30363,6 +30912,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalOutputResponse).EncodeWire(e)
 			},
 			Name: "TerminalOutputResponse",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalOutputResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.release.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.release.params.json":
 		return wire.Codec{
@@ -30378,6 +30930,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ReleaseTerminalRequest).EncodeWire(e)
 			},
 			Name: "ReleaseTerminalRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ReleaseTerminalRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.release.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.release.result.json":
 		return wire.Codec{
@@ -30393,6 +30948,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ReleaseTerminalResponse).EncodeWire(e)
 			},
 			Name: "ReleaseTerminalResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ReleaseTerminalResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.params.json":
 		return wire.Codec{
@@ -30408,6 +30966,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*WaitForTerminalExitRequest).EncodeWire(e)
 			},
 			Name: "WaitForTerminalExitRequest",
+			ValidateValue: func(v any) error {
+				return v.(*WaitForTerminalExitRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.result.json":
 		return wire.Codec{
@@ -30423,6 +30984,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*WaitForTerminalExitResponse).EncodeWire(e)
 			},
 			Name: "WaitForTerminalExitResponse",
+			ValidateValue: func(v any) error {
+				return v.(*WaitForTerminalExitResponse).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

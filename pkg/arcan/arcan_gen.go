@@ -6844,6 +6844,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAgentEvent(e, u)
 			},
 			Name: "AgentEvent",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AgentEvent)
+				CheckAgentEvent(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/approval_requested.json#", "https://agentproto.dev/schema/arcan/v1/approval_requested.json":
 		return wire.Codec{
@@ -6859,6 +6865,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ApprovalRequested).EncodeWire(e)
 			},
 			Name: "ApprovalRequested",
+			ValidateValue: func(v any) error {
+				return v.(*ApprovalRequested).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/approval_resolved.json#", "https://agentproto.dev/schema/arcan/v1/approval_resolved.json":
 		return wire.Codec{
@@ -6874,6 +6883,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ApprovalResolved).EncodeWire(e)
 			},
 			Name: "ApprovalResolved",
+			ValidateValue: func(v any) error {
+				return v.(*ApprovalResolved).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ChatMessage":
 		return wire.Codec{
@@ -6889,6 +6901,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ChatMessage).EncodeWire(e)
 			},
 			Name: "ChatMessage",
+			ValidateValue: func(v any) error {
+				return v.(*ChatMessage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ModelDirective":
 		return wire.Codec{
@@ -6905,6 +6920,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeModelDirective(e, u)
 			},
 			Name: "ModelDirective",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ModelDirective)
+				CheckModelDirective(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ModelStopReason":
 		return wire.Codec{
@@ -6920,6 +6941,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ModelStopReason).EncodeWire(e)
 			},
 			Name: "ModelStopReason",
+			ValidateValue: func(v any) error {
+				return v.(*ModelStopReason).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ModelTurn":
 		return wire.Codec{
@@ -6935,6 +6959,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ModelTurn).EncodeWire(e)
 			},
 			Name: "ModelTurn",
+			ValidateValue: func(v any) error {
+				return v.(*ModelTurn).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ProviderCircuitState":
 		return wire.Codec{
@@ -6950,6 +6977,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProviderCircuitState).EncodeWire(e)
 			},
 			Name: "ProviderCircuitState",
+			ValidateValue: func(v any) error {
+				return v.(*ProviderCircuitState).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ProviderTelemetry":
 		return wire.Codec{
@@ -6965,6 +6995,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProviderTelemetry).EncodeWire(e)
 			},
 			Name: "ProviderTelemetry",
+			ValidateValue: func(v any) error {
+				return v.(*ProviderTelemetry).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/Role":
 		return wire.Codec{
@@ -6980,6 +7013,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Role).EncodeWire(e)
 			},
 			Name: "Role",
+			ValidateValue: func(v any) error {
+				return v.(*Role).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/RunStopReason":
 		return wire.Codec{
@@ -6995,6 +7031,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RunStopReason).EncodeWire(e)
 			},
 			Name: "RunStopReason",
+			ValidateValue: func(v any) error {
+				return v.(*RunStopReason).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/StatePatch":
 		return wire.Codec{
@@ -7010,6 +7049,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StatePatch).EncodeWire(e)
 			},
 			Name: "StatePatch",
+			ValidateValue: func(v any) error {
+				return v.(*StatePatch).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/StatePatchFormat":
 		return wire.Codec{
@@ -7025,6 +7067,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StatePatchFormat).EncodeWire(e)
 			},
 			Name: "StatePatchFormat",
+			ValidateValue: func(v any) error {
+				return v.(*StatePatchFormat).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/StatePatchSource":
 		return wire.Codec{
@@ -7040,6 +7085,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StatePatchSource).EncodeWire(e)
 			},
 			Name: "StatePatchSource",
+			ValidateValue: func(v any) error {
+				return v.(*StatePatchSource).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/TokenUsage":
 		return wire.Codec{
@@ -7055,6 +7103,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TokenUsage).EncodeWire(e)
 			},
 			Name: "TokenUsage",
+			ValidateValue: func(v any) error {
+				return v.(*TokenUsage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ToolAnnotations":
 		return wire.Codec{
@@ -7070,6 +7121,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolAnnotations).EncodeWire(e)
 			},
 			Name: "ToolAnnotations",
+			ValidateValue: func(v any) error {
+				return v.(*ToolAnnotations).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ToolCall":
 		return wire.Codec{
@@ -7085,6 +7139,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCall).EncodeWire(e)
 			},
 			Name: "ToolCall",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCall).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ToolContent":
 		return wire.Codec{
@@ -7101,6 +7158,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeToolContent(e, u)
 			},
 			Name: "ToolContent",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ToolContent)
+				CheckToolContent(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ToolDefinition":
 		return wire.Codec{
@@ -7116,6 +7179,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolDefinition).EncodeWire(e)
 			},
 			Name: "ToolDefinition",
+			ValidateValue: func(v any) error {
+				return v.(*ToolDefinition).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ToolResult":
 		return wire.Codec{
@@ -7131,6 +7197,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolResult).EncodeWire(e)
 			},
 			Name: "ToolResult",
+			ValidateValue: func(v any) error {
+				return v.(*ToolResult).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ToolResultSummary":
 		return wire.Codec{
@@ -7146,6 +7215,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolResultSummary).EncodeWire(e)
 			},
 			Name: "ToolResultSummary",
+			ValidateValue: func(v any) error {
+				return v.(*ToolResultSummary).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/context_compacted.json#", "https://agentproto.dev/schema/arcan/v1/context_compacted.json":
 		return wire.Codec{
@@ -7161,6 +7233,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ContextCompacted).EncodeWire(e)
 			},
 			Name: "ContextCompacted",
+			ValidateValue: func(v any) error {
+				return v.(*ContextCompacted).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/iteration_started.json#", "https://agentproto.dev/schema/arcan/v1/iteration_started.json":
 		return wire.Codec{
@@ -7176,6 +7251,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*IterationStarted).EncodeWire(e)
 			},
 			Name: "IterationStarted",
+			ValidateValue: func(v any) error {
+				return v.(*IterationStarted).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/model_output.json#", "https://agentproto.dev/schema/arcan/v1/model_output.json":
 		return wire.Codec{
@@ -7191,6 +7269,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ModelOutput).EncodeWire(e)
 			},
 			Name: "ModelOutput",
+			ValidateValue: func(v any) error {
+				return v.(*ModelOutput).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/run_errored.json#", "https://agentproto.dev/schema/arcan/v1/run_errored.json":
 		return wire.Codec{
@@ -7206,6 +7287,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RunErrored).EncodeWire(e)
 			},
 			Name: "RunErrored",
+			ValidateValue: func(v any) error {
+				return v.(*RunErrored).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/run_finished.json#", "https://agentproto.dev/schema/arcan/v1/run_finished.json":
 		return wire.Codec{
@@ -7221,6 +7305,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RunFinished).EncodeWire(e)
 			},
 			Name: "RunFinished",
+			ValidateValue: func(v any) error {
+				return v.(*RunFinished).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/run_started.json#", "https://agentproto.dev/schema/arcan/v1/run_started.json":
 		return wire.Codec{
@@ -7236,6 +7323,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RunStarted).EncodeWire(e)
 			},
 			Name: "RunStarted",
+			ValidateValue: func(v any) error {
+				return v.(*RunStarted).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/state_patched.json#", "https://agentproto.dev/schema/arcan/v1/state_patched.json":
 		return wire.Codec{
@@ -7251,6 +7341,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StatePatched).EncodeWire(e)
 			},
 			Name: "StatePatched",
+			ValidateValue: func(v any) error {
+				return v.(*StatePatched).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/store-record.json#", "https://agentproto.dev/schema/arcan/v1/store-record.json":
 		return wire.Codec{
@@ -7266,6 +7359,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StoreRecord).EncodeWire(e)
 			},
 			Name: "StoreRecord",
+			ValidateValue: func(v any) error {
+				return v.(*StoreRecord).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/text_delta.json#", "https://agentproto.dev/schema/arcan/v1/text_delta.json":
 		return wire.Codec{
@@ -7281,6 +7377,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TextDelta).EncodeWire(e)
 			},
 			Name: "TextDelta",
+			ValidateValue: func(v any) error {
+				return v.(*TextDelta).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/tool_call_completed.json#", "https://agentproto.dev/schema/arcan/v1/tool_call_completed.json":
 		return wire.Codec{
@@ -7296,6 +7395,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallCompleted).EncodeWire(e)
 			},
 			Name: "ToolCallCompleted",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallCompleted).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/tool_call_failed.json#", "https://agentproto.dev/schema/arcan/v1/tool_call_failed.json":
 		return wire.Codec{
@@ -7311,6 +7413,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallFailed).EncodeWire(e)
 			},
 			Name: "ToolCallFailed",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallFailed).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/tool_call_requested.json#", "https://agentproto.dev/schema/arcan/v1/tool_call_requested.json":
 		return wire.Codec{
@@ -7326,6 +7431,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallRequested).EncodeWire(e)
 			},
 			Name: "ToolCallRequested",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallRequested).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

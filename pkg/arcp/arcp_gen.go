@@ -19037,6 +19037,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentInfo).EncodeWire(e)
 			},
 			Name: "AgentInfo",
+			ValidateValue: func(v any) error {
+				return v.(*AgentInfo).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/AgentInventory":
 		return wire.Codec{
@@ -19053,6 +19056,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAgentInventory(e, u)
 			},
 			Name: "AgentInventory",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AgentInventory)
+				CheckAgentInventory(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/AgentName":
 		return wire.Codec{
@@ -19068,6 +19077,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentName).EncodeWire(e)
 			},
 			Name: "AgentName",
+			ValidateValue: func(v any) error {
+				return v.(*AgentName).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/AgentRef":
 		return wire.Codec{
@@ -19083,6 +19095,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentRef).EncodeWire(e)
 			},
 			Name: "AgentRef",
+			ValidateValue: func(v any) error {
+				return v.(*AgentRef).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/AgentVersion":
 		return wire.Codec{
@@ -19098,6 +19113,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentVersion).EncodeWire(e)
 			},
 			Name: "AgentVersion",
+			ValidateValue: func(v any) error {
+				return v.(*AgentVersion).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Auth":
 		return wire.Codec{
@@ -19113,6 +19131,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Auth).EncodeWire(e)
 			},
 			Name: "Auth",
+			ValidateValue: func(v any) error {
+				return v.(*Auth).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Budget":
 		return wire.Codec{
@@ -19128,6 +19149,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Budget).EncodeWire(e)
 			},
 			Name: "Budget",
+			ValidateValue: func(v any) error {
+				return v.(*Budget).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/BudgetAmount":
 		return wire.Codec{
@@ -19143,6 +19167,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BudgetAmount).EncodeWire(e)
 			},
 			Name: "BudgetAmount",
+			ValidateValue: func(v any) error {
+				return v.(*BudgetAmount).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Capabilities":
 		return wire.Codec{
@@ -19158,6 +19185,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Capabilities).EncodeWire(e)
 			},
 			Name: "Capabilities",
+			ValidateValue: func(v any) error {
+				return v.(*Capabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/CapabilityPatterns":
 		return wire.Codec{
@@ -19173,6 +19203,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CapabilityPatterns).EncodeWire(e)
 			},
 			Name: "CapabilityPatterns",
+			ValidateValue: func(v any) error {
+				return v.(*CapabilityPatterns).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/ClientInfo":
 		return wire.Codec{
@@ -19188,6 +19221,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientInfo).EncodeWire(e)
 			},
 			Name: "ClientInfo",
+			ValidateValue: func(v any) error {
+				return v.(*ClientInfo).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Credential":
 		return wire.Codec{
@@ -19203,6 +19239,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Credential).EncodeWire(e)
 			},
 			Name: "Credential",
+			ValidateValue: func(v any) error {
+				return v.(*Credential).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/CredentialConstraints":
 		return wire.Codec{
@@ -19218,6 +19257,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CredentialConstraints).EncodeWire(e)
 			},
 			Name: "CredentialConstraints",
+			ValidateValue: func(v any) error {
+				return v.(*CredentialConstraints).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Currency":
 		return wire.Codec{
@@ -19233,6 +19275,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Currency).EncodeWire(e)
 			},
 			Name: "Currency",
+			ValidateValue: func(v any) error {
+				return v.(*Currency).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/ErrorCode":
 		return wire.Codec{
@@ -19248,6 +19293,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ErrorCode).EncodeWire(e)
 			},
 			Name: "ErrorCode",
+			ValidateValue: func(v any) error {
+				return v.(*ErrorCode).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/ErrorPayload":
 		return wire.Codec{
@@ -19263,6 +19311,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ErrorPayload).EncodeWire(e)
 			},
 			Name: "ErrorPayload",
+			ValidateValue: func(v any) error {
+				return v.(*ErrorPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/EventSeq":
 		return wire.Codec{
@@ -19278,6 +19329,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EventSeq).EncodeWire(e)
 			},
 			Name: "EventSeq",
+			ValidateValue: func(v any) error {
+				return v.(*EventSeq).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Extensions":
 		return wire.Codec{
@@ -19293,6 +19347,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Extensions).EncodeWire(e)
 			},
 			Name: "Extensions",
+			ValidateValue: func(v any) error {
+				return v.(*Extensions).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Feature":
 		return wire.Codec{
@@ -19308,6 +19365,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Feature).EncodeWire(e)
 			},
 			Name: "Feature",
+			ValidateValue: func(v any) error {
+				return v.(*Feature).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/JobId":
 		return wire.Codec{
@@ -19323,6 +19383,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobID).EncodeWire(e)
 			},
 			Name: "JobID",
+			ValidateValue: func(v any) error {
+				return v.(*JobID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/JobState":
 		return wire.Codec{
@@ -19338,6 +19401,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobState).EncodeWire(e)
 			},
 			Name: "JobState",
+			ValidateValue: func(v any) error {
+				return v.(*JobState).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Lease":
 		return wire.Codec{
@@ -19353,6 +19419,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Lease).EncodeWire(e)
 			},
 			Name: "Lease",
+			ValidateValue: func(v any) error {
+				return v.(*Lease).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/LeaseConstraints":
 		return wire.Codec{
@@ -19368,6 +19437,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LeaseConstraints).EncodeWire(e)
 			},
 			Name: "LeaseConstraints",
+			ValidateValue: func(v any) error {
+				return v.(*LeaseConstraints).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/MessageId":
 		return wire.Codec{
@@ -19383,6 +19455,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MessageID).EncodeWire(e)
 			},
 			Name: "MessageID",
+			ValidateValue: func(v any) error {
+				return v.(*MessageID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/ResumeRequest":
 		return wire.Codec{
@@ -19398,6 +19473,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResumeRequest).EncodeWire(e)
 			},
 			Name: "ResumeRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ResumeRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/RuntimeInfo":
 		return wire.Codec{
@@ -19413,6 +19491,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RuntimeInfo).EncodeWire(e)
 			},
 			Name: "RuntimeInfo",
+			ValidateValue: func(v any) error {
+				return v.(*RuntimeInfo).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/SessionId":
 		return wire.Codec{
@@ -19428,6 +19509,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionID).EncodeWire(e)
 			},
 			Name: "SessionID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Timestamp":
 		return wire.Codec{
@@ -19443,6 +19527,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Timestamp).EncodeWire(e)
 			},
 			Name: "Timestamp",
+			ValidateValue: func(v any) error {
+				return v.(*Timestamp).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/TraceId":
 		return wire.Codec{
@@ -19458,6 +19545,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TraceID).EncodeWire(e)
 			},
 			Name: "TraceID",
+			ValidateValue: func(v any) error {
+				return v.(*TraceID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/UtcTimestamp":
 		return wire.Codec{
@@ -19473,6 +19563,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UtcTimestamp).EncodeWire(e)
 			},
 			Name: "UtcTimestamp",
+			ValidateValue: func(v any) error {
+				return v.(*UtcTimestamp).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/envelope.json#", "https://agentproto.dev/schema/arcp/v1.1/envelope.json":
 		return wire.Codec{
@@ -19488,6 +19581,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Envelope).EncodeWire(e)
 			},
 			Name: "Envelope",
+			ValidateValue: func(v any) error {
+				return v.(*Envelope).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.artifact_ref.json#", "https://agentproto.dev/schema/arcp/v1.1/event.artifact_ref.json":
 		return wire.Codec{
@@ -19503,6 +19599,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArtifactRefBody).EncodeWire(e)
 			},
 			Name: "ArtifactRefBody",
+			ValidateValue: func(v any) error {
+				return v.(*ArtifactRefBody).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.delegate.json#", "https://agentproto.dev/schema/arcp/v1.1/event.delegate.json":
 		return wire.Codec{
@@ -19519,6 +19618,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeDelegateBody(e, u)
 			},
 			Name: "DelegateBody",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(DelegateBody)
+				CheckDelegateBody(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.log.json#", "https://agentproto.dev/schema/arcp/v1.1/event.log.json":
 		return wire.Codec{
@@ -19534,6 +19639,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogBody).EncodeWire(e)
 			},
 			Name: "LogBody",
+			ValidateValue: func(v any) error {
+				return v.(*LogBody).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.metric.json#", "https://agentproto.dev/schema/arcp/v1.1/event.metric.json":
 		return wire.Codec{
@@ -19549,6 +19657,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MetricBody).EncodeWire(e)
 			},
 			Name: "MetricBody",
+			ValidateValue: func(v any) error {
+				return v.(*MetricBody).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.progress.json#", "https://agentproto.dev/schema/arcp/v1.1/event.progress.json":
 		return wire.Codec{
@@ -19564,6 +19675,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProgressBody).EncodeWire(e)
 			},
 			Name: "ProgressBody",
+			ValidateValue: func(v any) error {
+				return v.(*ProgressBody).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.result_chunk.json#", "https://agentproto.dev/schema/arcp/v1.1/event.result_chunk.json":
 		return wire.Codec{
@@ -19579,6 +19693,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResultChunkBody).EncodeWire(e)
 			},
 			Name: "ResultChunkBody",
+			ValidateValue: func(v any) error {
+				return v.(*ResultChunkBody).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.status.json#", "https://agentproto.dev/schema/arcp/v1.1/event.status.json":
 		return wire.Codec{
@@ -19594,6 +19711,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StatusBody).EncodeWire(e)
 			},
 			Name: "StatusBody",
+			ValidateValue: func(v any) error {
+				return v.(*StatusBody).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.thought.json#", "https://agentproto.dev/schema/arcp/v1.1/event.thought.json":
 		return wire.Codec{
@@ -19609,6 +19729,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ThoughtBody).EncodeWire(e)
 			},
 			Name: "ThoughtBody",
+			ValidateValue: func(v any) error {
+				return v.(*ThoughtBody).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.tool_call.json#", "https://agentproto.dev/schema/arcp/v1.1/event.tool_call.json":
 		return wire.Codec{
@@ -19624,6 +19747,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallBody).EncodeWire(e)
 			},
 			Name: "ToolCallBody",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallBody).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.tool_result.json#", "https://agentproto.dev/schema/arcp/v1.1/event.tool_result.json":
 		return wire.Codec{
@@ -19639,6 +19765,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolResultBody).EncodeWire(e)
 			},
 			Name: "ToolResultBody",
+			ValidateValue: func(v any) error {
+				return v.(*ToolResultBody).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.accepted.json#", "https://agentproto.dev/schema/arcp/v1.1/job.accepted.json":
 		return wire.Codec{
@@ -19654,6 +19783,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobAccepted).EncodeWire(e)
 			},
 			Name: "JobAccepted",
+			ValidateValue: func(v any) error {
+				return v.(*JobAccepted).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.accepted.json#/$defs/JobAcceptedPayload":
 		return wire.Codec{
@@ -19669,6 +19801,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobAcceptedPayload).EncodeWire(e)
 			},
 			Name: "JobAcceptedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobAcceptedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.cancel.json#", "https://agentproto.dev/schema/arcp/v1.1/job.cancel.json":
 		return wire.Codec{
@@ -19684,6 +19819,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobCancel).EncodeWire(e)
 			},
 			Name: "JobCancel",
+			ValidateValue: func(v any) error {
+				return v.(*JobCancel).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.cancel.json#/$defs/JobCancelPayload":
 		return wire.Codec{
@@ -19699,6 +19837,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobCancelPayload).EncodeWire(e)
 			},
 			Name: "JobCancelPayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobCancelPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.cancelled.json#", "https://agentproto.dev/schema/arcp/v1.1/job.cancelled.json":
 		return wire.Codec{
@@ -19714,6 +19855,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobCancelled).EncodeWire(e)
 			},
 			Name: "JobCancelled",
+			ValidateValue: func(v any) error {
+				return v.(*JobCancelled).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.cancelled.json#/$defs/JobCancelledPayload":
 		return wire.Codec{
@@ -19729,6 +19873,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobCancelledPayload).EncodeWire(e)
 			},
 			Name: "JobCancelledPayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobCancelledPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.error.json#", "https://agentproto.dev/schema/arcp/v1.1/job.error.json":
 		return wire.Codec{
@@ -19744,6 +19891,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobError).EncodeWire(e)
 			},
 			Name: "JobError",
+			ValidateValue: func(v any) error {
+				return v.(*JobError).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.error.json#/$defs/JobErrorPayload":
 		return wire.Codec{
@@ -19759,6 +19909,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobErrorPayload).EncodeWire(e)
 			},
 			Name: "JobErrorPayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobErrorPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#", "https://agentproto.dev/schema/arcp/v1.1/job.event.json":
 		return wire.Codec{
@@ -19778,6 +19931,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobEvent).EncodeWire(e)
 			},
 			Name: "JobEvent",
+			ValidateValue: func(v any) error {
+				return v.(*JobEvent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ArtifactRefEvent":
 		return wire.Codec{
@@ -19793,6 +19949,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArtifactRefEvent).EncodeWire(e)
 			},
 			Name: "ArtifactRefEvent",
+			ValidateValue: func(v any) error {
+				return v.(*ArtifactRefEvent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ArtifactRefEventMessage":
 		return wire.Codec{
@@ -19808,6 +19967,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArtifactRefEventMessage).EncodeWire(e)
 			},
 			Name: "ArtifactRefEventMessage",
+			ValidateValue: func(v any) error {
+				return v.(*ArtifactRefEventMessage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/DelegateEvent":
 		return wire.Codec{
@@ -19823,6 +19985,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DelegateEvent).EncodeWire(e)
 			},
 			Name: "DelegateEvent",
+			ValidateValue: func(v any) error {
+				return v.(*DelegateEvent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/DelegateEventMessage":
 		return wire.Codec{
@@ -19838,6 +20003,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DelegateEventMessage).EncodeWire(e)
 			},
 			Name: "DelegateEventMessage",
+			ValidateValue: func(v any) error {
+				return v.(*DelegateEventMessage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/JobEventPayload":
 		return wire.Codec{
@@ -19858,6 +20026,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeJobEventPayload(e, u)
 			},
 			Name: "JobEventPayload",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(JobEventPayload)
+				CheckJobEventPayload(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/LogEvent":
 		return wire.Codec{
@@ -19873,6 +20047,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogEvent).EncodeWire(e)
 			},
 			Name: "LogEvent",
+			ValidateValue: func(v any) error {
+				return v.(*LogEvent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/LogEventMessage":
 		return wire.Codec{
@@ -19888,6 +20065,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogEventMessage).EncodeWire(e)
 			},
 			Name: "LogEventMessage",
+			ValidateValue: func(v any) error {
+				return v.(*LogEventMessage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/MetricEvent":
 		return wire.Codec{
@@ -19903,6 +20083,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MetricEvent).EncodeWire(e)
 			},
 			Name: "MetricEvent",
+			ValidateValue: func(v any) error {
+				return v.(*MetricEvent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/MetricEventMessage":
 		return wire.Codec{
@@ -19918,6 +20101,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MetricEventMessage).EncodeWire(e)
 			},
 			Name: "MetricEventMessage",
+			ValidateValue: func(v any) error {
+				return v.(*MetricEventMessage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ProgressEvent":
 		return wire.Codec{
@@ -19933,6 +20119,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProgressEvent).EncodeWire(e)
 			},
 			Name: "ProgressEvent",
+			ValidateValue: func(v any) error {
+				return v.(*ProgressEvent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ProgressEventMessage":
 		return wire.Codec{
@@ -19948,6 +20137,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProgressEventMessage).EncodeWire(e)
 			},
 			Name: "ProgressEventMessage",
+			ValidateValue: func(v any) error {
+				return v.(*ProgressEventMessage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ResultChunkEvent":
 		return wire.Codec{
@@ -19963,6 +20155,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResultChunkEvent).EncodeWire(e)
 			},
 			Name: "ResultChunkEvent",
+			ValidateValue: func(v any) error {
+				return v.(*ResultChunkEvent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ResultChunkEventMessage":
 		return wire.Codec{
@@ -19978,6 +20173,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResultChunkEventMessage).EncodeWire(e)
 			},
 			Name: "ResultChunkEventMessage",
+			ValidateValue: func(v any) error {
+				return v.(*ResultChunkEventMessage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/StatusEvent":
 		return wire.Codec{
@@ -19993,6 +20191,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StatusEvent).EncodeWire(e)
 			},
 			Name: "StatusEvent",
+			ValidateValue: func(v any) error {
+				return v.(*StatusEvent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/StatusEventMessage":
 		return wire.Codec{
@@ -20008,6 +20209,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StatusEventMessage).EncodeWire(e)
 			},
 			Name: "StatusEventMessage",
+			ValidateValue: func(v any) error {
+				return v.(*StatusEventMessage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ThoughtEvent":
 		return wire.Codec{
@@ -20023,6 +20227,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ThoughtEvent).EncodeWire(e)
 			},
 			Name: "ThoughtEvent",
+			ValidateValue: func(v any) error {
+				return v.(*ThoughtEvent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ThoughtEventMessage":
 		return wire.Codec{
@@ -20038,6 +20245,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ThoughtEventMessage).EncodeWire(e)
 			},
 			Name: "ThoughtEventMessage",
+			ValidateValue: func(v any) error {
+				return v.(*ThoughtEventMessage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolCallEvent":
 		return wire.Codec{
@@ -20053,6 +20263,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallEvent).EncodeWire(e)
 			},
 			Name: "ToolCallEvent",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallEvent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolCallEventMessage":
 		return wire.Codec{
@@ -20068,6 +20281,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallEventMessage).EncodeWire(e)
 			},
 			Name: "ToolCallEventMessage",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallEventMessage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolResultEvent":
 		return wire.Codec{
@@ -20083,6 +20299,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolResultEvent).EncodeWire(e)
 			},
 			Name: "ToolResultEvent",
+			ValidateValue: func(v any) error {
+				return v.(*ToolResultEvent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolResultEventMessage":
 		return wire.Codec{
@@ -20098,6 +20317,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolResultEventMessage).EncodeWire(e)
 			},
 			Name: "ToolResultEventMessage",
+			ValidateValue: func(v any) error {
+				return v.(*ToolResultEventMessage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/VendorEvent":
 		return wire.Codec{
@@ -20113,6 +20335,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*VendorEvent).EncodeWire(e)
 			},
 			Name: "VendorEvent",
+			ValidateValue: func(v any) error {
+				return v.(*VendorEvent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.result.json#", "https://agentproto.dev/schema/arcp/v1.1/job.result.json":
 		return wire.Codec{
@@ -20128,6 +20353,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobResult).EncodeWire(e)
 			},
 			Name: "JobResult",
+			ValidateValue: func(v any) error {
+				return v.(*JobResult).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.result.json#/$defs/JobResultPayload":
 		return wire.Codec{
@@ -20143,6 +20371,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobResultPayload).EncodeWire(e)
 			},
 			Name: "JobResultPayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobResultPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.submit.json#", "https://agentproto.dev/schema/arcp/v1.1/job.submit.json":
 		return wire.Codec{
@@ -20158,6 +20389,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobSubmit).EncodeWire(e)
 			},
 			Name: "JobSubmit",
+			ValidateValue: func(v any) error {
+				return v.(*JobSubmit).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.submit.json#/$defs/JobSubmitPayload":
 		return wire.Codec{
@@ -20173,6 +20407,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobSubmitPayload).EncodeWire(e)
 			},
 			Name: "JobSubmitPayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobSubmitPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.subscribe.json#", "https://agentproto.dev/schema/arcp/v1.1/job.subscribe.json":
 		return wire.Codec{
@@ -20188,6 +20425,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobSubscribe).EncodeWire(e)
 			},
 			Name: "JobSubscribe",
+			ValidateValue: func(v any) error {
+				return v.(*JobSubscribe).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.subscribe.json#/$defs/JobSubscribePayload":
 		return wire.Codec{
@@ -20203,6 +20443,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobSubscribePayload).EncodeWire(e)
 			},
 			Name: "JobSubscribePayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobSubscribePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.subscribed.json#", "https://agentproto.dev/schema/arcp/v1.1/job.subscribed.json":
 		return wire.Codec{
@@ -20218,6 +20461,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobSubscribed).EncodeWire(e)
 			},
 			Name: "JobSubscribed",
+			ValidateValue: func(v any) error {
+				return v.(*JobSubscribed).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.subscribed.json#/$defs/JobSubscribedPayload":
 		return wire.Codec{
@@ -20233,6 +20479,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobSubscribedPayload).EncodeWire(e)
 			},
 			Name: "JobSubscribedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobSubscribedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.unsubscribe.json#", "https://agentproto.dev/schema/arcp/v1.1/job.unsubscribe.json":
 		return wire.Codec{
@@ -20248,6 +20497,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobUnsubscribe).EncodeWire(e)
 			},
 			Name: "JobUnsubscribe",
+			ValidateValue: func(v any) error {
+				return v.(*JobUnsubscribe).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.unsubscribe.json#/$defs/JobUnsubscribePayload":
 		return wire.Codec{
@@ -20263,6 +20515,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobUnsubscribePayload).EncodeWire(e)
 			},
 			Name: "JobUnsubscribePayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobUnsubscribePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/message.json#", "https://agentproto.dev/schema/arcp/v1.1/message.json":
 		return wire.Codec{
@@ -20283,6 +20538,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMessage(e, u)
 			},
 			Name: "Message",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Message)
+				CheckMessage(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.ack.json#", "https://agentproto.dev/schema/arcp/v1.1/session.ack.json":
 		return wire.Codec{
@@ -20298,6 +20559,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionAck).EncodeWire(e)
 			},
 			Name: "SessionAck",
+			ValidateValue: func(v any) error {
+				return v.(*SessionAck).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.ack.json#/$defs/SessionAckPayload":
 		return wire.Codec{
@@ -20313,6 +20577,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionAckPayload).EncodeWire(e)
 			},
 			Name: "SessionAckPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionAckPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.bye.json#", "https://agentproto.dev/schema/arcp/v1.1/session.bye.json":
 		return wire.Codec{
@@ -20328,6 +20595,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionBye).EncodeWire(e)
 			},
 			Name: "SessionBye",
+			ValidateValue: func(v any) error {
+				return v.(*SessionBye).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.bye.json#/$defs/SessionByePayload":
 		return wire.Codec{
@@ -20343,6 +20613,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionByePayload).EncodeWire(e)
 			},
 			Name: "SessionByePayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionByePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.close.json#", "https://agentproto.dev/schema/arcp/v1.1/session.close.json":
 		return wire.Codec{
@@ -20358,6 +20631,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionClose).EncodeWire(e)
 			},
 			Name: "SessionClose",
+			ValidateValue: func(v any) error {
+				return v.(*SessionClose).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.close.json#/$defs/SessionClosePayload":
 		return wire.Codec{
@@ -20373,6 +20649,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionClosePayload).EncodeWire(e)
 			},
 			Name: "SessionClosePayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionClosePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.closed.json#", "https://agentproto.dev/schema/arcp/v1.1/session.closed.json":
 		return wire.Codec{
@@ -20388,6 +20667,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionClosed).EncodeWire(e)
 			},
 			Name: "SessionClosed",
+			ValidateValue: func(v any) error {
+				return v.(*SessionClosed).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.closed.json#/$defs/SessionClosedPayload":
 		return wire.Codec{
@@ -20403,6 +20685,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionClosedPayload).EncodeWire(e)
 			},
 			Name: "SessionClosedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionClosedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.error.json#", "https://agentproto.dev/schema/arcp/v1.1/session.error.json":
 		return wire.Codec{
@@ -20418,6 +20703,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionError).EncodeWire(e)
 			},
 			Name: "SessionError",
+			ValidateValue: func(v any) error {
+				return v.(*SessionError).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.hello.json#", "https://agentproto.dev/schema/arcp/v1.1/session.hello.json":
 		return wire.Codec{
@@ -20433,6 +20721,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionHello).EncodeWire(e)
 			},
 			Name: "SessionHello",
+			ValidateValue: func(v any) error {
+				return v.(*SessionHello).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.hello.json#/$defs/SessionHelloPayload":
 		return wire.Codec{
@@ -20448,6 +20739,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionHelloPayload).EncodeWire(e)
 			},
 			Name: "SessionHelloPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionHelloPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.jobs.json#", "https://agentproto.dev/schema/arcp/v1.1/session.jobs.json":
 		return wire.Codec{
@@ -20463,6 +20757,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionJobs).EncodeWire(e)
 			},
 			Name: "SessionJobs",
+			ValidateValue: func(v any) error {
+				return v.(*SessionJobs).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.jobs.json#/$defs/JobListEntry":
 		return wire.Codec{
@@ -20478,6 +20775,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobListEntry).EncodeWire(e)
 			},
 			Name: "JobListEntry",
+			ValidateValue: func(v any) error {
+				return v.(*JobListEntry).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.jobs.json#/$defs/SessionJobsPayload":
 		return wire.Codec{
@@ -20493,6 +20793,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionJobsPayload).EncodeWire(e)
 			},
 			Name: "SessionJobsPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionJobsPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.list_jobs.json#", "https://agentproto.dev/schema/arcp/v1.1/session.list_jobs.json":
 		return wire.Codec{
@@ -20508,6 +20811,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionListJobs).EncodeWire(e)
 			},
 			Name: "SessionListJobs",
+			ValidateValue: func(v any) error {
+				return v.(*SessionListJobs).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.list_jobs.json#/$defs/JobListFilter":
 		return wire.Codec{
@@ -20523,6 +20829,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobListFilter).EncodeWire(e)
 			},
 			Name: "JobListFilter",
+			ValidateValue: func(v any) error {
+				return v.(*JobListFilter).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.list_jobs.json#/$defs/SessionListJobsPayload":
 		return wire.Codec{
@@ -20538,6 +20847,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionListJobsPayload).EncodeWire(e)
 			},
 			Name: "SessionListJobsPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionListJobsPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.ping.json#", "https://agentproto.dev/schema/arcp/v1.1/session.ping.json":
 		return wire.Codec{
@@ -20553,6 +20865,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionPing).EncodeWire(e)
 			},
 			Name: "SessionPing",
+			ValidateValue: func(v any) error {
+				return v.(*SessionPing).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.ping.json#/$defs/SessionPingPayload":
 		return wire.Codec{
@@ -20568,6 +20883,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionPingPayload).EncodeWire(e)
 			},
 			Name: "SessionPingPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionPingPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.pong.json#", "https://agentproto.dev/schema/arcp/v1.1/session.pong.json":
 		return wire.Codec{
@@ -20583,6 +20901,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionPong).EncodeWire(e)
 			},
 			Name: "SessionPong",
+			ValidateValue: func(v any) error {
+				return v.(*SessionPong).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.pong.json#/$defs/SessionPongPayload":
 		return wire.Codec{
@@ -20598,6 +20919,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionPongPayload).EncodeWire(e)
 			},
 			Name: "SessionPongPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionPongPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.resume.json#", "https://agentproto.dev/schema/arcp/v1.1/session.resume.json":
 		return wire.Codec{
@@ -20613,6 +20937,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionResume).EncodeWire(e)
 			},
 			Name: "SessionResume",
+			ValidateValue: func(v any) error {
+				return v.(*SessionResume).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.resume.json#/$defs/SessionResumePayload":
 		return wire.Codec{
@@ -20628,6 +20955,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionResumePayload).EncodeWire(e)
 			},
 			Name: "SessionResumePayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionResumePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.welcome.json#", "https://agentproto.dev/schema/arcp/v1.1/session.welcome.json":
 		return wire.Codec{
@@ -20643,6 +20973,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionWelcome).EncodeWire(e)
 			},
 			Name: "SessionWelcome",
+			ValidateValue: func(v any) error {
+				return v.(*SessionWelcome).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.welcome.json#/$defs/SessionWelcomePayload":
 		return wire.Codec{
@@ -20658,6 +20991,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionWelcomePayload).EncodeWire(e)
 			},
 			Name: "SessionWelcomePayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionWelcomePayload).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

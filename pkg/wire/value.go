@@ -198,6 +198,10 @@ type Codec struct {
 	Encode func(e *Encoder, v any)
 	// Check records the constraint violations of a value Decode returned.
 	Check func(c *Checker, p string, v any)
+	// ValidateValue, when set, is Validate in one call that needs no
+	// Checker from its caller, so that a valid value costs no allocation
+	// (generated codecs set it).
+	ValidateValue func(v any) error
 	// Complete is true when a strict Decode plus Check that find nothing
 	// prove the value valid against the schema: the schema (and every schema
 	// it uses) has no constraint the generated code leaves unchecked.
@@ -236,6 +240,9 @@ func (c Codec) EncodeBytes(v any) ([]byte, error) {
 
 // Validate checks a value the codec decoded.
 func (c Codec) Validate(v any) error {
+	if c.ValidateValue != nil {
+		return c.ValidateValue(v)
+	}
 	var ch Checker
 	c.Check(&ch, "", v)
 	return ch.Err()

@@ -16918,6 +16918,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthStatusRequest).EncodeWire(e)
 			},
 			Name: "AuthStatusRequest",
+			ValidateValue: func(v any) error {
+				return v.(*AuthStatusRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/auth.status.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/auth.status.result.json":
 		return wire.Codec{
@@ -16933,6 +16936,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthStatusResponse).EncodeWire(e)
 			},
 			Name: "AuthStatusResponse",
+			ValidateValue: func(v any) error {
+				return v.(*AuthStatusResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/auth.status_update.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/auth.status_update.params.json":
 		return wire.Codec{
@@ -16948,6 +16954,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthStatusUpdateNotification).EncodeWire(e)
 			},
 			Name: "AuthStatusUpdateNotification",
+			ValidateValue: func(v any) error {
+				return v.(*AuthStatusUpdateNotification).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/AgentAuthCapabilities":
 		return wire.Codec{
@@ -16963,6 +16972,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentAuthCapabilities).EncodeWire(e)
 			},
 			Name: "AgentAuthCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AgentAuthCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/AgentCapabilities":
 		return wire.Codec{
@@ -16978,6 +16990,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentCapabilities).EncodeWire(e)
 			},
 			Name: "AgentCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AgentCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/AuthAccount":
 		return wire.Codec{
@@ -16993,6 +17008,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthAccount).EncodeWire(e)
 			},
 			Name: "AuthAccount",
+			ValidateValue: func(v any) error {
+				return v.(*AuthAccount).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/AuthState":
 		return wire.Codec{
@@ -17008,6 +17026,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthState).EncodeWire(e)
 			},
 			Name: "AuthState",
+			ValidateValue: func(v any) error {
+				return v.(*AuthState).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/AuthStatusCapabilities":
 		return wire.Codec{
@@ -17023,6 +17044,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthStatusCapabilities).EncodeWire(e)
 			},
 			Name: "AuthStatusCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AuthStatusCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/ClientCapabilities":
 		return wire.Codec{
@@ -17038,6 +17062,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientCapabilities).EncodeWire(e)
 			},
 			Name: "ClientCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ClientCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/IdleStateUpdate":
 		return wire.Codec{
@@ -17053,6 +17080,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*IdleStateUpdate).EncodeWire(e)
 			},
 			Name: "IdleStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*IdleStateUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/IdleStopReason":
 		return wire.Codec{
@@ -17068,6 +17098,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*IdleStopReason).EncodeWire(e)
 			},
 			Name: "IdleStopReason",
+			ValidateValue: func(v any) error {
+				return v.(*IdleStopReason).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/LlmProtocol":
 		return wire.Codec{
@@ -17083,6 +17116,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LlmProtocol).EncodeWire(e)
 			},
 			Name: "LlmProtocol",
+			ValidateValue: func(v any) error {
+				return v.(*LlmProtocol).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/McpCapabilities":
 		return wire.Codec{
@@ -17098,6 +17134,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPCapabilities).EncodeWire(e)
 			},
 			Name: "MCPCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*MCPCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/McpError":
 		return wire.Codec{
@@ -17113,6 +17152,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPError).EncodeWire(e)
 			},
 			Name: "MCPError",
+			ValidateValue: func(v any) error {
+				return v.(*MCPError).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/McpRequestId":
 		return wire.Codec{
@@ -17128,6 +17170,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPRequestID).EncodeWire(e)
 			},
 			Name: "MCPRequestID",
+			ValidateValue: func(v any) error {
+				return v.(*MCPRequestID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/McpServer":
 		return wire.Codec{
@@ -17144,6 +17189,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMCPServer(e, u)
 			},
 			Name: "MCPServer",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MCPServer)
+				CheckMCPServer(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/McpServerAcp":
 		return wire.Codec{
@@ -17159,6 +17210,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerACP).EncodeWire(e)
 			},
 			Name: "MCPServerACP",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerACP).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/McpServerAcpId":
 		return wire.Codec{
@@ -17174,6 +17228,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerACPID).EncodeWire(e)
 			},
 			Name: "MCPServerACPID",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerACPID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanCapabilities":
 		return wire.Codec{
@@ -17189,6 +17246,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanCapabilities).EncodeWire(e)
 			},
 			Name: "PlanCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*PlanCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanFile":
 		return wire.Codec{
@@ -17204,6 +17264,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanFile).EncodeWire(e)
 			},
 			Name: "PlanFile",
+			ValidateValue: func(v any) error {
+				return v.(*PlanFile).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanId":
 		return wire.Codec{
@@ -17219,6 +17282,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanID).EncodeWire(e)
 			},
 			Name: "PlanID",
+			ValidateValue: func(v any) error {
+				return v.(*PlanID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanItems":
 		return wire.Codec{
@@ -17234,6 +17300,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanItems).EncodeWire(e)
 			},
 			Name: "PlanItems",
+			ValidateValue: func(v any) error {
+				return v.(*PlanItems).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanMarkdown":
 		return wire.Codec{
@@ -17249,6 +17318,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanMarkdown).EncodeWire(e)
 			},
 			Name: "PlanMarkdown",
+			ValidateValue: func(v any) error {
+				return v.(*PlanMarkdown).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanRemoved":
 		return wire.Codec{
@@ -17264,6 +17336,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanRemoved).EncodeWire(e)
 			},
 			Name: "PlanRemoved",
+			ValidateValue: func(v any) error {
+				return v.(*PlanRemoved).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanUpdate":
 		return wire.Codec{
@@ -17279,6 +17354,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanUpdate).EncodeWire(e)
 			},
 			Name: "PlanUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*PlanUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanUpdateContent":
 		return wire.Codec{
@@ -17295,6 +17373,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodePlanUpdateContent(e, u)
 			},
 			Name: "PlanUpdateContent",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(PlanUpdateContent)
+				CheckPlanUpdateContent(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/ProviderCurrentConfig":
 		return wire.Codec{
@@ -17310,6 +17394,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProviderCurrentConfig).EncodeWire(e)
 			},
 			Name: "ProviderCurrentConfig",
+			ValidateValue: func(v any) error {
+				return v.(*ProviderCurrentConfig).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/ProviderId":
 		return wire.Codec{
@@ -17325,6 +17412,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProviderID).EncodeWire(e)
 			},
 			Name: "ProviderID",
+			ValidateValue: func(v any) error {
+				return v.(*ProviderID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/ProviderInfo":
 		return wire.Codec{
@@ -17340,6 +17430,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProviderInfo).EncodeWire(e)
 			},
 			Name: "ProviderInfo",
+			ValidateValue: func(v any) error {
+				return v.(*ProviderInfo).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/ProvidersCapabilities":
 		return wire.Codec{
@@ -17355,6 +17448,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProvidersCapabilities).EncodeWire(e)
 			},
 			Name: "ProvidersCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ProvidersCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/RequiresActionStateUpdate":
 		return wire.Codec{
@@ -17370,6 +17466,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequiresActionStateUpdate).EncodeWire(e)
 			},
 			Name: "RequiresActionStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*RequiresActionStateUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/RunningStateUpdate":
 		return wire.Codec{
@@ -17385,6 +17484,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RunningStateUpdate).EncodeWire(e)
 			},
 			Name: "RunningStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*RunningStateUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionArchiveCapabilities":
 		return wire.Codec{
@@ -17400,6 +17502,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionArchiveCapabilities).EncodeWire(e)
 			},
 			Name: "SessionArchiveCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionArchiveCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionArchiveFilter":
 		return wire.Codec{
@@ -17415,6 +17520,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionArchiveFilter).EncodeWire(e)
 			},
 			Name: "SessionArchiveFilter",
+			ValidateValue: func(v any) error {
+				return v.(*SessionArchiveFilter).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionCancelCapabilities":
 		return wire.Codec{
@@ -17430,6 +17538,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionCancelCapabilities).EncodeWire(e)
 			},
 			Name: "SessionCancelCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionCancelCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionCapabilities":
 		return wire.Codec{
@@ -17445,6 +17556,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionCapabilities).EncodeWire(e)
 			},
 			Name: "SessionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionForkCapabilities":
 		return wire.Codec{
@@ -17460,6 +17574,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionForkCapabilities).EncodeWire(e)
 			},
 			Name: "SessionForkCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionForkCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionInfo":
 		return wire.Codec{
@@ -17475,6 +17592,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionInfo).EncodeWire(e)
 			},
 			Name: "SessionInfo",
+			ValidateValue: func(v any) error {
+				return v.(*SessionInfo).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionMessage":
 		return wire.Codec{
@@ -17490,6 +17610,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionMessage).EncodeWire(e)
 			},
 			Name: "SessionMessage",
+			ValidateValue: func(v any) error {
+				return v.(*SessionMessage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionMessageChunk":
 		return wire.Codec{
@@ -17505,6 +17628,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionMessageChunk).EncodeWire(e)
 			},
 			Name: "SessionMessageChunk",
+			ValidateValue: func(v any) error {
+				return v.(*SessionMessageChunk).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionStatus":
 		return wire.Codec{
@@ -17520,6 +17646,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionStatus).EncodeWire(e)
 			},
 			Name: "SessionStatus",
+			ValidateValue: func(v any) error {
+				return v.(*SessionStatus).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionStatusCapabilities":
 		return wire.Codec{
@@ -17535,6 +17664,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionStatusCapabilities).EncodeWire(e)
 			},
 			Name: "SessionStatusCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionStatusCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionSystemPromptCapabilities":
 		return wire.Codec{
@@ -17550,6 +17682,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionSystemPromptCapabilities).EncodeWire(e)
 			},
 			Name: "SessionSystemPromptCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionSystemPromptCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionSystemPromptModeCapabilities":
 		return wire.Codec{
@@ -17565,6 +17700,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionSystemPromptModeCapabilities).EncodeWire(e)
 			},
 			Name: "SessionSystemPromptModeCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionSystemPromptModeCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionSystemPromptOverrideCapabilities":
 		return wire.Codec{
@@ -17580,6 +17718,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionSystemPromptOverrideCapabilities).EncodeWire(e)
 			},
 			Name: "SessionSystemPromptOverrideCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionSystemPromptOverrideCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionTitleCapabilities":
 		return wire.Codec{
@@ -17595,6 +17736,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionTitleCapabilities).EncodeWire(e)
 			},
 			Name: "SessionTitleCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionTitleCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionUpdate":
 		return wire.Codec{
@@ -17615,6 +17759,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionUpdate(e, u)
 			},
 			Name: "SessionUpdate",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionUpdate)
+				CheckSessionUpdate(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/StateUpdate":
 		return wire.Codec{
@@ -17635,6 +17785,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeStateUpdate(e, u)
 			},
 			Name: "StateUpdate",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(StateUpdate)
+				CheckStateUpdate(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SubagentCapabilities":
 		return wire.Codec{
@@ -17650,6 +17806,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubagentCapabilities).EncodeWire(e)
 			},
 			Name: "SubagentCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SubagentCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SubagentSessionCapabilities":
 		return wire.Codec{
@@ -17665,6 +17824,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubagentSessionCapabilities).EncodeWire(e)
 			},
 			Name: "SubagentSessionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SubagentSessionCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SubagentUpdate":
 		return wire.Codec{
@@ -17687,6 +17849,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubagentUpdate).EncodeWire(e)
 			},
 			Name: "SubagentUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*SubagentUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SystemPrompt":
 		return wire.Codec{
@@ -17702,6 +17867,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SystemPrompt).EncodeWire(e)
 			},
 			Name: "SystemPrompt",
+			ValidateValue: func(v any) error {
+				return v.(*SystemPrompt).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SystemPromptMode":
 		return wire.Codec{
@@ -17717,6 +17885,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SystemPromptMode).EncodeWire(e)
 			},
 			Name: "SystemPromptMode",
+			ValidateValue: func(v any) error {
+				return v.(*SystemPromptMode).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/UnknownStateUpdate":
 		return wire.Codec{
@@ -17732,6 +17903,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UndeterminedStateUpdate).EncodeWire(e)
 			},
 			Name: "UndeterminedStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*UndeterminedStateUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/Usage":
 		return wire.Codec{
@@ -17747,6 +17921,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Usage).EncodeWire(e)
 			},
 			Name: "Usage",
+			ValidateValue: func(v any) error {
+				return v.(*Usage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/initialize.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/initialize.params.json":
 		return wire.Codec{
@@ -17762,6 +17939,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeRequest).EncodeWire(e)
 			},
 			Name: "InitializeRequest",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/initialize.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/initialize.result.json":
 		return wire.Codec{
@@ -17777,6 +17957,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeResponse).EncodeWire(e)
 			},
 			Name: "InitializeResponse",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.notification.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.notification.params.json":
 		return wire.Codec{
@@ -17792,6 +17975,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MessageMCPNotification).EncodeWire(e)
 			},
 			Name: "MessageMCPNotification",
+			ValidateValue: func(v any) error {
+				return v.(*MessageMCPNotification).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.params.json":
 		return wire.Codec{
@@ -17807,6 +17993,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MessageMCPRequest).EncodeWire(e)
 			},
 			Name: "MessageMCPRequest",
+			ValidateValue: func(v any) error {
+				return v.(*MessageMCPRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.result.json":
 		return wire.Codec{
@@ -17823,6 +18012,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMessageMCPResponse(e, u)
 			},
 			Name: "MessageMCPResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MessageMCPResponse)
+				CheckMessageMCPResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/providers.disable.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.disable.params.json":
 		return wire.Codec{
@@ -17838,6 +18033,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DisableProviderRequest).EncodeWire(e)
 			},
 			Name: "DisableProviderRequest",
+			ValidateValue: func(v any) error {
+				return v.(*DisableProviderRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/providers.disable.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.disable.result.json":
 		return wire.Codec{
@@ -17853,6 +18051,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DisableProviderResponse).EncodeWire(e)
 			},
 			Name: "DisableProviderResponse",
+			ValidateValue: func(v any) error {
+				return v.(*DisableProviderResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/providers.list.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.list.params.json":
 		return wire.Codec{
@@ -17868,6 +18069,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListProvidersRequest).EncodeWire(e)
 			},
 			Name: "ListProvidersRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ListProvidersRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/providers.list.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.list.result.json":
 		return wire.Codec{
@@ -17883,6 +18087,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListProvidersResponse).EncodeWire(e)
 			},
 			Name: "ListProvidersResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ListProvidersResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/providers.set.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.set.params.json":
 		return wire.Codec{
@@ -17898,6 +18105,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetProviderRequest).EncodeWire(e)
 			},
 			Name: "SetProviderRequest",
+			ValidateValue: func(v any) error {
+				return v.(*SetProviderRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/providers.set.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.set.result.json":
 		return wire.Codec{
@@ -17913,6 +18123,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetProviderResponse).EncodeWire(e)
 			},
 			Name: "SetProviderResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SetProviderResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.params.json":
 		return wire.Codec{
@@ -17928,6 +18141,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeRequest).EncodeWire(e)
 			},
 			Name: "InitializeRequest",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.result.json":
 		return wire.Codec{
@@ -17943,6 +18159,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeResponse).EncodeWire(e)
 			},
 			Name: "InitializeResponse",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.notification.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.notification.params.json":
 		return wire.Codec{
@@ -17958,6 +18177,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProxySuccessorNotification).EncodeWire(e)
 			},
 			Name: "ProxySuccessorNotification",
+			ValidateValue: func(v any) error {
+				return v.(*ProxySuccessorNotification).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.params.json":
 		return wire.Codec{
@@ -17973,6 +18195,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProxySuccessorRequest).EncodeWire(e)
 			},
 			Name: "ProxySuccessorRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ProxySuccessorRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.result.json":
 		return wire.Codec{
@@ -17988,6 +18213,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProxySuccessorResponse).EncodeWire(e)
 			},
 			Name: "ProxySuccessorResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ProxySuccessorResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.archive.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.archive.params.json":
 		return wire.Codec{
@@ -18003,6 +18231,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArchiveSessionRequest).EncodeWire(e)
 			},
 			Name: "ArchiveSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ArchiveSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.archive.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.archive.result.json":
 		return wire.Codec{
@@ -18018,6 +18249,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArchiveSessionResponse).EncodeWire(e)
 			},
 			Name: "ArchiveSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ArchiveSessionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.fork.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.fork.params.json":
 		return wire.Codec{
@@ -18033,6 +18267,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ForkSessionRequest).EncodeWire(e)
 			},
 			Name: "ForkSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ForkSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.fork.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.fork.result.json":
 		return wire.Codec{
@@ -18048,6 +18285,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ForkSessionResponse).EncodeWire(e)
 			},
 			Name: "ForkSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ForkSessionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.list.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.list.params.json":
 		return wire.Codec{
@@ -18063,6 +18303,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListSessionsRequest).EncodeWire(e)
 			},
 			Name: "ListSessionsRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ListSessionsRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.list.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.list.result.json":
 		return wire.Codec{
@@ -18078,6 +18321,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListSessionsResponse).EncodeWire(e)
 			},
 			Name: "ListSessionsResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ListSessionsResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.load.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.load.params.json":
 		return wire.Codec{
@@ -18093,6 +18339,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LoadSessionRequest).EncodeWire(e)
 			},
 			Name: "LoadSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*LoadSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.new.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.new.params.json":
 		return wire.Codec{
@@ -18108,6 +18357,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NewSessionRequest).EncodeWire(e)
 			},
 			Name: "NewSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*NewSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.prompt.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.prompt.result.json":
 		return wire.Codec{
@@ -18123,6 +18375,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptResponse).EncodeWire(e)
 			},
 			Name: "PromptResponse",
+			ValidateValue: func(v any) error {
+				return v.(*PromptResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.resume.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.resume.params.json":
 		return wire.Codec{
@@ -18138,6 +18393,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResumeSessionRequest).EncodeWire(e)
 			},
 			Name: "ResumeSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ResumeSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.params.json":
 		return wire.Codec{
@@ -18153,6 +18411,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionTitleRequest).EncodeWire(e)
 			},
 			Name: "SetSessionTitleRequest",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionTitleRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.result.json":
 		return wire.Codec{
@@ -18168,6 +18429,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionTitleResponse).EncodeWire(e)
 			},
 			Name: "SetSessionTitleResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionTitleResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.status.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.status.params.json":
 		return wire.Codec{
@@ -18183,6 +18447,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionStatusRequest).EncodeWire(e)
 			},
 			Name: "SessionStatusRequest",
+			ValidateValue: func(v any) error {
+				return v.(*SessionStatusRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.status.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.status.result.json":
 		return wire.Codec{
@@ -18198,6 +18465,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionStatusResponse).EncodeWire(e)
 			},
 			Name: "SessionStatusResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SessionStatusResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.params.json":
 		return wire.Codec{
@@ -18213,6 +18483,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnarchiveSessionRequest).EncodeWire(e)
 			},
 			Name: "UnarchiveSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*UnarchiveSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.result.json":
 		return wire.Codec{
@@ -18228,6 +18501,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnarchiveSessionResponse).EncodeWire(e)
 			},
 			Name: "UnarchiveSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*UnarchiveSessionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.update.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.update.params.json":
 		return wire.Codec{
@@ -18247,6 +18523,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionNotification).EncodeWire(e)
 			},
 			Name: "SessionNotification",
+			ValidateValue: func(v any) error {
+				return v.(*SessionNotification).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

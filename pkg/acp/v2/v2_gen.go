@@ -32945,6 +32945,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LoginAuthRequest).EncodeWire(e)
 			},
 			Name: "LoginAuthRequest",
+			ValidateValue: func(v any) error {
+				return v.(*LoginAuthRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/auth.login.result.json#", "https://agentproto.dev/schema/acp/v2/auth.login.result.json":
 		return wire.Codec{
@@ -32960,6 +32963,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LoginAuthResponse).EncodeWire(e)
 			},
 			Name: "LoginAuthResponse",
+			ValidateValue: func(v any) error {
+				return v.(*LoginAuthResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/auth.logout.params.json#", "https://agentproto.dev/schema/acp/v2/auth.logout.params.json":
 		return wire.Codec{
@@ -32975,6 +32981,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogoutAuthRequest).EncodeWire(e)
 			},
 			Name: "LogoutAuthRequest",
+			ValidateValue: func(v any) error {
+				return v.(*LogoutAuthRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/auth.logout.result.json#", "https://agentproto.dev/schema/acp/v2/auth.logout.result.json":
 		return wire.Codec{
@@ -32990,6 +32999,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogoutAuthResponse).EncodeWire(e)
 			},
 			Name: "LogoutAuthResponse",
+			ValidateValue: func(v any) error {
+				return v.(*LogoutAuthResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/cancel_request.params.json#", "https://agentproto.dev/schema/acp/v2/cancel_request.params.json":
 		return wire.Codec{
@@ -33005,6 +33017,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelRequestNotification).EncodeWire(e)
 			},
 			Name: "CancelRequestNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CancelRequestNotification).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AbsolutePath":
 		return wire.Codec{
@@ -33020,6 +33035,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AbsolutePath).EncodeWire(e)
 			},
 			Name: "AbsolutePath",
+			ValidateValue: func(v any) error {
+				return v.(*AbsolutePath).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AgentAuthCapabilities":
 		return wire.Codec{
@@ -33035,6 +33053,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentAuthCapabilities).EncodeWire(e)
 			},
 			Name: "AgentAuthCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AgentAuthCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AgentCapabilities":
 		return wire.Codec{
@@ -33050,6 +33071,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentCapabilities).EncodeWire(e)
 			},
 			Name: "AgentCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AgentCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AgentMessage":
 		return wire.Codec{
@@ -33065,6 +33089,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentMessage).EncodeWire(e)
 			},
 			Name: "AgentMessage",
+			ValidateValue: func(v any) error {
+				return v.(*AgentMessage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AgentThought":
 		return wire.Codec{
@@ -33080,6 +33107,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentThought).EncodeWire(e)
 			},
 			Name: "AgentThought",
+			ValidateValue: func(v any) error {
+				return v.(*AgentThought).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Annotations":
 		return wire.Codec{
@@ -33095,6 +33125,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Annotations).EncodeWire(e)
 			},
 			Name: "Annotations",
+			ValidateValue: func(v any) error {
+				return v.(*Annotations).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AudioContent":
 		return wire.Codec{
@@ -33110,6 +33143,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AudioContent).EncodeWire(e)
 			},
 			Name: "AudioContent",
+			ValidateValue: func(v any) error {
+				return v.(*AudioContent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AuthMethod":
 		return wire.Codec{
@@ -33130,6 +33166,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAuthMethod(e, u)
 			},
 			Name: "AuthMethod",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AuthMethod)
+				CheckAuthMethod(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AuthMethodAgent":
 		return wire.Codec{
@@ -33145,6 +33187,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodAgent).EncodeWire(e)
 			},
 			Name: "AuthMethodAgent",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodAgent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AuthMethodId":
 		return wire.Codec{
@@ -33160,6 +33205,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodID).EncodeWire(e)
 			},
 			Name: "AuthMethodID",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AuthMethodTerminal":
 		return wire.Codec{
@@ -33175,6 +33223,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodTerminal).EncodeWire(e)
 			},
 			Name: "AuthMethodTerminal",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodTerminal).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AvailableCommand":
 		return wire.Codec{
@@ -33191,6 +33242,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAvailableCommand(e, u)
 			},
 			Name: "AvailableCommand",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AvailableCommand)
+				CheckAvailableCommand(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AvailableCommandInput":
 		return wire.Codec{
@@ -33211,6 +33268,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAvailableCommandInput(e, u)
 			},
 			Name: "AvailableCommandInput",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AvailableCommandInput)
+				CheckAvailableCommandInput(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AvailableCommandsUpdate":
 		return wire.Codec{
@@ -33226,6 +33289,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AvailableCommandsUpdate).EncodeWire(e)
 			},
 			Name: "AvailableCommandsUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*AvailableCommandsUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/BackgroundTerminal":
 		return wire.Codec{
@@ -33241,6 +33307,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BackgroundTerminal).EncodeWire(e)
 			},
 			Name: "BackgroundTerminal",
+			ValidateValue: func(v any) error {
+				return v.(*BackgroundTerminal).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/BackgroundToolCall":
 		return wire.Codec{
@@ -33256,6 +33325,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BackgroundToolCall).EncodeWire(e)
 			},
 			Name: "BackgroundToolCall",
+			ValidateValue: func(v any) error {
+				return v.(*BackgroundToolCall).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/BackgroundWork":
 		return wire.Codec{
@@ -33276,6 +33348,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeBackgroundWork(e, u)
 			},
 			Name: "BackgroundWork",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(BackgroundWork)
+				CheckBackgroundWork(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/BlobResourceContents":
 		return wire.Codec{
@@ -33291,6 +33369,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BlobResourceContents).EncodeWire(e)
 			},
 			Name: "BlobResourceContents",
+			ValidateValue: func(v any) error {
+				return v.(*BlobResourceContents).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/BooleanPropertySchema":
 		return wire.Codec{
@@ -33306,6 +33387,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BooleanPropertySchema).EncodeWire(e)
 			},
 			Name: "BooleanPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*BooleanPropertySchema).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/CancelledPermissionOutcome":
 		return wire.Codec{
@@ -33321,6 +33405,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelledPermissionOutcome).EncodeWire(e)
 			},
 			Name: "CancelledPermissionOutcome",
+			ValidateValue: func(v any) error {
+				return v.(*CancelledPermissionOutcome).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ClientAuthCapabilities":
 		return wire.Codec{
@@ -33336,6 +33423,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientAuthCapabilities).EncodeWire(e)
 			},
 			Name: "ClientAuthCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ClientAuthCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ClientCapabilities":
 		return wire.Codec{
@@ -33351,6 +33441,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientCapabilities).EncodeWire(e)
 			},
 			Name: "ClientCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ClientCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Command":
 		return wire.Codec{
@@ -33373,6 +33466,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Command).EncodeWire(e)
 			},
 			Name: "Command",
+			ValidateValue: func(v any) error {
+				return v.(*Command).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/CommandPermissionSubject":
 		return wire.Codec{
@@ -33388,6 +33484,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CommandPermissionSubject).EncodeWire(e)
 			},
 			Name: "CommandPermissionSubject",
+			ValidateValue: func(v any) error {
+				return v.(*CommandPermissionSubject).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/CompactionId":
 		return wire.Codec{
@@ -33403,6 +33502,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionID).EncodeWire(e)
 			},
 			Name: "CompactionID",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/CompactionStatus":
 		return wire.Codec{
@@ -33418,6 +33520,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionStatus).EncodeWire(e)
 			},
 			Name: "CompactionStatus",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionStatus).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/CompactionSummaryChunk":
 		return wire.Codec{
@@ -33437,6 +33542,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionSummaryChunk).EncodeWire(e)
 			},
 			Name: "CompactionSummaryChunk",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionSummaryChunk).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/CompactionUpdate":
 		return wire.Codec{
@@ -33452,6 +33560,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionUpdate).EncodeWire(e)
 			},
 			Name: "CompactionUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ConfigOptionUpdate":
 		return wire.Codec{
@@ -33467,6 +33578,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ConfigOptionUpdate).EncodeWire(e)
 			},
 			Name: "ConfigOptionUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*ConfigOptionUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Content":
 		return wire.Codec{
@@ -33486,6 +33600,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Content).EncodeWire(e)
 			},
 			Name: "Content",
+			ValidateValue: func(v any) error {
+				return v.(*Content).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ContentBlock":
 		return wire.Codec{
@@ -33506,6 +33623,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeContentBlock(e, u)
 			},
 			Name: "ContentBlock",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ContentBlock)
+				CheckContentBlock(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ContentChunk":
 		return wire.Codec{
@@ -33525,6 +33648,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ContentChunk).EncodeWire(e)
 			},
 			Name: "ContentChunk",
+			ValidateValue: func(v any) error {
+				return v.(*ContentChunk).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Cost":
 		return wire.Codec{
@@ -33540,6 +33666,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Cost).EncodeWire(e)
 			},
 			Name: "Cost",
+			ValidateValue: func(v any) error {
+				return v.(*Cost).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Diff":
 		return wire.Codec{
@@ -33555,6 +33684,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Diff).EncodeWire(e)
 			},
 			Name: "Diff",
+			ValidateValue: func(v any) error {
+				return v.(*Diff).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/DiffChange":
 		return wire.Codec{
@@ -33575,6 +33707,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeDiffChange(e, u)
 			},
 			Name: "DiffChange",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(DiffChange)
+				CheckDiffChange(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/DiffFileType":
 		return wire.Codec{
@@ -33590,6 +33728,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DiffFileType).EncodeWire(e)
 			},
 			Name: "DiffFileType",
+			ValidateValue: func(v any) error {
+				return v.(*DiffFileType).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/DiffPatch":
 		return wire.Codec{
@@ -33605,6 +33746,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DiffPatch).EncodeWire(e)
 			},
 			Name: "DiffPatch",
+			ValidateValue: func(v any) error {
+				return v.(*DiffPatch).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/DiffPatchFormat":
 		return wire.Codec{
@@ -33620,6 +33764,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DiffPatchFormat).EncodeWire(e)
 			},
 			Name: "DiffPatchFormat",
+			ValidateValue: func(v any) error {
+				return v.(*DiffPatchFormat).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/DiffPathChange":
 		return wire.Codec{
@@ -33635,6 +33782,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DiffPathChange).EncodeWire(e)
 			},
 			Name: "DiffPathChange",
+			ValidateValue: func(v any) error {
+				return v.(*DiffPathChange).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/DiffPathPairChange":
 		return wire.Codec{
@@ -33650,6 +33800,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DiffPathPairChange).EncodeWire(e)
 			},
 			Name: "DiffPathPairChange",
+			ValidateValue: func(v any) error {
+				return v.(*DiffPathPairChange).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationAcceptAction":
 		return wire.Codec{
@@ -33665,6 +33818,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationAcceptAction).EncodeWire(e)
 			},
 			Name: "ElicitationAcceptAction",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationAcceptAction).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationCapabilities":
 		return wire.Codec{
@@ -33680,6 +33836,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationContentValue":
 		return wire.Codec{
@@ -33696,6 +33855,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationContentValue(e, u)
 			},
 			Name: "ElicitationContentValue",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationContentValue)
+				CheckElicitationContentValue(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationFormCapabilities":
 		return wire.Codec{
@@ -33711,6 +33876,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationFormCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationFormCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationFormCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationFormMode":
 		return wire.Codec{
@@ -33727,6 +33895,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationFormMode(e, u)
 			},
 			Name: "ElicitationFormMode",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationFormMode)
+				CheckElicitationFormMode(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationId":
 		return wire.Codec{
@@ -33742,6 +33916,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationID).EncodeWire(e)
 			},
 			Name: "ElicitationID",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationPropertySchema":
 		return wire.Codec{
@@ -33762,6 +33939,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationPropertySchema(e, u)
 			},
 			Name: "ElicitationPropertySchema",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationPropertySchema)
+				CheckElicitationPropertySchema(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationRequestScope":
 		return wire.Codec{
@@ -33777,6 +33960,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationRequestScope).EncodeWire(e)
 			},
 			Name: "ElicitationRequestScope",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationRequestScope).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationSchema":
 		return wire.Codec{
@@ -33792,6 +33978,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationSchema).EncodeWire(e)
 			},
 			Name: "ElicitationSchema",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationSchema).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationSessionScope":
 		return wire.Codec{
@@ -33807,6 +33996,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationSessionScope).EncodeWire(e)
 			},
 			Name: "ElicitationSessionScope",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationSessionScope).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationUrlCapabilities":
 		return wire.Codec{
@@ -33822,6 +34014,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationURLCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationURLCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationURLCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationUrlMode":
 		return wire.Codec{
@@ -33838,6 +34033,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationURLMode(e, u)
 			},
 			Name: "ElicitationURLMode",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationURLMode)
+				CheckElicitationURLMode(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/EmbeddedResource":
 		return wire.Codec{
@@ -33853,6 +34054,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EmbeddedResource).EncodeWire(e)
 			},
 			Name: "EmbeddedResource",
+			ValidateValue: func(v any) error {
+				return v.(*EmbeddedResource).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/EmbeddedResourceResource":
 		return wire.Codec{
@@ -33869,6 +34073,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeEmbeddedResourceResource(e, u)
 			},
 			Name: "EmbeddedResourceResource",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(EmbeddedResourceResource)
+				CheckEmbeddedResourceResource(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/EnumOption":
 		return wire.Codec{
@@ -33884,6 +34094,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EnumOption).EncodeWire(e)
 			},
 			Name: "EnumOption",
+			ValidateValue: func(v any) error {
+				return v.(*EnumOption).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/EnvVariable":
 		return wire.Codec{
@@ -33899,6 +34112,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EnvVariable).EncodeWire(e)
 			},
 			Name: "EnvVariable",
+			ValidateValue: func(v any) error {
+				return v.(*EnvVariable).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ErrorData":
 		return wire.Codec{
@@ -33915,6 +34131,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeErrorData(e, u)
 			},
 			Name: "ErrorData",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ErrorData)
+				CheckErrorData(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/HttpHeader":
 		return wire.Codec{
@@ -33930,6 +34152,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*HTTPHeader).EncodeWire(e)
 			},
 			Name: "HTTPHeader",
+			ValidateValue: func(v any) error {
+				return v.(*HTTPHeader).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Icon":
 		return wire.Codec{
@@ -33945,6 +34170,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Icon).EncodeWire(e)
 			},
 			Name: "Icon",
+			ValidateValue: func(v any) error {
+				return v.(*Icon).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/IconTheme":
 		return wire.Codec{
@@ -33960,6 +34188,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*IconTheme).EncodeWire(e)
 			},
 			Name: "IconTheme",
+			ValidateValue: func(v any) error {
+				return v.(*IconTheme).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/IdleStateUpdate":
 		return wire.Codec{
@@ -33975,6 +34206,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*IdleStateUpdate).EncodeWire(e)
 			},
 			Name: "IdleStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*IdleStateUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/IdleStopReason":
 		return wire.Codec{
@@ -33990,6 +34224,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*IdleStopReason).EncodeWire(e)
 			},
 			Name: "IdleStopReason",
+			ValidateValue: func(v any) error {
+				return v.(*IdleStopReason).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ImageContent":
 		return wire.Codec{
@@ -34005,6 +34242,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ImageContent).EncodeWire(e)
 			},
 			Name: "ImageContent",
+			ValidateValue: func(v any) error {
+				return v.(*ImageContent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Implementation":
 		return wire.Codec{
@@ -34020,6 +34260,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Implementation).EncodeWire(e)
 			},
 			Name: "Implementation",
+			ValidateValue: func(v any) error {
+				return v.(*Implementation).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/IntegerPropertySchema":
 		return wire.Codec{
@@ -34035,6 +34278,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*IntegerPropertySchema).EncodeWire(e)
 			},
 			Name: "IntegerPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*IntegerPropertySchema).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/McpCapabilities":
 		return wire.Codec{
@@ -34050,6 +34296,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPCapabilities).EncodeWire(e)
 			},
 			Name: "MCPCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*MCPCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/McpHttpCapabilities":
 		return wire.Codec{
@@ -34065,6 +34314,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPHTTPCapabilities).EncodeWire(e)
 			},
 			Name: "MCPHTTPCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*MCPHTTPCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/McpServer":
 		return wire.Codec{
@@ -34085,6 +34337,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMCPServer(e, u)
 			},
 			Name: "MCPServer",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MCPServer)
+				CheckMCPServer(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/McpServerHttp":
 		return wire.Codec{
@@ -34100,6 +34358,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerHTTP).EncodeWire(e)
 			},
 			Name: "MCPServerHTTP",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerHTTP).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/McpServerStdio":
 		return wire.Codec{
@@ -34115,6 +34376,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerStdio).EncodeWire(e)
 			},
 			Name: "MCPServerStdio",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerStdio).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/McpStdioCapabilities":
 		return wire.Codec{
@@ -34130,6 +34394,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPStdioCapabilities).EncodeWire(e)
 			},
 			Name: "MCPStdioCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*MCPStdioCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/MediaType":
 		return wire.Codec{
@@ -34145,6 +34412,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MediaType).EncodeWire(e)
 			},
 			Name: "MediaType",
+			ValidateValue: func(v any) error {
+				return v.(*MediaType).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/MessageId":
 		return wire.Codec{
@@ -34160,6 +34430,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MessageID).EncodeWire(e)
 			},
 			Name: "MessageID",
+			ValidateValue: func(v any) error {
+				return v.(*MessageID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Meta":
 		return wire.Codec{
@@ -34175,6 +34448,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Meta).EncodeWire(e)
 			},
 			Name: "Meta",
+			ValidateValue: func(v any) error {
+				return v.(*Meta).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/MultiSelectItems":
 		return wire.Codec{
@@ -34195,6 +34471,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMultiSelectItems(e, u)
 			},
 			Name: "MultiSelectItems",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MultiSelectItems)
+				CheckMultiSelectItems(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/MultiSelectPropertySchema":
 		return wire.Codec{
@@ -34214,6 +34496,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MultiSelectPropertySchema).EncodeWire(e)
 			},
 			Name: "MultiSelectPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*MultiSelectPropertySchema).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Notice":
 		return wire.Codec{
@@ -34229,6 +34514,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Notice).EncodeWire(e)
 			},
 			Name: "Notice",
+			ValidateValue: func(v any) error {
+				return v.(*Notice).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/NoticeSeverity":
 		return wire.Codec{
@@ -34244,6 +34532,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NoticeSeverity).EncodeWire(e)
 			},
 			Name: "NoticeSeverity",
+			ValidateValue: func(v any) error {
+				return v.(*NoticeSeverity).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/NumberPropertySchema":
 		return wire.Codec{
@@ -34259,6 +34550,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NumberPropertySchema).EncodeWire(e)
 			},
 			Name: "NumberPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*NumberPropertySchema).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PermissionOption":
 		return wire.Codec{
@@ -34274,6 +34568,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOption).EncodeWire(e)
 			},
 			Name: "PermissionOption",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOption).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PermissionOptionId":
 		return wire.Codec{
@@ -34289,6 +34586,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOptionID).EncodeWire(e)
 			},
 			Name: "PermissionOptionID",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOptionID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PermissionOptionKind":
 		return wire.Codec{
@@ -34304,6 +34604,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOptionKind).EncodeWire(e)
 			},
 			Name: "PermissionOptionKind",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOptionKind).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PlanEntry":
 		return wire.Codec{
@@ -34319,6 +34622,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntry).EncodeWire(e)
 			},
 			Name: "PlanEntry",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntry).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PlanEntryPriority":
 		return wire.Codec{
@@ -34334,6 +34640,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntryPriority).EncodeWire(e)
 			},
 			Name: "PlanEntryPriority",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntryPriority).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PlanEntryStatus":
 		return wire.Codec{
@@ -34349,6 +34658,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntryStatus).EncodeWire(e)
 			},
 			Name: "PlanEntryStatus",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntryStatus).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PlanId":
 		return wire.Codec{
@@ -34364,6 +34676,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanID).EncodeWire(e)
 			},
 			Name: "PlanID",
+			ValidateValue: func(v any) error {
+				return v.(*PlanID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PlanItems":
 		return wire.Codec{
@@ -34379,6 +34694,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanItems).EncodeWire(e)
 			},
 			Name: "PlanItems",
+			ValidateValue: func(v any) error {
+				return v.(*PlanItems).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PlanUpdate":
 		return wire.Codec{
@@ -34398,6 +34716,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanUpdate).EncodeWire(e)
 			},
 			Name: "PlanUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*PlanUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PlanUpdateContent":
 		return wire.Codec{
@@ -34418,6 +34739,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodePlanUpdateContent(e, u)
 			},
 			Name: "PlanUpdateContent",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(PlanUpdateContent)
+				CheckPlanUpdateContent(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PromptAudioCapabilities":
 		return wire.Codec{
@@ -34433,6 +34760,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptAudioCapabilities).EncodeWire(e)
 			},
 			Name: "PromptAudioCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*PromptAudioCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PromptCapabilities":
 		return wire.Codec{
@@ -34448,6 +34778,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptCapabilities).EncodeWire(e)
 			},
 			Name: "PromptCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*PromptCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PromptEmbeddedContextCapabilities":
 		return wire.Codec{
@@ -34463,6 +34796,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptEmbeddedContextCapabilities).EncodeWire(e)
 			},
 			Name: "PromptEmbeddedContextCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*PromptEmbeddedContextCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PromptImageCapabilities":
 		return wire.Codec{
@@ -34478,6 +34814,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptImageCapabilities).EncodeWire(e)
 			},
 			Name: "PromptImageCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*PromptImageCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ProtocolVersion":
 		return wire.Codec{
@@ -34493,6 +34832,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProtocolVersion).EncodeWire(e)
 			},
 			Name: "ProtocolVersion",
+			ValidateValue: func(v any) error {
+				return v.(*ProtocolVersion).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ReplayFrom":
 		return wire.Codec{
@@ -34513,6 +34855,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeReplayFrom(e, u)
 			},
 			Name: "ReplayFrom",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ReplayFrom)
+				CheckReplayFrom(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ReplayFromStart":
 		return wire.Codec{
@@ -34528,6 +34876,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ReplayFromStart).EncodeWire(e)
 			},
 			Name: "ReplayFromStart",
+			ValidateValue: func(v any) error {
+				return v.(*ReplayFromStart).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/RequestPermissionOutcome":
 		return wire.Codec{
@@ -34548,6 +34899,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestPermissionOutcome(e, u)
 			},
 			Name: "RequestPermissionOutcome",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestPermissionOutcome)
+				CheckRequestPermissionOutcome(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/RequestPermissionSubject":
 		return wire.Codec{
@@ -34568,6 +34925,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestPermissionSubject(e, u)
 			},
 			Name: "RequestPermissionSubject",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestPermissionSubject)
+				CheckRequestPermissionSubject(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/RequiresActionStateUpdate":
 		return wire.Codec{
@@ -34583,6 +34946,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequiresActionStateUpdate).EncodeWire(e)
 			},
 			Name: "RequiresActionStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*RequiresActionStateUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ResourceLink":
 		return wire.Codec{
@@ -34598,6 +34964,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResourceLink).EncodeWire(e)
 			},
 			Name: "ResourceLink",
+			ValidateValue: func(v any) error {
+				return v.(*ResourceLink).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Role":
 		return wire.Codec{
@@ -34613,6 +34982,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Role).EncodeWire(e)
 			},
 			Name: "Role",
+			ValidateValue: func(v any) error {
+				return v.(*Role).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/RunningStateUpdate":
 		return wire.Codec{
@@ -34628,6 +35000,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RunningStateUpdate).EncodeWire(e)
 			},
 			Name: "RunningStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*RunningStateUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SelectedPermissionOutcome":
 		return wire.Codec{
@@ -34643,6 +35018,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SelectedPermissionOutcome).EncodeWire(e)
 			},
 			Name: "SelectedPermissionOutcome",
+			ValidateValue: func(v any) error {
+				return v.(*SelectedPermissionOutcome).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionAdditionalDirectoriesCapabilities":
 		return wire.Codec{
@@ -34658,6 +35036,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionAdditionalDirectoriesCapabilities).EncodeWire(e)
 			},
 			Name: "SessionAdditionalDirectoriesCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionAdditionalDirectoriesCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionCapabilities":
 		return wire.Codec{
@@ -34673,6 +35054,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionCapabilities).EncodeWire(e)
 			},
 			Name: "SessionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigBoolean":
 		return wire.Codec{
@@ -34688,6 +35072,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigBoolean).EncodeWire(e)
 			},
 			Name: "SessionConfigBoolean",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigBoolean).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigGroupId":
 		return wire.Codec{
@@ -34703,6 +35090,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigGroupID).EncodeWire(e)
 			},
 			Name: "SessionConfigGroupID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigGroupID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigId":
 		return wire.Codec{
@@ -34718,6 +35108,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigID).EncodeWire(e)
 			},
 			Name: "SessionConfigID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigOption":
 		return wire.Codec{
@@ -34738,6 +35131,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionConfigOption(e, u)
 			},
 			Name: "SessionConfigOption",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionConfigOption)
+				CheckSessionConfigOption(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigOptionCategory":
 		return wire.Codec{
@@ -34753,6 +35152,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigOptionCategory).EncodeWire(e)
 			},
 			Name: "SessionConfigOptionCategory",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigOptionCategory).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigSelect":
 		return wire.Codec{
@@ -34768,6 +35170,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelect).EncodeWire(e)
 			},
 			Name: "SessionConfigSelect",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelect).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigSelectGroup":
 		return wire.Codec{
@@ -34783,6 +35188,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelectGroup).EncodeWire(e)
 			},
 			Name: "SessionConfigSelectGroup",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelectGroup).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigSelectOption":
 		return wire.Codec{
@@ -34798,6 +35206,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelectOption).EncodeWire(e)
 			},
 			Name: "SessionConfigSelectOption",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelectOption).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigSelectOptions":
 		return wire.Codec{
@@ -34814,6 +35225,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionConfigSelectOptions(e, u)
 			},
 			Name: "SessionConfigSelectOptions",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionConfigSelectOptions)
+				CheckSessionConfigSelectOptions(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigValueId":
 		return wire.Codec{
@@ -34829,6 +35246,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigValueID).EncodeWire(e)
 			},
 			Name: "SessionConfigValueID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigValueID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionDeleteCapabilities":
 		return wire.Codec{
@@ -34844,6 +35264,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionDeleteCapabilities).EncodeWire(e)
 			},
 			Name: "SessionDeleteCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionDeleteCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionId":
 		return wire.Codec{
@@ -34859,6 +35282,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionID).EncodeWire(e)
 			},
 			Name: "SessionID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionInfo":
 		return wire.Codec{
@@ -34874,6 +35300,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionInfo).EncodeWire(e)
 			},
 			Name: "SessionInfo",
+			ValidateValue: func(v any) error {
+				return v.(*SessionInfo).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionInfoUpdate":
 		return wire.Codec{
@@ -34889,6 +35318,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionInfoUpdate).EncodeWire(e)
 			},
 			Name: "SessionInfoUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*SessionInfoUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionListCursor":
 		return wire.Codec{
@@ -34904,6 +35336,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionListCursor).EncodeWire(e)
 			},
 			Name: "SessionListCursor",
+			ValidateValue: func(v any) error {
+				return v.(*SessionListCursor).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionNotFoundErrorData":
 		return wire.Codec{
@@ -34919,6 +35354,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionNotFoundErrorData).EncodeWire(e)
 			},
 			Name: "SessionNotFoundErrorData",
+			ValidateValue: func(v any) error {
+				return v.(*SessionNotFoundErrorData).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionUpdate":
 		return wire.Codec{
@@ -34939,6 +35377,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionUpdate(e, u)
 			},
 			Name: "SessionUpdate",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionUpdate)
+				CheckSessionUpdate(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/StateUpdate":
 		return wire.Codec{
@@ -34955,6 +35399,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeStateUpdate(e, u)
 			},
 			Name: "StateUpdate",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(StateUpdate)
+				CheckStateUpdate(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/StringFormat":
 		return wire.Codec{
@@ -34970,6 +35420,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringFormat).EncodeWire(e)
 			},
 			Name: "StringFormat",
+			ValidateValue: func(v any) error {
+				return v.(*StringFormat).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/StringMultiSelectItems":
 		return wire.Codec{
@@ -34985,6 +35438,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringMultiSelectItems).EncodeWire(e)
 			},
 			Name: "StringMultiSelectItems",
+			ValidateValue: func(v any) error {
+				return v.(*StringMultiSelectItems).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/StringPropertySchema":
 		return wire.Codec{
@@ -35000,6 +35456,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringPropertySchema).EncodeWire(e)
 			},
 			Name: "StringPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*StringPropertySchema).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TaggedMultiSelectItems":
 		return wire.Codec{
@@ -35020,6 +35479,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeTaggedMultiSelectItems(e, u)
 			},
 			Name: "TaggedMultiSelectItems",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(TaggedMultiSelectItems)
+				CheckTaggedMultiSelectItems(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Terminal":
 		return wire.Codec{
@@ -35035,6 +35500,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Terminal).EncodeWire(e)
 			},
 			Name: "Terminal",
+			ValidateValue: func(v any) error {
+				return v.(*Terminal).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalAuthCapabilities":
 		return wire.Codec{
@@ -35050,6 +35518,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalAuthCapabilities).EncodeWire(e)
 			},
 			Name: "TerminalAuthCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalAuthCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalCancelCapabilities":
 		return wire.Codec{
@@ -35065,6 +35536,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalCancelCapabilities).EncodeWire(e)
 			},
 			Name: "TerminalCancelCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalCancelCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalCapabilities":
 		return wire.Codec{
@@ -35080,6 +35554,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalCapabilities).EncodeWire(e)
 			},
 			Name: "TerminalCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalExitStatus":
 		return wire.Codec{
@@ -35095,6 +35572,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalExitStatus).EncodeWire(e)
 			},
 			Name: "TerminalExitStatus",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalExitStatus).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalId":
 		return wire.Codec{
@@ -35110,6 +35590,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalID).EncodeWire(e)
 			},
 			Name: "TerminalID",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalOutput":
 		return wire.Codec{
@@ -35125,6 +35608,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalOutput).EncodeWire(e)
 			},
 			Name: "TerminalOutput",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalOutput).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalOutputChunk":
 		return wire.Codec{
@@ -35140,6 +35626,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalOutputChunk).EncodeWire(e)
 			},
 			Name: "TerminalOutputChunk",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalOutputChunk).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalSize":
 		return wire.Codec{
@@ -35155,6 +35644,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalSize).EncodeWire(e)
 			},
 			Name: "TerminalSize",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalSize).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalUpdate":
 		return wire.Codec{
@@ -35170,6 +35662,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalUpdate).EncodeWire(e)
 			},
 			Name: "TerminalUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TextCommandInput":
 		return wire.Codec{
@@ -35185,6 +35680,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TextCommandInput).EncodeWire(e)
 			},
 			Name: "TextCommandInput",
+			ValidateValue: func(v any) error {
+				return v.(*TextCommandInput).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TextContent":
 		return wire.Codec{
@@ -35200,6 +35698,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TextContent).EncodeWire(e)
 			},
 			Name: "TextContent",
+			ValidateValue: func(v any) error {
+				return v.(*TextContent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TextResourceContents":
 		return wire.Codec{
@@ -35215,6 +35716,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TextResourceContents).EncodeWire(e)
 			},
 			Name: "TextResourceContents",
+			ValidateValue: func(v any) error {
+				return v.(*TextResourceContents).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TitledMultiSelectItems":
 		return wire.Codec{
@@ -35230,6 +35734,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TitledMultiSelectItems).EncodeWire(e)
 			},
 			Name: "TitledMultiSelectItems",
+			ValidateValue: func(v any) error {
+				return v.(*TitledMultiSelectItems).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallCancelCapabilities":
 		return wire.Codec{
@@ -35245,6 +35752,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallCancelCapabilities).EncodeWire(e)
 			},
 			Name: "ToolCallCancelCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallCancelCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallCapabilities":
 		return wire.Codec{
@@ -35260,6 +35770,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallCapabilities).EncodeWire(e)
 			},
 			Name: "ToolCallCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallContent":
 		return wire.Codec{
@@ -35280,6 +35793,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeToolCallContent(e, u)
 			},
 			Name: "ToolCallContent",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ToolCallContent)
+				CheckToolCallContent(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallContentChunk":
 		return wire.Codec{
@@ -35299,6 +35818,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallContentChunk).EncodeWire(e)
 			},
 			Name: "ToolCallContentChunk",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallContentChunk).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallId":
 		return wire.Codec{
@@ -35314,6 +35836,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallID).EncodeWire(e)
 			},
 			Name: "ToolCallID",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallLocation":
 		return wire.Codec{
@@ -35329,6 +35854,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallLocation).EncodeWire(e)
 			},
 			Name: "ToolCallLocation",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallLocation).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallPermissionSubject":
 		return wire.Codec{
@@ -35344,6 +35872,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallPermissionSubject).EncodeWire(e)
 			},
 			Name: "ToolCallPermissionSubject",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallPermissionSubject).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallStatus":
 		return wire.Codec{
@@ -35359,6 +35890,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallStatus).EncodeWire(e)
 			},
 			Name: "ToolCallStatus",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallStatus).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallUpdate":
 		return wire.Codec{
@@ -35374,6 +35908,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallUpdate).EncodeWire(e)
 			},
 			Name: "ToolCallUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolKind":
 		return wire.Codec{
@@ -35389,6 +35926,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolKind).EncodeWire(e)
 			},
 			Name: "ToolKind",
+			ValidateValue: func(v any) error {
+				return v.(*ToolKind).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/UnsupportedProtocolVersionErrorData":
 		return wire.Codec{
@@ -35404,6 +35944,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnsupportedProtocolVersionErrorData).EncodeWire(e)
 			},
 			Name: "UnsupportedProtocolVersionErrorData",
+			ValidateValue: func(v any) error {
+				return v.(*UnsupportedProtocolVersionErrorData).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/UsageUpdate":
 		return wire.Codec{
@@ -35419,6 +35962,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UsageUpdate).EncodeWire(e)
 			},
 			Name: "UsageUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*UsageUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/UserMessage":
 		return wire.Codec{
@@ -35434,6 +35980,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UserMessage).EncodeWire(e)
 			},
 			Name: "UserMessage",
+			ValidateValue: func(v any) error {
+				return v.(*UserMessage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/elicitation.complete.params.json#", "https://agentproto.dev/schema/acp/v2/elicitation.complete.params.json":
 		return wire.Codec{
@@ -35449,6 +35998,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompleteElicitationNotification).EncodeWire(e)
 			},
 			Name: "CompleteElicitationNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CompleteElicitationNotification).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/elicitation.create.params.json#", "https://agentproto.dev/schema/acp/v2/elicitation.create.params.json":
 		return wire.Codec{
@@ -35469,6 +36021,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeCreateElicitationRequest(e, u)
 			},
 			Name: "CreateElicitationRequest",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(CreateElicitationRequest)
+				CheckCreateElicitationRequest(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/elicitation.create.result.json#", "https://agentproto.dev/schema/acp/v2/elicitation.create.result.json":
 		return wire.Codec{
@@ -35489,6 +36047,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeCreateElicitationResponse(e, u)
 			},
 			Name: "CreateElicitationResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(CreateElicitationResponse)
+				CheckCreateElicitationResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/initialize.params.json#", "https://agentproto.dev/schema/acp/v2/initialize.params.json":
 		return wire.Codec{
@@ -35504,6 +36068,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeRequest).EncodeWire(e)
 			},
 			Name: "InitializeRequest",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/initialize.result.json#", "https://agentproto.dev/schema/acp/v2/initialize.result.json":
 		return wire.Codec{
@@ -35519,6 +36086,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeResponse).EncodeWire(e)
 			},
 			Name: "InitializeResponse",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#", "https://agentproto.dev/schema/acp/v2/jsonrpc.json":
 		return wire.Codec{
@@ -35535,6 +36105,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeEnvelope(e, u)
 			},
 			Name: "Envelope",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Envelope)
+				CheckEnvelope(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/Error":
 		return wire.Codec{
@@ -35550,6 +36126,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Error).EncodeWire(e)
 			},
 			Name: "Error",
+			ValidateValue: func(v any) error {
+				return v.(*Error).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/ErrorCode":
 		return wire.Codec{
@@ -35565,6 +36144,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ErrorCode).EncodeWire(e)
 			},
 			Name: "ErrorCode",
+			ValidateValue: func(v any) error {
+				return v.(*ErrorCode).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/Notification":
 		return wire.Codec{
@@ -35580,6 +36162,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Notification).EncodeWire(e)
 			},
 			Name: "Notification",
+			ValidateValue: func(v any) error {
+				return v.(*Notification).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/Request":
 		return wire.Codec{
@@ -35595,6 +36180,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Request).EncodeWire(e)
 			},
 			Name: "Request",
+			ValidateValue: func(v any) error {
+				return v.(*Request).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/RequestId":
 		return wire.Codec{
@@ -35611,6 +36199,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestID(e, u)
 			},
 			Name: "RequestID",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestID)
+				CheckRequestID(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/Response":
 		return wire.Codec{
@@ -35626,6 +36220,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Response).EncodeWire(e)
 			},
 			Name: "Response",
+			ValidateValue: func(v any) error {
+				return v.(*Response).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.cancel.params.json#", "https://agentproto.dev/schema/acp/v2/session.cancel.params.json":
 		return wire.Codec{
@@ -35641,6 +36238,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelSessionNotification).EncodeWire(e)
 			},
 			Name: "CancelSessionNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CancelSessionNotification).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.close.params.json#", "https://agentproto.dev/schema/acp/v2/session.close.params.json":
 		return wire.Codec{
@@ -35656,6 +36256,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CloseSessionRequest).EncodeWire(e)
 			},
 			Name: "CloseSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*CloseSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.close.result.json#", "https://agentproto.dev/schema/acp/v2/session.close.result.json":
 		return wire.Codec{
@@ -35671,6 +36274,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CloseSessionResponse).EncodeWire(e)
 			},
 			Name: "CloseSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*CloseSessionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.delete.params.json#", "https://agentproto.dev/schema/acp/v2/session.delete.params.json":
 		return wire.Codec{
@@ -35686,6 +36292,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DeleteSessionRequest).EncodeWire(e)
 			},
 			Name: "DeleteSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*DeleteSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.delete.result.json#", "https://agentproto.dev/schema/acp/v2/session.delete.result.json":
 		return wire.Codec{
@@ -35701,6 +36310,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DeleteSessionResponse).EncodeWire(e)
 			},
 			Name: "DeleteSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*DeleteSessionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.list.params.json#", "https://agentproto.dev/schema/acp/v2/session.list.params.json":
 		return wire.Codec{
@@ -35716,6 +36328,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListSessionsRequest).EncodeWire(e)
 			},
 			Name: "ListSessionsRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ListSessionsRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.list.result.json#", "https://agentproto.dev/schema/acp/v2/session.list.result.json":
 		return wire.Codec{
@@ -35731,6 +36346,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListSessionsResponse).EncodeWire(e)
 			},
 			Name: "ListSessionsResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ListSessionsResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.new.params.json#", "https://agentproto.dev/schema/acp/v2/session.new.params.json":
 		return wire.Codec{
@@ -35746,6 +36364,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NewSessionRequest).EncodeWire(e)
 			},
 			Name: "NewSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*NewSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.new.result.json#", "https://agentproto.dev/schema/acp/v2/session.new.result.json":
 		return wire.Codec{
@@ -35761,6 +36382,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NewSessionResponse).EncodeWire(e)
 			},
 			Name: "NewSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*NewSessionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.prompt.params.json#", "https://agentproto.dev/schema/acp/v2/session.prompt.params.json":
 		return wire.Codec{
@@ -35776,6 +36400,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptRequest).EncodeWire(e)
 			},
 			Name: "PromptRequest",
+			ValidateValue: func(v any) error {
+				return v.(*PromptRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.prompt.result.json#", "https://agentproto.dev/schema/acp/v2/session.prompt.result.json":
 		return wire.Codec{
@@ -35791,6 +36418,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptResponse).EncodeWire(e)
 			},
 			Name: "PromptResponse",
+			ValidateValue: func(v any) error {
+				return v.(*PromptResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.request_permission.params.json#", "https://agentproto.dev/schema/acp/v2/session.request_permission.params.json":
 		return wire.Codec{
@@ -35813,6 +36443,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequestPermissionRequest).EncodeWire(e)
 			},
 			Name: "RequestPermissionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*RequestPermissionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.request_permission.result.json#", "https://agentproto.dev/schema/acp/v2/session.request_permission.result.json":
 		return wire.Codec{
@@ -35832,6 +36465,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequestPermissionResponse).EncodeWire(e)
 			},
 			Name: "RequestPermissionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*RequestPermissionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.resume.params.json#", "https://agentproto.dev/schema/acp/v2/session.resume.params.json":
 		return wire.Codec{
@@ -35847,6 +36483,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResumeSessionRequest).EncodeWire(e)
 			},
 			Name: "ResumeSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ResumeSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.resume.result.json#", "https://agentproto.dev/schema/acp/v2/session.resume.result.json":
 		return wire.Codec{
@@ -35862,6 +36501,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResumeSessionResponse).EncodeWire(e)
 			},
 			Name: "ResumeSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ResumeSessionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.set_config_option.params.json#", "https://agentproto.dev/schema/acp/v2/session.set_config_option.params.json":
 		return wire.Codec{
@@ -35882,6 +36524,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSetSessionConfigOptionRequest(e, u)
 			},
 			Name: "SetSessionConfigOptionRequest",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SetSessionConfigOptionRequest)
+				CheckSetSessionConfigOptionRequest(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.set_config_option.result.json#", "https://agentproto.dev/schema/acp/v2/session.set_config_option.result.json":
 		return wire.Codec{
@@ -35897,6 +36545,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionConfigOptionResponse).EncodeWire(e)
 			},
 			Name: "SetSessionConfigOptionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionConfigOptionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.update.params.json#", "https://agentproto.dev/schema/acp/v2/session.update.params.json":
 		return wire.Codec{
@@ -35916,6 +36567,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UpdateSessionNotification).EncodeWire(e)
 			},
 			Name: "UpdateSessionNotification",
+			ValidateValue: func(v any) error {
+				return v.(*UpdateSessionNotification).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/terminal.cancel.params.json#", "https://agentproto.dev/schema/acp/v2/terminal.cancel.params.json":
 		return wire.Codec{
@@ -35931,6 +36585,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelTerminalRequest).EncodeWire(e)
 			},
 			Name: "CancelTerminalRequest",
+			ValidateValue: func(v any) error {
+				return v.(*CancelTerminalRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/terminal.cancel.result.json#", "https://agentproto.dev/schema/acp/v2/terminal.cancel.result.json":
 		return wire.Codec{
@@ -35946,6 +36603,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelTerminalResponse).EncodeWire(e)
 			},
 			Name: "CancelTerminalResponse",
+			ValidateValue: func(v any) error {
+				return v.(*CancelTerminalResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/tool_call.cancel.params.json#", "https://agentproto.dev/schema/acp/v2/tool_call.cancel.params.json":
 		return wire.Codec{
@@ -35961,6 +36621,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelToolCallRequest).EncodeWire(e)
 			},
 			Name: "CancelToolCallRequest",
+			ValidateValue: func(v any) error {
+				return v.(*CancelToolCallRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/tool_call.cancel.result.json#", "https://agentproto.dev/schema/acp/v2/tool_call.cancel.result.json":
 		return wire.Codec{
@@ -35976,6 +36639,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelToolCallResponse).EncodeWire(e)
 			},
 			Name: "CancelToolCallResponse",
+			ValidateValue: func(v any) error {
+				return v.(*CancelToolCallResponse).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

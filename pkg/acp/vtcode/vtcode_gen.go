@@ -6402,6 +6402,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ConversationTurn).EncodeWire(e)
 			},
 			Name: "ConversationTurn",
+			ValidateValue: func(v any) error {
+				return v.(*ConversationTurn).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/Metadata":
 		return wire.Codec{
@@ -6417,6 +6420,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Metadata).EncodeWire(e)
 			},
 			Name: "Metadata",
+			ValidateValue: func(v any) error {
+				return v.(*Metadata).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/ModelPreferences":
 		return wire.Codec{
@@ -6432,6 +6438,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ModelPreferences).EncodeWire(e)
 			},
 			Name: "ModelPreferences",
+			ValidateValue: func(v any) error {
+				return v.(*ModelPreferences).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/PermissionOption":
 		return wire.Codec{
@@ -6447,6 +6456,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOption).EncodeWire(e)
 			},
 			Name: "PermissionOption",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOption).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/PromptContent":
 		return wire.Codec{
@@ -6463,6 +6475,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodePromptContent(e, u)
 			},
 			Name: "PromptContent",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(PromptContent)
+				CheckPromptContent(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/Session":
 		return wire.Codec{
@@ -6478,6 +6496,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Session).EncodeWire(e)
 			},
 			Name: "Session",
+			ValidateValue: func(v any) error {
+				return v.(*Session).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/SessionId":
 		return wire.Codec{
@@ -6493,6 +6514,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionID).EncodeWire(e)
 			},
 			Name: "SessionID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/SessionState":
 		return wire.Codec{
@@ -6508,6 +6532,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionState).EncodeWire(e)
 			},
 			Name: "SessionState",
+			ValidateValue: func(v any) error {
+				return v.(*SessionState).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/Timestamp":
 		return wire.Codec{
@@ -6523,6 +6550,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Timestamp).EncodeWire(e)
 			},
 			Name: "Timestamp",
+			ValidateValue: func(v any) error {
+				return v.(*Timestamp).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/ToolCallRecord":
 		return wire.Codec{
@@ -6538,6 +6568,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallRecord).EncodeWire(e)
 			},
 			Name: "ToolCallRecord",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallRecord).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/ToolExecutionRequest":
 		return wire.Codec{
@@ -6553,6 +6586,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolExecutionRequest).EncodeWire(e)
 			},
 			Name: "ToolExecutionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ToolExecutionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/TurnId":
 		return wire.Codec{
@@ -6568,6 +6604,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TurnID).EncodeWire(e)
 			},
 			Name: "TurnID",
+			ValidateValue: func(v any) error {
+				return v.(*TurnID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/TurnStatus":
 		return wire.Codec{
@@ -6583,6 +6622,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TurnStatus).EncodeWire(e)
 			},
 			Name: "TurnStatus",
+			ValidateValue: func(v any) error {
+				return v.(*TurnStatus).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/WorkspaceContext":
 		return wire.Codec{
@@ -6598,6 +6640,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*WorkspaceContext).EncodeWire(e)
 			},
 			Name: "WorkspaceContext",
+			ValidateValue: func(v any) error {
+				return v.(*WorkspaceContext).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#", "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json":
 		return wire.Codec{
@@ -6614,6 +6659,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeEnvelope(e, u)
 			},
 			Name: "Envelope",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Envelope)
+				CheckEnvelope(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#/$defs/Error":
 		return wire.Codec{
@@ -6629,6 +6680,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Error).EncodeWire(e)
 			},
 			Name: "Error",
+			ValidateValue: func(v any) error {
+				return v.(*Error).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#/$defs/Notification":
 		return wire.Codec{
@@ -6644,6 +6698,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Notification).EncodeWire(e)
 			},
 			Name: "Notification",
+			ValidateValue: func(v any) error {
+				return v.(*Notification).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#/$defs/Request":
 		return wire.Codec{
@@ -6659,6 +6716,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Request).EncodeWire(e)
 			},
 			Name: "Request",
+			ValidateValue: func(v any) error {
+				return v.(*Request).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#/$defs/RequestId":
 		return wire.Codec{
@@ -6675,6 +6735,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestID(e, u)
 			},
 			Name: "RequestID",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestID)
+				CheckRequestID(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#/$defs/Response":
 		return wire.Codec{
@@ -6690,6 +6756,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Response).EncodeWire(e)
 			},
 			Name: "Response",
+			ValidateValue: func(v any) error {
+				return v.(*Response).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/server_request.result.json#", "https://agentproto.dev/schema/acp/vtcode/server_request.result.json":
 		return wire.Codec{
@@ -6705,6 +6774,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolExecutionResult).EncodeWire(e)
 			},
 			Name: "ToolExecutionResult",
+			ValidateValue: func(v any) error {
+				return v.(*ToolExecutionResult).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.cancel.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.cancel.params.json":
 		return wire.Codec{
@@ -6720,6 +6792,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionCancelParams).EncodeWire(e)
 			},
 			Name: "SessionCancelParams",
+			ValidateValue: func(v any) error {
+				return v.(*SessionCancelParams).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.load.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.load.params.json":
 		return wire.Codec{
@@ -6735,6 +6810,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionLoadParams).EncodeWire(e)
 			},
 			Name: "SessionLoadParams",
+			ValidateValue: func(v any) error {
+				return v.(*SessionLoadParams).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.load.result.json#", "https://agentproto.dev/schema/acp/vtcode/session.load.result.json":
 		return wire.Codec{
@@ -6750,6 +6828,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionLoadResult).EncodeWire(e)
 			},
 			Name: "SessionLoadResult",
+			ValidateValue: func(v any) error {
+				return v.(*SessionLoadResult).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.new.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.new.params.json":
 		return wire.Codec{
@@ -6765,6 +6846,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionNewParams).EncodeWire(e)
 			},
 			Name: "SessionNewParams",
+			ValidateValue: func(v any) error {
+				return v.(*SessionNewParams).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.new.result.json#", "https://agentproto.dev/schema/acp/vtcode/session.new.result.json":
 		return wire.Codec{
@@ -6780,6 +6864,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionNewResult).EncodeWire(e)
 			},
 			Name: "SessionNewResult",
+			ValidateValue: func(v any) error {
+				return v.(*SessionNewResult).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.prompt.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.prompt.params.json":
 		return wire.Codec{
@@ -6795,6 +6882,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionPromptParams).EncodeWire(e)
 			},
 			Name: "SessionPromptParams",
+			ValidateValue: func(v any) error {
+				return v.(*SessionPromptParams).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.prompt.result.json#", "https://agentproto.dev/schema/acp/vtcode/session.prompt.result.json":
 		return wire.Codec{
@@ -6810,6 +6900,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionPromptResult).EncodeWire(e)
 			},
 			Name: "SessionPromptResult",
+			ValidateValue: func(v any) error {
+				return v.(*SessionPromptResult).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.request_permission.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.request_permission.params.json":
 		return wire.Codec{
@@ -6825,6 +6918,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequestPermissionParams).EncodeWire(e)
 			},
 			Name: "RequestPermissionParams",
+			ValidateValue: func(v any) error {
+				return v.(*RequestPermissionParams).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.request_permission.result.json#", "https://agentproto.dev/schema/acp/vtcode/session.request_permission.result.json":
 		return wire.Codec{
@@ -6841,6 +6937,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestPermissionResult(e, u)
 			},
 			Name: "RequestPermissionResult",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestPermissionResult)
+				CheckRequestPermissionResult(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.update.json#", "https://agentproto.dev/schema/acp/vtcode/session.update.json":
 		return wire.Codec{
@@ -6857,6 +6959,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionUpdateNotification(e, u)
 			},
 			Name: "SessionUpdateNotification",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionUpdateNotification)
+				CheckSessionUpdateNotification(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

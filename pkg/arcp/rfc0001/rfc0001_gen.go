@@ -27344,6 +27344,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Ack).EncodeWire(e)
 			},
 			Name: "Ack",
+			ValidateValue: func(v any) error {
+				return v.(*Ack).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/ack.json#/$defs/AckPayload":
 		return wire.Codec{
@@ -27359,6 +27362,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AckPayload).EncodeWire(e)
 			},
 			Name: "AckPayload",
+			ValidateValue: func(v any) error {
+				return v.(*AckPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.fetch.json#", "https://agentproto.dev/schema/arcp/rfc0001/artifact.fetch.json":
 		return wire.Codec{
@@ -27374,6 +27380,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArtifactFetch).EncodeWire(e)
 			},
 			Name: "ArtifactFetch",
+			ValidateValue: func(v any) error {
+				return v.(*ArtifactFetch).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.fetch.json#/$defs/ArtifactFetchPayload":
 		return wire.Codec{
@@ -27389,6 +27398,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArtifactFetchPayload).EncodeWire(e)
 			},
 			Name: "ArtifactFetchPayload",
+			ValidateValue: func(v any) error {
+				return v.(*ArtifactFetchPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.put.json#", "https://agentproto.dev/schema/arcp/rfc0001/artifact.put.json":
 		return wire.Codec{
@@ -27404,6 +27416,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArtifactPut).EncodeWire(e)
 			},
 			Name: "ArtifactPut",
+			ValidateValue: func(v any) error {
+				return v.(*ArtifactPut).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.put.json#/$defs/ArtifactPutPayload":
 		return wire.Codec{
@@ -27419,6 +27434,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArtifactPutPayload).EncodeWire(e)
 			},
 			Name: "ArtifactPutPayload",
+			ValidateValue: func(v any) error {
+				return v.(*ArtifactPutPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.ref.json#", "https://agentproto.dev/schema/arcp/rfc0001/artifact.ref.json":
 		return wire.Codec{
@@ -27434,6 +27452,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArtifactRefMessage).EncodeWire(e)
 			},
 			Name: "ArtifactRefMessage",
+			ValidateValue: func(v any) error {
+				return v.(*ArtifactRefMessage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.ref.json#/$defs/ArtifactRefMessagePayload":
 		return wire.Codec{
@@ -27449,6 +27470,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArtifactRefMessagePayload).EncodeWire(e)
 			},
 			Name: "ArtifactRefMessagePayload",
+			ValidateValue: func(v any) error {
+				return v.(*ArtifactRefMessagePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.release.json#", "https://agentproto.dev/schema/arcp/rfc0001/artifact.release.json":
 		return wire.Codec{
@@ -27464,6 +27488,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArtifactRelease).EncodeWire(e)
 			},
 			Name: "ArtifactRelease",
+			ValidateValue: func(v any) error {
+				return v.(*ArtifactRelease).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.release.json#/$defs/ArtifactReleasePayload":
 		return wire.Codec{
@@ -27479,6 +27506,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArtifactReleasePayload).EncodeWire(e)
 			},
 			Name: "ArtifactReleasePayload",
+			ValidateValue: func(v any) error {
+				return v.(*ArtifactReleasePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/backpressure.json#", "https://agentproto.dev/schema/arcp/rfc0001/backpressure.json":
 		return wire.Codec{
@@ -27494,6 +27524,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Backpressure).EncodeWire(e)
 			},
 			Name: "Backpressure",
+			ValidateValue: func(v any) error {
+				return v.(*Backpressure).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/backpressure.json#/$defs/BackpressurePayload":
 		return wire.Codec{
@@ -27509,6 +27542,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BackpressurePayload).EncodeWire(e)
 			},
 			Name: "BackpressurePayload",
+			ValidateValue: func(v any) error {
+				return v.(*BackpressurePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.accepted.json#", "https://agentproto.dev/schema/arcp/rfc0001/cancel.accepted.json":
 		return wire.Codec{
@@ -27524,6 +27560,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelAccepted).EncodeWire(e)
 			},
 			Name: "CancelAccepted",
+			ValidateValue: func(v any) error {
+				return v.(*CancelAccepted).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.accepted.json#/$defs/CancelAcceptedPayload":
 		return wire.Codec{
@@ -27539,6 +27578,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelAcceptedPayload).EncodeWire(e)
 			},
 			Name: "CancelAcceptedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*CancelAcceptedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.json#", "https://agentproto.dev/schema/arcp/rfc0001/cancel.json":
 		return wire.Codec{
@@ -27554,6 +27596,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Cancel).EncodeWire(e)
 			},
 			Name: "Cancel",
+			ValidateValue: func(v any) error {
+				return v.(*Cancel).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.json#/$defs/CancelPayload":
 		return wire.Codec{
@@ -27569,6 +27614,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelPayload).EncodeWire(e)
 			},
 			Name: "CancelPayload",
+			ValidateValue: func(v any) error {
+				return v.(*CancelPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.refused.json#", "https://agentproto.dev/schema/arcp/rfc0001/cancel.refused.json":
 		return wire.Codec{
@@ -27584,6 +27632,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelRefused).EncodeWire(e)
 			},
 			Name: "CancelRefused",
+			ValidateValue: func(v any) error {
+				return v.(*CancelRefused).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.refused.json#/$defs/CancelRefusedPayload":
 		return wire.Codec{
@@ -27599,6 +27650,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelRefusedPayload).EncodeWire(e)
 			},
 			Name: "CancelRefusedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*CancelRefusedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/AgentInfo":
 		return wire.Codec{
@@ -27614,6 +27668,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentInfo).EncodeWire(e)
 			},
 			Name: "AgentInfo",
+			ValidateValue: func(v any) error {
+				return v.(*AgentInfo).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/AgentInventory":
 		return wire.Codec{
@@ -27630,6 +27687,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAgentInventory(e, u)
 			},
 			Name: "AgentInventory",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AgentInventory)
+				CheckAgentInventory(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/ArtifactId":
 		return wire.Codec{
@@ -27645,6 +27708,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArtifactID).EncodeWire(e)
 			},
 			Name: "ArtifactID",
+			ValidateValue: func(v any) error {
+				return v.(*ArtifactID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/ArtifactRef":
 		return wire.Codec{
@@ -27660,6 +27726,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArtifactRef).EncodeWire(e)
 			},
 			Name: "ArtifactRef",
+			ValidateValue: func(v any) error {
+				return v.(*ArtifactRef).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/ArtifactRetention":
 		return wire.Codec{
@@ -27675,6 +27744,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArtifactRetention).EncodeWire(e)
 			},
 			Name: "ArtifactRetention",
+			ValidateValue: func(v any) error {
+				return v.(*ArtifactRetention).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/AuthScheme":
 		return wire.Codec{
@@ -27690,6 +27762,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthScheme).EncodeWire(e)
 			},
 			Name: "AuthScheme",
+			ValidateValue: func(v any) error {
+				return v.(*AuthScheme).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/BudgetAmount":
 		return wire.Codec{
@@ -27705,6 +27780,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BudgetAmount).EncodeWire(e)
 			},
 			Name: "BudgetAmount",
+			ValidateValue: func(v any) error {
+				return v.(*BudgetAmount).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/Capabilities":
 		return wire.Codec{
@@ -27720,6 +27798,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Capabilities).EncodeWire(e)
 			},
 			Name: "Capabilities",
+			ValidateValue: func(v any) error {
+				return v.(*Capabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/ClientIdentity":
 		return wire.Codec{
@@ -27735,6 +27816,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientIdentity).EncodeWire(e)
 			},
 			Name: "ClientIdentity",
+			ValidateValue: func(v any) error {
+				return v.(*ClientIdentity).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/Credentials":
 		return wire.Codec{
@@ -27750,6 +27834,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Credentials).EncodeWire(e)
 			},
 			Name: "Credentials",
+			ValidateValue: func(v any) error {
+				return v.(*Credentials).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/ErrorCode":
 		return wire.Codec{
@@ -27765,6 +27852,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ErrorCode).EncodeWire(e)
 			},
 			Name: "ErrorCode",
+			ValidateValue: func(v any) error {
+				return v.(*ErrorCode).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/JobId":
 		return wire.Codec{
@@ -27780,6 +27870,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobID).EncodeWire(e)
 			},
 			Name: "JobID",
+			ValidateValue: func(v any) error {
+				return v.(*JobID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/JobState":
 		return wire.Codec{
@@ -27795,6 +27888,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobState).EncodeWire(e)
 			},
 			Name: "JobState",
+			ValidateValue: func(v any) error {
+				return v.(*JobState).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/LeaseId":
 		return wire.Codec{
@@ -27810,6 +27906,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LeaseID).EncodeWire(e)
 			},
 			Name: "LeaseID",
+			ValidateValue: func(v any) error {
+				return v.(*LeaseID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/LeaseRequest":
 		return wire.Codec{
@@ -27825,6 +27924,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LeaseRequest).EncodeWire(e)
 			},
 			Name: "LeaseRequest",
+			ValidateValue: func(v any) error {
+				return v.(*LeaseRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/LogLevel":
 		return wire.Codec{
@@ -27840,6 +27942,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogLevel).EncodeWire(e)
 			},
 			Name: "LogLevel",
+			ValidateValue: func(v any) error {
+				return v.(*LogLevel).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/MessageId":
 		return wire.Codec{
@@ -27855,6 +27960,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MessageID).EncodeWire(e)
 			},
 			Name: "MessageID",
+			ValidateValue: func(v any) error {
+				return v.(*MessageID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/Priority":
 		return wire.Codec{
@@ -27870,6 +27978,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Priority).EncodeWire(e)
 			},
 			Name: "Priority",
+			ValidateValue: func(v any) error {
+				return v.(*Priority).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/ProvisionedCredential":
 		return wire.Codec{
@@ -27885,6 +27996,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProvisionedCredential).EncodeWire(e)
 			},
 			Name: "ProvisionedCredential",
+			ValidateValue: func(v any) error {
+				return v.(*ProvisionedCredential).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/RuntimeIdentity":
 		return wire.Codec{
@@ -27900,6 +28014,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RuntimeIdentity).EncodeWire(e)
 			},
 			Name: "RuntimeIdentity",
+			ValidateValue: func(v any) error {
+				return v.(*RuntimeIdentity).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/SessionId":
 		return wire.Codec{
@@ -27915,6 +28032,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionID).EncodeWire(e)
 			},
 			Name: "SessionID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/SessionLease":
 		return wire.Codec{
@@ -27930,6 +28050,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionLease).EncodeWire(e)
 			},
 			Name: "SessionLease",
+			ValidateValue: func(v any) error {
+				return v.(*SessionLease).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/StreamId":
 		return wire.Codec{
@@ -27945,6 +28068,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StreamID).EncodeWire(e)
 			},
 			Name: "StreamID",
+			ValidateValue: func(v any) error {
+				return v.(*StreamID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/SubscriptionId":
 		return wire.Codec{
@@ -27960,6 +28086,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubscriptionID).EncodeWire(e)
 			},
 			Name: "SubscriptionID",
+			ValidateValue: func(v any) error {
+				return v.(*SubscriptionID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/TargetKind":
 		return wire.Codec{
@@ -27975,6 +28104,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TargetKind).EncodeWire(e)
 			},
 			Name: "TargetKind",
+			ValidateValue: func(v any) error {
+				return v.(*TargetKind).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/Timestamp":
 		return wire.Codec{
@@ -27990,6 +28122,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Timestamp).EncodeWire(e)
 			},
 			Name: "Timestamp",
+			ValidateValue: func(v any) error {
+				return v.(*Timestamp).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/TrustLevel":
 		return wire.Codec{
@@ -28005,6 +28140,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TrustLevel).EncodeWire(e)
 			},
 			Name: "TrustLevel",
+			ValidateValue: func(v any) error {
+				return v.(*TrustLevel).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/envelope.json#", "https://agentproto.dev/schema/arcp/rfc0001/envelope.json":
 		return wire.Codec{
@@ -28020,6 +28158,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Envelope).EncodeWire(e)
 			},
 			Name: "Envelope",
+			ValidateValue: func(v any) error {
+				return v.(*Envelope).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/event.emit.json#", "https://agentproto.dev/schema/arcp/rfc0001/event.emit.json":
 		return wire.Codec{
@@ -28035,6 +28176,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EventEmit).EncodeWire(e)
 			},
 			Name: "EventEmit",
+			ValidateValue: func(v any) error {
+				return v.(*EventEmit).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/event.emit.json#/$defs/EventEmitPayload":
 		return wire.Codec{
@@ -28050,6 +28194,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EventEmitPayload).EncodeWire(e)
 			},
 			Name: "EventEmitPayload",
+			ValidateValue: func(v any) error {
+				return v.(*EventEmitPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/interrupt.json#", "https://agentproto.dev/schema/arcp/rfc0001/interrupt.json":
 		return wire.Codec{
@@ -28065,6 +28212,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Interrupt).EncodeWire(e)
 			},
 			Name: "Interrupt",
+			ValidateValue: func(v any) error {
+				return v.(*Interrupt).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/interrupt.json#/$defs/InterruptPayload":
 		return wire.Codec{
@@ -28080,6 +28230,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InterruptPayload).EncodeWire(e)
 			},
 			Name: "InterruptPayload",
+			ValidateValue: func(v any) error {
+				return v.(*InterruptPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.accepted.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.accepted.json":
 		return wire.Codec{
@@ -28095,6 +28248,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobAccepted).EncodeWire(e)
 			},
 			Name: "JobAccepted",
+			ValidateValue: func(v any) error {
+				return v.(*JobAccepted).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.accepted.json#/$defs/JobAcceptedPayload":
 		return wire.Codec{
@@ -28110,6 +28266,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobAcceptedPayload).EncodeWire(e)
 			},
 			Name: "JobAcceptedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobAcceptedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.cancelled.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.cancelled.json":
 		return wire.Codec{
@@ -28125,6 +28284,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobCancelled).EncodeWire(e)
 			},
 			Name: "JobCancelled",
+			ValidateValue: func(v any) error {
+				return v.(*JobCancelled).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.cancelled.json#/$defs/JobCancelledPayload":
 		return wire.Codec{
@@ -28140,6 +28302,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobCancelledPayload).EncodeWire(e)
 			},
 			Name: "JobCancelledPayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobCancelledPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.completed.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.completed.json":
 		return wire.Codec{
@@ -28155,6 +28320,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobCompleted).EncodeWire(e)
 			},
 			Name: "JobCompleted",
+			ValidateValue: func(v any) error {
+				return v.(*JobCompleted).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.completed.json#/$defs/JobCompletedPayload":
 		return wire.Codec{
@@ -28170,6 +28338,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobCompletedPayload).EncodeWire(e)
 			},
 			Name: "JobCompletedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobCompletedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.failed.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.failed.json":
 		return wire.Codec{
@@ -28185,6 +28356,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobFailed).EncodeWire(e)
 			},
 			Name: "JobFailed",
+			ValidateValue: func(v any) error {
+				return v.(*JobFailed).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.failed.json#/$defs/JobFailedPayload":
 		return wire.Codec{
@@ -28200,6 +28374,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobFailedPayload).EncodeWire(e)
 			},
 			Name: "JobFailedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobFailedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.heartbeat.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.heartbeat.json":
 		return wire.Codec{
@@ -28215,6 +28392,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobHeartbeat).EncodeWire(e)
 			},
 			Name: "JobHeartbeat",
+			ValidateValue: func(v any) error {
+				return v.(*JobHeartbeat).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.heartbeat.json#/$defs/JobHeartbeatPayload":
 		return wire.Codec{
@@ -28230,6 +28410,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobHeartbeatPayload).EncodeWire(e)
 			},
 			Name: "JobHeartbeatPayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobHeartbeatPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.progress.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.progress.json":
 		return wire.Codec{
@@ -28245,6 +28428,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobProgress).EncodeWire(e)
 			},
 			Name: "JobProgress",
+			ValidateValue: func(v any) error {
+				return v.(*JobProgress).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.progress.json#/$defs/JobProgressPayload":
 		return wire.Codec{
@@ -28260,6 +28446,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobProgressPayload).EncodeWire(e)
 			},
 			Name: "JobProgressPayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobProgressPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.result_chunk.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.result_chunk.json":
 		return wire.Codec{
@@ -28275,6 +28464,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobResultChunk).EncodeWire(e)
 			},
 			Name: "JobResultChunk",
+			ValidateValue: func(v any) error {
+				return v.(*JobResultChunk).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.result_chunk.json#/$defs/JobResultChunkPayload":
 		return wire.Codec{
@@ -28290,6 +28482,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobResultChunkPayload).EncodeWire(e)
 			},
 			Name: "JobResultChunkPayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobResultChunkPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.started.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.started.json":
 		return wire.Codec{
@@ -28305,6 +28500,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobStarted).EncodeWire(e)
 			},
 			Name: "JobStarted",
+			ValidateValue: func(v any) error {
+				return v.(*JobStarted).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.started.json#/$defs/JobStartedPayload":
 		return wire.Codec{
@@ -28320,6 +28518,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobStartedPayload).EncodeWire(e)
 			},
 			Name: "JobStartedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobStartedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.subscribe.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.subscribe.json":
 		return wire.Codec{
@@ -28335,6 +28536,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobSubscribe).EncodeWire(e)
 			},
 			Name: "JobSubscribe",
+			ValidateValue: func(v any) error {
+				return v.(*JobSubscribe).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.subscribe.json#/$defs/JobSubscribePayload":
 		return wire.Codec{
@@ -28350,6 +28554,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobSubscribePayload).EncodeWire(e)
 			},
 			Name: "JobSubscribePayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobSubscribePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.subscribed.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.subscribed.json":
 		return wire.Codec{
@@ -28365,6 +28572,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobSubscribed).EncodeWire(e)
 			},
 			Name: "JobSubscribed",
+			ValidateValue: func(v any) error {
+				return v.(*JobSubscribed).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.subscribed.json#/$defs/JobSubscribedPayload":
 		return wire.Codec{
@@ -28380,6 +28590,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobSubscribedPayload).EncodeWire(e)
 			},
 			Name: "JobSubscribedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobSubscribedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.unsubscribe.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.unsubscribe.json":
 		return wire.Codec{
@@ -28395,6 +28608,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobUnsubscribe).EncodeWire(e)
 			},
 			Name: "JobUnsubscribe",
+			ValidateValue: func(v any) error {
+				return v.(*JobUnsubscribe).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.unsubscribe.json#/$defs/JobUnsubscribePayload":
 		return wire.Codec{
@@ -28410,6 +28626,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobUnsubscribePayload).EncodeWire(e)
 			},
 			Name: "JobUnsubscribePayload",
+			ValidateValue: func(v any) error {
+				return v.(*JobUnsubscribePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.extended.json#", "https://agentproto.dev/schema/arcp/rfc0001/lease.extended.json":
 		return wire.Codec{
@@ -28425,6 +28644,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LeaseExtended).EncodeWire(e)
 			},
 			Name: "LeaseExtended",
+			ValidateValue: func(v any) error {
+				return v.(*LeaseExtended).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.extended.json#/$defs/LeaseExtendedPayload":
 		return wire.Codec{
@@ -28440,6 +28662,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LeaseExtendedPayload).EncodeWire(e)
 			},
 			Name: "LeaseExtendedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*LeaseExtendedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.granted.json#", "https://agentproto.dev/schema/arcp/rfc0001/lease.granted.json":
 		return wire.Codec{
@@ -28455,6 +28680,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LeaseGranted).EncodeWire(e)
 			},
 			Name: "LeaseGranted",
+			ValidateValue: func(v any) error {
+				return v.(*LeaseGranted).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.granted.json#/$defs/LeaseGrantedPayload":
 		return wire.Codec{
@@ -28470,6 +28698,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LeaseGrantedPayload).EncodeWire(e)
 			},
 			Name: "LeaseGrantedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*LeaseGrantedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.refresh.json#", "https://agentproto.dev/schema/arcp/rfc0001/lease.refresh.json":
 		return wire.Codec{
@@ -28485,6 +28716,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LeaseRefresh).EncodeWire(e)
 			},
 			Name: "LeaseRefresh",
+			ValidateValue: func(v any) error {
+				return v.(*LeaseRefresh).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.refresh.json#/$defs/LeaseRefreshPayload":
 		return wire.Codec{
@@ -28500,6 +28734,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LeaseRefreshPayload).EncodeWire(e)
 			},
 			Name: "LeaseRefreshPayload",
+			ValidateValue: func(v any) error {
+				return v.(*LeaseRefreshPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.revoked.json#", "https://agentproto.dev/schema/arcp/rfc0001/lease.revoked.json":
 		return wire.Codec{
@@ -28515,6 +28752,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LeaseRevoked).EncodeWire(e)
 			},
 			Name: "LeaseRevoked",
+			ValidateValue: func(v any) error {
+				return v.(*LeaseRevoked).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.revoked.json#/$defs/LeaseRevokedPayload":
 		return wire.Codec{
@@ -28530,6 +28770,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LeaseRevokedPayload).EncodeWire(e)
 			},
 			Name: "LeaseRevokedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*LeaseRevokedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/log.json#", "https://agentproto.dev/schema/arcp/rfc0001/log.json":
 		return wire.Codec{
@@ -28545,6 +28788,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Log).EncodeWire(e)
 			},
 			Name: "Log",
+			ValidateValue: func(v any) error {
+				return v.(*Log).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/log.json#/$defs/LogPayload":
 		return wire.Codec{
@@ -28560,6 +28806,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogPayload).EncodeWire(e)
 			},
 			Name: "LogPayload",
+			ValidateValue: func(v any) error {
+				return v.(*LogPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/message.json#", "https://agentproto.dev/schema/arcp/rfc0001/message.json":
 		return wire.Codec{
@@ -28576,6 +28825,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMessage(e, u)
 			},
 			Name: "Message",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Message)
+				CheckMessage(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/metric.json#", "https://agentproto.dev/schema/arcp/rfc0001/metric.json":
 		return wire.Codec{
@@ -28591,6 +28846,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Metric).EncodeWire(e)
 			},
 			Name: "Metric",
+			ValidateValue: func(v any) error {
+				return v.(*Metric).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/metric.json#/$defs/MetricPayload":
 		return wire.Codec{
@@ -28606,6 +28864,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MetricPayload).EncodeWire(e)
 			},
 			Name: "MetricPayload",
+			ValidateValue: func(v any) error {
+				return v.(*MetricPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/nack.json#", "https://agentproto.dev/schema/arcp/rfc0001/nack.json":
 		return wire.Codec{
@@ -28621,6 +28882,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Nack).EncodeWire(e)
 			},
 			Name: "Nack",
+			ValidateValue: func(v any) error {
+				return v.(*Nack).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/nack.json#/$defs/NackPayload":
 		return wire.Codec{
@@ -28636,6 +28900,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NackPayload).EncodeWire(e)
 			},
 			Name: "NackPayload",
+			ValidateValue: func(v any) error {
+				return v.(*NackPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.deny.json#", "https://agentproto.dev/schema/arcp/rfc0001/permission.deny.json":
 		return wire.Codec{
@@ -28651,6 +28918,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionDeny).EncodeWire(e)
 			},
 			Name: "PermissionDeny",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionDeny).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.deny.json#/$defs/PermissionDenyPayload":
 		return wire.Codec{
@@ -28666,6 +28936,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionDenyPayload).EncodeWire(e)
 			},
 			Name: "PermissionDenyPayload",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionDenyPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.grant.json#", "https://agentproto.dev/schema/arcp/rfc0001/permission.grant.json":
 		return wire.Codec{
@@ -28681,6 +28954,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionGrant).EncodeWire(e)
 			},
 			Name: "PermissionGrant",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionGrant).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.grant.json#/$defs/PermissionGrantPayload":
 		return wire.Codec{
@@ -28696,6 +28972,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionGrantPayload).EncodeWire(e)
 			},
 			Name: "PermissionGrantPayload",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionGrantPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.request.json#", "https://agentproto.dev/schema/arcp/rfc0001/permission.request.json":
 		return wire.Codec{
@@ -28711,6 +28990,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionRequest).EncodeWire(e)
 			},
 			Name: "PermissionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.request.json#/$defs/PermissionRequestPayload":
 		return wire.Codec{
@@ -28726,6 +29008,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionRequestPayload).EncodeWire(e)
 			},
 			Name: "PermissionRequestPayload",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionRequestPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/ping.json#", "https://agentproto.dev/schema/arcp/rfc0001/ping.json":
 		return wire.Codec{
@@ -28741,6 +29026,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Ping).EncodeWire(e)
 			},
 			Name: "Ping",
+			ValidateValue: func(v any) error {
+				return v.(*Ping).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/ping.json#/$defs/PingPayload":
 		return wire.Codec{
@@ -28756,6 +29044,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PingPayload).EncodeWire(e)
 			},
 			Name: "PingPayload",
+			ValidateValue: func(v any) error {
+				return v.(*PingPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/pong.json#", "https://agentproto.dev/schema/arcp/rfc0001/pong.json":
 		return wire.Codec{
@@ -28771,6 +29062,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Pong).EncodeWire(e)
 			},
 			Name: "Pong",
+			ValidateValue: func(v any) error {
+				return v.(*Pong).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/pong.json#/$defs/PongPayload":
 		return wire.Codec{
@@ -28786,6 +29080,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PongPayload).EncodeWire(e)
 			},
 			Name: "PongPayload",
+			ValidateValue: func(v any) error {
+				return v.(*PongPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/resume.json#", "https://agentproto.dev/schema/arcp/rfc0001/resume.json":
 		return wire.Codec{
@@ -28801,6 +29098,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Resume).EncodeWire(e)
 			},
 			Name: "Resume",
+			ValidateValue: func(v any) error {
+				return v.(*Resume).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/resume.json#/$defs/ResumePayload":
 		return wire.Codec{
@@ -28816,6 +29116,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResumePayload).EncodeWire(e)
 			},
 			Name: "ResumePayload",
+			ValidateValue: func(v any) error {
+				return v.(*ResumePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.accepted.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.accepted.json":
 		return wire.Codec{
@@ -28831,6 +29134,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionAccepted).EncodeWire(e)
 			},
 			Name: "SessionAccepted",
+			ValidateValue: func(v any) error {
+				return v.(*SessionAccepted).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.accepted.json#/$defs/SessionAcceptedPayload":
 		return wire.Codec{
@@ -28846,6 +29152,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionAcceptedPayload).EncodeWire(e)
 			},
 			Name: "SessionAcceptedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionAcceptedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.ack.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.ack.json":
 		return wire.Codec{
@@ -28861,6 +29170,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionAck).EncodeWire(e)
 			},
 			Name: "SessionAck",
+			ValidateValue: func(v any) error {
+				return v.(*SessionAck).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.ack.json#/$defs/SessionAckPayload":
 		return wire.Codec{
@@ -28876,6 +29188,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionAckPayload).EncodeWire(e)
 			},
 			Name: "SessionAckPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionAckPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.authenticate.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.authenticate.json":
 		return wire.Codec{
@@ -28891,6 +29206,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionAuthenticate).EncodeWire(e)
 			},
 			Name: "SessionAuthenticate",
+			ValidateValue: func(v any) error {
+				return v.(*SessionAuthenticate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.authenticate.json#/$defs/SessionAuthenticatePayload":
 		return wire.Codec{
@@ -28906,6 +29224,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionAuthenticatePayload).EncodeWire(e)
 			},
 			Name: "SessionAuthenticatePayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionAuthenticatePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.challenge.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.challenge.json":
 		return wire.Codec{
@@ -28921,6 +29242,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionChallenge).EncodeWire(e)
 			},
 			Name: "SessionChallenge",
+			ValidateValue: func(v any) error {
+				return v.(*SessionChallenge).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.challenge.json#/$defs/SessionChallengePayload":
 		return wire.Codec{
@@ -28936,6 +29260,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionChallengePayload).EncodeWire(e)
 			},
 			Name: "SessionChallengePayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionChallengePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.close.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.close.json":
 		return wire.Codec{
@@ -28951,6 +29278,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionClose).EncodeWire(e)
 			},
 			Name: "SessionClose",
+			ValidateValue: func(v any) error {
+				return v.(*SessionClose).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.close.json#/$defs/SessionClosePayload":
 		return wire.Codec{
@@ -28966,6 +29296,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionClosePayload).EncodeWire(e)
 			},
 			Name: "SessionClosePayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionClosePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.closed.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.closed.json":
 		return wire.Codec{
@@ -28981,6 +29314,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionClosed).EncodeWire(e)
 			},
 			Name: "SessionClosed",
+			ValidateValue: func(v any) error {
+				return v.(*SessionClosed).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.closed.json#/$defs/SessionClosedPayload":
 		return wire.Codec{
@@ -28996,6 +29332,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionClosedPayload).EncodeWire(e)
 			},
 			Name: "SessionClosedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionClosedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.evicted.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.evicted.json":
 		return wire.Codec{
@@ -29011,6 +29350,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionEvicted).EncodeWire(e)
 			},
 			Name: "SessionEvicted",
+			ValidateValue: func(v any) error {
+				return v.(*SessionEvicted).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.evicted.json#/$defs/SessionEvictedPayload":
 		return wire.Codec{
@@ -29026,6 +29368,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionEvictedPayload).EncodeWire(e)
 			},
 			Name: "SessionEvictedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionEvictedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.jobs.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.jobs.json":
 		return wire.Codec{
@@ -29041,6 +29386,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionJobs).EncodeWire(e)
 			},
 			Name: "SessionJobs",
+			ValidateValue: func(v any) error {
+				return v.(*SessionJobs).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.jobs.json#/$defs/JobListEntry":
 		return wire.Codec{
@@ -29056,6 +29404,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobListEntry).EncodeWire(e)
 			},
 			Name: "JobListEntry",
+			ValidateValue: func(v any) error {
+				return v.(*JobListEntry).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.jobs.json#/$defs/SessionJobsPayload":
 		return wire.Codec{
@@ -29071,6 +29422,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionJobsPayload).EncodeWire(e)
 			},
 			Name: "SessionJobsPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionJobsPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.list_jobs.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.list_jobs.json":
 		return wire.Codec{
@@ -29086,6 +29440,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionListJobs).EncodeWire(e)
 			},
 			Name: "SessionListJobs",
+			ValidateValue: func(v any) error {
+				return v.(*SessionListJobs).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.list_jobs.json#/$defs/JobListFilter":
 		return wire.Codec{
@@ -29101,6 +29458,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobListFilter).EncodeWire(e)
 			},
 			Name: "JobListFilter",
+			ValidateValue: func(v any) error {
+				return v.(*JobListFilter).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.list_jobs.json#/$defs/SessionListJobsPayload":
 		return wire.Codec{
@@ -29116,6 +29476,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionListJobsPayload).EncodeWire(e)
 			},
 			Name: "SessionListJobsPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionListJobsPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.open.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.open.json":
 		return wire.Codec{
@@ -29131,6 +29494,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionOpen).EncodeWire(e)
 			},
 			Name: "SessionOpen",
+			ValidateValue: func(v any) error {
+				return v.(*SessionOpen).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.open.json#/$defs/SessionOpenPayload":
 		return wire.Codec{
@@ -29146,6 +29512,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionOpenPayload).EncodeWire(e)
 			},
 			Name: "SessionOpenPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionOpenPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.ping.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.ping.json":
 		return wire.Codec{
@@ -29161,6 +29530,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionPing).EncodeWire(e)
 			},
 			Name: "SessionPing",
+			ValidateValue: func(v any) error {
+				return v.(*SessionPing).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.ping.json#/$defs/SessionPingPayload":
 		return wire.Codec{
@@ -29176,6 +29548,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionPingPayload).EncodeWire(e)
 			},
 			Name: "SessionPingPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionPingPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.pong.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.pong.json":
 		return wire.Codec{
@@ -29191,6 +29566,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionPong).EncodeWire(e)
 			},
 			Name: "SessionPong",
+			ValidateValue: func(v any) error {
+				return v.(*SessionPong).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.pong.json#/$defs/SessionPongPayload":
 		return wire.Codec{
@@ -29206,6 +29584,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionPongPayload).EncodeWire(e)
 			},
 			Name: "SessionPongPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionPongPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.refresh.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.refresh.json":
 		return wire.Codec{
@@ -29221,6 +29602,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionRefresh).EncodeWire(e)
 			},
 			Name: "SessionRefresh",
+			ValidateValue: func(v any) error {
+				return v.(*SessionRefresh).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.refresh.json#/$defs/SessionRefreshPayload":
 		return wire.Codec{
@@ -29236,6 +29620,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionRefreshPayload).EncodeWire(e)
 			},
 			Name: "SessionRefreshPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionRefreshPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.rejected.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.rejected.json":
 		return wire.Codec{
@@ -29251,6 +29638,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionRejected).EncodeWire(e)
 			},
 			Name: "SessionRejected",
+			ValidateValue: func(v any) error {
+				return v.(*SessionRejected).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.rejected.json#/$defs/SessionRejectedPayload":
 		return wire.Codec{
@@ -29266,6 +29656,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionRejectedPayload).EncodeWire(e)
 			},
 			Name: "SessionRejectedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionRejectedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.resume.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.resume.json":
 		return wire.Codec{
@@ -29281,6 +29674,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionResume).EncodeWire(e)
 			},
 			Name: "SessionResume",
+			ValidateValue: func(v any) error {
+				return v.(*SessionResume).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.resume.json#/$defs/SessionResumePayload":
 		return wire.Codec{
@@ -29296,6 +29692,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionResumePayload).EncodeWire(e)
 			},
 			Name: "SessionResumePayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionResumePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.resumed.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.resumed.json":
 		return wire.Codec{
@@ -29311,6 +29710,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionResumed).EncodeWire(e)
 			},
 			Name: "SessionResumed",
+			ValidateValue: func(v any) error {
+				return v.(*SessionResumed).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.resumed.json#/$defs/SessionResumedPayload":
 		return wire.Codec{
@@ -29326,6 +29728,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionResumedPayload).EncodeWire(e)
 			},
 			Name: "SessionResumedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionResumedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.unauthenticated.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.unauthenticated.json":
 		return wire.Codec{
@@ -29341,6 +29746,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionUnauthenticated).EncodeWire(e)
 			},
 			Name: "SessionUnauthenticated",
+			ValidateValue: func(v any) error {
+				return v.(*SessionUnauthenticated).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.unauthenticated.json#/$defs/SessionUnauthenticatedPayload":
 		return wire.Codec{
@@ -29356,6 +29764,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionUnauthenticatedPayload).EncodeWire(e)
 			},
 			Name: "SessionUnauthenticatedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SessionUnauthenticatedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.chunk.json#", "https://agentproto.dev/schema/arcp/rfc0001/stream.chunk.json":
 		return wire.Codec{
@@ -29371,6 +29782,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StreamChunk).EncodeWire(e)
 			},
 			Name: "StreamChunk",
+			ValidateValue: func(v any) error {
+				return v.(*StreamChunk).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.chunk.json#/$defs/StreamChunkPayload":
 		return wire.Codec{
@@ -29386,6 +29800,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StreamChunkPayload).EncodeWire(e)
 			},
 			Name: "StreamChunkPayload",
+			ValidateValue: func(v any) error {
+				return v.(*StreamChunkPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.close.json#", "https://agentproto.dev/schema/arcp/rfc0001/stream.close.json":
 		return wire.Codec{
@@ -29401,6 +29818,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StreamClose).EncodeWire(e)
 			},
 			Name: "StreamClose",
+			ValidateValue: func(v any) error {
+				return v.(*StreamClose).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.close.json#/$defs/StreamClosePayload":
 		return wire.Codec{
@@ -29416,6 +29836,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StreamClosePayload).EncodeWire(e)
 			},
 			Name: "StreamClosePayload",
+			ValidateValue: func(v any) error {
+				return v.(*StreamClosePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.error.json#", "https://agentproto.dev/schema/arcp/rfc0001/stream.error.json":
 		return wire.Codec{
@@ -29431,6 +29854,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StreamError).EncodeWire(e)
 			},
 			Name: "StreamError",
+			ValidateValue: func(v any) error {
+				return v.(*StreamError).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.error.json#/$defs/StreamErrorPayload":
 		return wire.Codec{
@@ -29446,6 +29872,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StreamErrorPayload).EncodeWire(e)
 			},
 			Name: "StreamErrorPayload",
+			ValidateValue: func(v any) error {
+				return v.(*StreamErrorPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.open.json#", "https://agentproto.dev/schema/arcp/rfc0001/stream.open.json":
 		return wire.Codec{
@@ -29461,6 +29890,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StreamOpen).EncodeWire(e)
 			},
 			Name: "StreamOpen",
+			ValidateValue: func(v any) error {
+				return v.(*StreamOpen).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.open.json#/$defs/StreamOpenPayload":
 		return wire.Codec{
@@ -29476,6 +29908,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StreamOpenPayload).EncodeWire(e)
 			},
 			Name: "StreamOpenPayload",
+			ValidateValue: func(v any) error {
+				return v.(*StreamOpenPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.accepted.json#", "https://agentproto.dev/schema/arcp/rfc0001/subscribe.accepted.json":
 		return wire.Codec{
@@ -29491,6 +29926,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubscribeAccepted).EncodeWire(e)
 			},
 			Name: "SubscribeAccepted",
+			ValidateValue: func(v any) error {
+				return v.(*SubscribeAccepted).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.accepted.json#/$defs/SubscribeAcceptedPayload":
 		return wire.Codec{
@@ -29506,6 +29944,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubscribeAcceptedPayload).EncodeWire(e)
 			},
 			Name: "SubscribeAcceptedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SubscribeAcceptedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.closed.json#", "https://agentproto.dev/schema/arcp/rfc0001/subscribe.closed.json":
 		return wire.Codec{
@@ -29521,6 +29962,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubscribeClosed).EncodeWire(e)
 			},
 			Name: "SubscribeClosed",
+			ValidateValue: func(v any) error {
+				return v.(*SubscribeClosed).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.closed.json#/$defs/SubscribeClosedPayload":
 		return wire.Codec{
@@ -29536,6 +29980,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubscribeClosedPayload).EncodeWire(e)
 			},
 			Name: "SubscribeClosedPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SubscribeClosedPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.event.json#", "https://agentproto.dev/schema/arcp/rfc0001/subscribe.event.json":
 		return wire.Codec{
@@ -29551,6 +29998,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubscribeEvent).EncodeWire(e)
 			},
 			Name: "SubscribeEvent",
+			ValidateValue: func(v any) error {
+				return v.(*SubscribeEvent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.event.json#/$defs/SubscribeEventPayload":
 		return wire.Codec{
@@ -29566,6 +30016,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubscribeEventPayload).EncodeWire(e)
 			},
 			Name: "SubscribeEventPayload",
+			ValidateValue: func(v any) error {
+				return v.(*SubscribeEventPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json#", "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json":
 		return wire.Codec{
@@ -29581,6 +30034,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Subscribe).EncodeWire(e)
 			},
 			Name: "Subscribe",
+			ValidateValue: func(v any) error {
+				return v.(*Subscribe).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json#/$defs/SubscribePayload":
 		return wire.Codec{
@@ -29596,6 +30052,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubscribePayload).EncodeWire(e)
 			},
 			Name: "SubscribePayload",
+			ValidateValue: func(v any) error {
+				return v.(*SubscribePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json#/$defs/SubscriptionFilter":
 		return wire.Codec{
@@ -29611,6 +30070,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubscriptionFilter).EncodeWire(e)
 			},
 			Name: "SubscriptionFilter",
+			ValidateValue: func(v any) error {
+				return v.(*SubscriptionFilter).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json#/$defs/SubscriptionSince":
 		return wire.Codec{
@@ -29626,6 +30088,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubscriptionSince).EncodeWire(e)
 			},
 			Name: "SubscriptionSince",
+			ValidateValue: func(v any) error {
+				return v.(*SubscriptionSince).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.error.json#", "https://agentproto.dev/schema/arcp/rfc0001/tool.error.json":
 		return wire.Codec{
@@ -29641,6 +30106,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolError).EncodeWire(e)
 			},
 			Name: "ToolError",
+			ValidateValue: func(v any) error {
+				return v.(*ToolError).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.error.json#/$defs/ToolErrorPayload":
 		return wire.Codec{
@@ -29656,6 +30124,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolErrorPayload).EncodeWire(e)
 			},
 			Name: "ToolErrorPayload",
+			ValidateValue: func(v any) error {
+				return v.(*ToolErrorPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.invoke.json#", "https://agentproto.dev/schema/arcp/rfc0001/tool.invoke.json":
 		return wire.Codec{
@@ -29671,6 +30142,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolInvoke).EncodeWire(e)
 			},
 			Name: "ToolInvoke",
+			ValidateValue: func(v any) error {
+				return v.(*ToolInvoke).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.invoke.json#/$defs/ToolInvokePayload":
 		return wire.Codec{
@@ -29686,6 +30160,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolInvokePayload).EncodeWire(e)
 			},
 			Name: "ToolInvokePayload",
+			ValidateValue: func(v any) error {
+				return v.(*ToolInvokePayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.result.json#", "https://agentproto.dev/schema/arcp/rfc0001/tool.result.json":
 		return wire.Codec{
@@ -29701,6 +30178,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolResult).EncodeWire(e)
 			},
 			Name: "ToolResult",
+			ValidateValue: func(v any) error {
+				return v.(*ToolResult).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.result.json#/$defs/ToolResultPayload":
 		return wire.Codec{
@@ -29716,6 +30196,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolResultPayload).EncodeWire(e)
 			},
 			Name: "ToolResultPayload",
+			ValidateValue: func(v any) error {
+				return v.(*ToolResultPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/trace.span.json#", "https://agentproto.dev/schema/arcp/rfc0001/trace.span.json":
 		return wire.Codec{
@@ -29731,6 +30214,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TraceSpan).EncodeWire(e)
 			},
 			Name: "TraceSpan",
+			ValidateValue: func(v any) error {
+				return v.(*TraceSpan).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/trace.span.json#/$defs/TraceSpanPayload":
 		return wire.Codec{
@@ -29746,6 +30232,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TraceSpanPayload).EncodeWire(e)
 			},
 			Name: "TraceSpanPayload",
+			ValidateValue: func(v any) error {
+				return v.(*TraceSpanPayload).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/unsubscribe.json#", "https://agentproto.dev/schema/arcp/rfc0001/unsubscribe.json":
 		return wire.Codec{
@@ -29761,6 +30250,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Unsubscribe).EncodeWire(e)
 			},
 			Name: "Unsubscribe",
+			ValidateValue: func(v any) error {
+				return v.(*Unsubscribe).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/unsubscribe.json#/$defs/UnsubscribePayload":
 		return wire.Codec{
@@ -29776,6 +30268,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnsubscribePayload).EncodeWire(e)
 			},
 			Name: "UnsubscribePayload",
+			ValidateValue: func(v any) error {
+				return v.(*UnsubscribePayload).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

@@ -527,6 +527,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Account).EncodeWire(e)
 			},
 			Name: "Account",
+			ValidateValue: func(v any) error {
+				return v.(*Account).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

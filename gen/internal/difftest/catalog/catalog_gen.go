@@ -2314,6 +2314,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Discount).EncodeWire(e)
 			},
 			Name: "Discount",
+			ValidateValue: func(v any) error {
+				return v.(*Discount).Validate()
+			},
 		}, true
 	case "https://example.test/diff/catalog.json#/$defs/Item":
 		return wire.Codec{
@@ -2329,6 +2332,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Item).EncodeWire(e)
 			},
 			Name: "Item",
+			ValidateValue: func(v any) error {
+				return v.(*Item).Validate()
+			},
 		}, true
 	case "https://example.test/diff/catalog.json#/$defs/Labels":
 		return wire.Codec{
@@ -2344,6 +2350,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Labels).EncodeWire(e)
 			},
 			Name: "Labels",
+			ValidateValue: func(v any) error {
+				return v.(*Labels).Validate()
+			},
 		}, true
 	case "https://example.test/diff/catalog.json#/$defs/Price":
 		return wire.Codec{
@@ -2359,6 +2368,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Price).EncodeWire(e)
 			},
 			Name: "Price",
+			ValidateValue: func(v any) error {
+				return v.(*Price).Validate()
+			},
 		}, true
 	case "https://example.test/diff/catalog.json#/$defs/Product":
 		return wire.Codec{
@@ -2374,6 +2386,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Product).EncodeWire(e)
 			},
 			Name: "Product",
+			ValidateValue: func(v any) error {
+				return v.(*Product).Validate()
+			},
 		}, true
 	case "https://example.test/diff/catalog.json#/$defs/Shipment":
 		return wire.Codec{
@@ -2389,6 +2404,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Shipment).EncodeWire(e)
 			},
 			Name: "Shipment",
+			ValidateValue: func(v any) error {
+				return v.(*Shipment).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

@@ -954,6 +954,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Config).EncodeWire(e)
 			},
 			Name: "Config",
+			ValidateValue: func(v any) error {
+				return v.(*Config).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

@@ -646,6 +646,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Labels).EncodeWire(e)
 			},
 			Name: "Labels",
+			ValidateValue: func(v any) error {
+				return v.(*Labels).Validate()
+			},
 		}, true
 	case "https://example.test/diff/metrics.json#/$defs/OpenLabels":
 		return wire.Codec{
@@ -661,6 +664,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*OpenLabels).EncodeWire(e)
 			},
 			Name: "OpenLabels",
+			ValidateValue: func(v any) error {
+				return v.(*OpenLabels).Validate()
+			},
 		}, true
 	case "https://example.test/diff/metrics.json#/$defs/Sample":
 		return wire.Codec{
@@ -676,6 +682,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Sample).EncodeWire(e)
 			},
 			Name: "Sample",
+			ValidateValue: func(v any) error {
+				return v.(*Sample).Validate()
+			},
 		}, true
 	case "https://example.test/diff/metrics.json#/$defs/Series":
 		return wire.Codec{
@@ -691,6 +700,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Series).EncodeWire(e)
 			},
 			Name: "Series",
+			ValidateValue: func(v any) error {
+				return v.(*Series).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

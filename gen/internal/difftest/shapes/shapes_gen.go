@@ -1185,6 +1185,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeContact(e, u)
 			},
 			Name: "Contact",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Contact)
+				CheckContact(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://example.test/diff/shapes.json#/$defs/Holder":
 		return wire.Codec{
@@ -1200,6 +1206,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Holder).EncodeWire(e)
 			},
 			Name: "Holder",
+			ValidateValue: func(v any) error {
+				return v.(*Holder).Validate()
+			},
 		}, true
 	case "https://example.test/diff/shapes.json#/$defs/Shape":
 		return wire.Codec{
@@ -1216,6 +1225,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeShape(e, u)
 			},
 			Name: "Shape",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Shape)
+				CheckShape(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://example.test/diff/shapes.json#/$defs/Target":
 		return wire.Codec{
@@ -1232,6 +1247,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeTarget(e, u)
 			},
 			Name: "Target",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Target)
+				CheckTarget(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

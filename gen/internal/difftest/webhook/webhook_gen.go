@@ -2367,6 +2367,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Channel).EncodeWire(e)
 			},
 			Name: "Channel",
+			ValidateValue: func(v any) error {
+				return v.(*Channel).Validate()
+			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Delivery":
 		return wire.Codec{
@@ -2382,6 +2385,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Delivery).EncodeWire(e)
 			},
 			Name: "Delivery",
+			ValidateValue: func(v any) error {
+				return v.(*Delivery).Validate()
+			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Envelope":
 		return wire.Codec{
@@ -2397,6 +2403,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Envelope).EncodeWire(e)
 			},
 			Name: "Envelope",
+			ValidateValue: func(v any) error {
+				return v.(*Envelope).Validate()
+			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Event":
 		return wire.Codec{
@@ -2417,6 +2426,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeEvent(e, u)
 			},
 			Name: "Event",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Event)
+				CheckEvent(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Headers":
 		return wire.Codec{
@@ -2432,6 +2447,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Headers).EncodeWire(e)
 			},
 			Name: "Headers",
+			ValidateValue: func(v any) error {
+				return v.(*Headers).Validate()
+			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Notice":
 		return wire.Codec{
@@ -2447,6 +2465,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Notice).EncodeWire(e)
 			},
 			Name: "Notice",
+			ValidateValue: func(v any) error {
+				return v.(*Notice).Validate()
+			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Region":
 		return wire.Codec{
@@ -2462,6 +2483,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Region).EncodeWire(e)
 			},
 			Name: "Region",
+			ValidateValue: func(v any) error {
+				return v.(*Region).Validate()
+			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Source":
 		return wire.Codec{
@@ -2478,6 +2502,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSource(e, u)
 			},
 			Name: "Source",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Source)
+				CheckSource(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/User":
 		return wire.Codec{
@@ -2494,6 +2524,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeUser(e, u)
 			},
 			Name: "User",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(User)
+				CheckUser(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/UserCreated":
 		return wire.Codec{
@@ -2509,6 +2545,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UserCreated).EncodeWire(e)
 			},
 			Name: "UserCreated",
+			ValidateValue: func(v any) error {
+				return v.(*UserCreated).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

@@ -35029,6 +35029,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentClientProtocol).EncodeWire(e)
 			},
 			Name: "AgentClientProtocol",
+			ValidateValue: func(v any) error {
+				return v.(*AgentClientProtocol).Validate()
+			},
 		}, true
 	case "#/$defs/AgentAuthCapabilities":
 		return wire.Codec{
@@ -35044,6 +35047,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentAuthCapabilities).EncodeWire(e)
 			},
 			Name: "AgentAuthCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AgentAuthCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/AgentCapabilities":
 		return wire.Codec{
@@ -35059,6 +35065,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentCapabilities).EncodeWire(e)
 			},
 			Name: "AgentCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AgentCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/AgentNotification":
 		return wire.Codec{
@@ -35074,6 +35083,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentNotification).EncodeWire(e)
 			},
 			Name: "AgentNotification",
+			ValidateValue: func(v any) error {
+				return v.(*AgentNotification).Validate()
+			},
 		}, true
 	case "#/$defs/AgentRequest":
 		return wire.Codec{
@@ -35089,6 +35101,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentRequest).EncodeWire(e)
 			},
 			Name: "AgentRequest",
+			ValidateValue: func(v any) error {
+				return v.(*AgentRequest).Validate()
+			},
 		}, true
 	case "#/$defs/AgentResponse":
 		return wire.Codec{
@@ -35109,6 +35124,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAgentResponse(e, u)
 			},
 			Name: "AgentResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AgentResponse)
+				CheckAgentResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/Annotations":
 		return wire.Codec{
@@ -35124,6 +35145,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Annotations).EncodeWire(e)
 			},
 			Name: "Annotations",
+			ValidateValue: func(v any) error {
+				return v.(*Annotations).Validate()
+			},
 		}, true
 	case "#/$defs/AudioContent":
 		return wire.Codec{
@@ -35139,6 +35163,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AudioContent).EncodeWire(e)
 			},
 			Name: "AudioContent",
+			ValidateValue: func(v any) error {
+				return v.(*AudioContent).Validate()
+			},
 		}, true
 	case "#/$defs/AuthCapabilities":
 		return wire.Codec{
@@ -35154,6 +35181,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthCapabilities).EncodeWire(e)
 			},
 			Name: "AuthCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AuthCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/AuthMethod":
 		return wire.Codec{
@@ -35170,6 +35200,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAuthMethod(e, u)
 			},
 			Name: "AuthMethod",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AuthMethod)
+				CheckAuthMethod(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/AuthMethodAgent":
 		return wire.Codec{
@@ -35185,6 +35221,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodAgent).EncodeWire(e)
 			},
 			Name: "AuthMethodAgent",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodAgent).Validate()
+			},
 		}, true
 	case "#/$defs/AuthMethodId":
 		return wire.Codec{
@@ -35200,6 +35239,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodID).EncodeWire(e)
 			},
 			Name: "AuthMethodID",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodID).Validate()
+			},
 		}, true
 	case "#/$defs/AuthMethodTerminal":
 		return wire.Codec{
@@ -35215,6 +35257,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodTerminal).EncodeWire(e)
 			},
 			Name: "AuthMethodTerminal",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodTerminal).Validate()
+			},
 		}, true
 	case "#/$defs/AuthenticateRequest":
 		return wire.Codec{
@@ -35230,6 +35275,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthenticateRequest).EncodeWire(e)
 			},
 			Name: "AuthenticateRequest",
+			ValidateValue: func(v any) error {
+				return v.(*AuthenticateRequest).Validate()
+			},
 		}, true
 	case "#/$defs/AuthenticateResponse":
 		return wire.Codec{
@@ -35245,6 +35293,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthenticateResponse).EncodeWire(e)
 			},
 			Name: "AuthenticateResponse",
+			ValidateValue: func(v any) error {
+				return v.(*AuthenticateResponse).Validate()
+			},
 		}, true
 	case "#/$defs/AvailableCommand":
 		return wire.Codec{
@@ -35260,6 +35311,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AvailableCommand).EncodeWire(e)
 			},
 			Name: "AvailableCommand",
+			ValidateValue: func(v any) error {
+				return v.(*AvailableCommand).Validate()
+			},
 		}, true
 	case "#/$defs/AvailableCommandInput":
 		return wire.Codec{
@@ -35275,6 +35329,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnstructuredCommandInput).EncodeWire(e)
 			},
 			Name: "UnstructuredCommandInput",
+			ValidateValue: func(v any) error {
+				return v.(*UnstructuredCommandInput).Validate()
+			},
 		}, true
 	case "#/$defs/AvailableCommandsUpdate":
 		return wire.Codec{
@@ -35290,6 +35347,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AvailableCommandsUpdate).EncodeWire(e)
 			},
 			Name: "AvailableCommandsUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*AvailableCommandsUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/BlobResourceContents":
 		return wire.Codec{
@@ -35305,6 +35365,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BlobResourceContents).EncodeWire(e)
 			},
 			Name: "BlobResourceContents",
+			ValidateValue: func(v any) error {
+				return v.(*BlobResourceContents).Validate()
+			},
 		}, true
 	case "#/$defs/BooleanConfigOptionCapabilities":
 		return wire.Codec{
@@ -35320,6 +35383,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BooleanConfigOptionCapabilities).EncodeWire(e)
 			},
 			Name: "BooleanConfigOptionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*BooleanConfigOptionCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/BooleanPropertySchema":
 		return wire.Codec{
@@ -35335,6 +35401,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BooleanPropertySchema).EncodeWire(e)
 			},
 			Name: "BooleanPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*BooleanPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/CancelNotification":
 		return wire.Codec{
@@ -35350,6 +35419,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelNotification).EncodeWire(e)
 			},
 			Name: "CancelNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CancelNotification).Validate()
+			},
 		}, true
 	case "#/$defs/CancelRequestNotification":
 		return wire.Codec{
@@ -35365,6 +35437,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelRequestNotification).EncodeWire(e)
 			},
 			Name: "CancelRequestNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CancelRequestNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ClientCapabilities":
 		return wire.Codec{
@@ -35380,6 +35455,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientCapabilities).EncodeWire(e)
 			},
 			Name: "ClientCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ClientCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ClientNotification":
 		return wire.Codec{
@@ -35395,6 +35473,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientNotification).EncodeWire(e)
 			},
 			Name: "ClientNotification",
+			ValidateValue: func(v any) error {
+				return v.(*ClientNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ClientRequest":
 		return wire.Codec{
@@ -35410,6 +35491,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientRequest).EncodeWire(e)
 			},
 			Name: "ClientRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ClientRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ClientResponse":
 		return wire.Codec{
@@ -35430,6 +35514,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeClientResponse(e, u)
 			},
 			Name: "ClientResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ClientResponse)
+				CheckClientResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ClientSessionCapabilities":
 		return wire.Codec{
@@ -35445,6 +35535,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientSessionCapabilities).EncodeWire(e)
 			},
 			Name: "ClientSessionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ClientSessionCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/CloseSessionRequest":
 		return wire.Codec{
@@ -35460,6 +35553,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CloseSessionRequest).EncodeWire(e)
 			},
 			Name: "CloseSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*CloseSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/CloseSessionResponse":
 		return wire.Codec{
@@ -35475,6 +35571,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CloseSessionResponse).EncodeWire(e)
 			},
 			Name: "CloseSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*CloseSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionCapabilities":
 		return wire.Codec{
@@ -35490,6 +35589,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionCapabilities).EncodeWire(e)
 			},
 			Name: "CompactionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionId":
 		return wire.Codec{
@@ -35505,6 +35607,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionID).EncodeWire(e)
 			},
 			Name: "CompactionID",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionID).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionStatus":
 		return wire.Codec{
@@ -35520,6 +35625,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionStatus).EncodeWire(e)
 			},
 			Name: "CompactionStatus",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionStatus).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionSummaryChunk":
 		return wire.Codec{
@@ -35535,6 +35643,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionSummaryChunk).EncodeWire(e)
 			},
 			Name: "CompactionSummaryChunk",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionSummaryChunk).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionUpdate":
 		return wire.Codec{
@@ -35550,6 +35661,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionUpdate).EncodeWire(e)
 			},
 			Name: "CompactionUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/CompleteElicitationNotification":
 		return wire.Codec{
@@ -35565,6 +35679,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompleteElicitationNotification).EncodeWire(e)
 			},
 			Name: "CompleteElicitationNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CompleteElicitationNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
 		return wire.Codec{
@@ -35580,6 +35697,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ConfigOptionUpdate).EncodeWire(e)
 			},
 			Name: "ConfigOptionUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*ConfigOptionUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/Content":
 		return wire.Codec{
@@ -35595,6 +35715,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Content).EncodeWire(e)
 			},
 			Name: "Content",
+			ValidateValue: func(v any) error {
+				return v.(*Content).Validate()
+			},
 		}, true
 	case "#/$defs/ContentBlock":
 		return wire.Codec{
@@ -35611,6 +35734,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeContentBlock(e, u)
 			},
 			Name: "ContentBlock",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ContentBlock)
+				CheckContentBlock(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ContentChunk":
 		return wire.Codec{
@@ -35626,6 +35755,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ContentChunk).EncodeWire(e)
 			},
 			Name: "ContentChunk",
+			ValidateValue: func(v any) error {
+				return v.(*ContentChunk).Validate()
+			},
 		}, true
 	case "#/$defs/Cost":
 		return wire.Codec{
@@ -35641,6 +35773,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Cost).EncodeWire(e)
 			},
 			Name: "Cost",
+			ValidateValue: func(v any) error {
+				return v.(*Cost).Validate()
+			},
 		}, true
 	case "#/$defs/CreateElicitationRequest":
 		return wire.Codec{
@@ -35661,6 +35796,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeCreateElicitationRequest(e, u)
 			},
 			Name: "CreateElicitationRequest",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(CreateElicitationRequest)
+				CheckCreateElicitationRequest(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/CreateElicitationResponse":
 		return wire.Codec{
@@ -35681,6 +35822,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeCreateElicitationResponse(e, u)
 			},
 			Name: "CreateElicitationResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(CreateElicitationResponse)
+				CheckCreateElicitationResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/CreateTerminalRequest":
 		return wire.Codec{
@@ -35696,6 +35843,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CreateTerminalRequest).EncodeWire(e)
 			},
 			Name: "CreateTerminalRequest",
+			ValidateValue: func(v any) error {
+				return v.(*CreateTerminalRequest).Validate()
+			},
 		}, true
 	case "#/$defs/CreateTerminalResponse":
 		return wire.Codec{
@@ -35711,6 +35861,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CreateTerminalResponse).EncodeWire(e)
 			},
 			Name: "CreateTerminalResponse",
+			ValidateValue: func(v any) error {
+				return v.(*CreateTerminalResponse).Validate()
+			},
 		}, true
 	case "#/$defs/CurrentModeUpdate":
 		return wire.Codec{
@@ -35726,6 +35879,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CurrentModeUpdate).EncodeWire(e)
 			},
 			Name: "CurrentModeUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*CurrentModeUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/DeleteSessionRequest":
 		return wire.Codec{
@@ -35741,6 +35897,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DeleteSessionRequest).EncodeWire(e)
 			},
 			Name: "DeleteSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*DeleteSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/DeleteSessionResponse":
 		return wire.Codec{
@@ -35756,6 +35915,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DeleteSessionResponse).EncodeWire(e)
 			},
 			Name: "DeleteSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*DeleteSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/Diff":
 		return wire.Codec{
@@ -35771,6 +35933,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Diff).EncodeWire(e)
 			},
 			Name: "Diff",
+			ValidateValue: func(v any) error {
+				return v.(*Diff).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationAcceptAction":
 		return wire.Codec{
@@ -35786,6 +35951,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationAcceptAction).EncodeWire(e)
 			},
 			Name: "ElicitationAcceptAction",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationAcceptAction).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationCapabilities":
 		return wire.Codec{
@@ -35801,6 +35969,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationContentValue":
 		return wire.Codec{
@@ -35817,6 +35988,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationContentValue(e, u)
 			},
 			Name: "ElicitationContentValue",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationContentValue)
+				CheckElicitationContentValue(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ElicitationFormCapabilities":
 		return wire.Codec{
@@ -35832,6 +36009,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationFormCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationFormCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationFormCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationFormMode":
 		return wire.Codec{
@@ -35848,6 +36028,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationFormMode(e, u)
 			},
 			Name: "ElicitationFormMode",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationFormMode)
+				CheckElicitationFormMode(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ElicitationId":
 		return wire.Codec{
@@ -35863,6 +36049,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationID).EncodeWire(e)
 			},
 			Name: "ElicitationID",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationID).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationPropertySchema":
 		return wire.Codec{
@@ -35883,6 +36072,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationPropertySchema(e, u)
 			},
 			Name: "ElicitationPropertySchema",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationPropertySchema)
+				CheckElicitationPropertySchema(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ElicitationRequestScope":
 		return wire.Codec{
@@ -35898,6 +36093,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationRequestScope).EncodeWire(e)
 			},
 			Name: "ElicitationRequestScope",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationRequestScope).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationSchema":
 		return wire.Codec{
@@ -35913,6 +36111,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationSchema).EncodeWire(e)
 			},
 			Name: "ElicitationSchema",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationSchema).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationSchemaType":
 		return wire.Codec{
@@ -35928,6 +36129,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationSchemaType).EncodeWire(e)
 			},
 			Name: "ElicitationSchemaType",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationSchemaType).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationSessionScope":
 		return wire.Codec{
@@ -35943,6 +36147,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationSessionScope).EncodeWire(e)
 			},
 			Name: "ElicitationSessionScope",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationSessionScope).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationUrlCapabilities":
 		return wire.Codec{
@@ -35958,6 +36165,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationURLCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationURLCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationURLCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationUrlMode":
 		return wire.Codec{
@@ -35974,6 +36184,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationURLMode(e, u)
 			},
 			Name: "ElicitationURLMode",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationURLMode)
+				CheckElicitationURLMode(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/EmbeddedResource":
 		return wire.Codec{
@@ -35989,6 +36205,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EmbeddedResource).EncodeWire(e)
 			},
 			Name: "EmbeddedResource",
+			ValidateValue: func(v any) error {
+				return v.(*EmbeddedResource).Validate()
+			},
 		}, true
 	case "#/$defs/EmbeddedResourceResource":
 		return wire.Codec{
@@ -36005,6 +36224,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeEmbeddedResourceResource(e, u)
 			},
 			Name: "EmbeddedResourceResource",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(EmbeddedResourceResource)
+				CheckEmbeddedResourceResource(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/EnumOption":
 		return wire.Codec{
@@ -36020,6 +36245,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EnumOption).EncodeWire(e)
 			},
 			Name: "EnumOption",
+			ValidateValue: func(v any) error {
+				return v.(*EnumOption).Validate()
+			},
 		}, true
 	case "#/$defs/EnvVariable":
 		return wire.Codec{
@@ -36035,6 +36263,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EnvVariable).EncodeWire(e)
 			},
 			Name: "EnvVariable",
+			ValidateValue: func(v any) error {
+				return v.(*EnvVariable).Validate()
+			},
 		}, true
 	case "#/$defs/Error":
 		return wire.Codec{
@@ -36050,6 +36281,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Error).EncodeWire(e)
 			},
 			Name: "Error",
+			ValidateValue: func(v any) error {
+				return v.(*Error).Validate()
+			},
 		}, true
 	case "#/$defs/ErrorCode":
 		return wire.Codec{
@@ -36065,6 +36299,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ErrorCode).EncodeWire(e)
 			},
 			Name: "ErrorCode",
+			ValidateValue: func(v any) error {
+				return v.(*ErrorCode).Validate()
+			},
 		}, true
 	case "#/$defs/ExtNotification":
 		return wire.Codec{
@@ -36080,6 +36317,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ExtNotification).EncodeWire(e)
 			},
 			Name: "ExtNotification",
+			ValidateValue: func(v any) error {
+				return v.(*ExtNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ExtRequest":
 		return wire.Codec{
@@ -36095,6 +36335,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ExtRequest).EncodeWire(e)
 			},
 			Name: "ExtRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ExtRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ExtResponse":
 		return wire.Codec{
@@ -36110,6 +36353,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ExtResponse).EncodeWire(e)
 			},
 			Name: "ExtResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ExtResponse).Validate()
+			},
 		}, true
 	case "#/$defs/FileSystemCapabilities":
 		return wire.Codec{
@@ -36125,6 +36371,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*FileSystemCapabilities).EncodeWire(e)
 			},
 			Name: "FileSystemCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*FileSystemCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/HttpHeader":
 		return wire.Codec{
@@ -36140,6 +36389,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*HTTPHeader).EncodeWire(e)
 			},
 			Name: "HTTPHeader",
+			ValidateValue: func(v any) error {
+				return v.(*HTTPHeader).Validate()
+			},
 		}, true
 	case "#/$defs/ImageContent":
 		return wire.Codec{
@@ -36155,6 +36407,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ImageContent).EncodeWire(e)
 			},
 			Name: "ImageContent",
+			ValidateValue: func(v any) error {
+				return v.(*ImageContent).Validate()
+			},
 		}, true
 	case "#/$defs/Implementation":
 		return wire.Codec{
@@ -36170,6 +36425,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Implementation).EncodeWire(e)
 			},
 			Name: "Implementation",
+			ValidateValue: func(v any) error {
+				return v.(*Implementation).Validate()
+			},
 		}, true
 	case "#/$defs/InitializeRequest":
 		return wire.Codec{
@@ -36185,6 +36443,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeRequest).EncodeWire(e)
 			},
 			Name: "InitializeRequest",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeRequest).Validate()
+			},
 		}, true
 	case "#/$defs/InitializeResponse":
 		return wire.Codec{
@@ -36200,6 +36461,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeResponse).EncodeWire(e)
 			},
 			Name: "InitializeResponse",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeResponse).Validate()
+			},
 		}, true
 	case "#/$defs/IntegerPropertySchema":
 		return wire.Codec{
@@ -36215,6 +36479,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*IntegerPropertySchema).EncodeWire(e)
 			},
 			Name: "IntegerPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*IntegerPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/KillTerminalRequest":
 		return wire.Codec{
@@ -36230,6 +36497,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*KillTerminalRequest).EncodeWire(e)
 			},
 			Name: "KillTerminalRequest",
+			ValidateValue: func(v any) error {
+				return v.(*KillTerminalRequest).Validate()
+			},
 		}, true
 	case "#/$defs/KillTerminalResponse":
 		return wire.Codec{
@@ -36245,6 +36515,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*KillTerminalResponse).EncodeWire(e)
 			},
 			Name: "KillTerminalResponse",
+			ValidateValue: func(v any) error {
+				return v.(*KillTerminalResponse).Validate()
+			},
 		}, true
 	case "#/$defs/ListSessionsRequest":
 		return wire.Codec{
@@ -36260,6 +36533,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListSessionsRequest).EncodeWire(e)
 			},
 			Name: "ListSessionsRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ListSessionsRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ListSessionsResponse":
 		return wire.Codec{
@@ -36275,6 +36551,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListSessionsResponse).EncodeWire(e)
 			},
 			Name: "ListSessionsResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ListSessionsResponse).Validate()
+			},
 		}, true
 	case "#/$defs/LoadSessionRequest":
 		return wire.Codec{
@@ -36290,6 +36569,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LoadSessionRequest).EncodeWire(e)
 			},
 			Name: "LoadSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*LoadSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/LoadSessionResponse":
 		return wire.Codec{
@@ -36305,6 +36587,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LoadSessionResponse).EncodeWire(e)
 			},
 			Name: "LoadSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*LoadSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/LogoutCapabilities":
 		return wire.Codec{
@@ -36320,6 +36605,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogoutCapabilities).EncodeWire(e)
 			},
 			Name: "LogoutCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*LogoutCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/LogoutRequest":
 		return wire.Codec{
@@ -36335,6 +36623,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogoutRequest).EncodeWire(e)
 			},
 			Name: "LogoutRequest",
+			ValidateValue: func(v any) error {
+				return v.(*LogoutRequest).Validate()
+			},
 		}, true
 	case "#/$defs/LogoutResponse":
 		return wire.Codec{
@@ -36350,6 +36641,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogoutResponse).EncodeWire(e)
 			},
 			Name: "LogoutResponse",
+			ValidateValue: func(v any) error {
+				return v.(*LogoutResponse).Validate()
+			},
 		}, true
 	case "#/$defs/McpCapabilities":
 		return wire.Codec{
@@ -36365,6 +36659,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPCapabilities).EncodeWire(e)
 			},
 			Name: "MCPCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*MCPCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/McpServer":
 		return wire.Codec{
@@ -36381,6 +36678,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMCPServer(e, u)
 			},
 			Name: "MCPServer",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MCPServer)
+				CheckMCPServer(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/McpServerHttp":
 		return wire.Codec{
@@ -36396,6 +36699,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerHTTP).EncodeWire(e)
 			},
 			Name: "MCPServerHTTP",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerHTTP).Validate()
+			},
 		}, true
 	case "#/$defs/McpServerSse":
 		return wire.Codec{
@@ -36411,6 +36717,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerSSE).EncodeWire(e)
 			},
 			Name: "MCPServerSSE",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerSSE).Validate()
+			},
 		}, true
 	case "#/$defs/McpServerStdio":
 		return wire.Codec{
@@ -36426,6 +36735,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerStdio).EncodeWire(e)
 			},
 			Name: "MCPServerStdio",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerStdio).Validate()
+			},
 		}, true
 	case "#/$defs/MessageId":
 		return wire.Codec{
@@ -36441,6 +36753,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MessageID).EncodeWire(e)
 			},
 			Name: "MessageID",
+			ValidateValue: func(v any) error {
+				return v.(*MessageID).Validate()
+			},
 		}, true
 	case "#/$defs/MultiSelectItems":
 		return wire.Codec{
@@ -36461,6 +36776,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMultiSelectItems(e, u)
 			},
 			Name: "MultiSelectItems",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MultiSelectItems)
+				CheckMultiSelectItems(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/MultiSelectPropertySchema":
 		return wire.Codec{
@@ -36480,6 +36801,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MultiSelectPropertySchema).EncodeWire(e)
 			},
 			Name: "MultiSelectPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*MultiSelectPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/NewSessionRequest":
 		return wire.Codec{
@@ -36495,6 +36819,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NewSessionRequest).EncodeWire(e)
 			},
 			Name: "NewSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*NewSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/NewSessionResponse":
 		return wire.Codec{
@@ -36510,6 +36837,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NewSessionResponse).EncodeWire(e)
 			},
 			Name: "NewSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*NewSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/Notice":
 		return wire.Codec{
@@ -36525,6 +36855,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Notice).EncodeWire(e)
 			},
 			Name: "Notice",
+			ValidateValue: func(v any) error {
+				return v.(*Notice).Validate()
+			},
 		}, true
 	case "#/$defs/NoticeCapabilities":
 		return wire.Codec{
@@ -36540,6 +36873,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NoticeCapabilities).EncodeWire(e)
 			},
 			Name: "NoticeCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*NoticeCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/NoticeSeverity":
 		return wire.Codec{
@@ -36555,6 +36891,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NoticeSeverity).EncodeWire(e)
 			},
 			Name: "NoticeSeverity",
+			ValidateValue: func(v any) error {
+				return v.(*NoticeSeverity).Validate()
+			},
 		}, true
 	case "#/$defs/NumberPropertySchema":
 		return wire.Codec{
@@ -36570,6 +36909,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NumberPropertySchema).EncodeWire(e)
 			},
 			Name: "NumberPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*NumberPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/PermissionOption":
 		return wire.Codec{
@@ -36585,6 +36927,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOption).EncodeWire(e)
 			},
 			Name: "PermissionOption",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOption).Validate()
+			},
 		}, true
 	case "#/$defs/PermissionOptionId":
 		return wire.Codec{
@@ -36600,6 +36945,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOptionID).EncodeWire(e)
 			},
 			Name: "PermissionOptionID",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOptionID).Validate()
+			},
 		}, true
 	case "#/$defs/PermissionOptionKind":
 		return wire.Codec{
@@ -36615,6 +36963,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOptionKind).EncodeWire(e)
 			},
 			Name: "PermissionOptionKind",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOptionKind).Validate()
+			},
 		}, true
 	case "#/$defs/Plan":
 		return wire.Codec{
@@ -36630,6 +36981,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Plan).EncodeWire(e)
 			},
 			Name: "Plan",
+			ValidateValue: func(v any) error {
+				return v.(*Plan).Validate()
+			},
 		}, true
 	case "#/$defs/PlanEntry":
 		return wire.Codec{
@@ -36645,6 +36999,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntry).EncodeWire(e)
 			},
 			Name: "PlanEntry",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntry).Validate()
+			},
 		}, true
 	case "#/$defs/PlanEntryPriority":
 		return wire.Codec{
@@ -36660,6 +37017,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntryPriority).EncodeWire(e)
 			},
 			Name: "PlanEntryPriority",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntryPriority).Validate()
+			},
 		}, true
 	case "#/$defs/PlanEntryStatus":
 		return wire.Codec{
@@ -36675,6 +37035,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntryStatus).EncodeWire(e)
 			},
 			Name: "PlanEntryStatus",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntryStatus).Validate()
+			},
 		}, true
 	case "#/$defs/PromptCapabilities":
 		return wire.Codec{
@@ -36690,6 +37053,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptCapabilities).EncodeWire(e)
 			},
 			Name: "PromptCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*PromptCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/PromptRequest":
 		return wire.Codec{
@@ -36705,6 +37071,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptRequest).EncodeWire(e)
 			},
 			Name: "PromptRequest",
+			ValidateValue: func(v any) error {
+				return v.(*PromptRequest).Validate()
+			},
 		}, true
 	case "#/$defs/PromptResponse":
 		return wire.Codec{
@@ -36720,6 +37089,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptResponse).EncodeWire(e)
 			},
 			Name: "PromptResponse",
+			ValidateValue: func(v any) error {
+				return v.(*PromptResponse).Validate()
+			},
 		}, true
 	case "#/$defs/ProtocolVersion":
 		return wire.Codec{
@@ -36735,6 +37107,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProtocolVersion).EncodeWire(e)
 			},
 			Name: "ProtocolVersion",
+			ValidateValue: func(v any) error {
+				return v.(*ProtocolVersion).Validate()
+			},
 		}, true
 	case "#/$defs/ReadTextFileRequest":
 		return wire.Codec{
@@ -36750,6 +37125,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ReadTextFileRequest).EncodeWire(e)
 			},
 			Name: "ReadTextFileRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ReadTextFileRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ReadTextFileResponse":
 		return wire.Codec{
@@ -36765,6 +37143,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ReadTextFileResponse).EncodeWire(e)
 			},
 			Name: "ReadTextFileResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ReadTextFileResponse).Validate()
+			},
 		}, true
 	case "#/$defs/ReleaseTerminalRequest":
 		return wire.Codec{
@@ -36780,6 +37161,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ReleaseTerminalRequest).EncodeWire(e)
 			},
 			Name: "ReleaseTerminalRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ReleaseTerminalRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ReleaseTerminalResponse":
 		return wire.Codec{
@@ -36795,6 +37179,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ReleaseTerminalResponse).EncodeWire(e)
 			},
 			Name: "ReleaseTerminalResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ReleaseTerminalResponse).Validate()
+			},
 		}, true
 	case "#/$defs/RequestId":
 		return wire.Codec{
@@ -36811,6 +37198,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestID(e, u)
 			},
 			Name: "RequestID",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestID)
+				CheckRequestID(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/RequestPermissionOutcome":
 		return wire.Codec{
@@ -36827,6 +37220,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestPermissionOutcome(e, u)
 			},
 			Name: "RequestPermissionOutcome",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestPermissionOutcome)
+				CheckRequestPermissionOutcome(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/RequestPermissionRequest":
 		return wire.Codec{
@@ -36842,6 +37241,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequestPermissionRequest).EncodeWire(e)
 			},
 			Name: "RequestPermissionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*RequestPermissionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/RequestPermissionResponse":
 		return wire.Codec{
@@ -36857,6 +37259,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequestPermissionResponse).EncodeWire(e)
 			},
 			Name: "RequestPermissionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*RequestPermissionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/ResourceLink":
 		return wire.Codec{
@@ -36872,6 +37277,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResourceLink).EncodeWire(e)
 			},
 			Name: "ResourceLink",
+			ValidateValue: func(v any) error {
+				return v.(*ResourceLink).Validate()
+			},
 		}, true
 	case "#/$defs/ResumeSessionRequest":
 		return wire.Codec{
@@ -36887,6 +37295,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResumeSessionRequest).EncodeWire(e)
 			},
 			Name: "ResumeSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ResumeSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ResumeSessionResponse":
 		return wire.Codec{
@@ -36902,6 +37313,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResumeSessionResponse).EncodeWire(e)
 			},
 			Name: "ResumeSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ResumeSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/Role":
 		return wire.Codec{
@@ -36917,6 +37331,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Role).EncodeWire(e)
 			},
 			Name: "Role",
+			ValidateValue: func(v any) error {
+				return v.(*Role).Validate()
+			},
 		}, true
 	case "#/$defs/SelectedPermissionOutcome":
 		return wire.Codec{
@@ -36932,6 +37349,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SelectedPermissionOutcome).EncodeWire(e)
 			},
 			Name: "SelectedPermissionOutcome",
+			ValidateValue: func(v any) error {
+				return v.(*SelectedPermissionOutcome).Validate()
+			},
 		}, true
 	case "#/$defs/SessionAdditionalDirectoriesCapabilities":
 		return wire.Codec{
@@ -36947,6 +37367,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionAdditionalDirectoriesCapabilities).EncodeWire(e)
 			},
 			Name: "SessionAdditionalDirectoriesCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionAdditionalDirectoriesCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionCapabilities":
 		return wire.Codec{
@@ -36962,6 +37385,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionCapabilities).EncodeWire(e)
 			},
 			Name: "SessionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionCloseCapabilities":
 		return wire.Codec{
@@ -36977,6 +37403,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionCloseCapabilities).EncodeWire(e)
 			},
 			Name: "SessionCloseCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionCloseCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigBoolean":
 		return wire.Codec{
@@ -36992,6 +37421,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigBoolean).EncodeWire(e)
 			},
 			Name: "SessionConfigBoolean",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigBoolean).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigGroupId":
 		return wire.Codec{
@@ -37007,6 +37439,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigGroupID).EncodeWire(e)
 			},
 			Name: "SessionConfigGroupID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigGroupID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigId":
 		return wire.Codec{
@@ -37022,6 +37457,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigID).EncodeWire(e)
 			},
 			Name: "SessionConfigID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigOption":
 		return wire.Codec{
@@ -37038,6 +37476,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionConfigOption(e, u)
 			},
 			Name: "SessionConfigOption",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionConfigOption)
+				CheckSessionConfigOption(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/SessionConfigOptionCategory":
 		return wire.Codec{
@@ -37053,6 +37497,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigOptionCategory).EncodeWire(e)
 			},
 			Name: "SessionConfigOptionCategory",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigOptionCategory).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigOptionsCapabilities":
 		return wire.Codec{
@@ -37068,6 +37515,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigOptionsCapabilities).EncodeWire(e)
 			},
 			Name: "SessionConfigOptionsCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigOptionsCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigSelect":
 		return wire.Codec{
@@ -37083,6 +37533,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelect).EncodeWire(e)
 			},
 			Name: "SessionConfigSelect",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelect).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectGroup":
 		return wire.Codec{
@@ -37098,6 +37551,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelectGroup).EncodeWire(e)
 			},
 			Name: "SessionConfigSelectGroup",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelectGroup).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectOption":
 		return wire.Codec{
@@ -37113,6 +37569,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelectOption).EncodeWire(e)
 			},
 			Name: "SessionConfigSelectOption",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelectOption).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectOptions":
 		return wire.Codec{
@@ -37129,6 +37588,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionConfigSelectOptions(e, u)
 			},
 			Name: "SessionConfigSelectOptions",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionConfigSelectOptions)
+				CheckSessionConfigSelectOptions(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/SessionConfigValueId":
 		return wire.Codec{
@@ -37144,6 +37609,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigValueID).EncodeWire(e)
 			},
 			Name: "SessionConfigValueID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigValueID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionDeleteCapabilities":
 		return wire.Codec{
@@ -37159,6 +37627,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionDeleteCapabilities).EncodeWire(e)
 			},
 			Name: "SessionDeleteCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionDeleteCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionId":
 		return wire.Codec{
@@ -37174,6 +37645,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionID).EncodeWire(e)
 			},
 			Name: "SessionID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionInfo":
 		return wire.Codec{
@@ -37189,6 +37663,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionInfo).EncodeWire(e)
 			},
 			Name: "SessionInfo",
+			ValidateValue: func(v any) error {
+				return v.(*SessionInfo).Validate()
+			},
 		}, true
 	case "#/$defs/SessionInfoUpdate":
 		return wire.Codec{
@@ -37204,6 +37681,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionInfoUpdate).EncodeWire(e)
 			},
 			Name: "SessionInfoUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*SessionInfoUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/SessionListCapabilities":
 		return wire.Codec{
@@ -37219,6 +37699,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionListCapabilities).EncodeWire(e)
 			},
 			Name: "SessionListCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionListCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionMode":
 		return wire.Codec{
@@ -37234,6 +37717,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionMode).EncodeWire(e)
 			},
 			Name: "SessionMode",
+			ValidateValue: func(v any) error {
+				return v.(*SessionMode).Validate()
+			},
 		}, true
 	case "#/$defs/SessionModeId":
 		return wire.Codec{
@@ -37249,6 +37735,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionModeID).EncodeWire(e)
 			},
 			Name: "SessionModeID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionModeID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionModeState":
 		return wire.Codec{
@@ -37264,6 +37753,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionModeState).EncodeWire(e)
 			},
 			Name: "SessionModeState",
+			ValidateValue: func(v any) error {
+				return v.(*SessionModeState).Validate()
+			},
 		}, true
 	case "#/$defs/SessionNotification":
 		return wire.Codec{
@@ -37279,6 +37771,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionNotification).EncodeWire(e)
 			},
 			Name: "SessionNotification",
+			ValidateValue: func(v any) error {
+				return v.(*SessionNotification).Validate()
+			},
 		}, true
 	case "#/$defs/SessionResumeCapabilities":
 		return wire.Codec{
@@ -37294,6 +37789,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionResumeCapabilities).EncodeWire(e)
 			},
 			Name: "SessionResumeCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionResumeCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionUpdate":
 		return wire.Codec{
@@ -37310,6 +37808,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionUpdate(e, u)
 			},
 			Name: "SessionUpdate",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionUpdate)
+				CheckSessionUpdate(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/SetSessionConfigOptionRequest":
 		return wire.Codec{
@@ -37326,6 +37830,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSetSessionConfigOptionRequest(e, u)
 			},
 			Name: "SetSessionConfigOptionRequest",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SetSessionConfigOptionRequest)
+				CheckSetSessionConfigOptionRequest(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/SetSessionConfigOptionResponse":
 		return wire.Codec{
@@ -37341,6 +37851,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionConfigOptionResponse).EncodeWire(e)
 			},
 			Name: "SetSessionConfigOptionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionConfigOptionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/SetSessionModeRequest":
 		return wire.Codec{
@@ -37356,6 +37869,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionModeRequest).EncodeWire(e)
 			},
 			Name: "SetSessionModeRequest",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionModeRequest).Validate()
+			},
 		}, true
 	case "#/$defs/SetSessionModeResponse":
 		return wire.Codec{
@@ -37371,6 +37887,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionModeResponse).EncodeWire(e)
 			},
 			Name: "SetSessionModeResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionModeResponse).Validate()
+			},
 		}, true
 	case "#/$defs/StopReason":
 		return wire.Codec{
@@ -37386,6 +37905,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StopReason).EncodeWire(e)
 			},
 			Name: "StopReason",
+			ValidateValue: func(v any) error {
+				return v.(*StopReason).Validate()
+			},
 		}, true
 	case "#/$defs/StringFormat":
 		return wire.Codec{
@@ -37401,6 +37923,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringFormat).EncodeWire(e)
 			},
 			Name: "StringFormat",
+			ValidateValue: func(v any) error {
+				return v.(*StringFormat).Validate()
+			},
 		}, true
 	case "#/$defs/StringMultiSelectItems":
 		return wire.Codec{
@@ -37416,6 +37941,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringMultiSelectItems).EncodeWire(e)
 			},
 			Name: "StringMultiSelectItems",
+			ValidateValue: func(v any) error {
+				return v.(*StringMultiSelectItems).Validate()
+			},
 		}, true
 	case "#/$defs/StringPropertySchema":
 		return wire.Codec{
@@ -37431,6 +37959,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringPropertySchema).EncodeWire(e)
 			},
 			Name: "StringPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*StringPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/Terminal":
 		return wire.Codec{
@@ -37446,6 +37977,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Terminal).EncodeWire(e)
 			},
 			Name: "Terminal",
+			ValidateValue: func(v any) error {
+				return v.(*Terminal).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalExitStatus":
 		return wire.Codec{
@@ -37461,6 +37995,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalExitStatus).EncodeWire(e)
 			},
 			Name: "TerminalExitStatus",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalExitStatus).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalId":
 		return wire.Codec{
@@ -37476,6 +38013,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalID).EncodeWire(e)
 			},
 			Name: "TerminalID",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalID).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalOutputRequest":
 		return wire.Codec{
@@ -37491,6 +38031,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalOutputRequest).EncodeWire(e)
 			},
 			Name: "TerminalOutputRequest",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalOutputRequest).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalOutputResponse":
 		return wire.Codec{
@@ -37506,6 +38049,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalOutputResponse).EncodeWire(e)
 			},
 			Name: "TerminalOutputResponse",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalOutputResponse).Validate()
+			},
 		}, true
 	case "#/$defs/TextContent":
 		return wire.Codec{
@@ -37521,6 +38067,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TextContent).EncodeWire(e)
 			},
 			Name: "TextContent",
+			ValidateValue: func(v any) error {
+				return v.(*TextContent).Validate()
+			},
 		}, true
 	case "#/$defs/TextResourceContents":
 		return wire.Codec{
@@ -37536,6 +38085,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TextResourceContents).EncodeWire(e)
 			},
 			Name: "TextResourceContents",
+			ValidateValue: func(v any) error {
+				return v.(*TextResourceContents).Validate()
+			},
 		}, true
 	case "#/$defs/TitledMultiSelectItems":
 		return wire.Codec{
@@ -37551,6 +38103,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TitledMultiSelectItems).EncodeWire(e)
 			},
 			Name: "TitledMultiSelectItems",
+			ValidateValue: func(v any) error {
+				return v.(*TitledMultiSelectItems).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCall":
 		return wire.Codec{
@@ -37566,6 +38121,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCall).EncodeWire(e)
 			},
 			Name: "ToolCall",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCall).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallContent":
 		return wire.Codec{
@@ -37582,6 +38140,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeToolCallContent(e, u)
 			},
 			Name: "ToolCallContent",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ToolCallContent)
+				CheckToolCallContent(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ToolCallId":
 		return wire.Codec{
@@ -37597,6 +38161,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallID).EncodeWire(e)
 			},
 			Name: "ToolCallID",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallID).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallLocation":
 		return wire.Codec{
@@ -37612,6 +38179,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallLocation).EncodeWire(e)
 			},
 			Name: "ToolCallLocation",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallLocation).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallStatus":
 		return wire.Codec{
@@ -37627,6 +38197,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallStatus).EncodeWire(e)
 			},
 			Name: "ToolCallStatus",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallStatus).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallUpdate":
 		return wire.Codec{
@@ -37642,6 +38215,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallUpdate).EncodeWire(e)
 			},
 			Name: "ToolCallUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/ToolKind":
 		return wire.Codec{
@@ -37657,6 +38233,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolKind).EncodeWire(e)
 			},
 			Name: "ToolKind",
+			ValidateValue: func(v any) error {
+				return v.(*ToolKind).Validate()
+			},
 		}, true
 	case "#/$defs/UnstructuredCommandInput":
 		return wire.Codec{
@@ -37672,6 +38251,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnstructuredCommandInput).EncodeWire(e)
 			},
 			Name: "UnstructuredCommandInput",
+			ValidateValue: func(v any) error {
+				return v.(*UnstructuredCommandInput).Validate()
+			},
 		}, true
 	case "#/$defs/UsageUpdate":
 		return wire.Codec{
@@ -37687,6 +38269,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UsageUpdate).EncodeWire(e)
 			},
 			Name: "UsageUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*UsageUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/WaitForTerminalExitRequest":
 		return wire.Codec{
@@ -37702,6 +38287,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*WaitForTerminalExitRequest).EncodeWire(e)
 			},
 			Name: "WaitForTerminalExitRequest",
+			ValidateValue: func(v any) error {
+				return v.(*WaitForTerminalExitRequest).Validate()
+			},
 		}, true
 	case "#/$defs/WaitForTerminalExitResponse":
 		return wire.Codec{
@@ -37717,6 +38305,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*WaitForTerminalExitResponse).EncodeWire(e)
 			},
 			Name: "WaitForTerminalExitResponse",
+			ValidateValue: func(v any) error {
+				return v.(*WaitForTerminalExitResponse).Validate()
+			},
 		}, true
 	case "#/$defs/WriteTextFileRequest":
 		return wire.Codec{
@@ -37732,6 +38323,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*WriteTextFileRequest).EncodeWire(e)
 			},
 			Name: "WriteTextFileRequest",
+			ValidateValue: func(v any) error {
+				return v.(*WriteTextFileRequest).Validate()
+			},
 		}, true
 	case "#/$defs/WriteTextFileResponse":
 		return wire.Codec{
@@ -37747,6 +38341,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*WriteTextFileResponse).EncodeWire(e)
 			},
 			Name: "WriteTextFileResponse",
+			ValidateValue: func(v any) error {
+				return v.(*WriteTextFileResponse).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

@@ -51102,6 +51102,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentClientProtocol).EncodeWire(e)
 			},
 			Name: "AgentClientProtocol",
+			ValidateValue: func(v any) error {
+				return v.(*AgentClientProtocol).Validate()
+			},
 		}, true
 	case "#/$defs/AgentAuthCapabilities":
 		return wire.Codec{
@@ -51117,6 +51120,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentAuthCapabilities).EncodeWire(e)
 			},
 			Name: "AgentAuthCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AgentAuthCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/AgentCapabilities":
 		return wire.Codec{
@@ -51132,6 +51138,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentCapabilities).EncodeWire(e)
 			},
 			Name: "AgentCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AgentCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/AgentNotification":
 		return wire.Codec{
@@ -51154,6 +51163,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentNotification).EncodeWire(e)
 			},
 			Name: "AgentNotification",
+			ValidateValue: func(v any) error {
+				return v.(*AgentNotification).Validate()
+			},
 		}, true
 	case "#/$defs/AgentRequest":
 		return wire.Codec{
@@ -51169,6 +51181,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentRequest).EncodeWire(e)
 			},
 			Name: "AgentRequest",
+			ValidateValue: func(v any) error {
+				return v.(*AgentRequest).Validate()
+			},
 		}, true
 	case "#/$defs/AgentResponse":
 		return wire.Codec{
@@ -51189,6 +51204,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAgentResponse(e, u)
 			},
 			Name: "AgentResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AgentResponse)
+				CheckAgentResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/Annotations":
 		return wire.Codec{
@@ -51204,6 +51225,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Annotations).EncodeWire(e)
 			},
 			Name: "Annotations",
+			ValidateValue: func(v any) error {
+				return v.(*Annotations).Validate()
+			},
 		}, true
 	case "#/$defs/ArchiveSessionRequest":
 		return wire.Codec{
@@ -51219,6 +51243,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArchiveSessionRequest).EncodeWire(e)
 			},
 			Name: "ArchiveSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ArchiveSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ArchiveSessionResponse":
 		return wire.Codec{
@@ -51234,6 +51261,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArchiveSessionResponse).EncodeWire(e)
 			},
 			Name: "ArchiveSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ArchiveSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/AudioContent":
 		return wire.Codec{
@@ -51249,6 +51279,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AudioContent).EncodeWire(e)
 			},
 			Name: "AudioContent",
+			ValidateValue: func(v any) error {
+				return v.(*AudioContent).Validate()
+			},
 		}, true
 	case "#/$defs/AuthAccount":
 		return wire.Codec{
@@ -51264,6 +51297,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthAccount).EncodeWire(e)
 			},
 			Name: "AuthAccount",
+			ValidateValue: func(v any) error {
+				return v.(*AuthAccount).Validate()
+			},
 		}, true
 	case "#/$defs/AuthCapabilities":
 		return wire.Codec{
@@ -51279,6 +51315,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthCapabilities).EncodeWire(e)
 			},
 			Name: "AuthCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AuthCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/AuthMethod":
 		return wire.Codec{
@@ -51295,6 +51334,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAuthMethod(e, u)
 			},
 			Name: "AuthMethod",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AuthMethod)
+				CheckAuthMethod(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/AuthMethodAgent":
 		return wire.Codec{
@@ -51310,6 +51355,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodAgent).EncodeWire(e)
 			},
 			Name: "AuthMethodAgent",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodAgent).Validate()
+			},
 		}, true
 	case "#/$defs/AuthMethodId":
 		return wire.Codec{
@@ -51325,6 +51373,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodID).EncodeWire(e)
 			},
 			Name: "AuthMethodID",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodID).Validate()
+			},
 		}, true
 	case "#/$defs/AuthMethodTerminal":
 		return wire.Codec{
@@ -51340,6 +51391,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodTerminal).EncodeWire(e)
 			},
 			Name: "AuthMethodTerminal",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodTerminal).Validate()
+			},
 		}, true
 	case "#/$defs/AuthState":
 		return wire.Codec{
@@ -51355,6 +51409,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthState).EncodeWire(e)
 			},
 			Name: "AuthState",
+			ValidateValue: func(v any) error {
+				return v.(*AuthState).Validate()
+			},
 		}, true
 	case "#/$defs/AuthStatusCapabilities":
 		return wire.Codec{
@@ -51370,6 +51427,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthStatusCapabilities).EncodeWire(e)
 			},
 			Name: "AuthStatusCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AuthStatusCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/AuthStatusRequest":
 		return wire.Codec{
@@ -51385,6 +51445,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthStatusRequest).EncodeWire(e)
 			},
 			Name: "AuthStatusRequest",
+			ValidateValue: func(v any) error {
+				return v.(*AuthStatusRequest).Validate()
+			},
 		}, true
 	case "#/$defs/AuthStatusResponse":
 		return wire.Codec{
@@ -51400,6 +51463,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthStatusResponse).EncodeWire(e)
 			},
 			Name: "AuthStatusResponse",
+			ValidateValue: func(v any) error {
+				return v.(*AuthStatusResponse).Validate()
+			},
 		}, true
 	case "#/$defs/AuthStatusUpdateNotification":
 		return wire.Codec{
@@ -51415,6 +51481,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthStatusUpdateNotification).EncodeWire(e)
 			},
 			Name: "AuthStatusUpdateNotification",
+			ValidateValue: func(v any) error {
+				return v.(*AuthStatusUpdateNotification).Validate()
+			},
 		}, true
 	case "#/$defs/AuthenticateRequest":
 		return wire.Codec{
@@ -51430,6 +51499,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthenticateRequest).EncodeWire(e)
 			},
 			Name: "AuthenticateRequest",
+			ValidateValue: func(v any) error {
+				return v.(*AuthenticateRequest).Validate()
+			},
 		}, true
 	case "#/$defs/AuthenticateResponse":
 		return wire.Codec{
@@ -51445,6 +51517,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthenticateResponse).EncodeWire(e)
 			},
 			Name: "AuthenticateResponse",
+			ValidateValue: func(v any) error {
+				return v.(*AuthenticateResponse).Validate()
+			},
 		}, true
 	case "#/$defs/AvailableCommand":
 		return wire.Codec{
@@ -51460,6 +51535,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AvailableCommand).EncodeWire(e)
 			},
 			Name: "AvailableCommand",
+			ValidateValue: func(v any) error {
+				return v.(*AvailableCommand).Validate()
+			},
 		}, true
 	case "#/$defs/AvailableCommandInput":
 		return wire.Codec{
@@ -51475,6 +51553,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnstructuredCommandInput).EncodeWire(e)
 			},
 			Name: "UnstructuredCommandInput",
+			ValidateValue: func(v any) error {
+				return v.(*UnstructuredCommandInput).Validate()
+			},
 		}, true
 	case "#/$defs/AvailableCommandsUpdate":
 		return wire.Codec{
@@ -51490,6 +51571,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AvailableCommandsUpdate).EncodeWire(e)
 			},
 			Name: "AvailableCommandsUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*AvailableCommandsUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/BlobResourceContents":
 		return wire.Codec{
@@ -51505,6 +51589,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BlobResourceContents).EncodeWire(e)
 			},
 			Name: "BlobResourceContents",
+			ValidateValue: func(v any) error {
+				return v.(*BlobResourceContents).Validate()
+			},
 		}, true
 	case "#/$defs/BooleanConfigOptionCapabilities":
 		return wire.Codec{
@@ -51520,6 +51607,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BooleanConfigOptionCapabilities).EncodeWire(e)
 			},
 			Name: "BooleanConfigOptionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*BooleanConfigOptionCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/BooleanPropertySchema":
 		return wire.Codec{
@@ -51535,6 +51625,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BooleanPropertySchema).EncodeWire(e)
 			},
 			Name: "BooleanPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*BooleanPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/CancelNotification":
 		return wire.Codec{
@@ -51550,6 +51643,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelNotification).EncodeWire(e)
 			},
 			Name: "CancelNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CancelNotification).Validate()
+			},
 		}, true
 	case "#/$defs/CancelRequestNotification":
 		return wire.Codec{
@@ -51565,6 +51661,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelRequestNotification).EncodeWire(e)
 			},
 			Name: "CancelRequestNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CancelRequestNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ClientCapabilities":
 		return wire.Codec{
@@ -51580,6 +51679,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientCapabilities).EncodeWire(e)
 			},
 			Name: "ClientCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ClientCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ClientNotification":
 		return wire.Codec{
@@ -51595,6 +51697,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientNotification).EncodeWire(e)
 			},
 			Name: "ClientNotification",
+			ValidateValue: func(v any) error {
+				return v.(*ClientNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ClientRequest":
 		return wire.Codec{
@@ -51610,6 +51715,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientRequest).EncodeWire(e)
 			},
 			Name: "ClientRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ClientRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ClientResponse":
 		return wire.Codec{
@@ -51630,6 +51738,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeClientResponse(e, u)
 			},
 			Name: "ClientResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ClientResponse)
+				CheckClientResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ClientSessionCapabilities":
 		return wire.Codec{
@@ -51645,6 +51759,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientSessionCapabilities).EncodeWire(e)
 			},
 			Name: "ClientSessionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ClientSessionCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/CloseSessionRequest":
 		return wire.Codec{
@@ -51660,6 +51777,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CloseSessionRequest).EncodeWire(e)
 			},
 			Name: "CloseSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*CloseSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/CloseSessionResponse":
 		return wire.Codec{
@@ -51675,6 +51795,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CloseSessionResponse).EncodeWire(e)
 			},
 			Name: "CloseSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*CloseSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionCapabilities":
 		return wire.Codec{
@@ -51690,6 +51813,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionCapabilities).EncodeWire(e)
 			},
 			Name: "CompactionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionId":
 		return wire.Codec{
@@ -51705,6 +51831,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionID).EncodeWire(e)
 			},
 			Name: "CompactionID",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionID).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionStatus":
 		return wire.Codec{
@@ -51720,6 +51849,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionStatus).EncodeWire(e)
 			},
 			Name: "CompactionStatus",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionStatus).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionSummaryChunk":
 		return wire.Codec{
@@ -51735,6 +51867,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionSummaryChunk).EncodeWire(e)
 			},
 			Name: "CompactionSummaryChunk",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionSummaryChunk).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionUpdate":
 		return wire.Codec{
@@ -51750,6 +51885,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionUpdate).EncodeWire(e)
 			},
 			Name: "CompactionUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/CompleteElicitationNotification":
 		return wire.Codec{
@@ -51765,6 +51903,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompleteElicitationNotification).EncodeWire(e)
 			},
 			Name: "CompleteElicitationNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CompleteElicitationNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
 		return wire.Codec{
@@ -51780,6 +51921,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ConfigOptionUpdate).EncodeWire(e)
 			},
 			Name: "ConfigOptionUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*ConfigOptionUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/Content":
 		return wire.Codec{
@@ -51795,6 +51939,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Content).EncodeWire(e)
 			},
 			Name: "Content",
+			ValidateValue: func(v any) error {
+				return v.(*Content).Validate()
+			},
 		}, true
 	case "#/$defs/ContentBlock":
 		return wire.Codec{
@@ -51811,6 +51958,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeContentBlock(e, u)
 			},
 			Name: "ContentBlock",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ContentBlock)
+				CheckContentBlock(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ContentChunk":
 		return wire.Codec{
@@ -51826,6 +51979,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ContentChunk).EncodeWire(e)
 			},
 			Name: "ContentChunk",
+			ValidateValue: func(v any) error {
+				return v.(*ContentChunk).Validate()
+			},
 		}, true
 	case "#/$defs/Cost":
 		return wire.Codec{
@@ -51841,6 +51997,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Cost).EncodeWire(e)
 			},
 			Name: "Cost",
+			ValidateValue: func(v any) error {
+				return v.(*Cost).Validate()
+			},
 		}, true
 	case "#/$defs/CreateElicitationRequest":
 		return wire.Codec{
@@ -51861,6 +52020,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeCreateElicitationRequest(e, u)
 			},
 			Name: "CreateElicitationRequest",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(CreateElicitationRequest)
+				CheckCreateElicitationRequest(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/CreateElicitationResponse":
 		return wire.Codec{
@@ -51881,6 +52046,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeCreateElicitationResponse(e, u)
 			},
 			Name: "CreateElicitationResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(CreateElicitationResponse)
+				CheckCreateElicitationResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/CreateTerminalRequest":
 		return wire.Codec{
@@ -51896,6 +52067,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CreateTerminalRequest).EncodeWire(e)
 			},
 			Name: "CreateTerminalRequest",
+			ValidateValue: func(v any) error {
+				return v.(*CreateTerminalRequest).Validate()
+			},
 		}, true
 	case "#/$defs/CreateTerminalResponse":
 		return wire.Codec{
@@ -51911,6 +52085,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CreateTerminalResponse).EncodeWire(e)
 			},
 			Name: "CreateTerminalResponse",
+			ValidateValue: func(v any) error {
+				return v.(*CreateTerminalResponse).Validate()
+			},
 		}, true
 	case "#/$defs/CurrentModeUpdate":
 		return wire.Codec{
@@ -51926,6 +52103,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CurrentModeUpdate).EncodeWire(e)
 			},
 			Name: "CurrentModeUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*CurrentModeUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/DeleteSessionRequest":
 		return wire.Codec{
@@ -51941,6 +52121,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DeleteSessionRequest).EncodeWire(e)
 			},
 			Name: "DeleteSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*DeleteSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/DeleteSessionResponse":
 		return wire.Codec{
@@ -51956,6 +52139,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DeleteSessionResponse).EncodeWire(e)
 			},
 			Name: "DeleteSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*DeleteSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/Diff":
 		return wire.Codec{
@@ -51971,6 +52157,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Diff).EncodeWire(e)
 			},
 			Name: "Diff",
+			ValidateValue: func(v any) error {
+				return v.(*Diff).Validate()
+			},
 		}, true
 	case "#/$defs/DisableProviderRequest":
 		return wire.Codec{
@@ -51986,6 +52175,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DisableProviderRequest).EncodeWire(e)
 			},
 			Name: "DisableProviderRequest",
+			ValidateValue: func(v any) error {
+				return v.(*DisableProviderRequest).Validate()
+			},
 		}, true
 	case "#/$defs/DisableProviderResponse":
 		return wire.Codec{
@@ -52001,6 +52193,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DisableProviderResponse).EncodeWire(e)
 			},
 			Name: "DisableProviderResponse",
+			ValidateValue: func(v any) error {
+				return v.(*DisableProviderResponse).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationAcceptAction":
 		return wire.Codec{
@@ -52016,6 +52211,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationAcceptAction).EncodeWire(e)
 			},
 			Name: "ElicitationAcceptAction",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationAcceptAction).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationCapabilities":
 		return wire.Codec{
@@ -52031,6 +52229,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationContentValue":
 		return wire.Codec{
@@ -52047,6 +52248,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationContentValue(e, u)
 			},
 			Name: "ElicitationContentValue",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationContentValue)
+				CheckElicitationContentValue(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ElicitationFormCapabilities":
 		return wire.Codec{
@@ -52062,6 +52269,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationFormCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationFormCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationFormCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationFormMode":
 		return wire.Codec{
@@ -52078,6 +52288,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationFormMode(e, u)
 			},
 			Name: "ElicitationFormMode",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationFormMode)
+				CheckElicitationFormMode(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ElicitationId":
 		return wire.Codec{
@@ -52093,6 +52309,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationID).EncodeWire(e)
 			},
 			Name: "ElicitationID",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationID).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationPropertySchema":
 		return wire.Codec{
@@ -52113,6 +52332,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationPropertySchema(e, u)
 			},
 			Name: "ElicitationPropertySchema",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationPropertySchema)
+				CheckElicitationPropertySchema(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ElicitationRequestScope":
 		return wire.Codec{
@@ -52128,6 +52353,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationRequestScope).EncodeWire(e)
 			},
 			Name: "ElicitationRequestScope",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationRequestScope).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationSchema":
 		return wire.Codec{
@@ -52143,6 +52371,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationSchema).EncodeWire(e)
 			},
 			Name: "ElicitationSchema",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationSchema).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationSchemaType":
 		return wire.Codec{
@@ -52158,6 +52389,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationSchemaType).EncodeWire(e)
 			},
 			Name: "ElicitationSchemaType",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationSchemaType).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationSessionScope":
 		return wire.Codec{
@@ -52173,6 +52407,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationSessionScope).EncodeWire(e)
 			},
 			Name: "ElicitationSessionScope",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationSessionScope).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationUrlCapabilities":
 		return wire.Codec{
@@ -52188,6 +52425,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationURLCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationURLCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationURLCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationUrlMode":
 		return wire.Codec{
@@ -52204,6 +52444,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationURLMode(e, u)
 			},
 			Name: "ElicitationURLMode",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationURLMode)
+				CheckElicitationURLMode(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/EmbeddedResource":
 		return wire.Codec{
@@ -52219,6 +52465,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EmbeddedResource).EncodeWire(e)
 			},
 			Name: "EmbeddedResource",
+			ValidateValue: func(v any) error {
+				return v.(*EmbeddedResource).Validate()
+			},
 		}, true
 	case "#/$defs/EmbeddedResourceResource":
 		return wire.Codec{
@@ -52235,6 +52484,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeEmbeddedResourceResource(e, u)
 			},
 			Name: "EmbeddedResourceResource",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(EmbeddedResourceResource)
+				CheckEmbeddedResourceResource(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/EnumOption":
 		return wire.Codec{
@@ -52250,6 +52505,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EnumOption).EncodeWire(e)
 			},
 			Name: "EnumOption",
+			ValidateValue: func(v any) error {
+				return v.(*EnumOption).Validate()
+			},
 		}, true
 	case "#/$defs/EnvVariable":
 		return wire.Codec{
@@ -52265,6 +52523,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EnvVariable).EncodeWire(e)
 			},
 			Name: "EnvVariable",
+			ValidateValue: func(v any) error {
+				return v.(*EnvVariable).Validate()
+			},
 		}, true
 	case "#/$defs/Error":
 		return wire.Codec{
@@ -52280,6 +52541,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Error).EncodeWire(e)
 			},
 			Name: "Error",
+			ValidateValue: func(v any) error {
+				return v.(*Error).Validate()
+			},
 		}, true
 	case "#/$defs/ErrorCode":
 		return wire.Codec{
@@ -52295,6 +52559,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ErrorCode).EncodeWire(e)
 			},
 			Name: "ErrorCode",
+			ValidateValue: func(v any) error {
+				return v.(*ErrorCode).Validate()
+			},
 		}, true
 	case "#/$defs/ErrorStopReason":
 		return wire.Codec{
@@ -52310,6 +52577,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ErrorStopReason).EncodeWire(e)
 			},
 			Name: "ErrorStopReason",
+			ValidateValue: func(v any) error {
+				return v.(*ErrorStopReason).Validate()
+			},
 		}, true
 	case "#/$defs/ExtNotification":
 		return wire.Codec{
@@ -52325,6 +52595,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ExtNotification).EncodeWire(e)
 			},
 			Name: "ExtNotification",
+			ValidateValue: func(v any) error {
+				return v.(*ExtNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ExtRequest":
 		return wire.Codec{
@@ -52340,6 +52613,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ExtRequest).EncodeWire(e)
 			},
 			Name: "ExtRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ExtRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ExtResponse":
 		return wire.Codec{
@@ -52355,6 +52631,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ExtResponse).EncodeWire(e)
 			},
 			Name: "ExtResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ExtResponse).Validate()
+			},
 		}, true
 	case "#/$defs/FileSystemCapabilities":
 		return wire.Codec{
@@ -52370,6 +52649,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*FileSystemCapabilities).EncodeWire(e)
 			},
 			Name: "FileSystemCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*FileSystemCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ForkSessionRequest":
 		return wire.Codec{
@@ -52385,6 +52667,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ForkSessionRequest).EncodeWire(e)
 			},
 			Name: "ForkSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ForkSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ForkSessionResponse":
 		return wire.Codec{
@@ -52400,6 +52685,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ForkSessionResponse).EncodeWire(e)
 			},
 			Name: "ForkSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ForkSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/HttpHeader":
 		return wire.Codec{
@@ -52415,6 +52703,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*HTTPHeader).EncodeWire(e)
 			},
 			Name: "HTTPHeader",
+			ValidateValue: func(v any) error {
+				return v.(*HTTPHeader).Validate()
+			},
 		}, true
 	case "#/$defs/IdleStateUpdate":
 		return wire.Codec{
@@ -52435,6 +52726,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeIdleStateUpdate(e, u)
 			},
 			Name: "IdleStateUpdate",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(IdleStateUpdate)
+				CheckIdleStateUpdate(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ImageContent":
 		return wire.Codec{
@@ -52450,6 +52747,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ImageContent).EncodeWire(e)
 			},
 			Name: "ImageContent",
+			ValidateValue: func(v any) error {
+				return v.(*ImageContent).Validate()
+			},
 		}, true
 	case "#/$defs/Implementation":
 		return wire.Codec{
@@ -52465,6 +52765,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Implementation).EncodeWire(e)
 			},
 			Name: "Implementation",
+			ValidateValue: func(v any) error {
+				return v.(*Implementation).Validate()
+			},
 		}, true
 	case "#/$defs/InitializeProxyRequest":
 		return wire.Codec{
@@ -52480,6 +52783,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeRequest).EncodeWire(e)
 			},
 			Name: "InitializeRequest",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeRequest).Validate()
+			},
 		}, true
 	case "#/$defs/InitializeProxyResponse":
 		return wire.Codec{
@@ -52495,6 +52801,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeResponse).EncodeWire(e)
 			},
 			Name: "InitializeResponse",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeResponse).Validate()
+			},
 		}, true
 	case "#/$defs/InitializeRequest":
 		return wire.Codec{
@@ -52510,6 +52819,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeRequest).EncodeWire(e)
 			},
 			Name: "InitializeRequest",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeRequest).Validate()
+			},
 		}, true
 	case "#/$defs/InitializeResponse":
 		return wire.Codec{
@@ -52525,6 +52837,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeResponse).EncodeWire(e)
 			},
 			Name: "InitializeResponse",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeResponse).Validate()
+			},
 		}, true
 	case "#/$defs/IntegerPropertySchema":
 		return wire.Codec{
@@ -52540,6 +52855,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*IntegerPropertySchema).EncodeWire(e)
 			},
 			Name: "IntegerPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*IntegerPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/KillTerminalRequest":
 		return wire.Codec{
@@ -52555,6 +52873,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*KillTerminalRequest).EncodeWire(e)
 			},
 			Name: "KillTerminalRequest",
+			ValidateValue: func(v any) error {
+				return v.(*KillTerminalRequest).Validate()
+			},
 		}, true
 	case "#/$defs/KillTerminalResponse":
 		return wire.Codec{
@@ -52570,6 +52891,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*KillTerminalResponse).EncodeWire(e)
 			},
 			Name: "KillTerminalResponse",
+			ValidateValue: func(v any) error {
+				return v.(*KillTerminalResponse).Validate()
+			},
 		}, true
 	case "#/$defs/ListProvidersRequest":
 		return wire.Codec{
@@ -52585,6 +52909,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListProvidersRequest).EncodeWire(e)
 			},
 			Name: "ListProvidersRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ListProvidersRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ListProvidersResponse":
 		return wire.Codec{
@@ -52600,6 +52927,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListProvidersResponse).EncodeWire(e)
 			},
 			Name: "ListProvidersResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ListProvidersResponse).Validate()
+			},
 		}, true
 	case "#/$defs/ListSessionsRequest":
 		return wire.Codec{
@@ -52615,6 +52945,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListSessionsRequest).EncodeWire(e)
 			},
 			Name: "ListSessionsRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ListSessionsRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ListSessionsResponse":
 		return wire.Codec{
@@ -52630,6 +52963,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListSessionsResponse).EncodeWire(e)
 			},
 			Name: "ListSessionsResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ListSessionsResponse).Validate()
+			},
 		}, true
 	case "#/$defs/LlmProtocol":
 		return wire.Codec{
@@ -52645,6 +52981,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LlmProtocol).EncodeWire(e)
 			},
 			Name: "LlmProtocol",
+			ValidateValue: func(v any) error {
+				return v.(*LlmProtocol).Validate()
+			},
 		}, true
 	case "#/$defs/LoadSessionRequest":
 		return wire.Codec{
@@ -52660,6 +52999,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LoadSessionRequest).EncodeWire(e)
 			},
 			Name: "LoadSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*LoadSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/LoadSessionResponse":
 		return wire.Codec{
@@ -52675,6 +53017,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LoadSessionResponse).EncodeWire(e)
 			},
 			Name: "LoadSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*LoadSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/LogoutCapabilities":
 		return wire.Codec{
@@ -52690,6 +53035,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogoutCapabilities).EncodeWire(e)
 			},
 			Name: "LogoutCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*LogoutCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/LogoutRequest":
 		return wire.Codec{
@@ -52705,6 +53053,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogoutRequest).EncodeWire(e)
 			},
 			Name: "LogoutRequest",
+			ValidateValue: func(v any) error {
+				return v.(*LogoutRequest).Validate()
+			},
 		}, true
 	case "#/$defs/LogoutResponse":
 		return wire.Codec{
@@ -52720,6 +53071,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogoutResponse).EncodeWire(e)
 			},
 			Name: "LogoutResponse",
+			ValidateValue: func(v any) error {
+				return v.(*LogoutResponse).Validate()
+			},
 		}, true
 	case "#/$defs/McpCapabilities":
 		return wire.Codec{
@@ -52735,6 +53089,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPCapabilities).EncodeWire(e)
 			},
 			Name: "MCPCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*MCPCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/McpError":
 		return wire.Codec{
@@ -52750,6 +53107,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPError).EncodeWire(e)
 			},
 			Name: "MCPError",
+			ValidateValue: func(v any) error {
+				return v.(*MCPError).Validate()
+			},
 		}, true
 	case "#/$defs/McpRequestId":
 		return wire.Codec{
@@ -52765,6 +53125,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPRequestID).EncodeWire(e)
 			},
 			Name: "MCPRequestID",
+			ValidateValue: func(v any) error {
+				return v.(*MCPRequestID).Validate()
+			},
 		}, true
 	case "#/$defs/McpServer":
 		return wire.Codec{
@@ -52781,6 +53144,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMCPServer(e, u)
 			},
 			Name: "MCPServer",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MCPServer)
+				CheckMCPServer(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/McpServerAcp":
 		return wire.Codec{
@@ -52796,6 +53165,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerACP).EncodeWire(e)
 			},
 			Name: "MCPServerACP",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerACP).Validate()
+			},
 		}, true
 	case "#/$defs/McpServerAcpId":
 		return wire.Codec{
@@ -52811,6 +53183,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerACPID).EncodeWire(e)
 			},
 			Name: "MCPServerACPID",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerACPID).Validate()
+			},
 		}, true
 	case "#/$defs/McpServerHttp":
 		return wire.Codec{
@@ -52826,6 +53201,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerHTTP).EncodeWire(e)
 			},
 			Name: "MCPServerHTTP",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerHTTP).Validate()
+			},
 		}, true
 	case "#/$defs/McpServerSse":
 		return wire.Codec{
@@ -52841,6 +53219,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerSSE).EncodeWire(e)
 			},
 			Name: "MCPServerSSE",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerSSE).Validate()
+			},
 		}, true
 	case "#/$defs/McpServerStdio":
 		return wire.Codec{
@@ -52856,6 +53237,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerStdio).EncodeWire(e)
 			},
 			Name: "MCPServerStdio",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerStdio).Validate()
+			},
 		}, true
 	case "#/$defs/MessageId":
 		return wire.Codec{
@@ -52871,6 +53255,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MessageID).EncodeWire(e)
 			},
 			Name: "MessageID",
+			ValidateValue: func(v any) error {
+				return v.(*MessageID).Validate()
+			},
 		}, true
 	case "#/$defs/MessageMcpNotification":
 		return wire.Codec{
@@ -52886,6 +53273,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MessageMCPNotification).EncodeWire(e)
 			},
 			Name: "MessageMCPNotification",
+			ValidateValue: func(v any) error {
+				return v.(*MessageMCPNotification).Validate()
+			},
 		}, true
 	case "#/$defs/MessageMcpRequest":
 		return wire.Codec{
@@ -52901,6 +53291,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MessageMCPRequest).EncodeWire(e)
 			},
 			Name: "MessageMCPRequest",
+			ValidateValue: func(v any) error {
+				return v.(*MessageMCPRequest).Validate()
+			},
 		}, true
 	case "#/$defs/MessageMcpResponse":
 		return wire.Codec{
@@ -52917,6 +53310,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMessageMCPResponse(e, u)
 			},
 			Name: "MessageMCPResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MessageMCPResponse)
+				CheckMessageMCPResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/MultiSelectItems":
 		return wire.Codec{
@@ -52937,6 +53336,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMultiSelectItems(e, u)
 			},
 			Name: "MultiSelectItems",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MultiSelectItems)
+				CheckMultiSelectItems(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/MultiSelectPropertySchema":
 		return wire.Codec{
@@ -52956,6 +53361,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MultiSelectPropertySchema).EncodeWire(e)
 			},
 			Name: "MultiSelectPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*MultiSelectPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/NewSessionRequest":
 		return wire.Codec{
@@ -52971,6 +53379,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NewSessionRequest).EncodeWire(e)
 			},
 			Name: "NewSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*NewSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/NewSessionResponse":
 		return wire.Codec{
@@ -52986,6 +53397,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NewSessionResponse).EncodeWire(e)
 			},
 			Name: "NewSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*NewSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/Notice":
 		return wire.Codec{
@@ -53001,6 +53415,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Notice).EncodeWire(e)
 			},
 			Name: "Notice",
+			ValidateValue: func(v any) error {
+				return v.(*Notice).Validate()
+			},
 		}, true
 	case "#/$defs/NoticeCapabilities":
 		return wire.Codec{
@@ -53016,6 +53433,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NoticeCapabilities).EncodeWire(e)
 			},
 			Name: "NoticeCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*NoticeCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/NoticeSeverity":
 		return wire.Codec{
@@ -53031,6 +53451,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NoticeSeverity).EncodeWire(e)
 			},
 			Name: "NoticeSeverity",
+			ValidateValue: func(v any) error {
+				return v.(*NoticeSeverity).Validate()
+			},
 		}, true
 	case "#/$defs/NumberPropertySchema":
 		return wire.Codec{
@@ -53046,6 +53469,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NumberPropertySchema).EncodeWire(e)
 			},
 			Name: "NumberPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*NumberPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/PermissionOption":
 		return wire.Codec{
@@ -53061,6 +53487,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOption).EncodeWire(e)
 			},
 			Name: "PermissionOption",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOption).Validate()
+			},
 		}, true
 	case "#/$defs/PermissionOptionId":
 		return wire.Codec{
@@ -53076,6 +53505,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOptionID).EncodeWire(e)
 			},
 			Name: "PermissionOptionID",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOptionID).Validate()
+			},
 		}, true
 	case "#/$defs/PermissionOptionKind":
 		return wire.Codec{
@@ -53091,6 +53523,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOptionKind).EncodeWire(e)
 			},
 			Name: "PermissionOptionKind",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOptionKind).Validate()
+			},
 		}, true
 	case "#/$defs/Plan":
 		return wire.Codec{
@@ -53106,6 +53541,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Plan).EncodeWire(e)
 			},
 			Name: "Plan",
+			ValidateValue: func(v any) error {
+				return v.(*Plan).Validate()
+			},
 		}, true
 	case "#/$defs/PlanCapabilities":
 		return wire.Codec{
@@ -53121,6 +53559,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanCapabilities).EncodeWire(e)
 			},
 			Name: "PlanCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*PlanCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/PlanEntry":
 		return wire.Codec{
@@ -53136,6 +53577,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntry).EncodeWire(e)
 			},
 			Name: "PlanEntry",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntry).Validate()
+			},
 		}, true
 	case "#/$defs/PlanEntryPriority":
 		return wire.Codec{
@@ -53151,6 +53595,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntryPriority).EncodeWire(e)
 			},
 			Name: "PlanEntryPriority",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntryPriority).Validate()
+			},
 		}, true
 	case "#/$defs/PlanEntryStatus":
 		return wire.Codec{
@@ -53166,6 +53613,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntryStatus).EncodeWire(e)
 			},
 			Name: "PlanEntryStatus",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntryStatus).Validate()
+			},
 		}, true
 	case "#/$defs/PlanFile":
 		return wire.Codec{
@@ -53181,6 +53631,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanFile).EncodeWire(e)
 			},
 			Name: "PlanFile",
+			ValidateValue: func(v any) error {
+				return v.(*PlanFile).Validate()
+			},
 		}, true
 	case "#/$defs/PlanId":
 		return wire.Codec{
@@ -53196,6 +53649,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanID).EncodeWire(e)
 			},
 			Name: "PlanID",
+			ValidateValue: func(v any) error {
+				return v.(*PlanID).Validate()
+			},
 		}, true
 	case "#/$defs/PlanItems":
 		return wire.Codec{
@@ -53211,6 +53667,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanItems).EncodeWire(e)
 			},
 			Name: "PlanItems",
+			ValidateValue: func(v any) error {
+				return v.(*PlanItems).Validate()
+			},
 		}, true
 	case "#/$defs/PlanMarkdown":
 		return wire.Codec{
@@ -53226,6 +53685,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanMarkdown).EncodeWire(e)
 			},
 			Name: "PlanMarkdown",
+			ValidateValue: func(v any) error {
+				return v.(*PlanMarkdown).Validate()
+			},
 		}, true
 	case "#/$defs/PlanRemoved":
 		return wire.Codec{
@@ -53241,6 +53703,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanRemoved).EncodeWire(e)
 			},
 			Name: "PlanRemoved",
+			ValidateValue: func(v any) error {
+				return v.(*PlanRemoved).Validate()
+			},
 		}, true
 	case "#/$defs/PlanUpdate":
 		return wire.Codec{
@@ -53256,6 +53721,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanUpdate).EncodeWire(e)
 			},
 			Name: "PlanUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*PlanUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/PlanUpdateContent":
 		return wire.Codec{
@@ -53272,6 +53740,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodePlanUpdateContent(e, u)
 			},
 			Name: "PlanUpdateContent",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(PlanUpdateContent)
+				CheckPlanUpdateContent(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/PromptCapabilities":
 		return wire.Codec{
@@ -53287,6 +53761,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptCapabilities).EncodeWire(e)
 			},
 			Name: "PromptCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*PromptCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/PromptRequest":
 		return wire.Codec{
@@ -53302,6 +53779,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptRequest).EncodeWire(e)
 			},
 			Name: "PromptRequest",
+			ValidateValue: func(v any) error {
+				return v.(*PromptRequest).Validate()
+			},
 		}, true
 	case "#/$defs/PromptResponse":
 		return wire.Codec{
@@ -53317,6 +53797,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptResponse).EncodeWire(e)
 			},
 			Name: "PromptResponse",
+			ValidateValue: func(v any) error {
+				return v.(*PromptResponse).Validate()
+			},
 		}, true
 	case "#/$defs/ProtocolVersion":
 		return wire.Codec{
@@ -53332,6 +53815,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProtocolVersion).EncodeWire(e)
 			},
 			Name: "ProtocolVersion",
+			ValidateValue: func(v any) error {
+				return v.(*ProtocolVersion).Validate()
+			},
 		}, true
 	case "#/$defs/ProviderCurrentConfig":
 		return wire.Codec{
@@ -53347,6 +53833,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProviderCurrentConfig).EncodeWire(e)
 			},
 			Name: "ProviderCurrentConfig",
+			ValidateValue: func(v any) error {
+				return v.(*ProviderCurrentConfig).Validate()
+			},
 		}, true
 	case "#/$defs/ProviderId":
 		return wire.Codec{
@@ -53362,6 +53851,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProviderID).EncodeWire(e)
 			},
 			Name: "ProviderID",
+			ValidateValue: func(v any) error {
+				return v.(*ProviderID).Validate()
+			},
 		}, true
 	case "#/$defs/ProviderInfo":
 		return wire.Codec{
@@ -53377,6 +53869,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProviderInfo).EncodeWire(e)
 			},
 			Name: "ProviderInfo",
+			ValidateValue: func(v any) error {
+				return v.(*ProviderInfo).Validate()
+			},
 		}, true
 	case "#/$defs/ProvidersCapabilities":
 		return wire.Codec{
@@ -53392,6 +53887,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProvidersCapabilities).EncodeWire(e)
 			},
 			Name: "ProvidersCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ProvidersCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ProxyNotification":
 		return wire.Codec{
@@ -53407,6 +53905,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProxyNotification).EncodeWire(e)
 			},
 			Name: "ProxyNotification",
+			ValidateValue: func(v any) error {
+				return v.(*ProxyNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ProxyRequest":
 		return wire.Codec{
@@ -53422,6 +53923,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProxyRequest).EncodeWire(e)
 			},
 			Name: "ProxyRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ProxyRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ProxyResponse":
 		return wire.Codec{
@@ -53438,6 +53942,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeProxyResponse(e, u)
 			},
 			Name: "ProxyResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ProxyResponse)
+				CheckProxyResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ProxySuccessorNotification":
 		return wire.Codec{
@@ -53453,6 +53963,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProxySuccessorNotification).EncodeWire(e)
 			},
 			Name: "ProxySuccessorNotification",
+			ValidateValue: func(v any) error {
+				return v.(*ProxySuccessorNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ProxySuccessorRequest":
 		return wire.Codec{
@@ -53468,6 +53981,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProxySuccessorRequest).EncodeWire(e)
 			},
 			Name: "ProxySuccessorRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ProxySuccessorRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ProxySuccessorResponse":
 		return wire.Codec{
@@ -53483,6 +53999,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProxySuccessorResponse).EncodeWire(e)
 			},
 			Name: "ProxySuccessorResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ProxySuccessorResponse).Validate()
+			},
 		}, true
 	case "#/$defs/ReadTextFileRequest":
 		return wire.Codec{
@@ -53498,6 +54017,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ReadTextFileRequest).EncodeWire(e)
 			},
 			Name: "ReadTextFileRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ReadTextFileRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ReadTextFileResponse":
 		return wire.Codec{
@@ -53513,6 +54035,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ReadTextFileResponse).EncodeWire(e)
 			},
 			Name: "ReadTextFileResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ReadTextFileResponse).Validate()
+			},
 		}, true
 	case "#/$defs/ReleaseTerminalRequest":
 		return wire.Codec{
@@ -53528,6 +54053,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ReleaseTerminalRequest).EncodeWire(e)
 			},
 			Name: "ReleaseTerminalRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ReleaseTerminalRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ReleaseTerminalResponse":
 		return wire.Codec{
@@ -53543,6 +54071,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ReleaseTerminalResponse).EncodeWire(e)
 			},
 			Name: "ReleaseTerminalResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ReleaseTerminalResponse).Validate()
+			},
 		}, true
 	case "#/$defs/RequestId":
 		return wire.Codec{
@@ -53559,6 +54090,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestID(e, u)
 			},
 			Name: "RequestID",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestID)
+				CheckRequestID(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/RequestPermissionOutcome":
 		return wire.Codec{
@@ -53575,6 +54112,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestPermissionOutcome(e, u)
 			},
 			Name: "RequestPermissionOutcome",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestPermissionOutcome)
+				CheckRequestPermissionOutcome(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/RequestPermissionRequest":
 		return wire.Codec{
@@ -53590,6 +54133,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequestPermissionRequest).EncodeWire(e)
 			},
 			Name: "RequestPermissionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*RequestPermissionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/RequestPermissionResponse":
 		return wire.Codec{
@@ -53605,6 +54151,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequestPermissionResponse).EncodeWire(e)
 			},
 			Name: "RequestPermissionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*RequestPermissionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/RequiresActionStateUpdate":
 		return wire.Codec{
@@ -53620,6 +54169,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequiresActionStateUpdate).EncodeWire(e)
 			},
 			Name: "RequiresActionStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*RequiresActionStateUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/ResourceLink":
 		return wire.Codec{
@@ -53635,6 +54187,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResourceLink).EncodeWire(e)
 			},
 			Name: "ResourceLink",
+			ValidateValue: func(v any) error {
+				return v.(*ResourceLink).Validate()
+			},
 		}, true
 	case "#/$defs/ResumeSessionRequest":
 		return wire.Codec{
@@ -53650,6 +54205,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResumeSessionRequest).EncodeWire(e)
 			},
 			Name: "ResumeSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ResumeSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ResumeSessionResponse":
 		return wire.Codec{
@@ -53665,6 +54223,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResumeSessionResponse).EncodeWire(e)
 			},
 			Name: "ResumeSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ResumeSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/Role":
 		return wire.Codec{
@@ -53680,6 +54241,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Role).EncodeWire(e)
 			},
 			Name: "Role",
+			ValidateValue: func(v any) error {
+				return v.(*Role).Validate()
+			},
 		}, true
 	case "#/$defs/RunningStateUpdate":
 		return wire.Codec{
@@ -53695,6 +54259,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RunningStateUpdate).EncodeWire(e)
 			},
 			Name: "RunningStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*RunningStateUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/SelectedPermissionOutcome":
 		return wire.Codec{
@@ -53710,6 +54277,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SelectedPermissionOutcome).EncodeWire(e)
 			},
 			Name: "SelectedPermissionOutcome",
+			ValidateValue: func(v any) error {
+				return v.(*SelectedPermissionOutcome).Validate()
+			},
 		}, true
 	case "#/$defs/SessionAdditionalDirectoriesCapabilities":
 		return wire.Codec{
@@ -53725,6 +54295,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionAdditionalDirectoriesCapabilities).EncodeWire(e)
 			},
 			Name: "SessionAdditionalDirectoriesCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionAdditionalDirectoriesCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionArchiveCapabilities":
 		return wire.Codec{
@@ -53740,6 +54313,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionArchiveCapabilities).EncodeWire(e)
 			},
 			Name: "SessionArchiveCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionArchiveCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionArchiveFilter":
 		return wire.Codec{
@@ -53755,6 +54331,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionArchiveFilter).EncodeWire(e)
 			},
 			Name: "SessionArchiveFilter",
+			ValidateValue: func(v any) error {
+				return v.(*SessionArchiveFilter).Validate()
+			},
 		}, true
 	case "#/$defs/SessionCancelCapabilities":
 		return wire.Codec{
@@ -53770,6 +54349,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionCancelCapabilities).EncodeWire(e)
 			},
 			Name: "SessionCancelCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionCancelCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionCapabilities":
 		return wire.Codec{
@@ -53785,6 +54367,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionCapabilities).EncodeWire(e)
 			},
 			Name: "SessionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionCloseCapabilities":
 		return wire.Codec{
@@ -53800,6 +54385,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionCloseCapabilities).EncodeWire(e)
 			},
 			Name: "SessionCloseCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionCloseCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigBoolean":
 		return wire.Codec{
@@ -53815,6 +54403,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigBoolean).EncodeWire(e)
 			},
 			Name: "SessionConfigBoolean",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigBoolean).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigGroupId":
 		return wire.Codec{
@@ -53830,6 +54421,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigGroupID).EncodeWire(e)
 			},
 			Name: "SessionConfigGroupID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigGroupID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigId":
 		return wire.Codec{
@@ -53845,6 +54439,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigID).EncodeWire(e)
 			},
 			Name: "SessionConfigID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigOption":
 		return wire.Codec{
@@ -53861,6 +54458,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionConfigOption(e, u)
 			},
 			Name: "SessionConfigOption",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionConfigOption)
+				CheckSessionConfigOption(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/SessionConfigOptionCategory":
 		return wire.Codec{
@@ -53876,6 +54479,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigOptionCategory).EncodeWire(e)
 			},
 			Name: "SessionConfigOptionCategory",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigOptionCategory).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigOptionsCapabilities":
 		return wire.Codec{
@@ -53891,6 +54497,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigOptionsCapabilities).EncodeWire(e)
 			},
 			Name: "SessionConfigOptionsCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigOptionsCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigSelect":
 		return wire.Codec{
@@ -53906,6 +54515,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelect).EncodeWire(e)
 			},
 			Name: "SessionConfigSelect",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelect).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectGroup":
 		return wire.Codec{
@@ -53921,6 +54533,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelectGroup).EncodeWire(e)
 			},
 			Name: "SessionConfigSelectGroup",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelectGroup).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectOption":
 		return wire.Codec{
@@ -53936,6 +54551,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelectOption).EncodeWire(e)
 			},
 			Name: "SessionConfigSelectOption",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelectOption).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectOptions":
 		return wire.Codec{
@@ -53952,6 +54570,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionConfigSelectOptions(e, u)
 			},
 			Name: "SessionConfigSelectOptions",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionConfigSelectOptions)
+				CheckSessionConfigSelectOptions(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/SessionConfigValueId":
 		return wire.Codec{
@@ -53967,6 +54591,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigValueID).EncodeWire(e)
 			},
 			Name: "SessionConfigValueID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigValueID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionDeleteCapabilities":
 		return wire.Codec{
@@ -53982,6 +54609,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionDeleteCapabilities).EncodeWire(e)
 			},
 			Name: "SessionDeleteCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionDeleteCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionForkCapabilities":
 		return wire.Codec{
@@ -53997,6 +54627,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionForkCapabilities).EncodeWire(e)
 			},
 			Name: "SessionForkCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionForkCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionId":
 		return wire.Codec{
@@ -54012,6 +54645,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionID).EncodeWire(e)
 			},
 			Name: "SessionID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionInfo":
 		return wire.Codec{
@@ -54027,6 +54663,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionInfo).EncodeWire(e)
 			},
 			Name: "SessionInfo",
+			ValidateValue: func(v any) error {
+				return v.(*SessionInfo).Validate()
+			},
 		}, true
 	case "#/$defs/SessionInfoUpdate":
 		return wire.Codec{
@@ -54042,6 +54681,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionInfoUpdate).EncodeWire(e)
 			},
 			Name: "SessionInfoUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*SessionInfoUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/SessionListCapabilities":
 		return wire.Codec{
@@ -54057,6 +54699,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionListCapabilities).EncodeWire(e)
 			},
 			Name: "SessionListCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionListCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionMessage":
 		return wire.Codec{
@@ -54072,6 +54717,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionMessage).EncodeWire(e)
 			},
 			Name: "SessionMessage",
+			ValidateValue: func(v any) error {
+				return v.(*SessionMessage).Validate()
+			},
 		}, true
 	case "#/$defs/SessionMessageChunk":
 		return wire.Codec{
@@ -54087,6 +54735,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionMessageChunk).EncodeWire(e)
 			},
 			Name: "SessionMessageChunk",
+			ValidateValue: func(v any) error {
+				return v.(*SessionMessageChunk).Validate()
+			},
 		}, true
 	case "#/$defs/SessionMode":
 		return wire.Codec{
@@ -54102,6 +54753,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionMode).EncodeWire(e)
 			},
 			Name: "SessionMode",
+			ValidateValue: func(v any) error {
+				return v.(*SessionMode).Validate()
+			},
 		}, true
 	case "#/$defs/SessionModeId":
 		return wire.Codec{
@@ -54117,6 +54771,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionModeID).EncodeWire(e)
 			},
 			Name: "SessionModeID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionModeID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionModeState":
 		return wire.Codec{
@@ -54132,6 +54789,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionModeState).EncodeWire(e)
 			},
 			Name: "SessionModeState",
+			ValidateValue: func(v any) error {
+				return v.(*SessionModeState).Validate()
+			},
 		}, true
 	case "#/$defs/SessionNotification":
 		return wire.Codec{
@@ -54151,6 +54811,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionNotification).EncodeWire(e)
 			},
 			Name: "SessionNotification",
+			ValidateValue: func(v any) error {
+				return v.(*SessionNotification).Validate()
+			},
 		}, true
 	case "#/$defs/SessionResumeCapabilities":
 		return wire.Codec{
@@ -54166,6 +54829,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionResumeCapabilities).EncodeWire(e)
 			},
 			Name: "SessionResumeCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionResumeCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionStatus":
 		return wire.Codec{
@@ -54181,6 +54847,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionStatus).EncodeWire(e)
 			},
 			Name: "SessionStatus",
+			ValidateValue: func(v any) error {
+				return v.(*SessionStatus).Validate()
+			},
 		}, true
 	case "#/$defs/SessionStatusCapabilities":
 		return wire.Codec{
@@ -54196,6 +54865,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionStatusCapabilities).EncodeWire(e)
 			},
 			Name: "SessionStatusCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionStatusCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionStatusRequest":
 		return wire.Codec{
@@ -54211,6 +54883,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionStatusRequest).EncodeWire(e)
 			},
 			Name: "SessionStatusRequest",
+			ValidateValue: func(v any) error {
+				return v.(*SessionStatusRequest).Validate()
+			},
 		}, true
 	case "#/$defs/SessionStatusResponse":
 		return wire.Codec{
@@ -54226,6 +54901,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionStatusResponse).EncodeWire(e)
 			},
 			Name: "SessionStatusResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SessionStatusResponse).Validate()
+			},
 		}, true
 	case "#/$defs/SessionSystemPromptCapabilities":
 		return wire.Codec{
@@ -54241,6 +54919,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionSystemPromptCapabilities).EncodeWire(e)
 			},
 			Name: "SessionSystemPromptCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionSystemPromptCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionSystemPromptModeCapabilities":
 		return wire.Codec{
@@ -54256,6 +54937,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionSystemPromptModeCapabilities).EncodeWire(e)
 			},
 			Name: "SessionSystemPromptModeCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionSystemPromptModeCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionSystemPromptOverrideCapabilities":
 		return wire.Codec{
@@ -54271,6 +54955,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionSystemPromptOverrideCapabilities).EncodeWire(e)
 			},
 			Name: "SessionSystemPromptOverrideCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionSystemPromptOverrideCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionTitleCapabilities":
 		return wire.Codec{
@@ -54286,6 +54973,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionTitleCapabilities).EncodeWire(e)
 			},
 			Name: "SessionTitleCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionTitleCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionUpdate":
 		return wire.Codec{
@@ -54306,6 +54996,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionUpdate(e, u)
 			},
 			Name: "SessionUpdate",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionUpdate)
+				CheckSessionUpdate(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/SetProviderRequest":
 		return wire.Codec{
@@ -54321,6 +55017,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetProviderRequest).EncodeWire(e)
 			},
 			Name: "SetProviderRequest",
+			ValidateValue: func(v any) error {
+				return v.(*SetProviderRequest).Validate()
+			},
 		}, true
 	case "#/$defs/SetProviderResponse":
 		return wire.Codec{
@@ -54336,6 +55035,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetProviderResponse).EncodeWire(e)
 			},
 			Name: "SetProviderResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SetProviderResponse).Validate()
+			},
 		}, true
 	case "#/$defs/SetSessionConfigOptionRequest":
 		return wire.Codec{
@@ -54352,6 +55054,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSetSessionConfigOptionRequest(e, u)
 			},
 			Name: "SetSessionConfigOptionRequest",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SetSessionConfigOptionRequest)
+				CheckSetSessionConfigOptionRequest(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/SetSessionConfigOptionResponse":
 		return wire.Codec{
@@ -54367,6 +55075,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionConfigOptionResponse).EncodeWire(e)
 			},
 			Name: "SetSessionConfigOptionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionConfigOptionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/SetSessionModeRequest":
 		return wire.Codec{
@@ -54382,6 +55093,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionModeRequest).EncodeWire(e)
 			},
 			Name: "SetSessionModeRequest",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionModeRequest).Validate()
+			},
 		}, true
 	case "#/$defs/SetSessionModeResponse":
 		return wire.Codec{
@@ -54397,6 +55111,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionModeResponse).EncodeWire(e)
 			},
 			Name: "SetSessionModeResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionModeResponse).Validate()
+			},
 		}, true
 	case "#/$defs/SetSessionTitleRequest":
 		return wire.Codec{
@@ -54412,6 +55129,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionTitleRequest).EncodeWire(e)
 			},
 			Name: "SetSessionTitleRequest",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionTitleRequest).Validate()
+			},
 		}, true
 	case "#/$defs/SetSessionTitleResponse":
 		return wire.Codec{
@@ -54427,6 +55147,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionTitleResponse).EncodeWire(e)
 			},
 			Name: "SetSessionTitleResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionTitleResponse).Validate()
+			},
 		}, true
 	case "#/$defs/StateUpdate":
 		return wire.Codec{
@@ -54447,6 +55170,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeStateUpdate(e, u)
 			},
 			Name: "StateUpdate",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(StateUpdate)
+				CheckStateUpdate(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/StopReason":
 		return wire.Codec{
@@ -54462,6 +55191,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StopReason).EncodeWire(e)
 			},
 			Name: "StopReason",
+			ValidateValue: func(v any) error {
+				return v.(*StopReason).Validate()
+			},
 		}, true
 	case "#/$defs/StringFormat":
 		return wire.Codec{
@@ -54477,6 +55209,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringFormat).EncodeWire(e)
 			},
 			Name: "StringFormat",
+			ValidateValue: func(v any) error {
+				return v.(*StringFormat).Validate()
+			},
 		}, true
 	case "#/$defs/StringMultiSelectItems":
 		return wire.Codec{
@@ -54492,6 +55227,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringMultiSelectItems).EncodeWire(e)
 			},
 			Name: "StringMultiSelectItems",
+			ValidateValue: func(v any) error {
+				return v.(*StringMultiSelectItems).Validate()
+			},
 		}, true
 	case "#/$defs/StringPropertySchema":
 		return wire.Codec{
@@ -54507,6 +55245,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringPropertySchema).EncodeWire(e)
 			},
 			Name: "StringPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*StringPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/SubagentCapabilities":
 		return wire.Codec{
@@ -54522,6 +55263,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubagentCapabilities).EncodeWire(e)
 			},
 			Name: "SubagentCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SubagentCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SubagentSessionCapabilities":
 		return wire.Codec{
@@ -54537,6 +55281,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubagentSessionCapabilities).EncodeWire(e)
 			},
 			Name: "SubagentSessionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SubagentSessionCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SubagentUpdate":
 		return wire.Codec{
@@ -54559,6 +55306,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubagentUpdate).EncodeWire(e)
 			},
 			Name: "SubagentUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*SubagentUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/SystemPrompt":
 		return wire.Codec{
@@ -54574,6 +55324,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SystemPrompt).EncodeWire(e)
 			},
 			Name: "SystemPrompt",
+			ValidateValue: func(v any) error {
+				return v.(*SystemPrompt).Validate()
+			},
 		}, true
 	case "#/$defs/SystemPromptMode":
 		return wire.Codec{
@@ -54589,6 +55342,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SystemPromptMode).EncodeWire(e)
 			},
 			Name: "SystemPromptMode",
+			ValidateValue: func(v any) error {
+				return v.(*SystemPromptMode).Validate()
+			},
 		}, true
 	case "#/$defs/Terminal":
 		return wire.Codec{
@@ -54604,6 +55360,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Terminal).EncodeWire(e)
 			},
 			Name: "Terminal",
+			ValidateValue: func(v any) error {
+				return v.(*Terminal).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalExitStatus":
 		return wire.Codec{
@@ -54619,6 +55378,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalExitStatus).EncodeWire(e)
 			},
 			Name: "TerminalExitStatus",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalExitStatus).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalId":
 		return wire.Codec{
@@ -54634,6 +55396,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalID).EncodeWire(e)
 			},
 			Name: "TerminalID",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalID).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalOutputRequest":
 		return wire.Codec{
@@ -54649,6 +55414,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalOutputRequest).EncodeWire(e)
 			},
 			Name: "TerminalOutputRequest",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalOutputRequest).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalOutputResponse":
 		return wire.Codec{
@@ -54664,6 +55432,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalOutputResponse).EncodeWire(e)
 			},
 			Name: "TerminalOutputResponse",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalOutputResponse).Validate()
+			},
 		}, true
 	case "#/$defs/TextContent":
 		return wire.Codec{
@@ -54679,6 +55450,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TextContent).EncodeWire(e)
 			},
 			Name: "TextContent",
+			ValidateValue: func(v any) error {
+				return v.(*TextContent).Validate()
+			},
 		}, true
 	case "#/$defs/TextResourceContents":
 		return wire.Codec{
@@ -54694,6 +55468,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TextResourceContents).EncodeWire(e)
 			},
 			Name: "TextResourceContents",
+			ValidateValue: func(v any) error {
+				return v.(*TextResourceContents).Validate()
+			},
 		}, true
 	case "#/$defs/TitledMultiSelectItems":
 		return wire.Codec{
@@ -54709,6 +55486,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TitledMultiSelectItems).EncodeWire(e)
 			},
 			Name: "TitledMultiSelectItems",
+			ValidateValue: func(v any) error {
+				return v.(*TitledMultiSelectItems).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCall":
 		return wire.Codec{
@@ -54724,6 +55504,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCall).EncodeWire(e)
 			},
 			Name: "ToolCall",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCall).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallContent":
 		return wire.Codec{
@@ -54740,6 +55523,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeToolCallContent(e, u)
 			},
 			Name: "ToolCallContent",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ToolCallContent)
+				CheckToolCallContent(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ToolCallId":
 		return wire.Codec{
@@ -54755,6 +55544,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallID).EncodeWire(e)
 			},
 			Name: "ToolCallID",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallID).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallLocation":
 		return wire.Codec{
@@ -54770,6 +55562,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallLocation).EncodeWire(e)
 			},
 			Name: "ToolCallLocation",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallLocation).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallStatus":
 		return wire.Codec{
@@ -54785,6 +55580,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallStatus).EncodeWire(e)
 			},
 			Name: "ToolCallStatus",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallStatus).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallUpdate":
 		return wire.Codec{
@@ -54800,6 +55598,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallUpdate).EncodeWire(e)
 			},
 			Name: "ToolCallUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/ToolKind":
 		return wire.Codec{
@@ -54815,6 +55616,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolKind).EncodeWire(e)
 			},
 			Name: "ToolKind",
+			ValidateValue: func(v any) error {
+				return v.(*ToolKind).Validate()
+			},
 		}, true
 	case "#/$defs/UnarchiveSessionRequest":
 		return wire.Codec{
@@ -54830,6 +55634,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnarchiveSessionRequest).EncodeWire(e)
 			},
 			Name: "UnarchiveSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*UnarchiveSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/UnarchiveSessionResponse":
 		return wire.Codec{
@@ -54845,6 +55652,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnarchiveSessionResponse).EncodeWire(e)
 			},
 			Name: "UnarchiveSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*UnarchiveSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/UnknownStateUpdate":
 		return wire.Codec{
@@ -54860,6 +55670,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnknownStateUpdate).EncodeWire(e)
 			},
 			Name: "UnknownStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*UnknownStateUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/UnstructuredCommandInput":
 		return wire.Codec{
@@ -54875,6 +55688,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnstructuredCommandInput).EncodeWire(e)
 			},
 			Name: "UnstructuredCommandInput",
+			ValidateValue: func(v any) error {
+				return v.(*UnstructuredCommandInput).Validate()
+			},
 		}, true
 	case "#/$defs/Usage":
 		return wire.Codec{
@@ -54890,6 +55706,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Usage).EncodeWire(e)
 			},
 			Name: "Usage",
+			ValidateValue: func(v any) error {
+				return v.(*Usage).Validate()
+			},
 		}, true
 	case "#/$defs/UsageUpdate":
 		return wire.Codec{
@@ -54905,6 +55724,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UsageUpdate).EncodeWire(e)
 			},
 			Name: "UsageUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*UsageUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/WaitForTerminalExitRequest":
 		return wire.Codec{
@@ -54920,6 +55742,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*WaitForTerminalExitRequest).EncodeWire(e)
 			},
 			Name: "WaitForTerminalExitRequest",
+			ValidateValue: func(v any) error {
+				return v.(*WaitForTerminalExitRequest).Validate()
+			},
 		}, true
 	case "#/$defs/WaitForTerminalExitResponse":
 		return wire.Codec{
@@ -54935,6 +55760,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*WaitForTerminalExitResponse).EncodeWire(e)
 			},
 			Name: "WaitForTerminalExitResponse",
+			ValidateValue: func(v any) error {
+				return v.(*WaitForTerminalExitResponse).Validate()
+			},
 		}, true
 	case "#/$defs/WriteTextFileRequest":
 		return wire.Codec{
@@ -54950,6 +55778,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*WriteTextFileRequest).EncodeWire(e)
 			},
 			Name: "WriteTextFileRequest",
+			ValidateValue: func(v any) error {
+				return v.(*WriteTextFileRequest).Validate()
+			},
 		}, true
 	case "#/$defs/WriteTextFileResponse":
 		return wire.Codec{
@@ -54965,6 +55796,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*WriteTextFileResponse).EncodeWire(e)
 			},
 			Name: "WriteTextFileResponse",
+			ValidateValue: func(v any) error {
+				return v.(*WriteTextFileResponse).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

@@ -41973,6 +41973,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentClientProtocol).EncodeWire(e)
 			},
 			Name: "AgentClientProtocol",
+			ValidateValue: func(v any) error {
+				return v.(*AgentClientProtocol).Validate()
+			},
 		}, true
 	case "#/$defs/AbsolutePath":
 		return wire.Codec{
@@ -41988,6 +41991,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AbsolutePath).EncodeWire(e)
 			},
 			Name: "AbsolutePath",
+			ValidateValue: func(v any) error {
+				return v.(*AbsolutePath).Validate()
+			},
 		}, true
 	case "#/$defs/AgentAuthCapabilities":
 		return wire.Codec{
@@ -42003,6 +42009,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentAuthCapabilities).EncodeWire(e)
 			},
 			Name: "AgentAuthCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AgentAuthCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/AgentCapabilities":
 		return wire.Codec{
@@ -42018,6 +42027,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentCapabilities).EncodeWire(e)
 			},
 			Name: "AgentCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AgentCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/AgentMessage":
 		return wire.Codec{
@@ -42033,6 +42045,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentMessage).EncodeWire(e)
 			},
 			Name: "AgentMessage",
+			ValidateValue: func(v any) error {
+				return v.(*AgentMessage).Validate()
+			},
 		}, true
 	case "#/$defs/AgentNotification":
 		return wire.Codec{
@@ -42055,6 +42070,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentNotification).EncodeWire(e)
 			},
 			Name: "AgentNotification",
+			ValidateValue: func(v any) error {
+				return v.(*AgentNotification).Validate()
+			},
 		}, true
 	case "#/$defs/AgentRequest":
 		return wire.Codec{
@@ -42077,6 +42095,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentRequest).EncodeWire(e)
 			},
 			Name: "AgentRequest",
+			ValidateValue: func(v any) error {
+				return v.(*AgentRequest).Validate()
+			},
 		}, true
 	case "#/$defs/AgentResponse":
 		return wire.Codec{
@@ -42097,6 +42118,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAgentResponse(e, u)
 			},
 			Name: "AgentResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AgentResponse)
+				CheckAgentResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/AgentThought":
 		return wire.Codec{
@@ -42112,6 +42139,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentThought).EncodeWire(e)
 			},
 			Name: "AgentThought",
+			ValidateValue: func(v any) error {
+				return v.(*AgentThought).Validate()
+			},
 		}, true
 	case "#/$defs/Annotations":
 		return wire.Codec{
@@ -42127,6 +42157,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Annotations).EncodeWire(e)
 			},
 			Name: "Annotations",
+			ValidateValue: func(v any) error {
+				return v.(*Annotations).Validate()
+			},
 		}, true
 	case "#/$defs/AudioContent":
 		return wire.Codec{
@@ -42142,6 +42175,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AudioContent).EncodeWire(e)
 			},
 			Name: "AudioContent",
+			ValidateValue: func(v any) error {
+				return v.(*AudioContent).Validate()
+			},
 		}, true
 	case "#/$defs/AuthMethod":
 		return wire.Codec{
@@ -42162,6 +42198,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAuthMethod(e, u)
 			},
 			Name: "AuthMethod",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AuthMethod)
+				CheckAuthMethod(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/AuthMethodAgent":
 		return wire.Codec{
@@ -42177,6 +42219,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodAgent).EncodeWire(e)
 			},
 			Name: "AuthMethodAgent",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodAgent).Validate()
+			},
 		}, true
 	case "#/$defs/AuthMethodId":
 		return wire.Codec{
@@ -42192,6 +42237,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodID).EncodeWire(e)
 			},
 			Name: "AuthMethodID",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodID).Validate()
+			},
 		}, true
 	case "#/$defs/AuthMethodTerminal":
 		return wire.Codec{
@@ -42207,6 +42255,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodTerminal).EncodeWire(e)
 			},
 			Name: "AuthMethodTerminal",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodTerminal).Validate()
+			},
 		}, true
 	case "#/$defs/AvailableCommand":
 		return wire.Codec{
@@ -42223,6 +42274,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAvailableCommand(e, u)
 			},
 			Name: "AvailableCommand",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AvailableCommand)
+				CheckAvailableCommand(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/AvailableCommandInput":
 		return wire.Codec{
@@ -42243,6 +42300,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAvailableCommandInput(e, u)
 			},
 			Name: "AvailableCommandInput",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AvailableCommandInput)
+				CheckAvailableCommandInput(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/AvailableCommandsUpdate":
 		return wire.Codec{
@@ -42258,6 +42321,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AvailableCommandsUpdate).EncodeWire(e)
 			},
 			Name: "AvailableCommandsUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*AvailableCommandsUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/BackgroundTerminal":
 		return wire.Codec{
@@ -42273,6 +42339,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BackgroundTerminal).EncodeWire(e)
 			},
 			Name: "BackgroundTerminal",
+			ValidateValue: func(v any) error {
+				return v.(*BackgroundTerminal).Validate()
+			},
 		}, true
 	case "#/$defs/BackgroundToolCall":
 		return wire.Codec{
@@ -42288,6 +42357,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BackgroundToolCall).EncodeWire(e)
 			},
 			Name: "BackgroundToolCall",
+			ValidateValue: func(v any) error {
+				return v.(*BackgroundToolCall).Validate()
+			},
 		}, true
 	case "#/$defs/BackgroundWork":
 		return wire.Codec{
@@ -42308,6 +42380,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeBackgroundWork(e, u)
 			},
 			Name: "BackgroundWork",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(BackgroundWork)
+				CheckBackgroundWork(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/BlobResourceContents":
 		return wire.Codec{
@@ -42323,6 +42401,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BlobResourceContents).EncodeWire(e)
 			},
 			Name: "BlobResourceContents",
+			ValidateValue: func(v any) error {
+				return v.(*BlobResourceContents).Validate()
+			},
 		}, true
 	case "#/$defs/BooleanPropertySchema":
 		return wire.Codec{
@@ -42338,6 +42419,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BooleanPropertySchema).EncodeWire(e)
 			},
 			Name: "BooleanPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*BooleanPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/CancelRequestNotification":
 		return wire.Codec{
@@ -42353,6 +42437,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelRequestNotification).EncodeWire(e)
 			},
 			Name: "CancelRequestNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CancelRequestNotification).Validate()
+			},
 		}, true
 	case "#/$defs/CancelSessionNotification":
 		return wire.Codec{
@@ -42368,6 +42455,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelSessionNotification).EncodeWire(e)
 			},
 			Name: "CancelSessionNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CancelSessionNotification).Validate()
+			},
 		}, true
 	case "#/$defs/CancelTerminalRequest":
 		return wire.Codec{
@@ -42383,6 +42473,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelTerminalRequest).EncodeWire(e)
 			},
 			Name: "CancelTerminalRequest",
+			ValidateValue: func(v any) error {
+				return v.(*CancelTerminalRequest).Validate()
+			},
 		}, true
 	case "#/$defs/CancelTerminalResponse":
 		return wire.Codec{
@@ -42398,6 +42491,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelTerminalResponse).EncodeWire(e)
 			},
 			Name: "CancelTerminalResponse",
+			ValidateValue: func(v any) error {
+				return v.(*CancelTerminalResponse).Validate()
+			},
 		}, true
 	case "#/$defs/CancelToolCallRequest":
 		return wire.Codec{
@@ -42413,6 +42509,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelToolCallRequest).EncodeWire(e)
 			},
 			Name: "CancelToolCallRequest",
+			ValidateValue: func(v any) error {
+				return v.(*CancelToolCallRequest).Validate()
+			},
 		}, true
 	case "#/$defs/CancelToolCallResponse":
 		return wire.Codec{
@@ -42428,6 +42527,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelToolCallResponse).EncodeWire(e)
 			},
 			Name: "CancelToolCallResponse",
+			ValidateValue: func(v any) error {
+				return v.(*CancelToolCallResponse).Validate()
+			},
 		}, true
 	case "#/$defs/CancelledPermissionOutcome":
 		return wire.Codec{
@@ -42443,6 +42545,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelledPermissionOutcome).EncodeWire(e)
 			},
 			Name: "CancelledPermissionOutcome",
+			ValidateValue: func(v any) error {
+				return v.(*CancelledPermissionOutcome).Validate()
+			},
 		}, true
 	case "#/$defs/ClientAuthCapabilities":
 		return wire.Codec{
@@ -42458,6 +42563,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientAuthCapabilities).EncodeWire(e)
 			},
 			Name: "ClientAuthCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ClientAuthCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ClientCapabilities":
 		return wire.Codec{
@@ -42473,6 +42581,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientCapabilities).EncodeWire(e)
 			},
 			Name: "ClientCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ClientCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ClientNotification":
 		return wire.Codec{
@@ -42488,6 +42599,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientNotification).EncodeWire(e)
 			},
 			Name: "ClientNotification",
+			ValidateValue: func(v any) error {
+				return v.(*ClientNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ClientRequest":
 		return wire.Codec{
@@ -42503,6 +42617,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientRequest).EncodeWire(e)
 			},
 			Name: "ClientRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ClientRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ClientResponse":
 		return wire.Codec{
@@ -42523,6 +42640,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeClientResponse(e, u)
 			},
 			Name: "ClientResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ClientResponse)
+				CheckClientResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/CloseSessionRequest":
 		return wire.Codec{
@@ -42538,6 +42661,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CloseSessionRequest).EncodeWire(e)
 			},
 			Name: "CloseSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*CloseSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/CloseSessionResponse":
 		return wire.Codec{
@@ -42553,6 +42679,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CloseSessionResponse).EncodeWire(e)
 			},
 			Name: "CloseSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*CloseSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/Command":
 		return wire.Codec{
@@ -42575,6 +42704,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Command).EncodeWire(e)
 			},
 			Name: "Command",
+			ValidateValue: func(v any) error {
+				return v.(*Command).Validate()
+			},
 		}, true
 	case "#/$defs/CommandPermissionSubject":
 		return wire.Codec{
@@ -42590,6 +42722,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CommandPermissionSubject).EncodeWire(e)
 			},
 			Name: "CommandPermissionSubject",
+			ValidateValue: func(v any) error {
+				return v.(*CommandPermissionSubject).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionId":
 		return wire.Codec{
@@ -42605,6 +42740,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionID).EncodeWire(e)
 			},
 			Name: "CompactionID",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionID).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionStatus":
 		return wire.Codec{
@@ -42620,6 +42758,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionStatus).EncodeWire(e)
 			},
 			Name: "CompactionStatus",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionStatus).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionSummaryChunk":
 		return wire.Codec{
@@ -42639,6 +42780,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionSummaryChunk).EncodeWire(e)
 			},
 			Name: "CompactionSummaryChunk",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionSummaryChunk).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionUpdate":
 		return wire.Codec{
@@ -42654,6 +42798,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionUpdate).EncodeWire(e)
 			},
 			Name: "CompactionUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/CompleteElicitationNotification":
 		return wire.Codec{
@@ -42669,6 +42816,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompleteElicitationNotification).EncodeWire(e)
 			},
 			Name: "CompleteElicitationNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CompleteElicitationNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
 		return wire.Codec{
@@ -42684,6 +42834,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ConfigOptionUpdate).EncodeWire(e)
 			},
 			Name: "ConfigOptionUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*ConfigOptionUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/Content":
 		return wire.Codec{
@@ -42703,6 +42856,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Content).EncodeWire(e)
 			},
 			Name: "Content",
+			ValidateValue: func(v any) error {
+				return v.(*Content).Validate()
+			},
 		}, true
 	case "#/$defs/ContentBlock":
 		return wire.Codec{
@@ -42723,6 +42879,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeContentBlock(e, u)
 			},
 			Name: "ContentBlock",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ContentBlock)
+				CheckContentBlock(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ContentChunk":
 		return wire.Codec{
@@ -42742,6 +42904,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ContentChunk).EncodeWire(e)
 			},
 			Name: "ContentChunk",
+			ValidateValue: func(v any) error {
+				return v.(*ContentChunk).Validate()
+			},
 		}, true
 	case "#/$defs/Cost":
 		return wire.Codec{
@@ -42757,6 +42922,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Cost).EncodeWire(e)
 			},
 			Name: "Cost",
+			ValidateValue: func(v any) error {
+				return v.(*Cost).Validate()
+			},
 		}, true
 	case "#/$defs/CreateElicitationRequest":
 		return wire.Codec{
@@ -42777,6 +42945,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeCreateElicitationRequest(e, u)
 			},
 			Name: "CreateElicitationRequest",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(CreateElicitationRequest)
+				CheckCreateElicitationRequest(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/CreateElicitationResponse":
 		return wire.Codec{
@@ -42797,6 +42971,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeCreateElicitationResponse(e, u)
 			},
 			Name: "CreateElicitationResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(CreateElicitationResponse)
+				CheckCreateElicitationResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/DeleteSessionRequest":
 		return wire.Codec{
@@ -42812,6 +42992,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DeleteSessionRequest).EncodeWire(e)
 			},
 			Name: "DeleteSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*DeleteSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/DeleteSessionResponse":
 		return wire.Codec{
@@ -42827,6 +43010,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DeleteSessionResponse).EncodeWire(e)
 			},
 			Name: "DeleteSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*DeleteSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/Diff":
 		return wire.Codec{
@@ -42842,6 +43028,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Diff).EncodeWire(e)
 			},
 			Name: "Diff",
+			ValidateValue: func(v any) error {
+				return v.(*Diff).Validate()
+			},
 		}, true
 	case "#/$defs/DiffChange":
 		return wire.Codec{
@@ -42862,6 +43051,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeDiffChange(e, u)
 			},
 			Name: "DiffChange",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(DiffChange)
+				CheckDiffChange(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/DiffFileType":
 		return wire.Codec{
@@ -42877,6 +43072,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DiffFileType).EncodeWire(e)
 			},
 			Name: "DiffFileType",
+			ValidateValue: func(v any) error {
+				return v.(*DiffFileType).Validate()
+			},
 		}, true
 	case "#/$defs/DiffPatch":
 		return wire.Codec{
@@ -42892,6 +43090,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DiffPatch).EncodeWire(e)
 			},
 			Name: "DiffPatch",
+			ValidateValue: func(v any) error {
+				return v.(*DiffPatch).Validate()
+			},
 		}, true
 	case "#/$defs/DiffPatchFormat":
 		return wire.Codec{
@@ -42907,6 +43108,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DiffPatchFormat).EncodeWire(e)
 			},
 			Name: "DiffPatchFormat",
+			ValidateValue: func(v any) error {
+				return v.(*DiffPatchFormat).Validate()
+			},
 		}, true
 	case "#/$defs/DiffPathChange":
 		return wire.Codec{
@@ -42922,6 +43126,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DiffPathChange).EncodeWire(e)
 			},
 			Name: "DiffPathChange",
+			ValidateValue: func(v any) error {
+				return v.(*DiffPathChange).Validate()
+			},
 		}, true
 	case "#/$defs/DiffPathPairChange":
 		return wire.Codec{
@@ -42937,6 +43144,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DiffPathPairChange).EncodeWire(e)
 			},
 			Name: "DiffPathPairChange",
+			ValidateValue: func(v any) error {
+				return v.(*DiffPathPairChange).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationAcceptAction":
 		return wire.Codec{
@@ -42952,6 +43162,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationAcceptAction).EncodeWire(e)
 			},
 			Name: "ElicitationAcceptAction",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationAcceptAction).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationCapabilities":
 		return wire.Codec{
@@ -42967,6 +43180,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationContentValue":
 		return wire.Codec{
@@ -42983,6 +43199,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationContentValue(e, u)
 			},
 			Name: "ElicitationContentValue",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationContentValue)
+				CheckElicitationContentValue(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ElicitationFormCapabilities":
 		return wire.Codec{
@@ -42998,6 +43220,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationFormCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationFormCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationFormCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationFormMode":
 		return wire.Codec{
@@ -43014,6 +43239,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationFormMode(e, u)
 			},
 			Name: "ElicitationFormMode",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationFormMode)
+				CheckElicitationFormMode(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ElicitationId":
 		return wire.Codec{
@@ -43029,6 +43260,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationID).EncodeWire(e)
 			},
 			Name: "ElicitationID",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationID).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationPropertySchema":
 		return wire.Codec{
@@ -43049,6 +43283,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationPropertySchema(e, u)
 			},
 			Name: "ElicitationPropertySchema",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationPropertySchema)
+				CheckElicitationPropertySchema(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ElicitationRequestScope":
 		return wire.Codec{
@@ -43064,6 +43304,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationRequestScope).EncodeWire(e)
 			},
 			Name: "ElicitationRequestScope",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationRequestScope).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationSchema":
 		return wire.Codec{
@@ -43079,6 +43322,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationSchema).EncodeWire(e)
 			},
 			Name: "ElicitationSchema",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationSchema).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationSchemaType":
 		return wire.Codec{
@@ -43094,6 +43340,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationSchemaType).EncodeWire(e)
 			},
 			Name: "ElicitationSchemaType",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationSchemaType).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationSessionScope":
 		return wire.Codec{
@@ -43109,6 +43358,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationSessionScope).EncodeWire(e)
 			},
 			Name: "ElicitationSessionScope",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationSessionScope).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationUrlCapabilities":
 		return wire.Codec{
@@ -43124,6 +43376,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationURLCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationURLCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationURLCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationUrlMode":
 		return wire.Codec{
@@ -43140,6 +43395,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationURLMode(e, u)
 			},
 			Name: "ElicitationURLMode",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationURLMode)
+				CheckElicitationURLMode(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/EmbeddedResource":
 		return wire.Codec{
@@ -43155,6 +43416,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EmbeddedResource).EncodeWire(e)
 			},
 			Name: "EmbeddedResource",
+			ValidateValue: func(v any) error {
+				return v.(*EmbeddedResource).Validate()
+			},
 		}, true
 	case "#/$defs/EmbeddedResourceResource":
 		return wire.Codec{
@@ -43171,6 +43435,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeEmbeddedResourceResource(e, u)
 			},
 			Name: "EmbeddedResourceResource",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(EmbeddedResourceResource)
+				CheckEmbeddedResourceResource(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/EnumOption":
 		return wire.Codec{
@@ -43186,6 +43456,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EnumOption).EncodeWire(e)
 			},
 			Name: "EnumOption",
+			ValidateValue: func(v any) error {
+				return v.(*EnumOption).Validate()
+			},
 		}, true
 	case "#/$defs/EnvVariable":
 		return wire.Codec{
@@ -43201,6 +43474,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EnvVariable).EncodeWire(e)
 			},
 			Name: "EnvVariable",
+			ValidateValue: func(v any) error {
+				return v.(*EnvVariable).Validate()
+			},
 		}, true
 	case "#/$defs/Error":
 		return wire.Codec{
@@ -43216,6 +43492,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Error).EncodeWire(e)
 			},
 			Name: "Error",
+			ValidateValue: func(v any) error {
+				return v.(*Error).Validate()
+			},
 		}, true
 	case "#/$defs/ErrorCode":
 		return wire.Codec{
@@ -43231,6 +43510,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ErrorCode).EncodeWire(e)
 			},
 			Name: "ErrorCode",
+			ValidateValue: func(v any) error {
+				return v.(*ErrorCode).Validate()
+			},
 		}, true
 	case "#/$defs/ErrorData":
 		return wire.Codec{
@@ -43247,6 +43529,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeErrorData(e, u)
 			},
 			Name: "ErrorData",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ErrorData)
+				CheckErrorData(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ErrorStopReason":
 		return wire.Codec{
@@ -43262,6 +43550,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ErrorStopReason).EncodeWire(e)
 			},
 			Name: "ErrorStopReason",
+			ValidateValue: func(v any) error {
+				return v.(*ErrorStopReason).Validate()
+			},
 		}, true
 	case "#/$defs/ExtNotification":
 		return wire.Codec{
@@ -43277,6 +43568,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ExtNotification).EncodeWire(e)
 			},
 			Name: "ExtNotification",
+			ValidateValue: func(v any) error {
+				return v.(*ExtNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ExtRequest":
 		return wire.Codec{
@@ -43292,6 +43586,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ExtRequest).EncodeWire(e)
 			},
 			Name: "ExtRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ExtRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ExtResponse":
 		return wire.Codec{
@@ -43307,6 +43604,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ExtResponse).EncodeWire(e)
 			},
 			Name: "ExtResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ExtResponse).Validate()
+			},
 		}, true
 	case "#/$defs/HttpHeader":
 		return wire.Codec{
@@ -43322,6 +43622,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*HTTPHeader).EncodeWire(e)
 			},
 			Name: "HTTPHeader",
+			ValidateValue: func(v any) error {
+				return v.(*HTTPHeader).Validate()
+			},
 		}, true
 	case "#/$defs/Icon":
 		return wire.Codec{
@@ -43337,6 +43640,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Icon).EncodeWire(e)
 			},
 			Name: "Icon",
+			ValidateValue: func(v any) error {
+				return v.(*Icon).Validate()
+			},
 		}, true
 	case "#/$defs/IconTheme":
 		return wire.Codec{
@@ -43352,6 +43658,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*IconTheme).EncodeWire(e)
 			},
 			Name: "IconTheme",
+			ValidateValue: func(v any) error {
+				return v.(*IconTheme).Validate()
+			},
 		}, true
 	case "#/$defs/IdleStateUpdate":
 		return wire.Codec{
@@ -43368,6 +43677,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeIdleStateUpdate(e, u)
 			},
 			Name: "IdleStateUpdate",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(IdleStateUpdate)
+				CheckIdleStateUpdate(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ImageContent":
 		return wire.Codec{
@@ -43383,6 +43698,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ImageContent).EncodeWire(e)
 			},
 			Name: "ImageContent",
+			ValidateValue: func(v any) error {
+				return v.(*ImageContent).Validate()
+			},
 		}, true
 	case "#/$defs/Implementation":
 		return wire.Codec{
@@ -43398,6 +43716,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Implementation).EncodeWire(e)
 			},
 			Name: "Implementation",
+			ValidateValue: func(v any) error {
+				return v.(*Implementation).Validate()
+			},
 		}, true
 	case "#/$defs/InitializeRequest":
 		return wire.Codec{
@@ -43413,6 +43734,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeRequest).EncodeWire(e)
 			},
 			Name: "InitializeRequest",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeRequest).Validate()
+			},
 		}, true
 	case "#/$defs/InitializeResponse":
 		return wire.Codec{
@@ -43428,6 +43752,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeResponse).EncodeWire(e)
 			},
 			Name: "InitializeResponse",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeResponse).Validate()
+			},
 		}, true
 	case "#/$defs/IntegerPropertySchema":
 		return wire.Codec{
@@ -43443,6 +43770,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*IntegerPropertySchema).EncodeWire(e)
 			},
 			Name: "IntegerPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*IntegerPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/ListSessionsRequest":
 		return wire.Codec{
@@ -43458,6 +43788,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListSessionsRequest).EncodeWire(e)
 			},
 			Name: "ListSessionsRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ListSessionsRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ListSessionsResponse":
 		return wire.Codec{
@@ -43473,6 +43806,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListSessionsResponse).EncodeWire(e)
 			},
 			Name: "ListSessionsResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ListSessionsResponse).Validate()
+			},
 		}, true
 	case "#/$defs/LoginAuthRequest":
 		return wire.Codec{
@@ -43488,6 +43824,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LoginAuthRequest).EncodeWire(e)
 			},
 			Name: "LoginAuthRequest",
+			ValidateValue: func(v any) error {
+				return v.(*LoginAuthRequest).Validate()
+			},
 		}, true
 	case "#/$defs/LoginAuthResponse":
 		return wire.Codec{
@@ -43503,6 +43842,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LoginAuthResponse).EncodeWire(e)
 			},
 			Name: "LoginAuthResponse",
+			ValidateValue: func(v any) error {
+				return v.(*LoginAuthResponse).Validate()
+			},
 		}, true
 	case "#/$defs/LogoutAuthRequest":
 		return wire.Codec{
@@ -43518,6 +43860,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogoutAuthRequest).EncodeWire(e)
 			},
 			Name: "LogoutAuthRequest",
+			ValidateValue: func(v any) error {
+				return v.(*LogoutAuthRequest).Validate()
+			},
 		}, true
 	case "#/$defs/LogoutAuthResponse":
 		return wire.Codec{
@@ -43533,6 +43878,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogoutAuthResponse).EncodeWire(e)
 			},
 			Name: "LogoutAuthResponse",
+			ValidateValue: func(v any) error {
+				return v.(*LogoutAuthResponse).Validate()
+			},
 		}, true
 	case "#/$defs/McpCapabilities":
 		return wire.Codec{
@@ -43548,6 +43896,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPCapabilities).EncodeWire(e)
 			},
 			Name: "MCPCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*MCPCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/McpHttpCapabilities":
 		return wire.Codec{
@@ -43563,6 +43914,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPHTTPCapabilities).EncodeWire(e)
 			},
 			Name: "MCPHTTPCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*MCPHTTPCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/McpServer":
 		return wire.Codec{
@@ -43583,6 +43937,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMCPServer(e, u)
 			},
 			Name: "MCPServer",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MCPServer)
+				CheckMCPServer(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/McpServerHttp":
 		return wire.Codec{
@@ -43598,6 +43958,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerHTTP).EncodeWire(e)
 			},
 			Name: "MCPServerHTTP",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerHTTP).Validate()
+			},
 		}, true
 	case "#/$defs/McpServerStdio":
 		return wire.Codec{
@@ -43613,6 +43976,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerStdio).EncodeWire(e)
 			},
 			Name: "MCPServerStdio",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerStdio).Validate()
+			},
 		}, true
 	case "#/$defs/McpStdioCapabilities":
 		return wire.Codec{
@@ -43628,6 +43994,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPStdioCapabilities).EncodeWire(e)
 			},
 			Name: "MCPStdioCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*MCPStdioCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/MediaType":
 		return wire.Codec{
@@ -43643,6 +44012,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MediaType).EncodeWire(e)
 			},
 			Name: "MediaType",
+			ValidateValue: func(v any) error {
+				return v.(*MediaType).Validate()
+			},
 		}, true
 	case "#/$defs/MessageId":
 		return wire.Codec{
@@ -43658,6 +44030,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MessageID).EncodeWire(e)
 			},
 			Name: "MessageID",
+			ValidateValue: func(v any) error {
+				return v.(*MessageID).Validate()
+			},
 		}, true
 	case "#/$defs/MultiSelectItems":
 		return wire.Codec{
@@ -43678,6 +44053,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMultiSelectItems(e, u)
 			},
 			Name: "MultiSelectItems",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MultiSelectItems)
+				CheckMultiSelectItems(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/MultiSelectPropertySchema":
 		return wire.Codec{
@@ -43697,6 +44078,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MultiSelectPropertySchema).EncodeWire(e)
 			},
 			Name: "MultiSelectPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*MultiSelectPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/NewSessionRequest":
 		return wire.Codec{
@@ -43712,6 +44096,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NewSessionRequest).EncodeWire(e)
 			},
 			Name: "NewSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*NewSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/NewSessionResponse":
 		return wire.Codec{
@@ -43727,6 +44114,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NewSessionResponse).EncodeWire(e)
 			},
 			Name: "NewSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*NewSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/Notice":
 		return wire.Codec{
@@ -43742,6 +44132,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Notice).EncodeWire(e)
 			},
 			Name: "Notice",
+			ValidateValue: func(v any) error {
+				return v.(*Notice).Validate()
+			},
 		}, true
 	case "#/$defs/NoticeSeverity":
 		return wire.Codec{
@@ -43757,6 +44150,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NoticeSeverity).EncodeWire(e)
 			},
 			Name: "NoticeSeverity",
+			ValidateValue: func(v any) error {
+				return v.(*NoticeSeverity).Validate()
+			},
 		}, true
 	case "#/$defs/NumberPropertySchema":
 		return wire.Codec{
@@ -43772,6 +44168,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NumberPropertySchema).EncodeWire(e)
 			},
 			Name: "NumberPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*NumberPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/PermissionOption":
 		return wire.Codec{
@@ -43787,6 +44186,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOption).EncodeWire(e)
 			},
 			Name: "PermissionOption",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOption).Validate()
+			},
 		}, true
 	case "#/$defs/PermissionOptionId":
 		return wire.Codec{
@@ -43802,6 +44204,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOptionID).EncodeWire(e)
 			},
 			Name: "PermissionOptionID",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOptionID).Validate()
+			},
 		}, true
 	case "#/$defs/PermissionOptionKind":
 		return wire.Codec{
@@ -43817,6 +44222,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOptionKind).EncodeWire(e)
 			},
 			Name: "PermissionOptionKind",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOptionKind).Validate()
+			},
 		}, true
 	case "#/$defs/PlanEntry":
 		return wire.Codec{
@@ -43832,6 +44240,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntry).EncodeWire(e)
 			},
 			Name: "PlanEntry",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntry).Validate()
+			},
 		}, true
 	case "#/$defs/PlanEntryPriority":
 		return wire.Codec{
@@ -43847,6 +44258,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntryPriority).EncodeWire(e)
 			},
 			Name: "PlanEntryPriority",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntryPriority).Validate()
+			},
 		}, true
 	case "#/$defs/PlanEntryStatus":
 		return wire.Codec{
@@ -43862,6 +44276,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntryStatus).EncodeWire(e)
 			},
 			Name: "PlanEntryStatus",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntryStatus).Validate()
+			},
 		}, true
 	case "#/$defs/PlanId":
 		return wire.Codec{
@@ -43877,6 +44294,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanID).EncodeWire(e)
 			},
 			Name: "PlanID",
+			ValidateValue: func(v any) error {
+				return v.(*PlanID).Validate()
+			},
 		}, true
 	case "#/$defs/PlanItems":
 		return wire.Codec{
@@ -43892,6 +44312,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanItems).EncodeWire(e)
 			},
 			Name: "PlanItems",
+			ValidateValue: func(v any) error {
+				return v.(*PlanItems).Validate()
+			},
 		}, true
 	case "#/$defs/PlanUpdate":
 		return wire.Codec{
@@ -43911,6 +44334,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanUpdate).EncodeWire(e)
 			},
 			Name: "PlanUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*PlanUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/PlanUpdateContent":
 		return wire.Codec{
@@ -43931,6 +44357,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodePlanUpdateContent(e, u)
 			},
 			Name: "PlanUpdateContent",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(PlanUpdateContent)
+				CheckPlanUpdateContent(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/PromptAudioCapabilities":
 		return wire.Codec{
@@ -43946,6 +44378,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptAudioCapabilities).EncodeWire(e)
 			},
 			Name: "PromptAudioCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*PromptAudioCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/PromptCapabilities":
 		return wire.Codec{
@@ -43961,6 +44396,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptCapabilities).EncodeWire(e)
 			},
 			Name: "PromptCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*PromptCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/PromptEmbeddedContextCapabilities":
 		return wire.Codec{
@@ -43976,6 +44414,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptEmbeddedContextCapabilities).EncodeWire(e)
 			},
 			Name: "PromptEmbeddedContextCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*PromptEmbeddedContextCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/PromptImageCapabilities":
 		return wire.Codec{
@@ -43991,6 +44432,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptImageCapabilities).EncodeWire(e)
 			},
 			Name: "PromptImageCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*PromptImageCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/PromptRequest":
 		return wire.Codec{
@@ -44006,6 +44450,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptRequest).EncodeWire(e)
 			},
 			Name: "PromptRequest",
+			ValidateValue: func(v any) error {
+				return v.(*PromptRequest).Validate()
+			},
 		}, true
 	case "#/$defs/PromptResponse":
 		return wire.Codec{
@@ -44021,6 +44468,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptResponse).EncodeWire(e)
 			},
 			Name: "PromptResponse",
+			ValidateValue: func(v any) error {
+				return v.(*PromptResponse).Validate()
+			},
 		}, true
 	case "#/$defs/ProtocolVersion":
 		return wire.Codec{
@@ -44036,6 +44486,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProtocolVersion).EncodeWire(e)
 			},
 			Name: "ProtocolVersion",
+			ValidateValue: func(v any) error {
+				return v.(*ProtocolVersion).Validate()
+			},
 		}, true
 	case "#/$defs/ReplayFrom":
 		return wire.Codec{
@@ -44056,6 +44509,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeReplayFrom(e, u)
 			},
 			Name: "ReplayFrom",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ReplayFrom)
+				CheckReplayFrom(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ReplayFromStart":
 		return wire.Codec{
@@ -44071,6 +44530,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ReplayFromStart).EncodeWire(e)
 			},
 			Name: "ReplayFromStart",
+			ValidateValue: func(v any) error {
+				return v.(*ReplayFromStart).Validate()
+			},
 		}, true
 	case "#/$defs/RequestId":
 		return wire.Codec{
@@ -44087,6 +44549,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestID(e, u)
 			},
 			Name: "RequestID",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestID)
+				CheckRequestID(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/RequestPermissionOutcome":
 		return wire.Codec{
@@ -44107,6 +44575,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestPermissionOutcome(e, u)
 			},
 			Name: "RequestPermissionOutcome",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestPermissionOutcome)
+				CheckRequestPermissionOutcome(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/RequestPermissionRequest":
 		return wire.Codec{
@@ -44129,6 +44603,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequestPermissionRequest).EncodeWire(e)
 			},
 			Name: "RequestPermissionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*RequestPermissionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/RequestPermissionResponse":
 		return wire.Codec{
@@ -44148,6 +44625,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequestPermissionResponse).EncodeWire(e)
 			},
 			Name: "RequestPermissionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*RequestPermissionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/RequestPermissionSubject":
 		return wire.Codec{
@@ -44168,6 +44648,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestPermissionSubject(e, u)
 			},
 			Name: "RequestPermissionSubject",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestPermissionSubject)
+				CheckRequestPermissionSubject(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/RequiresActionStateUpdate":
 		return wire.Codec{
@@ -44183,6 +44669,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequiresActionStateUpdate).EncodeWire(e)
 			},
 			Name: "RequiresActionStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*RequiresActionStateUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/ResourceLink":
 		return wire.Codec{
@@ -44198,6 +44687,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResourceLink).EncodeWire(e)
 			},
 			Name: "ResourceLink",
+			ValidateValue: func(v any) error {
+				return v.(*ResourceLink).Validate()
+			},
 		}, true
 	case "#/$defs/ResumeSessionRequest":
 		return wire.Codec{
@@ -44213,6 +44705,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResumeSessionRequest).EncodeWire(e)
 			},
 			Name: "ResumeSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ResumeSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ResumeSessionResponse":
 		return wire.Codec{
@@ -44228,6 +44723,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResumeSessionResponse).EncodeWire(e)
 			},
 			Name: "ResumeSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ResumeSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/Role":
 		return wire.Codec{
@@ -44243,6 +44741,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Role).EncodeWire(e)
 			},
 			Name: "Role",
+			ValidateValue: func(v any) error {
+				return v.(*Role).Validate()
+			},
 		}, true
 	case "#/$defs/RunningStateUpdate":
 		return wire.Codec{
@@ -44258,6 +44759,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RunningStateUpdate).EncodeWire(e)
 			},
 			Name: "RunningStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*RunningStateUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/SelectedPermissionOutcome":
 		return wire.Codec{
@@ -44273,6 +44777,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SelectedPermissionOutcome).EncodeWire(e)
 			},
 			Name: "SelectedPermissionOutcome",
+			ValidateValue: func(v any) error {
+				return v.(*SelectedPermissionOutcome).Validate()
+			},
 		}, true
 	case "#/$defs/SessionAdditionalDirectoriesCapabilities":
 		return wire.Codec{
@@ -44288,6 +44795,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionAdditionalDirectoriesCapabilities).EncodeWire(e)
 			},
 			Name: "SessionAdditionalDirectoriesCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionAdditionalDirectoriesCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionCapabilities":
 		return wire.Codec{
@@ -44303,6 +44813,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionCapabilities).EncodeWire(e)
 			},
 			Name: "SessionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigBoolean":
 		return wire.Codec{
@@ -44318,6 +44831,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigBoolean).EncodeWire(e)
 			},
 			Name: "SessionConfigBoolean",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigBoolean).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigGroupId":
 		return wire.Codec{
@@ -44333,6 +44849,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigGroupID).EncodeWire(e)
 			},
 			Name: "SessionConfigGroupID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigGroupID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigId":
 		return wire.Codec{
@@ -44348,6 +44867,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigID).EncodeWire(e)
 			},
 			Name: "SessionConfigID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigOption":
 		return wire.Codec{
@@ -44368,6 +44890,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionConfigOption(e, u)
 			},
 			Name: "SessionConfigOption",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionConfigOption)
+				CheckSessionConfigOption(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/SessionConfigOptionCategory":
 		return wire.Codec{
@@ -44383,6 +44911,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigOptionCategory).EncodeWire(e)
 			},
 			Name: "SessionConfigOptionCategory",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigOptionCategory).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigSelect":
 		return wire.Codec{
@@ -44398,6 +44929,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelect).EncodeWire(e)
 			},
 			Name: "SessionConfigSelect",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelect).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectGroup":
 		return wire.Codec{
@@ -44413,6 +44947,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelectGroup).EncodeWire(e)
 			},
 			Name: "SessionConfigSelectGroup",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelectGroup).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectOption":
 		return wire.Codec{
@@ -44428,6 +44965,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelectOption).EncodeWire(e)
 			},
 			Name: "SessionConfigSelectOption",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelectOption).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectOptions":
 		return wire.Codec{
@@ -44444,6 +44984,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionConfigSelectOptions(e, u)
 			},
 			Name: "SessionConfigSelectOptions",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionConfigSelectOptions)
+				CheckSessionConfigSelectOptions(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/SessionConfigValueId":
 		return wire.Codec{
@@ -44459,6 +45005,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigValueID).EncodeWire(e)
 			},
 			Name: "SessionConfigValueID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigValueID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionDeleteCapabilities":
 		return wire.Codec{
@@ -44474,6 +45023,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionDeleteCapabilities).EncodeWire(e)
 			},
 			Name: "SessionDeleteCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionDeleteCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionId":
 		return wire.Codec{
@@ -44489,6 +45041,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionID).EncodeWire(e)
 			},
 			Name: "SessionID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionInfo":
 		return wire.Codec{
@@ -44504,6 +45059,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionInfo).EncodeWire(e)
 			},
 			Name: "SessionInfo",
+			ValidateValue: func(v any) error {
+				return v.(*SessionInfo).Validate()
+			},
 		}, true
 	case "#/$defs/SessionInfoUpdate":
 		return wire.Codec{
@@ -44519,6 +45077,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionInfoUpdate).EncodeWire(e)
 			},
 			Name: "SessionInfoUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*SessionInfoUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/SessionListCursor":
 		return wire.Codec{
@@ -44534,6 +45095,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionListCursor).EncodeWire(e)
 			},
 			Name: "SessionListCursor",
+			ValidateValue: func(v any) error {
+				return v.(*SessionListCursor).Validate()
+			},
 		}, true
 	case "#/$defs/SessionNotFoundErrorData":
 		return wire.Codec{
@@ -44549,6 +45113,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionNotFoundErrorData).EncodeWire(e)
 			},
 			Name: "SessionNotFoundErrorData",
+			ValidateValue: func(v any) error {
+				return v.(*SessionNotFoundErrorData).Validate()
+			},
 		}, true
 	case "#/$defs/SessionUpdate":
 		return wire.Codec{
@@ -44569,6 +45136,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionUpdate(e, u)
 			},
 			Name: "SessionUpdate",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionUpdate)
+				CheckSessionUpdate(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/SetSessionConfigOptionRequest":
 		return wire.Codec{
@@ -44589,6 +45162,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSetSessionConfigOptionRequest(e, u)
 			},
 			Name: "SetSessionConfigOptionRequest",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SetSessionConfigOptionRequest)
+				CheckSetSessionConfigOptionRequest(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/SetSessionConfigOptionResponse":
 		return wire.Codec{
@@ -44604,6 +45183,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionConfigOptionResponse).EncodeWire(e)
 			},
 			Name: "SetSessionConfigOptionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionConfigOptionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/StateUpdate":
 		return wire.Codec{
@@ -44620,6 +45202,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeStateUpdate(e, u)
 			},
 			Name: "StateUpdate",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(StateUpdate)
+				CheckStateUpdate(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/StringFormat":
 		return wire.Codec{
@@ -44635,6 +45223,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringFormat).EncodeWire(e)
 			},
 			Name: "StringFormat",
+			ValidateValue: func(v any) error {
+				return v.(*StringFormat).Validate()
+			},
 		}, true
 	case "#/$defs/StringMultiSelectItems":
 		return wire.Codec{
@@ -44650,6 +45241,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringMultiSelectItems).EncodeWire(e)
 			},
 			Name: "StringMultiSelectItems",
+			ValidateValue: func(v any) error {
+				return v.(*StringMultiSelectItems).Validate()
+			},
 		}, true
 	case "#/$defs/StringPropertySchema":
 		return wire.Codec{
@@ -44665,6 +45259,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringPropertySchema).EncodeWire(e)
 			},
 			Name: "StringPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*StringPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/Terminal":
 		return wire.Codec{
@@ -44680,6 +45277,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Terminal).EncodeWire(e)
 			},
 			Name: "Terminal",
+			ValidateValue: func(v any) error {
+				return v.(*Terminal).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalAuthCapabilities":
 		return wire.Codec{
@@ -44695,6 +45295,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalAuthCapabilities).EncodeWire(e)
 			},
 			Name: "TerminalAuthCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalAuthCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalCancelCapabilities":
 		return wire.Codec{
@@ -44710,6 +45313,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalCancelCapabilities).EncodeWire(e)
 			},
 			Name: "TerminalCancelCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalCancelCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalCapabilities":
 		return wire.Codec{
@@ -44725,6 +45331,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalCapabilities).EncodeWire(e)
 			},
 			Name: "TerminalCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalExitStatus":
 		return wire.Codec{
@@ -44740,6 +45349,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalExitStatus).EncodeWire(e)
 			},
 			Name: "TerminalExitStatus",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalExitStatus).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalId":
 		return wire.Codec{
@@ -44755,6 +45367,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalID).EncodeWire(e)
 			},
 			Name: "TerminalID",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalID).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalOutput":
 		return wire.Codec{
@@ -44770,6 +45385,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalOutput).EncodeWire(e)
 			},
 			Name: "TerminalOutput",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalOutput).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalOutputChunk":
 		return wire.Codec{
@@ -44785,6 +45403,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalOutputChunk).EncodeWire(e)
 			},
 			Name: "TerminalOutputChunk",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalOutputChunk).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalSize":
 		return wire.Codec{
@@ -44800,6 +45421,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalSize).EncodeWire(e)
 			},
 			Name: "TerminalSize",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalSize).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalUpdate":
 		return wire.Codec{
@@ -44815,6 +45439,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalUpdate).EncodeWire(e)
 			},
 			Name: "TerminalUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/TextCommandInput":
 		return wire.Codec{
@@ -44830,6 +45457,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TextCommandInput).EncodeWire(e)
 			},
 			Name: "TextCommandInput",
+			ValidateValue: func(v any) error {
+				return v.(*TextCommandInput).Validate()
+			},
 		}, true
 	case "#/$defs/TextContent":
 		return wire.Codec{
@@ -44845,6 +45475,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TextContent).EncodeWire(e)
 			},
 			Name: "TextContent",
+			ValidateValue: func(v any) error {
+				return v.(*TextContent).Validate()
+			},
 		}, true
 	case "#/$defs/TextResourceContents":
 		return wire.Codec{
@@ -44860,6 +45493,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TextResourceContents).EncodeWire(e)
 			},
 			Name: "TextResourceContents",
+			ValidateValue: func(v any) error {
+				return v.(*TextResourceContents).Validate()
+			},
 		}, true
 	case "#/$defs/TitledMultiSelectItems":
 		return wire.Codec{
@@ -44875,6 +45511,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TitledMultiSelectItems).EncodeWire(e)
 			},
 			Name: "TitledMultiSelectItems",
+			ValidateValue: func(v any) error {
+				return v.(*TitledMultiSelectItems).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallCancelCapabilities":
 		return wire.Codec{
@@ -44890,6 +45529,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallCancelCapabilities).EncodeWire(e)
 			},
 			Name: "ToolCallCancelCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallCancelCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallCapabilities":
 		return wire.Codec{
@@ -44905,6 +45547,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallCapabilities).EncodeWire(e)
 			},
 			Name: "ToolCallCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallContent":
 		return wire.Codec{
@@ -44925,6 +45570,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeToolCallContent(e, u)
 			},
 			Name: "ToolCallContent",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ToolCallContent)
+				CheckToolCallContent(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ToolCallContentChunk":
 		return wire.Codec{
@@ -44944,6 +45595,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallContentChunk).EncodeWire(e)
 			},
 			Name: "ToolCallContentChunk",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallContentChunk).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallId":
 		return wire.Codec{
@@ -44959,6 +45613,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallID).EncodeWire(e)
 			},
 			Name: "ToolCallID",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallID).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallLocation":
 		return wire.Codec{
@@ -44974,6 +45631,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallLocation).EncodeWire(e)
 			},
 			Name: "ToolCallLocation",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallLocation).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallPermissionSubject":
 		return wire.Codec{
@@ -44989,6 +45649,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallPermissionSubject).EncodeWire(e)
 			},
 			Name: "ToolCallPermissionSubject",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallPermissionSubject).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallStatus":
 		return wire.Codec{
@@ -45004,6 +45667,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallStatus).EncodeWire(e)
 			},
 			Name: "ToolCallStatus",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallStatus).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallUpdate":
 		return wire.Codec{
@@ -45019,6 +45685,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallUpdate).EncodeWire(e)
 			},
 			Name: "ToolCallUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/ToolKind":
 		return wire.Codec{
@@ -45034,6 +45703,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolKind).EncodeWire(e)
 			},
 			Name: "ToolKind",
+			ValidateValue: func(v any) error {
+				return v.(*ToolKind).Validate()
+			},
 		}, true
 	case "#/$defs/UnsupportedProtocolVersionErrorData":
 		return wire.Codec{
@@ -45049,6 +45721,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnsupportedProtocolVersionErrorData).EncodeWire(e)
 			},
 			Name: "UnsupportedProtocolVersionErrorData",
+			ValidateValue: func(v any) error {
+				return v.(*UnsupportedProtocolVersionErrorData).Validate()
+			},
 		}, true
 	case "#/$defs/UpdateSessionNotification":
 		return wire.Codec{
@@ -45068,6 +45743,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UpdateSessionNotification).EncodeWire(e)
 			},
 			Name: "UpdateSessionNotification",
+			ValidateValue: func(v any) error {
+				return v.(*UpdateSessionNotification).Validate()
+			},
 		}, true
 	case "#/$defs/UsageUpdate":
 		return wire.Codec{
@@ -45083,6 +45761,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UsageUpdate).EncodeWire(e)
 			},
 			Name: "UsageUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*UsageUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/UserMessage":
 		return wire.Codec{
@@ -45098,6 +45779,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UserMessage).EncodeWire(e)
 			},
 			Name: "UserMessage",
+			ValidateValue: func(v any) error {
+				return v.(*UserMessage).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

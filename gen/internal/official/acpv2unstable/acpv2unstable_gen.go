@@ -56156,6 +56156,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentClientProtocol).EncodeWire(e)
 			},
 			Name: "AgentClientProtocol",
+			ValidateValue: func(v any) error {
+				return v.(*AgentClientProtocol).Validate()
+			},
 		}, true
 	case "#/$defs/AbsolutePath":
 		return wire.Codec{
@@ -56171,6 +56174,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AbsolutePath).EncodeWire(e)
 			},
 			Name: "AbsolutePath",
+			ValidateValue: func(v any) error {
+				return v.(*AbsolutePath).Validate()
+			},
 		}, true
 	case "#/$defs/AgentAuthCapabilities":
 		return wire.Codec{
@@ -56186,6 +56192,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentAuthCapabilities).EncodeWire(e)
 			},
 			Name: "AgentAuthCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AgentAuthCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/AgentCapabilities":
 		return wire.Codec{
@@ -56201,6 +56210,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentCapabilities).EncodeWire(e)
 			},
 			Name: "AgentCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AgentCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/AgentMessage":
 		return wire.Codec{
@@ -56216,6 +56228,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentMessage).EncodeWire(e)
 			},
 			Name: "AgentMessage",
+			ValidateValue: func(v any) error {
+				return v.(*AgentMessage).Validate()
+			},
 		}, true
 	case "#/$defs/AgentNotification":
 		return wire.Codec{
@@ -56238,6 +56253,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentNotification).EncodeWire(e)
 			},
 			Name: "AgentNotification",
+			ValidateValue: func(v any) error {
+				return v.(*AgentNotification).Validate()
+			},
 		}, true
 	case "#/$defs/AgentRequest":
 		return wire.Codec{
@@ -56260,6 +56278,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentRequest).EncodeWire(e)
 			},
 			Name: "AgentRequest",
+			ValidateValue: func(v any) error {
+				return v.(*AgentRequest).Validate()
+			},
 		}, true
 	case "#/$defs/AgentResponse":
 		return wire.Codec{
@@ -56280,6 +56301,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAgentResponse(e, u)
 			},
 			Name: "AgentResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AgentResponse)
+				CheckAgentResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/AgentThought":
 		return wire.Codec{
@@ -56295,6 +56322,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentThought).EncodeWire(e)
 			},
 			Name: "AgentThought",
+			ValidateValue: func(v any) error {
+				return v.(*AgentThought).Validate()
+			},
 		}, true
 	case "#/$defs/Annotations":
 		return wire.Codec{
@@ -56310,6 +56340,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Annotations).EncodeWire(e)
 			},
 			Name: "Annotations",
+			ValidateValue: func(v any) error {
+				return v.(*Annotations).Validate()
+			},
 		}, true
 	case "#/$defs/ArchiveSessionRequest":
 		return wire.Codec{
@@ -56325,6 +56358,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArchiveSessionRequest).EncodeWire(e)
 			},
 			Name: "ArchiveSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ArchiveSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ArchiveSessionResponse":
 		return wire.Codec{
@@ -56340,6 +56376,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArchiveSessionResponse).EncodeWire(e)
 			},
 			Name: "ArchiveSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ArchiveSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/AudioContent":
 		return wire.Codec{
@@ -56355,6 +56394,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AudioContent).EncodeWire(e)
 			},
 			Name: "AudioContent",
+			ValidateValue: func(v any) error {
+				return v.(*AudioContent).Validate()
+			},
 		}, true
 	case "#/$defs/AuthAccount":
 		return wire.Codec{
@@ -56370,6 +56412,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthAccount).EncodeWire(e)
 			},
 			Name: "AuthAccount",
+			ValidateValue: func(v any) error {
+				return v.(*AuthAccount).Validate()
+			},
 		}, true
 	case "#/$defs/AuthMethod":
 		return wire.Codec{
@@ -56390,6 +56435,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAuthMethod(e, u)
 			},
 			Name: "AuthMethod",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AuthMethod)
+				CheckAuthMethod(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/AuthMethodAgent":
 		return wire.Codec{
@@ -56405,6 +56456,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodAgent).EncodeWire(e)
 			},
 			Name: "AuthMethodAgent",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodAgent).Validate()
+			},
 		}, true
 	case "#/$defs/AuthMethodId":
 		return wire.Codec{
@@ -56420,6 +56474,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodID).EncodeWire(e)
 			},
 			Name: "AuthMethodID",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodID).Validate()
+			},
 		}, true
 	case "#/$defs/AuthMethodTerminal":
 		return wire.Codec{
@@ -56435,6 +56492,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthMethodTerminal).EncodeWire(e)
 			},
 			Name: "AuthMethodTerminal",
+			ValidateValue: func(v any) error {
+				return v.(*AuthMethodTerminal).Validate()
+			},
 		}, true
 	case "#/$defs/AuthState":
 		return wire.Codec{
@@ -56450,6 +56510,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthState).EncodeWire(e)
 			},
 			Name: "AuthState",
+			ValidateValue: func(v any) error {
+				return v.(*AuthState).Validate()
+			},
 		}, true
 	case "#/$defs/AuthStatusCapabilities":
 		return wire.Codec{
@@ -56465,6 +56528,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthStatusCapabilities).EncodeWire(e)
 			},
 			Name: "AuthStatusCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AuthStatusCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/AuthStatusRequest":
 		return wire.Codec{
@@ -56480,6 +56546,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthStatusRequest).EncodeWire(e)
 			},
 			Name: "AuthStatusRequest",
+			ValidateValue: func(v any) error {
+				return v.(*AuthStatusRequest).Validate()
+			},
 		}, true
 	case "#/$defs/AuthStatusResponse":
 		return wire.Codec{
@@ -56495,6 +56564,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthStatusResponse).EncodeWire(e)
 			},
 			Name: "AuthStatusResponse",
+			ValidateValue: func(v any) error {
+				return v.(*AuthStatusResponse).Validate()
+			},
 		}, true
 	case "#/$defs/AuthStatusUpdateNotification":
 		return wire.Codec{
@@ -56510,6 +56582,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthStatusUpdateNotification).EncodeWire(e)
 			},
 			Name: "AuthStatusUpdateNotification",
+			ValidateValue: func(v any) error {
+				return v.(*AuthStatusUpdateNotification).Validate()
+			},
 		}, true
 	case "#/$defs/AvailableCommand":
 		return wire.Codec{
@@ -56526,6 +56601,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAvailableCommand(e, u)
 			},
 			Name: "AvailableCommand",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AvailableCommand)
+				CheckAvailableCommand(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/AvailableCommandInput":
 		return wire.Codec{
@@ -56546,6 +56627,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAvailableCommandInput(e, u)
 			},
 			Name: "AvailableCommandInput",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(AvailableCommandInput)
+				CheckAvailableCommandInput(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/AvailableCommandsUpdate":
 		return wire.Codec{
@@ -56561,6 +56648,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AvailableCommandsUpdate).EncodeWire(e)
 			},
 			Name: "AvailableCommandsUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*AvailableCommandsUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/BackgroundSubagent":
 		return wire.Codec{
@@ -56576,6 +56666,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BackgroundSubagent).EncodeWire(e)
 			},
 			Name: "BackgroundSubagent",
+			ValidateValue: func(v any) error {
+				return v.(*BackgroundSubagent).Validate()
+			},
 		}, true
 	case "#/$defs/BackgroundTerminal":
 		return wire.Codec{
@@ -56591,6 +56684,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BackgroundTerminal).EncodeWire(e)
 			},
 			Name: "BackgroundTerminal",
+			ValidateValue: func(v any) error {
+				return v.(*BackgroundTerminal).Validate()
+			},
 		}, true
 	case "#/$defs/BackgroundToolCall":
 		return wire.Codec{
@@ -56606,6 +56702,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BackgroundToolCall).EncodeWire(e)
 			},
 			Name: "BackgroundToolCall",
+			ValidateValue: func(v any) error {
+				return v.(*BackgroundToolCall).Validate()
+			},
 		}, true
 	case "#/$defs/BackgroundWork":
 		return wire.Codec{
@@ -56626,6 +56725,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeBackgroundWork(e, u)
 			},
 			Name: "BackgroundWork",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(BackgroundWork)
+				CheckBackgroundWork(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/BlobResourceContents":
 		return wire.Codec{
@@ -56641,6 +56746,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BlobResourceContents).EncodeWire(e)
 			},
 			Name: "BlobResourceContents",
+			ValidateValue: func(v any) error {
+				return v.(*BlobResourceContents).Validate()
+			},
 		}, true
 	case "#/$defs/BooleanPropertySchema":
 		return wire.Codec{
@@ -56656,6 +56764,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BooleanPropertySchema).EncodeWire(e)
 			},
 			Name: "BooleanPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*BooleanPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/CancelRequestNotification":
 		return wire.Codec{
@@ -56671,6 +56782,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelRequestNotification).EncodeWire(e)
 			},
 			Name: "CancelRequestNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CancelRequestNotification).Validate()
+			},
 		}, true
 	case "#/$defs/CancelSessionNotification":
 		return wire.Codec{
@@ -56686,6 +56800,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelSessionNotification).EncodeWire(e)
 			},
 			Name: "CancelSessionNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CancelSessionNotification).Validate()
+			},
 		}, true
 	case "#/$defs/CancelTerminalRequest":
 		return wire.Codec{
@@ -56701,6 +56818,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelTerminalRequest).EncodeWire(e)
 			},
 			Name: "CancelTerminalRequest",
+			ValidateValue: func(v any) error {
+				return v.(*CancelTerminalRequest).Validate()
+			},
 		}, true
 	case "#/$defs/CancelTerminalResponse":
 		return wire.Codec{
@@ -56716,6 +56836,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelTerminalResponse).EncodeWire(e)
 			},
 			Name: "CancelTerminalResponse",
+			ValidateValue: func(v any) error {
+				return v.(*CancelTerminalResponse).Validate()
+			},
 		}, true
 	case "#/$defs/CancelToolCallRequest":
 		return wire.Codec{
@@ -56731,6 +56854,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelToolCallRequest).EncodeWire(e)
 			},
 			Name: "CancelToolCallRequest",
+			ValidateValue: func(v any) error {
+				return v.(*CancelToolCallRequest).Validate()
+			},
 		}, true
 	case "#/$defs/CancelToolCallResponse":
 		return wire.Codec{
@@ -56746,6 +56872,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelToolCallResponse).EncodeWire(e)
 			},
 			Name: "CancelToolCallResponse",
+			ValidateValue: func(v any) error {
+				return v.(*CancelToolCallResponse).Validate()
+			},
 		}, true
 	case "#/$defs/CancelledPermissionOutcome":
 		return wire.Codec{
@@ -56761,6 +56890,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CancelledPermissionOutcome).EncodeWire(e)
 			},
 			Name: "CancelledPermissionOutcome",
+			ValidateValue: func(v any) error {
+				return v.(*CancelledPermissionOutcome).Validate()
+			},
 		}, true
 	case "#/$defs/ClientAuthCapabilities":
 		return wire.Codec{
@@ -56776,6 +56908,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientAuthCapabilities).EncodeWire(e)
 			},
 			Name: "ClientAuthCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ClientAuthCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ClientCapabilities":
 		return wire.Codec{
@@ -56791,6 +56926,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientCapabilities).EncodeWire(e)
 			},
 			Name: "ClientCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ClientCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ClientNotification":
 		return wire.Codec{
@@ -56806,6 +56944,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientNotification).EncodeWire(e)
 			},
 			Name: "ClientNotification",
+			ValidateValue: func(v any) error {
+				return v.(*ClientNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ClientRequest":
 		return wire.Codec{
@@ -56821,6 +56962,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ClientRequest).EncodeWire(e)
 			},
 			Name: "ClientRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ClientRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ClientResponse":
 		return wire.Codec{
@@ -56841,6 +56985,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeClientResponse(e, u)
 			},
 			Name: "ClientResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ClientResponse)
+				CheckClientResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/CloseSessionRequest":
 		return wire.Codec{
@@ -56856,6 +57006,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CloseSessionRequest).EncodeWire(e)
 			},
 			Name: "CloseSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*CloseSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/CloseSessionResponse":
 		return wire.Codec{
@@ -56871,6 +57024,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CloseSessionResponse).EncodeWire(e)
 			},
 			Name: "CloseSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*CloseSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/Command":
 		return wire.Codec{
@@ -56893,6 +57049,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Command).EncodeWire(e)
 			},
 			Name: "Command",
+			ValidateValue: func(v any) error {
+				return v.(*Command).Validate()
+			},
 		}, true
 	case "#/$defs/CommandPermissionSubject":
 		return wire.Codec{
@@ -56908,6 +57067,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CommandPermissionSubject).EncodeWire(e)
 			},
 			Name: "CommandPermissionSubject",
+			ValidateValue: func(v any) error {
+				return v.(*CommandPermissionSubject).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionId":
 		return wire.Codec{
@@ -56923,6 +57085,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionID).EncodeWire(e)
 			},
 			Name: "CompactionID",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionID).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionStatus":
 		return wire.Codec{
@@ -56938,6 +57103,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionStatus).EncodeWire(e)
 			},
 			Name: "CompactionStatus",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionStatus).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionSummaryChunk":
 		return wire.Codec{
@@ -56957,6 +57125,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionSummaryChunk).EncodeWire(e)
 			},
 			Name: "CompactionSummaryChunk",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionSummaryChunk).Validate()
+			},
 		}, true
 	case "#/$defs/CompactionUpdate":
 		return wire.Codec{
@@ -56972,6 +57143,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompactionUpdate).EncodeWire(e)
 			},
 			Name: "CompactionUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*CompactionUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/CompleteElicitationNotification":
 		return wire.Codec{
@@ -56987,6 +57161,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*CompleteElicitationNotification).EncodeWire(e)
 			},
 			Name: "CompleteElicitationNotification",
+			ValidateValue: func(v any) error {
+				return v.(*CompleteElicitationNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
 		return wire.Codec{
@@ -57002,6 +57179,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ConfigOptionUpdate).EncodeWire(e)
 			},
 			Name: "ConfigOptionUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*ConfigOptionUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/Content":
 		return wire.Codec{
@@ -57021,6 +57201,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Content).EncodeWire(e)
 			},
 			Name: "Content",
+			ValidateValue: func(v any) error {
+				return v.(*Content).Validate()
+			},
 		}, true
 	case "#/$defs/ContentBlock":
 		return wire.Codec{
@@ -57041,6 +57224,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeContentBlock(e, u)
 			},
 			Name: "ContentBlock",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ContentBlock)
+				CheckContentBlock(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ContentChunk":
 		return wire.Codec{
@@ -57060,6 +57249,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ContentChunk).EncodeWire(e)
 			},
 			Name: "ContentChunk",
+			ValidateValue: func(v any) error {
+				return v.(*ContentChunk).Validate()
+			},
 		}, true
 	case "#/$defs/Cost":
 		return wire.Codec{
@@ -57075,6 +57267,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Cost).EncodeWire(e)
 			},
 			Name: "Cost",
+			ValidateValue: func(v any) error {
+				return v.(*Cost).Validate()
+			},
 		}, true
 	case "#/$defs/CreateElicitationRequest":
 		return wire.Codec{
@@ -57095,6 +57290,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeCreateElicitationRequest(e, u)
 			},
 			Name: "CreateElicitationRequest",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(CreateElicitationRequest)
+				CheckCreateElicitationRequest(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/CreateElicitationResponse":
 		return wire.Codec{
@@ -57115,6 +57316,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeCreateElicitationResponse(e, u)
 			},
 			Name: "CreateElicitationResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(CreateElicitationResponse)
+				CheckCreateElicitationResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/DeleteSessionRequest":
 		return wire.Codec{
@@ -57130,6 +57337,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DeleteSessionRequest).EncodeWire(e)
 			},
 			Name: "DeleteSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*DeleteSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/DeleteSessionResponse":
 		return wire.Codec{
@@ -57145,6 +57355,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DeleteSessionResponse).EncodeWire(e)
 			},
 			Name: "DeleteSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*DeleteSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/Diff":
 		return wire.Codec{
@@ -57160,6 +57373,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Diff).EncodeWire(e)
 			},
 			Name: "Diff",
+			ValidateValue: func(v any) error {
+				return v.(*Diff).Validate()
+			},
 		}, true
 	case "#/$defs/DiffChange":
 		return wire.Codec{
@@ -57180,6 +57396,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeDiffChange(e, u)
 			},
 			Name: "DiffChange",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(DiffChange)
+				CheckDiffChange(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/DiffFileType":
 		return wire.Codec{
@@ -57195,6 +57417,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DiffFileType).EncodeWire(e)
 			},
 			Name: "DiffFileType",
+			ValidateValue: func(v any) error {
+				return v.(*DiffFileType).Validate()
+			},
 		}, true
 	case "#/$defs/DiffPatch":
 		return wire.Codec{
@@ -57210,6 +57435,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DiffPatch).EncodeWire(e)
 			},
 			Name: "DiffPatch",
+			ValidateValue: func(v any) error {
+				return v.(*DiffPatch).Validate()
+			},
 		}, true
 	case "#/$defs/DiffPatchFormat":
 		return wire.Codec{
@@ -57225,6 +57453,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DiffPatchFormat).EncodeWire(e)
 			},
 			Name: "DiffPatchFormat",
+			ValidateValue: func(v any) error {
+				return v.(*DiffPatchFormat).Validate()
+			},
 		}, true
 	case "#/$defs/DiffPathChange":
 		return wire.Codec{
@@ -57240,6 +57471,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DiffPathChange).EncodeWire(e)
 			},
 			Name: "DiffPathChange",
+			ValidateValue: func(v any) error {
+				return v.(*DiffPathChange).Validate()
+			},
 		}, true
 	case "#/$defs/DiffPathPairChange":
 		return wire.Codec{
@@ -57255,6 +57489,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DiffPathPairChange).EncodeWire(e)
 			},
 			Name: "DiffPathPairChange",
+			ValidateValue: func(v any) error {
+				return v.(*DiffPathPairChange).Validate()
+			},
 		}, true
 	case "#/$defs/DisableProviderRequest":
 		return wire.Codec{
@@ -57270,6 +57507,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DisableProviderRequest).EncodeWire(e)
 			},
 			Name: "DisableProviderRequest",
+			ValidateValue: func(v any) error {
+				return v.(*DisableProviderRequest).Validate()
+			},
 		}, true
 	case "#/$defs/DisableProviderResponse":
 		return wire.Codec{
@@ -57285,6 +57525,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DisableProviderResponse).EncodeWire(e)
 			},
 			Name: "DisableProviderResponse",
+			ValidateValue: func(v any) error {
+				return v.(*DisableProviderResponse).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationAcceptAction":
 		return wire.Codec{
@@ -57300,6 +57543,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationAcceptAction).EncodeWire(e)
 			},
 			Name: "ElicitationAcceptAction",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationAcceptAction).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationCapabilities":
 		return wire.Codec{
@@ -57315,6 +57561,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationContentValue":
 		return wire.Codec{
@@ -57331,6 +57580,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationContentValue(e, u)
 			},
 			Name: "ElicitationContentValue",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationContentValue)
+				CheckElicitationContentValue(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ElicitationFormCapabilities":
 		return wire.Codec{
@@ -57346,6 +57601,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationFormCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationFormCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationFormCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationFormMode":
 		return wire.Codec{
@@ -57362,6 +57620,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationFormMode(e, u)
 			},
 			Name: "ElicitationFormMode",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationFormMode)
+				CheckElicitationFormMode(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ElicitationId":
 		return wire.Codec{
@@ -57377,6 +57641,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationID).EncodeWire(e)
 			},
 			Name: "ElicitationID",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationID).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationPropertySchema":
 		return wire.Codec{
@@ -57397,6 +57664,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationPropertySchema(e, u)
 			},
 			Name: "ElicitationPropertySchema",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationPropertySchema)
+				CheckElicitationPropertySchema(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ElicitationRequestScope":
 		return wire.Codec{
@@ -57412,6 +57685,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationRequestScope).EncodeWire(e)
 			},
 			Name: "ElicitationRequestScope",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationRequestScope).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationSchema":
 		return wire.Codec{
@@ -57427,6 +57703,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationSchema).EncodeWire(e)
 			},
 			Name: "ElicitationSchema",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationSchema).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationSchemaType":
 		return wire.Codec{
@@ -57442,6 +57721,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationSchemaType).EncodeWire(e)
 			},
 			Name: "ElicitationSchemaType",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationSchemaType).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationSessionScope":
 		return wire.Codec{
@@ -57457,6 +57739,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationSessionScope).EncodeWire(e)
 			},
 			Name: "ElicitationSessionScope",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationSessionScope).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationUrlCapabilities":
 		return wire.Codec{
@@ -57472,6 +57757,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ElicitationURLCapabilities).EncodeWire(e)
 			},
 			Name: "ElicitationURLCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ElicitationURLCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ElicitationUrlMode":
 		return wire.Codec{
@@ -57488,6 +57776,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeElicitationURLMode(e, u)
 			},
 			Name: "ElicitationURLMode",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ElicitationURLMode)
+				CheckElicitationURLMode(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/EmbeddedResource":
 		return wire.Codec{
@@ -57503,6 +57797,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EmbeddedResource).EncodeWire(e)
 			},
 			Name: "EmbeddedResource",
+			ValidateValue: func(v any) error {
+				return v.(*EmbeddedResource).Validate()
+			},
 		}, true
 	case "#/$defs/EmbeddedResourceResource":
 		return wire.Codec{
@@ -57519,6 +57816,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeEmbeddedResourceResource(e, u)
 			},
 			Name: "EmbeddedResourceResource",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(EmbeddedResourceResource)
+				CheckEmbeddedResourceResource(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/EnumOption":
 		return wire.Codec{
@@ -57534,6 +57837,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EnumOption).EncodeWire(e)
 			},
 			Name: "EnumOption",
+			ValidateValue: func(v any) error {
+				return v.(*EnumOption).Validate()
+			},
 		}, true
 	case "#/$defs/EnvVariable":
 		return wire.Codec{
@@ -57549,6 +57855,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*EnvVariable).EncodeWire(e)
 			},
 			Name: "EnvVariable",
+			ValidateValue: func(v any) error {
+				return v.(*EnvVariable).Validate()
+			},
 		}, true
 	case "#/$defs/Error":
 		return wire.Codec{
@@ -57564,6 +57873,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Error).EncodeWire(e)
 			},
 			Name: "Error",
+			ValidateValue: func(v any) error {
+				return v.(*Error).Validate()
+			},
 		}, true
 	case "#/$defs/ErrorCode":
 		return wire.Codec{
@@ -57579,6 +57891,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ErrorCode).EncodeWire(e)
 			},
 			Name: "ErrorCode",
+			ValidateValue: func(v any) error {
+				return v.(*ErrorCode).Validate()
+			},
 		}, true
 	case "#/$defs/ErrorData":
 		return wire.Codec{
@@ -57595,6 +57910,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeErrorData(e, u)
 			},
 			Name: "ErrorData",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ErrorData)
+				CheckErrorData(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ErrorStopReason":
 		return wire.Codec{
@@ -57610,6 +57931,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ErrorStopReason).EncodeWire(e)
 			},
 			Name: "ErrorStopReason",
+			ValidateValue: func(v any) error {
+				return v.(*ErrorStopReason).Validate()
+			},
 		}, true
 	case "#/$defs/ExtNotification":
 		return wire.Codec{
@@ -57625,6 +57949,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ExtNotification).EncodeWire(e)
 			},
 			Name: "ExtNotification",
+			ValidateValue: func(v any) error {
+				return v.(*ExtNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ExtRequest":
 		return wire.Codec{
@@ -57640,6 +57967,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ExtRequest).EncodeWire(e)
 			},
 			Name: "ExtRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ExtRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ExtResponse":
 		return wire.Codec{
@@ -57655,6 +57985,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ExtResponse).EncodeWire(e)
 			},
 			Name: "ExtResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ExtResponse).Validate()
+			},
 		}, true
 	case "#/$defs/ForkSessionRequest":
 		return wire.Codec{
@@ -57670,6 +58003,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ForkSessionRequest).EncodeWire(e)
 			},
 			Name: "ForkSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ForkSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ForkSessionResponse":
 		return wire.Codec{
@@ -57685,6 +58021,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ForkSessionResponse).EncodeWire(e)
 			},
 			Name: "ForkSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ForkSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/HttpHeader":
 		return wire.Codec{
@@ -57700,6 +58039,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*HTTPHeader).EncodeWire(e)
 			},
 			Name: "HTTPHeader",
+			ValidateValue: func(v any) error {
+				return v.(*HTTPHeader).Validate()
+			},
 		}, true
 	case "#/$defs/Icon":
 		return wire.Codec{
@@ -57715,6 +58057,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Icon).EncodeWire(e)
 			},
 			Name: "Icon",
+			ValidateValue: func(v any) error {
+				return v.(*Icon).Validate()
+			},
 		}, true
 	case "#/$defs/IconTheme":
 		return wire.Codec{
@@ -57730,6 +58075,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*IconTheme).EncodeWire(e)
 			},
 			Name: "IconTheme",
+			ValidateValue: func(v any) error {
+				return v.(*IconTheme).Validate()
+			},
 		}, true
 	case "#/$defs/IdleStateUpdate":
 		return wire.Codec{
@@ -57746,6 +58094,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeIdleStateUpdate(e, u)
 			},
 			Name: "IdleStateUpdate",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(IdleStateUpdate)
+				CheckIdleStateUpdate(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ImageContent":
 		return wire.Codec{
@@ -57761,6 +58115,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ImageContent).EncodeWire(e)
 			},
 			Name: "ImageContent",
+			ValidateValue: func(v any) error {
+				return v.(*ImageContent).Validate()
+			},
 		}, true
 	case "#/$defs/Implementation":
 		return wire.Codec{
@@ -57776,6 +58133,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Implementation).EncodeWire(e)
 			},
 			Name: "Implementation",
+			ValidateValue: func(v any) error {
+				return v.(*Implementation).Validate()
+			},
 		}, true
 	case "#/$defs/InitializeProxyRequest":
 		return wire.Codec{
@@ -57791,6 +58151,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeRequest).EncodeWire(e)
 			},
 			Name: "InitializeRequest",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeRequest).Validate()
+			},
 		}, true
 	case "#/$defs/InitializeProxyResponse":
 		return wire.Codec{
@@ -57806,6 +58169,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeResponse).EncodeWire(e)
 			},
 			Name: "InitializeResponse",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeResponse).Validate()
+			},
 		}, true
 	case "#/$defs/InitializeRequest":
 		return wire.Codec{
@@ -57821,6 +58187,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeRequest).EncodeWire(e)
 			},
 			Name: "InitializeRequest",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeRequest).Validate()
+			},
 		}, true
 	case "#/$defs/InitializeResponse":
 		return wire.Codec{
@@ -57836,6 +58205,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeResponse).EncodeWire(e)
 			},
 			Name: "InitializeResponse",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeResponse).Validate()
+			},
 		}, true
 	case "#/$defs/IntegerPropertySchema":
 		return wire.Codec{
@@ -57851,6 +58223,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*IntegerPropertySchema).EncodeWire(e)
 			},
 			Name: "IntegerPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*IntegerPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/ListProvidersRequest":
 		return wire.Codec{
@@ -57866,6 +58241,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListProvidersRequest).EncodeWire(e)
 			},
 			Name: "ListProvidersRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ListProvidersRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ListProvidersResponse":
 		return wire.Codec{
@@ -57881,6 +58259,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListProvidersResponse).EncodeWire(e)
 			},
 			Name: "ListProvidersResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ListProvidersResponse).Validate()
+			},
 		}, true
 	case "#/$defs/ListSessionsRequest":
 		return wire.Codec{
@@ -57896,6 +58277,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListSessionsRequest).EncodeWire(e)
 			},
 			Name: "ListSessionsRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ListSessionsRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ListSessionsResponse":
 		return wire.Codec{
@@ -57911,6 +58295,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListSessionsResponse).EncodeWire(e)
 			},
 			Name: "ListSessionsResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ListSessionsResponse).Validate()
+			},
 		}, true
 	case "#/$defs/LlmProtocol":
 		return wire.Codec{
@@ -57926,6 +58313,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LlmProtocol).EncodeWire(e)
 			},
 			Name: "LlmProtocol",
+			ValidateValue: func(v any) error {
+				return v.(*LlmProtocol).Validate()
+			},
 		}, true
 	case "#/$defs/LoginAuthRequest":
 		return wire.Codec{
@@ -57941,6 +58331,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LoginAuthRequest).EncodeWire(e)
 			},
 			Name: "LoginAuthRequest",
+			ValidateValue: func(v any) error {
+				return v.(*LoginAuthRequest).Validate()
+			},
 		}, true
 	case "#/$defs/LoginAuthResponse":
 		return wire.Codec{
@@ -57956,6 +58349,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LoginAuthResponse).EncodeWire(e)
 			},
 			Name: "LoginAuthResponse",
+			ValidateValue: func(v any) error {
+				return v.(*LoginAuthResponse).Validate()
+			},
 		}, true
 	case "#/$defs/LogoutAuthRequest":
 		return wire.Codec{
@@ -57971,6 +58367,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogoutAuthRequest).EncodeWire(e)
 			},
 			Name: "LogoutAuthRequest",
+			ValidateValue: func(v any) error {
+				return v.(*LogoutAuthRequest).Validate()
+			},
 		}, true
 	case "#/$defs/LogoutAuthResponse":
 		return wire.Codec{
@@ -57986,6 +58385,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogoutAuthResponse).EncodeWire(e)
 			},
 			Name: "LogoutAuthResponse",
+			ValidateValue: func(v any) error {
+				return v.(*LogoutAuthResponse).Validate()
+			},
 		}, true
 	case "#/$defs/McpAcpCapabilities":
 		return wire.Codec{
@@ -58001,6 +58403,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPACPCapabilities).EncodeWire(e)
 			},
 			Name: "MCPACPCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*MCPACPCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/McpCapabilities":
 		return wire.Codec{
@@ -58016,6 +58421,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPCapabilities).EncodeWire(e)
 			},
 			Name: "MCPCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*MCPCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/McpError":
 		return wire.Codec{
@@ -58031,6 +58439,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPError).EncodeWire(e)
 			},
 			Name: "MCPError",
+			ValidateValue: func(v any) error {
+				return v.(*MCPError).Validate()
+			},
 		}, true
 	case "#/$defs/McpHttpCapabilities":
 		return wire.Codec{
@@ -58046,6 +58457,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPHTTPCapabilities).EncodeWire(e)
 			},
 			Name: "MCPHTTPCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*MCPHTTPCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/McpRequestId":
 		return wire.Codec{
@@ -58061,6 +58475,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPRequestID).EncodeWire(e)
 			},
 			Name: "MCPRequestID",
+			ValidateValue: func(v any) error {
+				return v.(*MCPRequestID).Validate()
+			},
 		}, true
 	case "#/$defs/McpServer":
 		return wire.Codec{
@@ -58081,6 +58498,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMCPServer(e, u)
 			},
 			Name: "MCPServer",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MCPServer)
+				CheckMCPServer(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/McpServerAcp":
 		return wire.Codec{
@@ -58096,6 +58519,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerACP).EncodeWire(e)
 			},
 			Name: "MCPServerACP",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerACP).Validate()
+			},
 		}, true
 	case "#/$defs/McpServerAcpId":
 		return wire.Codec{
@@ -58111,6 +58537,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerACPID).EncodeWire(e)
 			},
 			Name: "MCPServerACPID",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerACPID).Validate()
+			},
 		}, true
 	case "#/$defs/McpServerHttp":
 		return wire.Codec{
@@ -58126,6 +58555,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerHTTP).EncodeWire(e)
 			},
 			Name: "MCPServerHTTP",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerHTTP).Validate()
+			},
 		}, true
 	case "#/$defs/McpServerStdio":
 		return wire.Codec{
@@ -58141,6 +58573,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerStdio).EncodeWire(e)
 			},
 			Name: "MCPServerStdio",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerStdio).Validate()
+			},
 		}, true
 	case "#/$defs/McpStdioCapabilities":
 		return wire.Codec{
@@ -58156,6 +58591,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPStdioCapabilities).EncodeWire(e)
 			},
 			Name: "MCPStdioCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*MCPStdioCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/MediaType":
 		return wire.Codec{
@@ -58171,6 +58609,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MediaType).EncodeWire(e)
 			},
 			Name: "MediaType",
+			ValidateValue: func(v any) error {
+				return v.(*MediaType).Validate()
+			},
 		}, true
 	case "#/$defs/MessageId":
 		return wire.Codec{
@@ -58186,6 +58627,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MessageID).EncodeWire(e)
 			},
 			Name: "MessageID",
+			ValidateValue: func(v any) error {
+				return v.(*MessageID).Validate()
+			},
 		}, true
 	case "#/$defs/MessageMcpNotification":
 		return wire.Codec{
@@ -58201,6 +58645,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MessageMCPNotification).EncodeWire(e)
 			},
 			Name: "MessageMCPNotification",
+			ValidateValue: func(v any) error {
+				return v.(*MessageMCPNotification).Validate()
+			},
 		}, true
 	case "#/$defs/MessageMcpRequest":
 		return wire.Codec{
@@ -58216,6 +58663,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MessageMCPRequest).EncodeWire(e)
 			},
 			Name: "MessageMCPRequest",
+			ValidateValue: func(v any) error {
+				return v.(*MessageMCPRequest).Validate()
+			},
 		}, true
 	case "#/$defs/MessageMcpResponse":
 		return wire.Codec{
@@ -58232,6 +58682,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMessageMCPResponse(e, u)
 			},
 			Name: "MessageMCPResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MessageMCPResponse)
+				CheckMessageMCPResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/MultiSelectItems":
 		return wire.Codec{
@@ -58252,6 +58708,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMultiSelectItems(e, u)
 			},
 			Name: "MultiSelectItems",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MultiSelectItems)
+				CheckMultiSelectItems(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/MultiSelectPropertySchema":
 		return wire.Codec{
@@ -58271,6 +58733,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MultiSelectPropertySchema).EncodeWire(e)
 			},
 			Name: "MultiSelectPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*MultiSelectPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/NewSessionRequest":
 		return wire.Codec{
@@ -58286,6 +58751,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NewSessionRequest).EncodeWire(e)
 			},
 			Name: "NewSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*NewSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/NewSessionResponse":
 		return wire.Codec{
@@ -58301,6 +58769,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NewSessionResponse).EncodeWire(e)
 			},
 			Name: "NewSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*NewSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/Notice":
 		return wire.Codec{
@@ -58316,6 +58787,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Notice).EncodeWire(e)
 			},
 			Name: "Notice",
+			ValidateValue: func(v any) error {
+				return v.(*Notice).Validate()
+			},
 		}, true
 	case "#/$defs/NoticeSeverity":
 		return wire.Codec{
@@ -58331,6 +58805,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NoticeSeverity).EncodeWire(e)
 			},
 			Name: "NoticeSeverity",
+			ValidateValue: func(v any) error {
+				return v.(*NoticeSeverity).Validate()
+			},
 		}, true
 	case "#/$defs/NumberPropertySchema":
 		return wire.Codec{
@@ -58346,6 +58823,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NumberPropertySchema).EncodeWire(e)
 			},
 			Name: "NumberPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*NumberPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/PermissionOption":
 		return wire.Codec{
@@ -58361,6 +58841,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOption).EncodeWire(e)
 			},
 			Name: "PermissionOption",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOption).Validate()
+			},
 		}, true
 	case "#/$defs/PermissionOptionId":
 		return wire.Codec{
@@ -58376,6 +58859,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOptionID).EncodeWire(e)
 			},
 			Name: "PermissionOptionID",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOptionID).Validate()
+			},
 		}, true
 	case "#/$defs/PermissionOptionKind":
 		return wire.Codec{
@@ -58391,6 +58877,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PermissionOptionKind).EncodeWire(e)
 			},
 			Name: "PermissionOptionKind",
+			ValidateValue: func(v any) error {
+				return v.(*PermissionOptionKind).Validate()
+			},
 		}, true
 	case "#/$defs/PlanEntry":
 		return wire.Codec{
@@ -58406,6 +58895,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntry).EncodeWire(e)
 			},
 			Name: "PlanEntry",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntry).Validate()
+			},
 		}, true
 	case "#/$defs/PlanEntryPriority":
 		return wire.Codec{
@@ -58421,6 +58913,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntryPriority).EncodeWire(e)
 			},
 			Name: "PlanEntryPriority",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntryPriority).Validate()
+			},
 		}, true
 	case "#/$defs/PlanEntryStatus":
 		return wire.Codec{
@@ -58436,6 +58931,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanEntryStatus).EncodeWire(e)
 			},
 			Name: "PlanEntryStatus",
+			ValidateValue: func(v any) error {
+				return v.(*PlanEntryStatus).Validate()
+			},
 		}, true
 	case "#/$defs/PlanFile":
 		return wire.Codec{
@@ -58451,6 +58949,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanFile).EncodeWire(e)
 			},
 			Name: "PlanFile",
+			ValidateValue: func(v any) error {
+				return v.(*PlanFile).Validate()
+			},
 		}, true
 	case "#/$defs/PlanId":
 		return wire.Codec{
@@ -58466,6 +58967,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanID).EncodeWire(e)
 			},
 			Name: "PlanID",
+			ValidateValue: func(v any) error {
+				return v.(*PlanID).Validate()
+			},
 		}, true
 	case "#/$defs/PlanItems":
 		return wire.Codec{
@@ -58481,6 +58985,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanItems).EncodeWire(e)
 			},
 			Name: "PlanItems",
+			ValidateValue: func(v any) error {
+				return v.(*PlanItems).Validate()
+			},
 		}, true
 	case "#/$defs/PlanMarkdown":
 		return wire.Codec{
@@ -58496,6 +59003,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanMarkdown).EncodeWire(e)
 			},
 			Name: "PlanMarkdown",
+			ValidateValue: func(v any) error {
+				return v.(*PlanMarkdown).Validate()
+			},
 		}, true
 	case "#/$defs/PlanRemoved":
 		return wire.Codec{
@@ -58511,6 +59021,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanRemoved).EncodeWire(e)
 			},
 			Name: "PlanRemoved",
+			ValidateValue: func(v any) error {
+				return v.(*PlanRemoved).Validate()
+			},
 		}, true
 	case "#/$defs/PlanUpdate":
 		return wire.Codec{
@@ -58530,6 +59043,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanUpdate).EncodeWire(e)
 			},
 			Name: "PlanUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*PlanUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/PlanUpdateContent":
 		return wire.Codec{
@@ -58550,6 +59066,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodePlanUpdateContent(e, u)
 			},
 			Name: "PlanUpdateContent",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(PlanUpdateContent)
+				CheckPlanUpdateContent(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/PromptAudioCapabilities":
 		return wire.Codec{
@@ -58565,6 +59087,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptAudioCapabilities).EncodeWire(e)
 			},
 			Name: "PromptAudioCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*PromptAudioCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/PromptCapabilities":
 		return wire.Codec{
@@ -58580,6 +59105,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptCapabilities).EncodeWire(e)
 			},
 			Name: "PromptCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*PromptCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/PromptEmbeddedContextCapabilities":
 		return wire.Codec{
@@ -58595,6 +59123,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptEmbeddedContextCapabilities).EncodeWire(e)
 			},
 			Name: "PromptEmbeddedContextCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*PromptEmbeddedContextCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/PromptImageCapabilities":
 		return wire.Codec{
@@ -58610,6 +59141,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptImageCapabilities).EncodeWire(e)
 			},
 			Name: "PromptImageCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*PromptImageCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/PromptRequest":
 		return wire.Codec{
@@ -58625,6 +59159,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptRequest).EncodeWire(e)
 			},
 			Name: "PromptRequest",
+			ValidateValue: func(v any) error {
+				return v.(*PromptRequest).Validate()
+			},
 		}, true
 	case "#/$defs/PromptResponse":
 		return wire.Codec{
@@ -58640,6 +59177,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PromptResponse).EncodeWire(e)
 			},
 			Name: "PromptResponse",
+			ValidateValue: func(v any) error {
+				return v.(*PromptResponse).Validate()
+			},
 		}, true
 	case "#/$defs/ProtocolVersion":
 		return wire.Codec{
@@ -58655,6 +59195,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProtocolVersion).EncodeWire(e)
 			},
 			Name: "ProtocolVersion",
+			ValidateValue: func(v any) error {
+				return v.(*ProtocolVersion).Validate()
+			},
 		}, true
 	case "#/$defs/ProviderCurrentConfig":
 		return wire.Codec{
@@ -58670,6 +59213,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProviderCurrentConfig).EncodeWire(e)
 			},
 			Name: "ProviderCurrentConfig",
+			ValidateValue: func(v any) error {
+				return v.(*ProviderCurrentConfig).Validate()
+			},
 		}, true
 	case "#/$defs/ProviderId":
 		return wire.Codec{
@@ -58685,6 +59231,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProviderID).EncodeWire(e)
 			},
 			Name: "ProviderID",
+			ValidateValue: func(v any) error {
+				return v.(*ProviderID).Validate()
+			},
 		}, true
 	case "#/$defs/ProviderInfo":
 		return wire.Codec{
@@ -58700,6 +59249,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProviderInfo).EncodeWire(e)
 			},
 			Name: "ProviderInfo",
+			ValidateValue: func(v any) error {
+				return v.(*ProviderInfo).Validate()
+			},
 		}, true
 	case "#/$defs/ProvidersCapabilities":
 		return wire.Codec{
@@ -58715,6 +59267,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProvidersCapabilities).EncodeWire(e)
 			},
 			Name: "ProvidersCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ProvidersCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ProxyNotification":
 		return wire.Codec{
@@ -58730,6 +59285,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProxyNotification).EncodeWire(e)
 			},
 			Name: "ProxyNotification",
+			ValidateValue: func(v any) error {
+				return v.(*ProxyNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ProxyRequest":
 		return wire.Codec{
@@ -58745,6 +59303,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProxyRequest).EncodeWire(e)
 			},
 			Name: "ProxyRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ProxyRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ProxyResponse":
 		return wire.Codec{
@@ -58765,6 +59326,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeProxyResponse(e, u)
 			},
 			Name: "ProxyResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ProxyResponse)
+				CheckProxyResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ProxySuccessorNotification":
 		return wire.Codec{
@@ -58780,6 +59347,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProxySuccessorNotification).EncodeWire(e)
 			},
 			Name: "ProxySuccessorNotification",
+			ValidateValue: func(v any) error {
+				return v.(*ProxySuccessorNotification).Validate()
+			},
 		}, true
 	case "#/$defs/ProxySuccessorRequest":
 		return wire.Codec{
@@ -58795,6 +59365,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProxySuccessorRequest).EncodeWire(e)
 			},
 			Name: "ProxySuccessorRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ProxySuccessorRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ProxySuccessorResponse":
 		return wire.Codec{
@@ -58810,6 +59383,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProxySuccessorResponse).EncodeWire(e)
 			},
 			Name: "ProxySuccessorResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ProxySuccessorResponse).Validate()
+			},
 		}, true
 	case "#/$defs/ReplayFrom":
 		return wire.Codec{
@@ -58830,6 +59406,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeReplayFrom(e, u)
 			},
 			Name: "ReplayFrom",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ReplayFrom)
+				CheckReplayFrom(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ReplayFromStart":
 		return wire.Codec{
@@ -58845,6 +59427,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ReplayFromStart).EncodeWire(e)
 			},
 			Name: "ReplayFromStart",
+			ValidateValue: func(v any) error {
+				return v.(*ReplayFromStart).Validate()
+			},
 		}, true
 	case "#/$defs/RequestId":
 		return wire.Codec{
@@ -58861,6 +59446,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestID(e, u)
 			},
 			Name: "RequestID",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestID)
+				CheckRequestID(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/RequestPermissionOutcome":
 		return wire.Codec{
@@ -58881,6 +59472,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestPermissionOutcome(e, u)
 			},
 			Name: "RequestPermissionOutcome",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestPermissionOutcome)
+				CheckRequestPermissionOutcome(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/RequestPermissionRequest":
 		return wire.Codec{
@@ -58903,6 +59500,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequestPermissionRequest).EncodeWire(e)
 			},
 			Name: "RequestPermissionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*RequestPermissionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/RequestPermissionResponse":
 		return wire.Codec{
@@ -58922,6 +59522,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequestPermissionResponse).EncodeWire(e)
 			},
 			Name: "RequestPermissionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*RequestPermissionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/RequestPermissionSubject":
 		return wire.Codec{
@@ -58942,6 +59545,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestPermissionSubject(e, u)
 			},
 			Name: "RequestPermissionSubject",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestPermissionSubject)
+				CheckRequestPermissionSubject(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/RequiresActionStateUpdate":
 		return wire.Codec{
@@ -58957,6 +59566,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequiresActionStateUpdate).EncodeWire(e)
 			},
 			Name: "RequiresActionStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*RequiresActionStateUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/ResourceLink":
 		return wire.Codec{
@@ -58972,6 +59584,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResourceLink).EncodeWire(e)
 			},
 			Name: "ResourceLink",
+			ValidateValue: func(v any) error {
+				return v.(*ResourceLink).Validate()
+			},
 		}, true
 	case "#/$defs/ResumeSessionRequest":
 		return wire.Codec{
@@ -58987,6 +59602,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResumeSessionRequest).EncodeWire(e)
 			},
 			Name: "ResumeSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ResumeSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/ResumeSessionResponse":
 		return wire.Codec{
@@ -59002,6 +59620,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResumeSessionResponse).EncodeWire(e)
 			},
 			Name: "ResumeSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ResumeSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/Role":
 		return wire.Codec{
@@ -59017,6 +59638,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Role).EncodeWire(e)
 			},
 			Name: "Role",
+			ValidateValue: func(v any) error {
+				return v.(*Role).Validate()
+			},
 		}, true
 	case "#/$defs/RunningStateUpdate":
 		return wire.Codec{
@@ -59032,6 +59656,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RunningStateUpdate).EncodeWire(e)
 			},
 			Name: "RunningStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*RunningStateUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/SelectedPermissionOutcome":
 		return wire.Codec{
@@ -59047,6 +59674,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SelectedPermissionOutcome).EncodeWire(e)
 			},
 			Name: "SelectedPermissionOutcome",
+			ValidateValue: func(v any) error {
+				return v.(*SelectedPermissionOutcome).Validate()
+			},
 		}, true
 	case "#/$defs/SessionAdditionalDirectoriesCapabilities":
 		return wire.Codec{
@@ -59062,6 +59692,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionAdditionalDirectoriesCapabilities).EncodeWire(e)
 			},
 			Name: "SessionAdditionalDirectoriesCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionAdditionalDirectoriesCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionArchiveCapabilities":
 		return wire.Codec{
@@ -59077,6 +59710,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionArchiveCapabilities).EncodeWire(e)
 			},
 			Name: "SessionArchiveCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionArchiveCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionArchiveFilter":
 		return wire.Codec{
@@ -59092,6 +59728,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionArchiveFilter).EncodeWire(e)
 			},
 			Name: "SessionArchiveFilter",
+			ValidateValue: func(v any) error {
+				return v.(*SessionArchiveFilter).Validate()
+			},
 		}, true
 	case "#/$defs/SessionCancelCapabilities":
 		return wire.Codec{
@@ -59107,6 +59746,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionCancelCapabilities).EncodeWire(e)
 			},
 			Name: "SessionCancelCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionCancelCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionCapabilities":
 		return wire.Codec{
@@ -59122,6 +59764,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionCapabilities).EncodeWire(e)
 			},
 			Name: "SessionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigBoolean":
 		return wire.Codec{
@@ -59137,6 +59782,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigBoolean).EncodeWire(e)
 			},
 			Name: "SessionConfigBoolean",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigBoolean).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigGroupId":
 		return wire.Codec{
@@ -59152,6 +59800,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigGroupID).EncodeWire(e)
 			},
 			Name: "SessionConfigGroupID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigGroupID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigId":
 		return wire.Codec{
@@ -59167,6 +59818,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigID).EncodeWire(e)
 			},
 			Name: "SessionConfigID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigOption":
 		return wire.Codec{
@@ -59187,6 +59841,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionConfigOption(e, u)
 			},
 			Name: "SessionConfigOption",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionConfigOption)
+				CheckSessionConfigOption(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/SessionConfigOptionCategory":
 		return wire.Codec{
@@ -59202,6 +59862,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigOptionCategory).EncodeWire(e)
 			},
 			Name: "SessionConfigOptionCategory",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigOptionCategory).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigSelect":
 		return wire.Codec{
@@ -59217,6 +59880,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelect).EncodeWire(e)
 			},
 			Name: "SessionConfigSelect",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelect).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectGroup":
 		return wire.Codec{
@@ -59232,6 +59898,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelectGroup).EncodeWire(e)
 			},
 			Name: "SessionConfigSelectGroup",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelectGroup).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectOption":
 		return wire.Codec{
@@ -59247,6 +59916,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigSelectOption).EncodeWire(e)
 			},
 			Name: "SessionConfigSelectOption",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigSelectOption).Validate()
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectOptions":
 		return wire.Codec{
@@ -59263,6 +59935,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionConfigSelectOptions(e, u)
 			},
 			Name: "SessionConfigSelectOptions",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionConfigSelectOptions)
+				CheckSessionConfigSelectOptions(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/SessionConfigValueId":
 		return wire.Codec{
@@ -59278,6 +59956,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionConfigValueID).EncodeWire(e)
 			},
 			Name: "SessionConfigValueID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionConfigValueID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionDeleteCapabilities":
 		return wire.Codec{
@@ -59293,6 +59974,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionDeleteCapabilities).EncodeWire(e)
 			},
 			Name: "SessionDeleteCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionDeleteCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionForkCapabilities":
 		return wire.Codec{
@@ -59308,6 +59992,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionForkCapabilities).EncodeWire(e)
 			},
 			Name: "SessionForkCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionForkCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionId":
 		return wire.Codec{
@@ -59323,6 +60010,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionID).EncodeWire(e)
 			},
 			Name: "SessionID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionID).Validate()
+			},
 		}, true
 	case "#/$defs/SessionInfo":
 		return wire.Codec{
@@ -59338,6 +60028,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionInfo).EncodeWire(e)
 			},
 			Name: "SessionInfo",
+			ValidateValue: func(v any) error {
+				return v.(*SessionInfo).Validate()
+			},
 		}, true
 	case "#/$defs/SessionInfoUpdate":
 		return wire.Codec{
@@ -59353,6 +60046,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionInfoUpdate).EncodeWire(e)
 			},
 			Name: "SessionInfoUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*SessionInfoUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/SessionListCursor":
 		return wire.Codec{
@@ -59368,6 +60064,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionListCursor).EncodeWire(e)
 			},
 			Name: "SessionListCursor",
+			ValidateValue: func(v any) error {
+				return v.(*SessionListCursor).Validate()
+			},
 		}, true
 	case "#/$defs/SessionMessage":
 		return wire.Codec{
@@ -59383,6 +60082,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionMessage).EncodeWire(e)
 			},
 			Name: "SessionMessage",
+			ValidateValue: func(v any) error {
+				return v.(*SessionMessage).Validate()
+			},
 		}, true
 	case "#/$defs/SessionMessageChunk":
 		return wire.Codec{
@@ -59402,6 +60104,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionMessageChunk).EncodeWire(e)
 			},
 			Name: "SessionMessageChunk",
+			ValidateValue: func(v any) error {
+				return v.(*SessionMessageChunk).Validate()
+			},
 		}, true
 	case "#/$defs/SessionNotFoundErrorData":
 		return wire.Codec{
@@ -59417,6 +60122,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionNotFoundErrorData).EncodeWire(e)
 			},
 			Name: "SessionNotFoundErrorData",
+			ValidateValue: func(v any) error {
+				return v.(*SessionNotFoundErrorData).Validate()
+			},
 		}, true
 	case "#/$defs/SessionStatus":
 		return wire.Codec{
@@ -59432,6 +60140,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionStatus).EncodeWire(e)
 			},
 			Name: "SessionStatus",
+			ValidateValue: func(v any) error {
+				return v.(*SessionStatus).Validate()
+			},
 		}, true
 	case "#/$defs/SessionStatusCapabilities":
 		return wire.Codec{
@@ -59447,6 +60158,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionStatusCapabilities).EncodeWire(e)
 			},
 			Name: "SessionStatusCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionStatusCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionStatusRequest":
 		return wire.Codec{
@@ -59462,6 +60176,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionStatusRequest).EncodeWire(e)
 			},
 			Name: "SessionStatusRequest",
+			ValidateValue: func(v any) error {
+				return v.(*SessionStatusRequest).Validate()
+			},
 		}, true
 	case "#/$defs/SessionStatusResponse":
 		return wire.Codec{
@@ -59477,6 +60194,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionStatusResponse).EncodeWire(e)
 			},
 			Name: "SessionStatusResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SessionStatusResponse).Validate()
+			},
 		}, true
 	case "#/$defs/SessionSystemPromptCapabilities":
 		return wire.Codec{
@@ -59492,6 +60212,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionSystemPromptCapabilities).EncodeWire(e)
 			},
 			Name: "SessionSystemPromptCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionSystemPromptCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionSystemPromptModeCapabilities":
 		return wire.Codec{
@@ -59507,6 +60230,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionSystemPromptModeCapabilities).EncodeWire(e)
 			},
 			Name: "SessionSystemPromptModeCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionSystemPromptModeCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionSystemPromptOverrideCapabilities":
 		return wire.Codec{
@@ -59522,6 +60248,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionSystemPromptOverrideCapabilities).EncodeWire(e)
 			},
 			Name: "SessionSystemPromptOverrideCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionSystemPromptOverrideCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionTitleCapabilities":
 		return wire.Codec{
@@ -59537,6 +60266,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionTitleCapabilities).EncodeWire(e)
 			},
 			Name: "SessionTitleCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionTitleCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SessionUpdate":
 		return wire.Codec{
@@ -59557,6 +60289,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionUpdate(e, u)
 			},
 			Name: "SessionUpdate",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionUpdate)
+				CheckSessionUpdate(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/SetProviderRequest":
 		return wire.Codec{
@@ -59572,6 +60310,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetProviderRequest).EncodeWire(e)
 			},
 			Name: "SetProviderRequest",
+			ValidateValue: func(v any) error {
+				return v.(*SetProviderRequest).Validate()
+			},
 		}, true
 	case "#/$defs/SetProviderResponse":
 		return wire.Codec{
@@ -59587,6 +60328,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetProviderResponse).EncodeWire(e)
 			},
 			Name: "SetProviderResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SetProviderResponse).Validate()
+			},
 		}, true
 	case "#/$defs/SetSessionConfigOptionRequest":
 		return wire.Codec{
@@ -59607,6 +60351,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSetSessionConfigOptionRequest(e, u)
 			},
 			Name: "SetSessionConfigOptionRequest",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SetSessionConfigOptionRequest)
+				CheckSetSessionConfigOptionRequest(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/SetSessionConfigOptionResponse":
 		return wire.Codec{
@@ -59622,6 +60372,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionConfigOptionResponse).EncodeWire(e)
 			},
 			Name: "SetSessionConfigOptionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionConfigOptionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/SetSessionTitleRequest":
 		return wire.Codec{
@@ -59637,6 +60390,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionTitleRequest).EncodeWire(e)
 			},
 			Name: "SetSessionTitleRequest",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionTitleRequest).Validate()
+			},
 		}, true
 	case "#/$defs/SetSessionTitleResponse":
 		return wire.Codec{
@@ -59652,6 +60408,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionTitleResponse).EncodeWire(e)
 			},
 			Name: "SetSessionTitleResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionTitleResponse).Validate()
+			},
 		}, true
 	case "#/$defs/StateUpdate":
 		return wire.Codec{
@@ -59668,6 +60427,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeStateUpdate(e, u)
 			},
 			Name: "StateUpdate",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(StateUpdate)
+				CheckStateUpdate(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/StringFormat":
 		return wire.Codec{
@@ -59683,6 +60448,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringFormat).EncodeWire(e)
 			},
 			Name: "StringFormat",
+			ValidateValue: func(v any) error {
+				return v.(*StringFormat).Validate()
+			},
 		}, true
 	case "#/$defs/StringMultiSelectItems":
 		return wire.Codec{
@@ -59698,6 +60466,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringMultiSelectItems).EncodeWire(e)
 			},
 			Name: "StringMultiSelectItems",
+			ValidateValue: func(v any) error {
+				return v.(*StringMultiSelectItems).Validate()
+			},
 		}, true
 	case "#/$defs/StringPropertySchema":
 		return wire.Codec{
@@ -59713,6 +60484,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StringPropertySchema).EncodeWire(e)
 			},
 			Name: "StringPropertySchema",
+			ValidateValue: func(v any) error {
+				return v.(*StringPropertySchema).Validate()
+			},
 		}, true
 	case "#/$defs/SubagentSessionCapabilities":
 		return wire.Codec{
@@ -59728,6 +60502,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubagentSessionCapabilities).EncodeWire(e)
 			},
 			Name: "SubagentSessionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SubagentSessionCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/SubagentUpdate":
 		return wire.Codec{
@@ -59743,6 +60520,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubagentUpdate).EncodeWire(e)
 			},
 			Name: "SubagentUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*SubagentUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/SystemPrompt":
 		return wire.Codec{
@@ -59758,6 +60538,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SystemPrompt).EncodeWire(e)
 			},
 			Name: "SystemPrompt",
+			ValidateValue: func(v any) error {
+				return v.(*SystemPrompt).Validate()
+			},
 		}, true
 	case "#/$defs/SystemPromptMode":
 		return wire.Codec{
@@ -59773,6 +60556,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SystemPromptMode).EncodeWire(e)
 			},
 			Name: "SystemPromptMode",
+			ValidateValue: func(v any) error {
+				return v.(*SystemPromptMode).Validate()
+			},
 		}, true
 	case "#/$defs/Terminal":
 		return wire.Codec{
@@ -59788,6 +60574,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Terminal).EncodeWire(e)
 			},
 			Name: "Terminal",
+			ValidateValue: func(v any) error {
+				return v.(*Terminal).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalAuthCapabilities":
 		return wire.Codec{
@@ -59803,6 +60592,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalAuthCapabilities).EncodeWire(e)
 			},
 			Name: "TerminalAuthCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalAuthCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalCancelCapabilities":
 		return wire.Codec{
@@ -59818,6 +60610,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalCancelCapabilities).EncodeWire(e)
 			},
 			Name: "TerminalCancelCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalCancelCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalCapabilities":
 		return wire.Codec{
@@ -59833,6 +60628,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalCapabilities).EncodeWire(e)
 			},
 			Name: "TerminalCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalExitStatus":
 		return wire.Codec{
@@ -59848,6 +60646,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalExitStatus).EncodeWire(e)
 			},
 			Name: "TerminalExitStatus",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalExitStatus).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalId":
 		return wire.Codec{
@@ -59863,6 +60664,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalID).EncodeWire(e)
 			},
 			Name: "TerminalID",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalID).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalOutput":
 		return wire.Codec{
@@ -59878,6 +60682,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalOutput).EncodeWire(e)
 			},
 			Name: "TerminalOutput",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalOutput).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalOutputChunk":
 		return wire.Codec{
@@ -59893,6 +60700,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalOutputChunk).EncodeWire(e)
 			},
 			Name: "TerminalOutputChunk",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalOutputChunk).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalSize":
 		return wire.Codec{
@@ -59908,6 +60718,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalSize).EncodeWire(e)
 			},
 			Name: "TerminalSize",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalSize).Validate()
+			},
 		}, true
 	case "#/$defs/TerminalUpdate":
 		return wire.Codec{
@@ -59923,6 +60736,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TerminalUpdate).EncodeWire(e)
 			},
 			Name: "TerminalUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*TerminalUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/TextCommandInput":
 		return wire.Codec{
@@ -59938,6 +60754,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TextCommandInput).EncodeWire(e)
 			},
 			Name: "TextCommandInput",
+			ValidateValue: func(v any) error {
+				return v.(*TextCommandInput).Validate()
+			},
 		}, true
 	case "#/$defs/TextContent":
 		return wire.Codec{
@@ -59953,6 +60772,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TextContent).EncodeWire(e)
 			},
 			Name: "TextContent",
+			ValidateValue: func(v any) error {
+				return v.(*TextContent).Validate()
+			},
 		}, true
 	case "#/$defs/TextResourceContents":
 		return wire.Codec{
@@ -59968,6 +60790,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TextResourceContents).EncodeWire(e)
 			},
 			Name: "TextResourceContents",
+			ValidateValue: func(v any) error {
+				return v.(*TextResourceContents).Validate()
+			},
 		}, true
 	case "#/$defs/TitledMultiSelectItems":
 		return wire.Codec{
@@ -59983,6 +60808,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*TitledMultiSelectItems).EncodeWire(e)
 			},
 			Name: "TitledMultiSelectItems",
+			ValidateValue: func(v any) error {
+				return v.(*TitledMultiSelectItems).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallCancelCapabilities":
 		return wire.Codec{
@@ -59998,6 +60826,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallCancelCapabilities).EncodeWire(e)
 			},
 			Name: "ToolCallCancelCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallCancelCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallCapabilities":
 		return wire.Codec{
@@ -60013,6 +60844,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallCapabilities).EncodeWire(e)
 			},
 			Name: "ToolCallCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallCapabilities).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallContent":
 		return wire.Codec{
@@ -60033,6 +60867,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeToolCallContent(e, u)
 			},
 			Name: "ToolCallContent",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ToolCallContent)
+				CheckToolCallContent(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "#/$defs/ToolCallContentChunk":
 		return wire.Codec{
@@ -60052,6 +60892,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallContentChunk).EncodeWire(e)
 			},
 			Name: "ToolCallContentChunk",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallContentChunk).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallId":
 		return wire.Codec{
@@ -60067,6 +60910,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallID).EncodeWire(e)
 			},
 			Name: "ToolCallID",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallID).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallLocation":
 		return wire.Codec{
@@ -60082,6 +60928,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallLocation).EncodeWire(e)
 			},
 			Name: "ToolCallLocation",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallLocation).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallPermissionSubject":
 		return wire.Codec{
@@ -60097,6 +60946,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallPermissionSubject).EncodeWire(e)
 			},
 			Name: "ToolCallPermissionSubject",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallPermissionSubject).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallStatus":
 		return wire.Codec{
@@ -60112,6 +60964,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallStatus).EncodeWire(e)
 			},
 			Name: "ToolCallStatus",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallStatus).Validate()
+			},
 		}, true
 	case "#/$defs/ToolCallUpdate":
 		return wire.Codec{
@@ -60127,6 +60982,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolCallUpdate).EncodeWire(e)
 			},
 			Name: "ToolCallUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*ToolCallUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/ToolKind":
 		return wire.Codec{
@@ -60142,6 +61000,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolKind).EncodeWire(e)
 			},
 			Name: "ToolKind",
+			ValidateValue: func(v any) error {
+				return v.(*ToolKind).Validate()
+			},
 		}, true
 	case "#/$defs/UnarchiveSessionRequest":
 		return wire.Codec{
@@ -60157,6 +61018,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnarchiveSessionRequest).EncodeWire(e)
 			},
 			Name: "UnarchiveSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*UnarchiveSessionRequest).Validate()
+			},
 		}, true
 	case "#/$defs/UnarchiveSessionResponse":
 		return wire.Codec{
@@ -60172,6 +61036,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnarchiveSessionResponse).EncodeWire(e)
 			},
 			Name: "UnarchiveSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*UnarchiveSessionResponse).Validate()
+			},
 		}, true
 	case "#/$defs/UnknownStateUpdate":
 		return wire.Codec{
@@ -60187,6 +61054,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnknownStateUpdate).EncodeWire(e)
 			},
 			Name: "UnknownStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*UnknownStateUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/UnsupportedProtocolVersionErrorData":
 		return wire.Codec{
@@ -60202,6 +61072,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnsupportedProtocolVersionErrorData).EncodeWire(e)
 			},
 			Name: "UnsupportedProtocolVersionErrorData",
+			ValidateValue: func(v any) error {
+				return v.(*UnsupportedProtocolVersionErrorData).Validate()
+			},
 		}, true
 	case "#/$defs/UpdateSessionNotification":
 		return wire.Codec{
@@ -60221,6 +61094,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UpdateSessionNotification).EncodeWire(e)
 			},
 			Name: "UpdateSessionNotification",
+			ValidateValue: func(v any) error {
+				return v.(*UpdateSessionNotification).Validate()
+			},
 		}, true
 	case "#/$defs/Usage":
 		return wire.Codec{
@@ -60236,6 +61112,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Usage).EncodeWire(e)
 			},
 			Name: "Usage",
+			ValidateValue: func(v any) error {
+				return v.(*Usage).Validate()
+			},
 		}, true
 	case "#/$defs/UsageUpdate":
 		return wire.Codec{
@@ -60251,6 +61130,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UsageUpdate).EncodeWire(e)
 			},
 			Name: "UsageUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*UsageUpdate).Validate()
+			},
 		}, true
 	case "#/$defs/UserMessage":
 		return wire.Codec{
@@ -60266,6 +61148,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UserMessage).EncodeWire(e)
 			},
 			Name: "UserMessage",
+			ValidateValue: func(v any) error {
+				return v.(*UserMessage).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

@@ -437,6 +437,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Note).EncodeWire(e)
 			},
 			Name: "Note",
+			ValidateValue: func(v any) error {
+				return v.(*Note).Validate()
+			},
 		}, true
 	case "https://example.test/downstream/note.json#/$defs/Part":
 		return wire.Codec{
@@ -453,6 +456,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodePart(e, u)
 			},
 			Name: "Part",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Part)
+				CheckPart(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

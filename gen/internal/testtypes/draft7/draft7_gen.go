@@ -283,6 +283,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Legacy).EncodeWire(e)
 			},
 			Name: "Legacy",
+			ValidateValue: func(v any) error {
+				return v.(*Legacy).Validate()
+			},
 		}, true
 	case "https://example.test/draft7/legacy.json#/definitions/Child":
 		return wire.Codec{
@@ -298,6 +301,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Child).EncodeWire(e)
 			},
 			Name: "Child",
+			ValidateValue: func(v any) error {
+				return v.(*Child).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

@@ -1026,6 +1026,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Envelope).EncodeWire(e)
 			},
 			Name: "Envelope",
+			ValidateValue: func(v any) error {
+				return v.(*Envelope).Validate()
+			},
 		}, true
 	case "https://example.test/embed/note.json#", "https://example.test/embed/note.json":
 		return wire.Codec{
@@ -1041,6 +1044,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Note).EncodeWire(e)
 			},
 			Name: "Note",
+			ValidateValue: func(v any) error {
+				return v.(*Note).Validate()
+			},
 		}, true
 	case "https://example.test/embed/ping.json#", "https://example.test/embed/ping.json":
 		return wire.Codec{
@@ -1056,6 +1062,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Ping).EncodeWire(e)
 			},
 			Name: "Ping",
+			ValidateValue: func(v any) error {
+				return v.(*Ping).Validate()
+			},
 		}, true
 	case "https://example.test/embed/ping.json#/$defs/PingPayload":
 		return wire.Codec{
@@ -1071,6 +1080,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PingPayload).EncodeWire(e)
 			},
 			Name: "PingPayload",
+			ValidateValue: func(v any) error {
+				return v.(*PingPayload).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

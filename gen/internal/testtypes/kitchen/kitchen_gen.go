@@ -4785,6 +4785,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Chunk).EncodeWire(e)
 			},
 			Name: "Chunk",
+			ValidateValue: func(v any) error {
+				return v.(*Chunk).Validate()
+			},
 		}, true
 	case "https://example.test/kitchen/common.json#/$defs/Label":
 		return wire.Codec{
@@ -4800,6 +4803,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Label).EncodeWire(e)
 			},
 			Name: "Label",
+			ValidateValue: func(v any) error {
+				return v.(*Label).Validate()
+			},
 		}, true
 	case "https://example.test/kitchen/common.json#/$defs/Nested/$defs/Index":
 		return wire.Codec{
@@ -4815,6 +4821,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Index).EncodeWire(e)
 			},
 			Name: "Index",
+			ValidateValue: func(v any) error {
+				return v.(*Index).Validate()
+			},
 		}, true
 	case "https://example.test/kitchen/common.json#/$defs/Point":
 		return wire.Codec{
@@ -4830,6 +4839,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Point).EncodeWire(e)
 			},
 			Name: "Point",
+			ValidateValue: func(v any) error {
+				return v.(*Point).Validate()
+			},
 		}, true
 	case "https://example.test/kitchen/common.json#/$defs/SessionId":
 		return wire.Codec{
@@ -4845,6 +4857,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionID).EncodeWire(e)
 			},
 			Name: "SessionID",
+			ValidateValue: func(v any) error {
+				return v.(*SessionID).Validate()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#", "https://example.test/kitchen/shapes.json":
 		return wire.Codec{
@@ -4860,6 +4875,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Envelope).EncodeWire(e)
 			},
 			Name: "Envelope",
+			ValidateValue: func(v any) error {
+				return v.(*Envelope).Validate()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Amount":
 		return wire.Codec{
@@ -4876,6 +4894,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAmount(e, u)
 			},
 			Name: "Amount",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Amount)
+				CheckAmount(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Detail":
 		return wire.Codec{
@@ -4892,6 +4916,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeDetail(e, u)
 			},
 			Name: "Detail",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Detail)
+				CheckDetail(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Entry":
 		return wire.Codec{
@@ -4907,6 +4937,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Entry).EncodeWire(e)
 			},
 			Name: "Entry",
+			ValidateValue: func(v any) error {
+				return v.(*Entry).Validate()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Event":
 		return wire.Codec{
@@ -4923,6 +4956,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeEvent(e, u)
 			},
 			Name: "Event",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Event)
+				CheckEvent(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Inventory":
 		return wire.Codec{
@@ -4939,6 +4978,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeInventory(e, u)
 			},
 			Name: "Inventory",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Inventory)
+				CheckInventory(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Limits":
 		return wire.Codec{
@@ -4954,6 +4999,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Limits).EncodeWire(e)
 			},
 			Name: "Limits",
+			ValidateValue: func(v any) error {
+				return v.(*Limits).Validate()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Mode":
 		return wire.Codec{
@@ -4969,6 +5017,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Mode).EncodeWire(e)
 			},
 			Name: "Mode",
+			ValidateValue: func(v any) error {
+				return v.(*Mode).Validate()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Moved":
 		return wire.Codec{
@@ -4984,6 +5035,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Moved).EncodeWire(e)
 			},
 			Name: "Moved",
+			ValidateValue: func(v any) error {
+				return v.(*Moved).Validate()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Patterned":
 		return wire.Codec{
@@ -4999,6 +5053,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Patterned).EncodeWire(e)
 			},
 			Name: "Patterned",
+			ValidateValue: func(v any) error {
+				return v.(*Patterned).Validate()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Pick":
 		return wire.Codec{
@@ -5019,6 +5076,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodePick(e, u)
 			},
 			Name: "Pick",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Pick)
+				CheckPick(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Priority":
 		return wire.Codec{
@@ -5034,6 +5097,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Priority).EncodeWire(e)
 			},
 			Name: "Priority",
+			ValidateValue: func(v any) error {
+				return v.(*Priority).Validate()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Renamed":
 		return wire.Codec{
@@ -5049,6 +5115,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BetterName).EncodeWire(e)
 			},
 			Name: "BetterName",
+			ValidateValue: func(v any) error {
+				return v.(*BetterName).Validate()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/RequestId":
 		return wire.Codec{
@@ -5065,6 +5134,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestID(e, u)
 			},
 			Name: "RequestID",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RequestID)
+				CheckRequestID(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Rpc":
 		return wire.Codec{
@@ -5081,6 +5156,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRPC(e, u)
 			},
 			Name: "RPC",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(RPC)
+				CheckRPC(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Server":
 		return wire.Codec{
@@ -5097,6 +5178,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeServer(e, u)
 			},
 			Name: "Server",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Server)
+				CheckServer(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Shape":
 		return wire.Codec{
@@ -5113,6 +5200,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeShape(e, u)
 			},
 			Name: "Shape",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Shape)
+				CheckShape(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Strict":
 		return wire.Codec{
@@ -5128,6 +5221,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Strict).EncodeWire(e)
 			},
 			Name: "Strict",
+			ValidateValue: func(v any) error {
+				return v.(*Strict).Validate()
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Vendored":
 		return wire.Codec{
@@ -5143,6 +5239,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Vendored).EncodeWire(e)
 			},
 			Name: "Vendored",
+			ValidateValue: func(v any) error {
+				return v.(*Vendored).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

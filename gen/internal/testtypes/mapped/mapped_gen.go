@@ -170,6 +170,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Uses).EncodeWire(e)
 			},
 			Name: "Uses",
+			ValidateValue: func(v any) error {
+				return v.(*Uses).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false

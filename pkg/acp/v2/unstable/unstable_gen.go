@@ -17233,6 +17233,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthStatusRequest).EncodeWire(e)
 			},
 			Name: "AuthStatusRequest",
+			ValidateValue: func(v any) error {
+				return v.(*AuthStatusRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/auth.status.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/auth.status.result.json":
 		return wire.Codec{
@@ -17248,6 +17251,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthStatusResponse).EncodeWire(e)
 			},
 			Name: "AuthStatusResponse",
+			ValidateValue: func(v any) error {
+				return v.(*AuthStatusResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/auth.status_update.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/auth.status_update.params.json":
 		return wire.Codec{
@@ -17263,6 +17269,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthStatusUpdateNotification).EncodeWire(e)
 			},
 			Name: "AuthStatusUpdateNotification",
+			ValidateValue: func(v any) error {
+				return v.(*AuthStatusUpdateNotification).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/AgentAuthCapabilities":
 		return wire.Codec{
@@ -17278,6 +17287,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentAuthCapabilities).EncodeWire(e)
 			},
 			Name: "AgentAuthCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AgentAuthCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/AgentCapabilities":
 		return wire.Codec{
@@ -17293,6 +17305,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AgentCapabilities).EncodeWire(e)
 			},
 			Name: "AgentCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AgentCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/AuthAccount":
 		return wire.Codec{
@@ -17308,6 +17323,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthAccount).EncodeWire(e)
 			},
 			Name: "AuthAccount",
+			ValidateValue: func(v any) error {
+				return v.(*AuthAccount).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/AuthState":
 		return wire.Codec{
@@ -17323,6 +17341,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthState).EncodeWire(e)
 			},
 			Name: "AuthState",
+			ValidateValue: func(v any) error {
+				return v.(*AuthState).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/AuthStatusCapabilities":
 		return wire.Codec{
@@ -17338,6 +17359,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AuthStatusCapabilities).EncodeWire(e)
 			},
 			Name: "AuthStatusCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*AuthStatusCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/BackgroundSubagent":
 		return wire.Codec{
@@ -17353,6 +17377,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*BackgroundSubagent).EncodeWire(e)
 			},
 			Name: "BackgroundSubagent",
+			ValidateValue: func(v any) error {
+				return v.(*BackgroundSubagent).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/BackgroundWork":
 		return wire.Codec{
@@ -17373,6 +17400,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeBackgroundWork(e, u)
 			},
 			Name: "BackgroundWork",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(BackgroundWork)
+				CheckBackgroundWork(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/IdleStateUpdate":
 		return wire.Codec{
@@ -17388,6 +17421,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*IdleStateUpdate).EncodeWire(e)
 			},
 			Name: "IdleStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*IdleStateUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/LlmProtocol":
 		return wire.Codec{
@@ -17403,6 +17439,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LlmProtocol).EncodeWire(e)
 			},
 			Name: "LlmProtocol",
+			ValidateValue: func(v any) error {
+				return v.(*LlmProtocol).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpAcpCapabilities":
 		return wire.Codec{
@@ -17418,6 +17457,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPACPCapabilities).EncodeWire(e)
 			},
 			Name: "MCPACPCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*MCPACPCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpCapabilities":
 		return wire.Codec{
@@ -17433,6 +17475,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPCapabilities).EncodeWire(e)
 			},
 			Name: "MCPCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*MCPCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpError":
 		return wire.Codec{
@@ -17448,6 +17493,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPError).EncodeWire(e)
 			},
 			Name: "MCPError",
+			ValidateValue: func(v any) error {
+				return v.(*MCPError).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpRequestId":
 		return wire.Codec{
@@ -17463,6 +17511,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPRequestID).EncodeWire(e)
 			},
 			Name: "MCPRequestID",
+			ValidateValue: func(v any) error {
+				return v.(*MCPRequestID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpServer":
 		return wire.Codec{
@@ -17483,6 +17534,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMCPServer(e, u)
 			},
 			Name: "MCPServer",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MCPServer)
+				CheckMCPServer(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpServerAcp":
 		return wire.Codec{
@@ -17498,6 +17555,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerACP).EncodeWire(e)
 			},
 			Name: "MCPServerACP",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerACP).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpServerAcpId":
 		return wire.Codec{
@@ -17513,6 +17573,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MCPServerACPID).EncodeWire(e)
 			},
 			Name: "MCPServerACPID",
+			ValidateValue: func(v any) error {
+				return v.(*MCPServerACPID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/PlanFile":
 		return wire.Codec{
@@ -17528,6 +17591,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanFile).EncodeWire(e)
 			},
 			Name: "PlanFile",
+			ValidateValue: func(v any) error {
+				return v.(*PlanFile).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/PlanMarkdown":
 		return wire.Codec{
@@ -17543,6 +17609,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanMarkdown).EncodeWire(e)
 			},
 			Name: "PlanMarkdown",
+			ValidateValue: func(v any) error {
+				return v.(*PlanMarkdown).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/PlanRemoved":
 		return wire.Codec{
@@ -17558,6 +17627,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanRemoved).EncodeWire(e)
 			},
 			Name: "PlanRemoved",
+			ValidateValue: func(v any) error {
+				return v.(*PlanRemoved).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/PlanUpdate":
 		return wire.Codec{
@@ -17577,6 +17649,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*PlanUpdate).EncodeWire(e)
 			},
 			Name: "PlanUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*PlanUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/PlanUpdateContent":
 		return wire.Codec{
@@ -17597,6 +17672,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodePlanUpdateContent(e, u)
 			},
 			Name: "PlanUpdateContent",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(PlanUpdateContent)
+				CheckPlanUpdateContent(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/ProviderCurrentConfig":
 		return wire.Codec{
@@ -17612,6 +17693,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProviderCurrentConfig).EncodeWire(e)
 			},
 			Name: "ProviderCurrentConfig",
+			ValidateValue: func(v any) error {
+				return v.(*ProviderCurrentConfig).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/ProviderId":
 		return wire.Codec{
@@ -17627,6 +17711,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProviderID).EncodeWire(e)
 			},
 			Name: "ProviderID",
+			ValidateValue: func(v any) error {
+				return v.(*ProviderID).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/ProviderInfo":
 		return wire.Codec{
@@ -17642,6 +17729,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProviderInfo).EncodeWire(e)
 			},
 			Name: "ProviderInfo",
+			ValidateValue: func(v any) error {
+				return v.(*ProviderInfo).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/ProvidersCapabilities":
 		return wire.Codec{
@@ -17657,6 +17747,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProvidersCapabilities).EncodeWire(e)
 			},
 			Name: "ProvidersCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*ProvidersCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/RequiresActionStateUpdate":
 		return wire.Codec{
@@ -17672,6 +17765,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RequiresActionStateUpdate).EncodeWire(e)
 			},
 			Name: "RequiresActionStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*RequiresActionStateUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/RunningStateUpdate":
 		return wire.Codec{
@@ -17687,6 +17783,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*RunningStateUpdate).EncodeWire(e)
 			},
 			Name: "RunningStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*RunningStateUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionArchiveCapabilities":
 		return wire.Codec{
@@ -17702,6 +17801,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionArchiveCapabilities).EncodeWire(e)
 			},
 			Name: "SessionArchiveCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionArchiveCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionArchiveFilter":
 		return wire.Codec{
@@ -17717,6 +17819,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionArchiveFilter).EncodeWire(e)
 			},
 			Name: "SessionArchiveFilter",
+			ValidateValue: func(v any) error {
+				return v.(*SessionArchiveFilter).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionCancelCapabilities":
 		return wire.Codec{
@@ -17732,6 +17837,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionCancelCapabilities).EncodeWire(e)
 			},
 			Name: "SessionCancelCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionCancelCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionCapabilities":
 		return wire.Codec{
@@ -17747,6 +17855,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionCapabilities).EncodeWire(e)
 			},
 			Name: "SessionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionForkCapabilities":
 		return wire.Codec{
@@ -17762,6 +17873,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionForkCapabilities).EncodeWire(e)
 			},
 			Name: "SessionForkCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionForkCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionInfo":
 		return wire.Codec{
@@ -17777,6 +17891,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionInfo).EncodeWire(e)
 			},
 			Name: "SessionInfo",
+			ValidateValue: func(v any) error {
+				return v.(*SessionInfo).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionMessage":
 		return wire.Codec{
@@ -17792,6 +17909,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionMessage).EncodeWire(e)
 			},
 			Name: "SessionMessage",
+			ValidateValue: func(v any) error {
+				return v.(*SessionMessage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionMessageChunk":
 		return wire.Codec{
@@ -17807,6 +17927,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionMessageChunk).EncodeWire(e)
 			},
 			Name: "SessionMessageChunk",
+			ValidateValue: func(v any) error {
+				return v.(*SessionMessageChunk).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionStatus":
 		return wire.Codec{
@@ -17822,6 +17945,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionStatus).EncodeWire(e)
 			},
 			Name: "SessionStatus",
+			ValidateValue: func(v any) error {
+				return v.(*SessionStatus).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionStatusCapabilities":
 		return wire.Codec{
@@ -17837,6 +17963,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionStatusCapabilities).EncodeWire(e)
 			},
 			Name: "SessionStatusCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionStatusCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionSystemPromptCapabilities":
 		return wire.Codec{
@@ -17852,6 +17981,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionSystemPromptCapabilities).EncodeWire(e)
 			},
 			Name: "SessionSystemPromptCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionSystemPromptCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionSystemPromptModeCapabilities":
 		return wire.Codec{
@@ -17867,6 +17999,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionSystemPromptModeCapabilities).EncodeWire(e)
 			},
 			Name: "SessionSystemPromptModeCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionSystemPromptModeCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionSystemPromptOverrideCapabilities":
 		return wire.Codec{
@@ -17882,6 +18017,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionSystemPromptOverrideCapabilities).EncodeWire(e)
 			},
 			Name: "SessionSystemPromptOverrideCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionSystemPromptOverrideCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionTitleCapabilities":
 		return wire.Codec{
@@ -17897,6 +18035,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionTitleCapabilities).EncodeWire(e)
 			},
 			Name: "SessionTitleCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SessionTitleCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionUpdate":
 		return wire.Codec{
@@ -17917,6 +18058,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeSessionUpdate(e, u)
 			},
 			Name: "SessionUpdate",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(SessionUpdate)
+				CheckSessionUpdate(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/StateUpdate":
 		return wire.Codec{
@@ -17933,6 +18080,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeStateUpdate(e, u)
 			},
 			Name: "StateUpdate",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(StateUpdate)
+				CheckStateUpdate(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SubagentSessionCapabilities":
 		return wire.Codec{
@@ -17948,6 +18101,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubagentSessionCapabilities).EncodeWire(e)
 			},
 			Name: "SubagentSessionCapabilities",
+			ValidateValue: func(v any) error {
+				return v.(*SubagentSessionCapabilities).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SubagentUpdate":
 		return wire.Codec{
@@ -17963,6 +18119,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SubagentUpdate).EncodeWire(e)
 			},
 			Name: "SubagentUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*SubagentUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SystemPrompt":
 		return wire.Codec{
@@ -17978,6 +18137,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SystemPrompt).EncodeWire(e)
 			},
 			Name: "SystemPrompt",
+			ValidateValue: func(v any) error {
+				return v.(*SystemPrompt).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SystemPromptMode":
 		return wire.Codec{
@@ -17993,6 +18155,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SystemPromptMode).EncodeWire(e)
 			},
 			Name: "SystemPromptMode",
+			ValidateValue: func(v any) error {
+				return v.(*SystemPromptMode).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/UnknownStateUpdate":
 		return wire.Codec{
@@ -18008,6 +18173,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UndeterminedStateUpdate).EncodeWire(e)
 			},
 			Name: "UndeterminedStateUpdate",
+			ValidateValue: func(v any) error {
+				return v.(*UndeterminedStateUpdate).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/Usage":
 		return wire.Codec{
@@ -18023,6 +18191,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Usage).EncodeWire(e)
 			},
 			Name: "Usage",
+			ValidateValue: func(v any) error {
+				return v.(*Usage).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/initialize.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/initialize.result.json":
 		return wire.Codec{
@@ -18038,6 +18209,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeResponse).EncodeWire(e)
 			},
 			Name: "InitializeResponse",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.notification.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.notification.params.json":
 		return wire.Codec{
@@ -18053,6 +18227,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MessageMCPNotification).EncodeWire(e)
 			},
 			Name: "MessageMCPNotification",
+			ValidateValue: func(v any) error {
+				return v.(*MessageMCPNotification).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.params.json":
 		return wire.Codec{
@@ -18068,6 +18245,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*MessageMCPRequest).EncodeWire(e)
 			},
 			Name: "MessageMCPRequest",
+			ValidateValue: func(v any) error {
+				return v.(*MessageMCPRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.result.json":
 		return wire.Codec{
@@ -18084,6 +18264,12 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeMessageMCPResponse(e, u)
 			},
 			Name: "MessageMCPResponse",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(MessageMCPResponse)
+				CheckMessageMCPResponse(&c, "", u)
+				return c.Err()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/providers.disable.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.disable.params.json":
 		return wire.Codec{
@@ -18099,6 +18285,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DisableProviderRequest).EncodeWire(e)
 			},
 			Name: "DisableProviderRequest",
+			ValidateValue: func(v any) error {
+				return v.(*DisableProviderRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/providers.disable.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.disable.result.json":
 		return wire.Codec{
@@ -18114,6 +18303,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*DisableProviderResponse).EncodeWire(e)
 			},
 			Name: "DisableProviderResponse",
+			ValidateValue: func(v any) error {
+				return v.(*DisableProviderResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/providers.list.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.list.params.json":
 		return wire.Codec{
@@ -18129,6 +18321,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListProvidersRequest).EncodeWire(e)
 			},
 			Name: "ListProvidersRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ListProvidersRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/providers.list.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.list.result.json":
 		return wire.Codec{
@@ -18144,6 +18339,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListProvidersResponse).EncodeWire(e)
 			},
 			Name: "ListProvidersResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ListProvidersResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/providers.set.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.set.params.json":
 		return wire.Codec{
@@ -18159,6 +18357,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetProviderRequest).EncodeWire(e)
 			},
 			Name: "SetProviderRequest",
+			ValidateValue: func(v any) error {
+				return v.(*SetProviderRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/providers.set.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.set.result.json":
 		return wire.Codec{
@@ -18174,6 +18375,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetProviderResponse).EncodeWire(e)
 			},
 			Name: "SetProviderResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SetProviderResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.params.json":
 		return v2.Lookup("https://agentproto.dev/schema/acp/v2/initialize.params.json#")
@@ -18191,6 +18395,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*InitializeResponse).EncodeWire(e)
 			},
 			Name: "InitializeResponse",
+			ValidateValue: func(v any) error {
+				return v.(*InitializeResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.notification.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.notification.params.json":
 		return wire.Codec{
@@ -18206,6 +18413,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProxySuccessorNotification).EncodeWire(e)
 			},
 			Name: "ProxySuccessorNotification",
+			ValidateValue: func(v any) error {
+				return v.(*ProxySuccessorNotification).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.params.json":
 		return wire.Codec{
@@ -18221,6 +18431,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProxySuccessorRequest).EncodeWire(e)
 			},
 			Name: "ProxySuccessorRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ProxySuccessorRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.result.json":
 		return wire.Codec{
@@ -18236,6 +18449,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProxySuccessorResponse).EncodeWire(e)
 			},
 			Name: "ProxySuccessorResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ProxySuccessorResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.archive.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.archive.params.json":
 		return wire.Codec{
@@ -18251,6 +18467,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArchiveSessionRequest).EncodeWire(e)
 			},
 			Name: "ArchiveSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ArchiveSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.archive.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.archive.result.json":
 		return wire.Codec{
@@ -18266,6 +18485,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArchiveSessionResponse).EncodeWire(e)
 			},
 			Name: "ArchiveSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ArchiveSessionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.fork.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.fork.params.json":
 		return wire.Codec{
@@ -18281,6 +18503,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ForkSessionRequest).EncodeWire(e)
 			},
 			Name: "ForkSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ForkSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.fork.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.fork.result.json":
 		return wire.Codec{
@@ -18296,6 +18521,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ForkSessionResponse).EncodeWire(e)
 			},
 			Name: "ForkSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ForkSessionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.list.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.list.params.json":
 		return wire.Codec{
@@ -18311,6 +18539,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListSessionsRequest).EncodeWire(e)
 			},
 			Name: "ListSessionsRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ListSessionsRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.list.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.list.result.json":
 		return wire.Codec{
@@ -18326,6 +18557,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ListSessionsResponse).EncodeWire(e)
 			},
 			Name: "ListSessionsResponse",
+			ValidateValue: func(v any) error {
+				return v.(*ListSessionsResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.new.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.new.params.json":
 		return wire.Codec{
@@ -18341,6 +18575,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*NewSessionRequest).EncodeWire(e)
 			},
 			Name: "NewSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*NewSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.resume.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.resume.params.json":
 		return wire.Codec{
@@ -18356,6 +18593,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ResumeSessionRequest).EncodeWire(e)
 			},
 			Name: "ResumeSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*ResumeSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.params.json":
 		return wire.Codec{
@@ -18371,6 +18611,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionTitleRequest).EncodeWire(e)
 			},
 			Name: "SetSessionTitleRequest",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionTitleRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.result.json":
 		return wire.Codec{
@@ -18386,6 +18629,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SetSessionTitleResponse).EncodeWire(e)
 			},
 			Name: "SetSessionTitleResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SetSessionTitleResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.status.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.status.params.json":
 		return wire.Codec{
@@ -18401,6 +18647,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionStatusRequest).EncodeWire(e)
 			},
 			Name: "SessionStatusRequest",
+			ValidateValue: func(v any) error {
+				return v.(*SessionStatusRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.status.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.status.result.json":
 		return wire.Codec{
@@ -18416,6 +18665,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*SessionStatusResponse).EncodeWire(e)
 			},
 			Name: "SessionStatusResponse",
+			ValidateValue: func(v any) error {
+				return v.(*SessionStatusResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.params.json":
 		return wire.Codec{
@@ -18431,6 +18683,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnarchiveSessionRequest).EncodeWire(e)
 			},
 			Name: "UnarchiveSessionRequest",
+			ValidateValue: func(v any) error {
+				return v.(*UnarchiveSessionRequest).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.result.json":
 		return wire.Codec{
@@ -18446,6 +18701,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UnarchiveSessionResponse).EncodeWire(e)
 			},
 			Name: "UnarchiveSessionResponse",
+			ValidateValue: func(v any) error {
+				return v.(*UnarchiveSessionResponse).Validate()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.update.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.update.params.json":
 		return wire.Codec{
@@ -18465,6 +18723,9 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*UpdateSessionNotification).EncodeWire(e)
 			},
 			Name: "UpdateSessionNotification",
+			ValidateValue: func(v any) error {
+				return v.(*UpdateSessionNotification).Validate()
+			},
 		}, true
 	}
 	return wire.Codec{}, false
