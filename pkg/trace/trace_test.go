@@ -215,9 +215,18 @@ func FuzzReader(f *testing.F) {
 		if err != nil {
 			return
 		}
+		// A reader that lends its lines gives the same records.
+		lender, err := NewReader(bytes.NewReader(in), Options{MaxLine: max, Borrow: true})
+		if err != nil {
+			t.Fatalf("the lending reader fails where the other does not: %v", err)
+		}
 		prev := 0
 		for i := 0; ; i++ {
 			r, err := tr.Next()
+			lent, lerr := lender.Next()
+			if (err == nil) != (lerr == nil) || lent.Line != r.Line || !bytes.Equal(lent.Data, r.Data) || (lent.Err == nil) != (r.Err == nil) {
+				t.Fatalf("record %d: lent %d %q %v, given %d %q %v", i, lent.Line, lent.Data, lerr, r.Line, r.Data, err)
+			}
 			if err != nil {
 				return
 			}
