@@ -99,7 +99,10 @@ func BenchmarkCLIACPFloor(b *testing.B) {
 // baselines measured in the same run:
 //
 //   - cpu-vs-decode: validate on the 20,000-line ACP trace over
-//     encoding/json decoding each of its lines into any (goal: 1.0 or less);
+//     encoding/json decoding each of its lines into any (goal: 1.0 or less),
+//     in this process;
+//   - cpu-vs-floor: the same over a program that does only that decoding
+//     (testdata/floor), run as validate is, start-up and all;
 //   - start-share: validate on a 2-line trace over the 20,000-line run, the
 //     cost of starting (goal: 0.05 or less);
 //   - small-file-share: the same for each of 100 such traces checked by one
@@ -108,9 +111,11 @@ func BenchmarkCLIACPFloor(b *testing.B) {
 // go test ./cmd/validate -run '^$' -bench Goals -benchtime 5x
 func BenchmarkGoals(b *testing.B) {
 	dir := b.TempDir()
-	bin := filepath.Join(dir, "validate")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
+	bin, floor := filepath.Join(dir, "validate"), filepath.Join(dir, "floor")
+	for out, pkg := range map[string]string{bin: ".", floor: "./testdata/floor"} {
+		if msg, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
+			b.Fatalf("go build %s: %v\n%s", pkg, err, msg)
+		}
 	}
 	big, small := acpTrace(20000), acpTrace(2)
 	bigPath, smallPath := filepath.Join(dir, "big.jsonl"), filepath.Join(dir, "small.jsonl")
@@ -131,13 +136,14 @@ func BenchmarkGoals(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	cli := func(path string) time.Duration {
-		cmd := exec.Command(bin, "--progress", "never", path)
+	cpu := func(name string, args ...string) time.Duration {
+		cmd := exec.Command(name, args...)
 		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("validate %s: %v\n%s", path, err, out)
+			b.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
 		}
 		return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
+	cli := func(path string) time.Duration { return cpu(bin, "--progress", "never", path) }
 	lines := strings.Split(strings.TrimSuffix(big, "\n"), "\n")
 	decode := func() time.Duration {
 		before := selfCPU(b)
@@ -149,15 +155,17 @@ func BenchmarkGoals(b *testing.B) {
 		}
 		return selfCPU(b) - before
 	}
-	var dec, full, start, batch time.Duration
+	var dec, prog, full, start, batch time.Duration
 	b.ResetTimer()
 	for range b.N {
 		dec += decode()
+		prog += cpu(floor, bigPath)
 		full += cli(bigPath)
 		start += cli(smallPath)
 		batch += cli(many)
 	}
 	b.ReportMetric(float64(full)/float64(dec), "cpu-vs-decode")
+	b.ReportMetric(float64(full)/float64(prog), "cpu-vs-floor")
 	b.ReportMetric(float64(start)/float64(full), "start-share")
 	b.ReportMetric(float64(batch)/smallFiles/float64(full), "small-file-share")
 	b.ReportMetric(float64(full.Milliseconds())/float64(b.N), "cli-cpu-ms")
