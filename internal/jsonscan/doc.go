@@ -631,6 +631,20 @@ func (d *Doc) Find(ptr string) int {
 	return i
 }
 
+// ValueStart returns the offset in the input where the value at the JSON
+// pointer ptr begins, and whether there is such a value: a Doc is the
+// wire.Finder of its input.
+func (d *Doc) ValueStart(ptr string) (int, bool) {
+	i := d.Find(ptr)
+	if i < 0 {
+		return 0, false
+	}
+	if d.nodes[i].kind == String {
+		return int(d.nodes[i].start) - 1, true // its opening quote
+	}
+	return int(d.nodes[i].start), true
+}
+
 // FindPath follows reference tokens from the root; -1 if they lead nowhere.
 func (d *Doc) FindPath(toks []string) int {
 	i := d.Root()

@@ -37,6 +37,15 @@ type Ends interface {
 	End(start int) int
 }
 
+// A Finder is an Ends that also says where the value at a JSON pointer
+// begins, so that Seek goes there at once rather than reading its way.
+type Finder interface {
+	Ends
+	// ValueStart returns the offset where the value at pointer begins,
+	// and whether there is one.
+	ValueStart(pointer string) (start int, found bool)
+}
+
 // SetEnds tells the decoder where the arrays and objects of its input end:
 // Skip, Raw and the decoder's own skipping then step over such a value
 // without reading it. Give it only for input a strict JSON parser has

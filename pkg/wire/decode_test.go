@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/agentproto/agentproto/internal/jsonscan"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -213,22 +214,34 @@ func TestFormats(t *testing.T) {
 }
 
 func TestSeek(t *testing.T) {
-	doc := `{"a":{"b/c":[10,{"d~e":"x"}]},"z":1}`
-	for ptr, want := range map[string]string{"": doc, "/a/b~1c/1/d~0e": `"x"`, "/a/b~1c/0": `10`, "/z": `1`, "/nope": "", "/a/b~1c/2": "", "/a/b~1c/01": "", "/z/x": ""} {
-		d := wire.NewDecoder([]byte(doc))
-		ok, err := d.Seek(ptr)
+	doc := ` {"a":{"b/c":[10,{"d~e":"x"}]},"z":1, "s" : "t"}`
+	for ptr, want := range map[string]string{"": doc[1:], "/a/b~1c/1/d~0e": `"x"`, "/a/b~1c/0": `10`, "/z": `1`, "/s": `"t"`, "/nope": "", "/a/b~1c/2": "", "/a/b~1c/01": "", "/a/b~1c/-1": "", "/z/x": "", "/a/b~1c/1/d~e": `"x"`} {
+		// Reading its way, and told where values are by a parse of the
+		// same bytes (a Finder): the same answers.
+		var a jsonscan.Arena
+		parsed, err := a.Parse([]byte(doc), 0)
 		if err != nil {
-			t.Fatalf("%q: %v", ptr, err)
+			t.Fatal(err)
 		}
-		if !ok {
-			if want != "" {
-				t.Errorf("%q: not found", ptr)
+		for _, ends := range []wire.Ends{nil, &parsed} {
+			d := wire.NewDecoder([]byte(doc))
+			if ends != nil {
+				d.SetEnds(ends)
 			}
-			continue
-		}
-		raw, err := d.Raw()
-		if err != nil || string(raw) != want {
-			t.Errorf("%q: %s, %v; want %s", ptr, raw, err, want)
+			ok, err := d.Seek(ptr)
+			if err != nil {
+				t.Fatalf("%q: %v", ptr, err)
+			}
+			if !ok {
+				if want != "" {
+					t.Errorf("%q (ends %v): not found", ptr, ends != nil)
+				}
+				continue
+			}
+			raw, err := d.Raw()
+			if err != nil || string(raw) != want {
+				t.Errorf("%q (ends %v): %s, %v; want %s", ptr, ends != nil, raw, err, want)
+			}
 		}
 	}
 	// Empty tokens name the empty member, wherever they are.

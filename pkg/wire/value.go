@@ -286,13 +286,26 @@ func (d *Decoder) PeekInteger() bool {
 // Seek moves the read position to the value at a JSON pointer (RFC 6901)
 // relative to the value at the read position, and reports whether it
 // exists. "" is the value itself. Values passed on the way are checked for
-// well-formedness.
+// well-formedness, unless the decoder is at the start of its input and its
+// Ends (SetEnds) is a Finder, which then says where the value is.
 func (d *Decoder) Seek(pointer string) (bool, error) {
 	if pointer == "" {
 		return true, nil
 	}
 	if pointer[0] != '/' {
 		return false, d.errf("JSON pointer %q does not start with '/'", pointer)
+	}
+	if f, ok := d.ends.(Finder); ok && d.pos == 0 {
+		// From the start of the input, the caller's parse (SetEnds)
+		// knows where the value is, and that the way there is valid.
+		start, found := f.ValueStart(pointer)
+		if !found {
+			return false, nil
+		}
+		if start >= 0 && start < len(d.buf) {
+			d.pos = start
+			return true, nil
+		}
 	}
 	for rest, last := pointer[1:], false; !last; {
 		// The tokens one by one, as strings.Split would give them,
