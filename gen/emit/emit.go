@@ -78,9 +78,11 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 	if len(g.order) > 0 {
 		var defs []jen.Code
 		for _, p := range g.order {
-			defs = append(defs, jen.Id(g.patterns[p]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p)))
+			defs = append(defs, jen.Id(g.patterns[p]).Op("=").Qual("sync", "OnceValue").Call(
+				jen.Func().Params().Op("*").Qual("regexp", "Regexp").Block(
+					jen.Return(jen.Qual("regexp", "MustCompile").Call(jen.Lit(p))))))
 		}
-		g.f.Comment("The schemas' patterns, compiled once.")
+		g.f.Comment("The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.")
 		g.f.Var().Defs(defs...)
 	}
 	var buf bytes.Buffer
@@ -221,9 +223,10 @@ type gen struct {
 	usesEncode, usesCheck map[*model.Type]bool
 }
 
-// pattern returns the package-level variable that holds the compiled
-// pattern, creating it on first use. Patterns are compiled once, when the
-// package is initialised; the variables are never written afterwards.
+// pattern returns a call that yields the compiled pattern, creating the
+// package-level function behind it on first use. A pattern is compiled
+// once, when a value first needs it (sync.OnceValue); the variables are
+// never written after the package is initialised.
 func (g *gen) pattern(p string) *jen.Statement {
 	name, ok := g.patterns[p]
 	if !ok {
@@ -231,7 +234,7 @@ func (g *gen) pattern(p string) *jen.Statement {
 		g.patterns[p] = name
 		g.order = append(g.order, p)
 	}
-	return jen.Id(name)
+	return jen.Id(name).Call()
 }
 
 func wire(name string) *jen.Statement { return jen.Qual(WirePath, name) }

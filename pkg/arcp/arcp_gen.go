@@ -9,6 +9,7 @@ import (
 	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -2115,7 +2116,7 @@ func (x *TraceID) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TraceID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
-	if !pattern0.MatchString(string(v)) {
+	if !pattern0().MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^[0-9a-f]{32}$", string(v))
 	}
 }
@@ -2208,7 +2209,7 @@ func (x *Timestamp) CheckWire(c *wire.Checker, p string) {
 	if !wire.IsDateTime(string(v)) {
 		c.Fail(p, "%q is not a valid date-time", string(v))
 	}
-	if !pattern1.MatchString(string(v)) {
+	if !pattern1().MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$", string(v))
 	}
 }
@@ -2256,7 +2257,7 @@ func (x *UtcTimestamp) CheckWire(c *wire.Checker, p string) {
 	if !wire.IsDateTime(string(v)) {
 		c.Fail(p, "%q is not a valid date-time", string(v))
 	}
-	if !pattern2.MatchString(string(v)) {
+	if !pattern2().MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?[Zz]$", string(v))
 	}
 }
@@ -2319,7 +2320,7 @@ func (x *Extensions) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			if pattern3.MatchString(string(key)) {
+			if pattern3().MatchString(string(key)) {
 				raw, err := wire.DecodeRaw(d)
 				if err != nil {
 					return wire.At(err, string(key))
@@ -3084,7 +3085,7 @@ func (x *AgentName) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentName) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
-	if !pattern4.MatchString(string(v)) {
+	if !pattern4().MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^[a-z0-9][a-z0-9._-]*$", string(v))
 	}
 }
@@ -3380,7 +3381,7 @@ func (x *AgentVersion) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentVersion) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
-	if !pattern5.MatchString(string(v)) {
+	if !pattern5().MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^[a-zA-Z0-9.+_-]+$", string(v))
 	}
 }
@@ -3491,7 +3492,7 @@ func (x *AgentRef) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRef) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
-	if !pattern6.MatchString(string(v)) {
+	if !pattern6().MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^[a-z0-9][a-z0-9._-]*(@[a-zA-Z0-9.+_-]+)?$", string(v))
 	}
 }
@@ -4233,7 +4234,7 @@ func (x *BudgetAmount) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BudgetAmount) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
-	if !pattern7.MatchString(string(v)) {
+	if !pattern7().MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^[A-Za-z][A-Za-z0-9_-]*:[0-9]+(\\.[0-9]+)?$", string(v))
 	}
 }
@@ -4608,7 +4609,7 @@ func (x *Currency) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Currency) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
-	if !pattern8.MatchString(string(v)) {
+	if !pattern8().MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^[A-Za-z][A-Za-z0-9_-]*$", string(v))
 	}
 }
@@ -11420,7 +11421,7 @@ func (x *VendorEvent) EncodeWireFields(e *wire.Encoder) {
 func (x *VendorEvent) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "kind")
-		if !pattern9.MatchString(string(x.Kind)) {
+		if !pattern9().MatchString(string(x.Kind)) {
 			c.Fail(p, "%q does not match the pattern ^x-vendor\\.", string(x.Kind))
 		}
 	}
@@ -20999,16 +21000,36 @@ func Lookup(id string) (wire.Codec, bool) {
 	return wire.Codec{}, false
 }
 
-// The schemas' patterns, compiled once.
+// The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.
 var (
-	pattern0 = regexp.MustCompile("^[0-9a-f]{32}$")
-	pattern1 = regexp.MustCompile("^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$")
-	pattern2 = regexp.MustCompile("^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?[Zz]$")
-	pattern3 = regexp.MustCompile("^x-vendor(\\.[a-z0-9_-]+){2,}$")
-	pattern4 = regexp.MustCompile("^[a-z0-9][a-z0-9._-]*$")
-	pattern5 = regexp.MustCompile("^[a-zA-Z0-9.+_-]+$")
-	pattern6 = regexp.MustCompile("^[a-z0-9][a-z0-9._-]*(@[a-zA-Z0-9.+_-]+)?$")
-	pattern7 = regexp.MustCompile("^[A-Za-z][A-Za-z0-9_-]*:[0-9]+(\\.[0-9]+)?$")
-	pattern8 = regexp.MustCompile("^[A-Za-z][A-Za-z0-9_-]*$")
-	pattern9 = regexp.MustCompile("^x-vendor\\.")
+	pattern0 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[0-9a-f]{32}$")
+	})
+	pattern1 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$")
+	})
+	pattern2 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?[Zz]$")
+	})
+	pattern3 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^x-vendor(\\.[a-z0-9_-]+){2,}$")
+	})
+	pattern4 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[a-z0-9][a-z0-9._-]*$")
+	})
+	pattern5 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[a-zA-Z0-9.+_-]+$")
+	})
+	pattern6 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[a-z0-9][a-z0-9._-]*(@[a-zA-Z0-9.+_-]+)?$")
+	})
+	pattern7 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[A-Za-z][A-Za-z0-9_-]*:[0-9]+(\\.[0-9]+)?$")
+	})
+	pattern8 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[A-Za-z][A-Za-z0-9_-]*$")
+	})
+	pattern9 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^x-vendor\\.")
+	})
 )

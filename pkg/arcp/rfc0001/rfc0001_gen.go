@@ -8,6 +8,7 @@ import (
 	"errors"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -2695,7 +2696,7 @@ func (x *MessageID) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
-	if !pattern1.MatchString(string(v)) {
+	if !pattern1().MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^msg_.", string(v))
 	}
 }
@@ -2743,7 +2744,7 @@ func (x *Timestamp) CheckWire(c *wire.Checker, p string) {
 	if !wire.IsDateTime(string(v)) {
 		c.Fail(p, "%q is not a valid date-time", string(v))
 	}
-	if !pattern2.MatchString(string(v)) {
+	if !pattern2().MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$", string(v))
 	}
 }
@@ -2788,7 +2789,7 @@ func (x *SessionID) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
-	if !pattern0.MatchString(string(v)) {
+	if !pattern0().MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^sess_.", string(v))
 	}
 }
@@ -2833,7 +2834,7 @@ func (x *JobID) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
-	if !pattern3.MatchString(string(v)) {
+	if !pattern3().MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^job_.", string(v))
 	}
 }
@@ -2878,7 +2879,7 @@ func (x *StreamID) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StreamID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
-	if !pattern4.MatchString(string(v)) {
+	if !pattern4().MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^str_.", string(v))
 	}
 }
@@ -2923,7 +2924,7 @@ func (x *SubscriptionID) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubscriptionID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
-	if !pattern5.MatchString(string(v)) {
+	if !pattern5().MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^sub_.", string(v))
 	}
 }
@@ -3365,7 +3366,7 @@ func (x *ArtifactID) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArtifactID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
-	if !pattern6.MatchString(string(v)) {
+	if !pattern6().MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^art_.", string(v))
 	}
 }
@@ -5585,7 +5586,7 @@ func (x *LeaseID) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LeaseID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
-	if !pattern7.MatchString(string(v)) {
+	if !pattern7().MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^lease_.", string(v))
 	}
 }
@@ -7542,7 +7543,7 @@ func (x *BudgetAmount) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BudgetAmount) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
-	if !pattern8.MatchString(string(v)) {
+	if !pattern8().MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^[^:]+:[0-9]+(\\.[0-9]+)?$", string(v))
 	}
 }
@@ -30276,15 +30277,33 @@ func Lookup(id string) (wire.Codec, bool) {
 	return wire.Codec{}, false
 }
 
-// The schemas' patterns, compiled once.
+// The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.
 var (
-	pattern0 = regexp.MustCompile("^sess_.")
-	pattern1 = regexp.MustCompile("^msg_.")
-	pattern2 = regexp.MustCompile("^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$")
-	pattern3 = regexp.MustCompile("^job_.")
-	pattern4 = regexp.MustCompile("^str_.")
-	pattern5 = regexp.MustCompile("^sub_.")
-	pattern6 = regexp.MustCompile("^art_.")
-	pattern7 = regexp.MustCompile("^lease_.")
-	pattern8 = regexp.MustCompile("^[^:]+:[0-9]+(\\.[0-9]+)?$")
+	pattern0 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^sess_.")
+	})
+	pattern1 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^msg_.")
+	})
+	pattern2 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$")
+	})
+	pattern3 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^job_.")
+	})
+	pattern4 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^str_.")
+	})
+	pattern5 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^sub_.")
+	})
+	pattern6 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^art_.")
+	})
+	pattern7 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^lease_.")
+	})
+	pattern8 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[^:]+:[0-9]+(\\.[0-9]+)?$")
+	})
 )

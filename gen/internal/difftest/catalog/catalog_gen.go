@@ -9,6 +9,7 @@ import (
 	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -545,7 +546,7 @@ func (x *Labels) CheckWire(c *wire.Checker, p string) {
 	for _, m := range x.Unknown {
 		p := wire.Join(p, m.Key)
 		matched := false
-		if pattern0.MatchString(m.Key) {
+		if pattern0().MatchString(m.Key) {
 			matched = true
 			if err := func() error {
 				d := wire.NewDecoder(m.Value)
@@ -573,7 +574,7 @@ func (x *Labels) CheckWire(c *wire.Checker, p string) {
 				}
 			}
 		}
-		if pattern1.MatchString(m.Key) {
+		if pattern1().MatchString(m.Key) {
 			matched = true
 			if err := func() error {
 				d := wire.NewDecoder(m.Value)
@@ -2218,7 +2219,7 @@ func (x *Price) CheckWire(c *wire.Checker, p string) {
 		if utf8.RuneCountInString(string(k)) > 8 {
 			c.Fail(p, "is longer than 8 characters")
 		}
-		if !pattern2.MatchString(string(k)) {
+		if !pattern2().MatchString(string(k)) {
 			c.Fail(p, "%q does not match the pattern ^[a-z]", string(k))
 		}
 	}
@@ -2412,9 +2413,15 @@ func Lookup(id string) (wire.Codec, bool) {
 	return wire.Codec{}, false
 }
 
-// The schemas' patterns, compiled once.
+// The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.
 var (
-	pattern0 = regexp.MustCompile("^x-")
-	pattern1 = regexp.MustCompile("^n-")
-	pattern2 = regexp.MustCompile("^[a-z]")
+	pattern0 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^x-")
+	})
+	pattern1 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^n-")
+	})
+	pattern2 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[a-z]")
+	})
 )

@@ -8,6 +8,7 @@ import (
 	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -135,7 +136,7 @@ func (x *Sample) EncodeWireFields(e *wire.Encoder) {
 func (x *Sample) CheckWire(c *wire.Checker, p string) {
 	if x.Source != nil {
 		p := wire.Join(p, "source")
-		if !pattern0.MatchString(string((*x.Source))) {
+		if !pattern0().MatchString(string((*x.Source))) {
 			c.Fail(p, "%q does not match the pattern ^[a-z][a-z0-9-]*$", string((*x.Source)))
 		}
 	}
@@ -208,7 +209,7 @@ func (x *Labels) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			if pattern1.MatchString(string(key)) || pattern2.MatchString(string(key)) {
+			if pattern1().MatchString(string(key)) || pattern2().MatchString(string(key)) {
 				raw, err := wire.DecodeRaw(d)
 				if err != nil {
 					return wire.At(err, string(key))
@@ -242,7 +243,7 @@ func (x *Labels) EncodeWireFields(e *wire.Encoder) {
 func (x *Labels) CheckWire(c *wire.Checker, p string) {
 	for _, m := range x.Unknown {
 		p := wire.Join(p, m.Key)
-		if pattern1.MatchString(m.Key) {
+		if pattern1().MatchString(m.Key) {
 			if err := func() error {
 				d := wire.NewDecoder(m.Value)
 				var v string
@@ -269,7 +270,7 @@ func (x *Labels) CheckWire(c *wire.Checker, p string) {
 				}
 			}
 		}
-		if pattern2.MatchString(m.Key) {
+		if pattern2().MatchString(m.Key) {
 			if err := func() error {
 				d := wire.NewDecoder(m.Value)
 				var v int64
@@ -395,7 +396,7 @@ func (x *OpenLabels) EncodeWireFields(e *wire.Encoder) {
 func (x *OpenLabels) CheckWire(c *wire.Checker, p string) {
 	for _, m := range x.Unknown {
 		p := wire.Join(p, m.Key)
-		if pattern2.MatchString(m.Key) {
+		if pattern2().MatchString(m.Key) {
 			if err := func() error {
 				d := wire.NewDecoder(m.Value)
 				var v uint64
@@ -708,9 +709,15 @@ func Lookup(id string) (wire.Codec, bool) {
 	return wire.Codec{}, false
 }
 
-// The schemas' patterns, compiled once.
+// The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.
 var (
-	pattern0 = regexp.MustCompile("^[a-z][a-z0-9-]*$")
-	pattern1 = regexp.MustCompile("^x-")
-	pattern2 = regexp.MustCompile("^n-")
+	pattern0 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[a-z][a-z0-9-]*$")
+	})
+	pattern1 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^x-")
+	})
+	pattern2 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^n-")
+	})
 )

@@ -9,6 +9,7 @@ import (
 	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -1720,7 +1721,7 @@ func (x *Headers) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			if pattern0.MatchString(string(key)) {
+			if pattern0().MatchString(string(key)) {
 				raw, err := wire.DecodeRaw(d)
 				if err != nil {
 					return wire.At(err, string(key))
@@ -1754,7 +1755,7 @@ func (x *Headers) EncodeWireFields(e *wire.Encoder) {
 func (x *Headers) CheckWire(c *wire.Checker, p string) {
 	for _, m := range x.Unknown {
 		p := wire.Join(p, m.Key)
-		if pattern0.MatchString(m.Key) {
+		if pattern0().MatchString(m.Key) {
 			if err := func() error {
 				d := wire.NewDecoder(m.Value)
 				var v string
@@ -1838,7 +1839,7 @@ func (x *Channel) CheckWire(c *wire.Checker, p string) {
 		if utf8.RuneCountInString(string(string(*x))) > 8 {
 			c.Fail(p, "is longer than 8 characters")
 		}
-		if !pattern1.MatchString(string(string(*x))) {
+		if !pattern1().MatchString(string(string(*x))) {
 			c.Fail(p, "%q does not match the pattern ^[a-z]+$", string(string(*x)))
 		}
 	}
@@ -2553,8 +2554,12 @@ func Lookup(id string) (wire.Codec, bool) {
 	return wire.Codec{}, false
 }
 
-// The schemas' patterns, compiled once.
+// The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.
 var (
-	pattern0 = regexp.MustCompile("^x-")
-	pattern1 = regexp.MustCompile("^[a-z]+$")
+	pattern0 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^x-")
+	})
+	pattern1 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[a-z]+$")
+	})
 )

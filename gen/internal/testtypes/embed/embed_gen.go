@@ -8,6 +8,7 @@ import (
 	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -298,7 +299,7 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	}
 	if x.Trace != nil {
 		p := wire.Join(p, "trace")
-		if !pattern0.MatchString(string((*x.Trace))) {
+		if !pattern0().MatchString(string((*x.Trace))) {
 			c.Fail(p, "%q does not match the pattern ^[0-9a-f]{4}$", string((*x.Trace)))
 		}
 	}
@@ -520,7 +521,7 @@ func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
 		case 3:
 			if x.Trace != nil {
 				p := wire.Join(p, "trace")
-				if !pattern0.MatchString(string((*x.Trace))) {
+				if !pattern0().MatchString(string((*x.Trace))) {
 					c.Fail(p, "%q does not match the pattern ^[0-9a-f]{4}$", string((*x.Trace)))
 				}
 			}
@@ -877,7 +878,7 @@ func (x *Ping) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "trace")
-		if !pattern0.MatchString(string(x.Trace)) {
+		if !pattern0().MatchString(string(x.Trace)) {
 			c.Fail(p, "%q does not match the pattern ^[0-9a-f]{4}$", string(x.Trace))
 		}
 	}
@@ -1088,7 +1089,9 @@ func Lookup(id string) (wire.Codec, bool) {
 	return wire.Codec{}, false
 }
 
-// The schemas' patterns, compiled once.
+// The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.
 var (
-	pattern0 = regexp.MustCompile("^[0-9a-f]{4}$")
+	pattern0 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[0-9a-f]{4}$")
+	})
 )

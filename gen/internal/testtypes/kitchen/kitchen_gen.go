@@ -8,6 +8,7 @@ import (
 	"errors"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -1215,7 +1216,7 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 		}
 		for i0 := range x.Tags {
 			p := wire.JoinIndex(p, i0)
-			if !pattern0.MatchString(string(x.Tags[i0])) {
+			if !pattern0().MatchString(string(x.Tags[i0])) {
 				c.Fail(p, "%q does not match the pattern ^[a-z]+$", string(x.Tags[i0]))
 			}
 		}
@@ -4585,7 +4586,7 @@ func (x *Vendored) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			if pattern1.MatchString(string(key)) {
+			if pattern1().MatchString(string(key)) {
 				raw, err := wire.DecodeRaw(d)
 				if err != nil {
 					return wire.At(err, string(key))
@@ -4714,7 +4715,7 @@ func (x *Patterned) EncodeWireFields(e *wire.Encoder) {
 func (x *Patterned) CheckWire(c *wire.Checker, p string) {
 	for _, m := range x.Unknown {
 		p := wire.Join(p, m.Key)
-		if pattern2.MatchString(m.Key) {
+		if pattern2().MatchString(m.Key) {
 			if err := func() error {
 				d := wire.NewDecoder(m.Value)
 				var v string
@@ -5247,9 +5248,15 @@ func Lookup(id string) (wire.Codec, bool) {
 	return wire.Codec{}, false
 }
 
-// The schemas' patterns, compiled once.
+// The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.
 var (
-	pattern0 = regexp.MustCompile("^[a-z]+$")
-	pattern1 = regexp.MustCompile("^x-vendor(\\.[a-z]+){2,}$")
-	pattern2 = regexp.MustCompile("^x-")
+	pattern0 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[a-z]+$")
+	})
+	pattern1 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^x-vendor(\\.[a-z]+){2,}$")
+	})
+	pattern2 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^x-")
+	})
 )
