@@ -81,3 +81,25 @@ func ExampleOpt() {
 	// absent=false null=true value="" ok=false
 	// absent=false null=false value="" ok=true
 }
+
+// One decoder reads many lines: Reset points it at the next one without
+// allocating, and Seek finds a member by its JSON pointer.
+func ExampleDecoder_Reset() {
+	lines := []string{
+		`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"sess_1"}}`,
+		`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"sess_2"}}`,
+	}
+	var d wire.Decoder
+	for _, line := range lines {
+		d.Reset([]byte(line))
+		if found, err := d.Seek("/params/sessionId"); !found || err != nil {
+			fmt.Println("no session id:", err)
+			continue
+		}
+		id, err := d.String()
+		fmt.Println(id, err)
+	}
+	// Output:
+	// sess_1 <nil>
+	// sess_2 <nil>
+}

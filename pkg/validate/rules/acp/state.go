@@ -575,14 +575,15 @@ func (s *state) response(m *protocol.Message, idAt int) {
 		req *request
 	}
 	// The keys of the id as each side's, read from the line's bytes.
-	var cands, keys [3]cand
+	var cands [3]cand
+	var keys [3][]byte
 	nc, nk := 0, 0
 	for _, from := range [...]string{c2a, a2c, ""} {
 		if m.Dir != "" && from != opposite(m.Dir) && from != "" {
 			continue
 		}
 		if k, ok := s.idKey(from, m, idAt); ok {
-			keys[nk].key = k
+			keys[nk] = k
 			nk++
 			if r, _ := s.pending.GetBytes(k); r != nil {
 				cands[nc] = cand{k, r}
@@ -592,13 +593,13 @@ func (s *state) response(m *protocol.Message, idAt int) {
 	}
 	if nc == 0 {
 		for _, k := range keys[:nk] {
-			if _, ok := s.answered.GetBytes(k.key); ok {
+			if _, ok := s.answered.GetBytes(k); ok {
 				m.Add(finding.Error, finding.RuleDuplicateResponse, "/id", "second response to request id %s: each request is answered exactly once", protocol.Display(m.Doc.Value(idAt)))
 				return
 			}
 		}
 		for _, k := range keys[:nk] {
-			if s.pending.Forgotten(string(k.key)) || s.answered.Forgotten(string(k.key)) {
+			if s.pending.Forgotten(string(k)) || s.answered.Forgotten(string(k)) {
 				s.windowNote(m, "/id")
 				return
 			}
