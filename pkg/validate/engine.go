@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -883,17 +884,14 @@ func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
 		}
 		// Each schema is validated once; an error is explained from
 		// that one validation.
-		narrowErr := r.validate(ck, m, d)
+		narrowErr, done := r.validateParts(ck, r.split(ck), m, d, nil)
 		if narrowErr == nil {
 			it.nearMisses(ck.Schema, ck)
 			continue
 		}
 		alt := ck
 		alt.Schema = ck.Alt
-		var wideErr verdict
-		if !e.fast(ck.Alt, ptr, m, d) {
-			wideErr = r.validate(alt, m, d)
-		}
+		wideErr, same := r.wider(alt, ptr, m, d, narrowErr, done)
 		if e.opts.Observe != nil {
 			it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Alt.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Alt.Valid(ck.Value)})
 		}
@@ -906,6 +904,10 @@ func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
 		// wider one finds other faults (then the stable schema's
 		// complaints are about the additions, not the mistake).
 		narrow := r.explain(narrowErr, m.Line)
+		if same {
+			it.out = append(it.out, narrow...)
+			continue
+		}
 		wide := r.explain(wideErr, m.Line)
 		if samePointers(narrow, wide) {
 			it.out = append(it.out, narrow...)
@@ -1016,26 +1018,93 @@ type failure struct {
 // envelope is not validated in its payload too, nor one wrong in a session
 // id in its update. Otherwise the check is validated whole.
 func (r *fileRun) validate(ck protocol.Check, m *protocol.Message, d *wire.Decoder) verdict {
-	var parts []protocol.Check
-	if !r.e.whole {
-		parts = r.e.schemas.SplitCheck(ck)
-	}
-	if len(parts) == 0 {
-		if err := ck.Schema.Validate(ck.Value); err != nil {
-			return verdict{{ck, err}}
-		}
+	v, _ := r.validateParts(ck, r.split(ck), m, d, nil)
+	return v
+}
+
+// split is the parts of ck (protocol.Schemas.SplitCheck), none when the
+// engine validates checks whole.
+func (r *fileRun) split(ck protocol.Check) []protocol.Check {
+	if r.e.whole {
 		return nil
 	}
-	var v verdict
-	for _, p := range parts {
-		if r.e.fast(p.Schema, protocol.Pointer(p.Loc), m, d) {
-			continue
+	return r.e.schemas.SplitCheck(ck)
+}
+
+// outcome is how a part of a check fared: the schema and place it was
+// validated at, and its failure (nil when it is valid).
+type outcome struct {
+	schema *protocol.Schema
+	ptr    string
+	fail   *failure
+}
+
+// validateParts is validate with ck's parts given (none: ck is validated
+// whole). It takes the outcome of a part that done holds (the same schema
+// at the same place, so the same verdict) rather than validating it again,
+// and returns the outcome of each part with the verdict.
+func (r *fileRun) validateParts(ck protocol.Check, parts []protocol.Check, m *protocol.Message, d *wire.Decoder, done []outcome) (verdict, []outcome) {
+	if len(parts) == 0 {
+		if err := ck.Schema.Validate(ck.Value); err != nil {
+			return verdict{{ck, err}}, nil
 		}
-		if err := p.Schema.Validate(p.Value); err != nil {
-			v = append(v, failure{p, err})
+		return nil, nil
+	}
+	var v verdict
+	outs := make([]outcome, 0, len(parts))
+parts:
+	for _, p := range parts {
+		ptr := protocol.Pointer(p.Loc)
+		for _, o := range done {
+			if o.schema == p.Schema && o.ptr == ptr {
+				if o.fail != nil {
+					v = append(v, *o.fail)
+				}
+				outs = append(outs, o)
+				continue parts
+			}
+		}
+		o := outcome{schema: p.Schema, ptr: ptr}
+		if !r.e.fast(p.Schema, ptr, m, d) {
+			if err := p.Schema.Validate(p.Value); err != nil {
+				v = append(v, failure{p, err})
+				o.fail = &v[len(v)-1]
+			}
+		}
+		outs = append(outs, o)
+	}
+	return v, outs
+}
+
+// wider validates alt, the wider schema of a check whose narrow schema
+// gave narrow with the parts done. A part of the same schema at the same
+// place is not validated again; and when one of them failed, the wider
+// schema certainly fails too, so the fast path is not asked about the
+// whole. same reports that the verdict is narrow's own, failure for
+// failure: it explains the same way.
+func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, d *wire.Decoder, narrow verdict, done []outcome) (v verdict, same bool) {
+	parts := r.split(alt)
+	fails := false
+	for _, p := range parts {
+		for _, o := range done {
+			if o.fail != nil && o.schema == p.Schema && o.ptr == protocol.Pointer(p.Loc) {
+				fails = true
+			}
 		}
 	}
-	return v
+	if !fails && r.e.fast(alt.Schema, ptr, m, d) {
+		return nil, false
+	}
+	v, _ = r.validateParts(alt, parts, m, d, done)
+	if len(v) != len(narrow) {
+		return v, false
+	}
+	for i := range v {
+		if v[i].err != narrow[i].err || v[i].ck.Schema != narrow[i].ck.Schema || !slices.Equal(v[i].ck.Loc, narrow[i].ck.Loc) {
+			return v, false
+		}
+	}
+	return v, true
 }
 
 // explain turns a verdict into findings, in the order one validation of
