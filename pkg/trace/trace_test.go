@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -489,5 +491,47 @@ func linesComeBackExact(t *testing.T, borrow bool) {
 		if string(got[i]) != want[i] {
 			t.Errorf("record %d: %d bytes differ from the %d-byte line", i, len(got[i]), len(want[i]))
 		}
+	}
+}
+
+// TestSmallFileThatGrows reads a regular file whose read buffer was sized
+// for what it held when the Reader was made: lines written later, longer
+// than that buffer, come back whole.
+func TestSmallFileThatGrows(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t.jsonl")
+	if err := os.WriteFile(p, []byte(`{"a":1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := NewReader(f, Options{Borrow: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := `{"b":"` + strings.Repeat("x", 200_000) + `"}`
+	w, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.WriteString(long + "\n" + `{"c":3}` + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	var got []string
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(rec.Data))
+	}
+	if want := []string{`{"a":1}`, long, `{"c":3}`}; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("got %d records (%.20q…), want the 3 lines", len(got), got)
 	}
 }
