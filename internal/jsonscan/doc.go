@@ -71,8 +71,10 @@ type Arena struct {
 // returned before must no longer be used.
 func (a *Arena) Reset() { a.free, a.next = nil, 0 }
 
-// arenaChunk is how many nodes an Arena allocates at once.
-const arenaChunk = 4096
+// arenaChunk is how many nodes an Arena allocates at once, at most: its
+// first chunk holds firstChunk, and each new one twice the one before, so
+// that a few short lines cost little.
+const arenaChunk, firstChunk = 4096, 256
 
 // Parse parses data as Parse does (the same values are accepted, with the
 // same errors). maxDepth is Parse's nesting limit.
@@ -87,7 +89,7 @@ func (a *Arena) Parse(data []byte, maxDepth int) (Doc, error) {
 		return Doc{}, &Error{Kind: TooLarge, Msg: fmt.Sprintf("a value of %d bytes, more than the %d this parser reads", len(data), MaxDocBytes)}
 	}
 	if cap(a.free) == 0 {
-		a.free = a.take()
+		a.free = a.take(0)
 	}
 	// The Doc's nodes go to the free rest of the chunk. A Doc that
 	// outgrows it moves to the next chunk, and one that outgrows half a
@@ -117,11 +119,15 @@ func (a *Arena) Parse(data []byte, maxDepth int) (Doc, error) {
 	return Doc{data: data, nodes: t.nodes[:n:n], depth: maxDepth, deep: t.deepest}, nil
 }
 
-// take returns the next chunk, empty: one allocated before and freed by
-// Reset, or a new one.
-func (a *Arena) take() []node {
-	if a.next == len(a.chunks) {
-		a.chunks = append(a.chunks, make([]node, 0, arenaChunk))
+// take returns the next chunk, empty, with room for at least need nodes:
+// one allocated before and freed by Reset, or a new one.
+func (a *Arena) take(need int) []node {
+	size := max(need, min(firstChunk<<min(a.next, 8), arenaChunk))
+	switch {
+	case a.next == len(a.chunks):
+		a.chunks = append(a.chunks, make([]node, 0, size))
+	case cap(a.chunks[a.next]) < need:
+		a.chunks[a.next] = make([]node, 0, size) // the old one was too small
 	}
 	c := a.chunks[a.next][:0]
 	a.next++
@@ -160,7 +166,7 @@ func (t *tape) add(k Type, start int) int {
 func (t *tape) grow() {
 	var room []node
 	if t.arena != nil && len(t.nodes) < arenaChunk/2 {
-		room = t.arena.take()
+		room = t.arena.take(2 * len(t.nodes))
 	} else {
 		room = make([]node, 0, 2*cap(t.nodes)+arenaChunk)
 		t.arena = nil

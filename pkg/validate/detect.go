@@ -255,7 +255,7 @@ var mcpMethods = map[string]bool{
 // (only answers) or with any ACP method, extension method or misspelt ACP
 // method is ACP. It returns the line of the first request and the message.
 func (e *Engine) otherJSONRPC(items []*item) (int, string) {
-	known := e.acpMethodNames()
+	known := e.acpNames()
 	var methods []string
 	seen := map[string]bool{}
 	line := 0

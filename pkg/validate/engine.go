@@ -149,6 +149,9 @@ type Engine struct {
 	reg     *registry.Registry
 	rules   []protocol.Rules // in the order a file's protocol is tried
 	docs    *explain.Docs
+	// acpNames lists the methods of every ACP version (acpMethodNames),
+	// made once, when a file first asks.
+	acpNames func() []string
 	// whole validates every check whole, never split by
 	// protocol.Schemas.Split: the tests compare both ways.
 	whole   bool
@@ -173,6 +176,7 @@ func New(opts Options) (*Engine, error) {
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
 	}
+	e.acpNames = sync.OnceValue(e.acpMethodNames)
 	e.known, _ = opts.Fast.(KnownChecker)
 	e.dec, _ = opts.Fast.(DecoderChecker)
 	if opts.Protocol != "" && e.rulesOf(opts.Protocol) == nil {
@@ -645,8 +649,10 @@ type lineStore struct {
 	used   int // chunks in use, the last perhaps in part
 }
 
-// lineChunk is the size of a lineStore's chunks.
-const lineChunk = 64 << 10
+// lineChunk is the size of a lineStore's chunks, at most: the first is
+// firstLineChunk, and each new one twice the one before, so that a short
+// trace costs little.
+const lineChunk, firstLineChunk = 64 << 10, 4 << 10
 
 // keep returns a copy of line (nil for nil). The copy's capacity ends with
 // it, so appending to one line never touches another.
@@ -658,8 +664,12 @@ func (s *lineStore) keep(line []byte) []byte {
 		return bytes.Clone(line)
 	}
 	if s.used == 0 || cap(s.chunks[s.used-1])-len(s.chunks[s.used-1]) < len(line) {
-		if s.used == len(s.chunks) {
-			s.chunks = append(s.chunks, make([]byte, 0, lineChunk))
+		size := max(len(line), min(firstLineChunk<<min(s.used, 8), lineChunk))
+		switch {
+		case s.used == len(s.chunks):
+			s.chunks = append(s.chunks, make([]byte, 0, size))
+		case cap(s.chunks[s.used]) < len(line):
+			s.chunks[s.used] = make([]byte, 0, size) // the old one was too small
 		}
 		s.chunks[s.used] = s.chunks[s.used][:0]
 		s.used++
