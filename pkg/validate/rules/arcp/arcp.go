@@ -291,24 +291,31 @@ func (s *state) Step(m *protocol.Message) {
 
 	// Dialect deviations: a warning each, and the schema's complaint at the
 	// same place is left to the warning.
-	var devLocs [][]string
+	var devs []*registry.Deviation
 	notTerminal := false
 	for _, d := range set.t.Deviations {
 		if d.Detect.State != "" || !matches(d, typ, m) {
 			continue
 		}
 		notTerminal = notTerminal || d.NotTerminal
-		ptr := where(d, m)
 		if s.firstDeviation(d.ID) {
-			m.Add(finding.Warning, finding.RuleDeviationPrefix+d.ID, ptr, "%s dialect: %s; canonical ARCP v1.1 has %s. %s%s", d.SDK, describeDeviation(d), d.Canonical, d.Note, onceNote)
+			m.Add(finding.Warning, finding.RuleDeviationPrefix+d.ID, where(d, m), "%s dialect: %s; canonical ARCP v1.1 has %s. %s%s", d.SDK, describeDeviation(d), d.Canonical, d.Note, onceNote)
 		}
-		devLocs = append(devLocs, protocol.SplitPointer(ptr))
+		devs = append(devs, d)
 	}
-	if len(devLocs) > 0 {
+	if len(devs) > 0 {
+		// Where the deviations are is looked up only for a message the
+		// schema finds fault with (before its report).
 		prev := ck.Skip
+		var devLocs [][]string
 		ck.Skip = func(l []string) bool {
 			if prev != nil && prev(l) {
 				return true
+			}
+			if devLocs == nil {
+				for _, d := range devs {
+					devLocs = append(devLocs, protocol.SplitPointer(where(d, m)))
+				}
 			}
 			for _, dl := range devLocs {
 				if protocol.HasPrefix(l, dl) || len(dl) > 0 && len(l) == len(dl)-1 && protocol.HasPrefix(dl, l) {
