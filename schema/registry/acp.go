@@ -140,7 +140,7 @@ func (r *ACPRecord) Matches(has func(key string) bool) bool {
 	return true
 }
 
-func loadACP(fsys fs.FS, v *Version, b []byte) (*ACPTable, error) {
+func loadACP(fsys fs.FS, v *Version, b []byte, check bool) (*ACPTable, error) {
 	t := &ACPTable{}
 	if err := strictUnmarshal(b, t); err != nil {
 		return nil, fmt.Errorf("dispatch.json: %w", err)
@@ -148,7 +148,7 @@ func loadACP(fsys fs.FS, v *Version, b []byte) (*ACPTable, error) {
 	if t.Envelope == "" {
 		return nil, fmt.Errorf("dispatch.json: no envelope")
 	}
-	if err := checkFile(fsys, v, "envelope", t.Envelope); err != nil {
+	if err := checkFile(check, fsys, v, "envelope", t.Envelope); err != nil {
 		return nil, fmt.Errorf("dispatch.json: %w", err)
 	}
 	seen := map[string]bool{}
@@ -174,7 +174,7 @@ func loadACP(fsys fs.FS, v *Version, b []byte) (*ACPTable, error) {
 			return nil, fmt.Errorf("%s: a notification has no result", where)
 		}
 		for _, f := range []string{m.Params, m.Result} {
-			if err := checkFile(fsys, v, where, f); err != nil {
+			if err := checkFile(check, fsys, v, where, f); err != nil {
 				return nil, err
 			}
 		}
@@ -186,7 +186,7 @@ func loadACP(fsys fs.FS, v *Version, b []byte) (*ACPTable, error) {
 		if r.Record == "" || r.Schema == "" || len(r.Keys) == 0 {
 			return nil, fmt.Errorf("dispatch.json: records[%d] needs record, keys and schema", i)
 		}
-		if err := checkFile(fsys, v, "records["+r.Record+"]", r.Schema); err != nil {
+		if err := checkFile(check, fsys, v, "records["+r.Record+"]", r.Schema); err != nil {
 			return nil, fmt.Errorf("dispatch.json: %w", err)
 		}
 	}

@@ -43,7 +43,7 @@ func (t *ArcanTable) Event(partType string) *ArcanEvent {
 	return nil
 }
 
-func loadArcan(fsys fs.FS, v *Version, b []byte) (*ArcanTable, error) {
+func loadArcan(fsys fs.FS, v *Version, b []byte, check bool) (*ArcanTable, error) {
 	t := &ArcanTable{}
 	if err := strictUnmarshal(b, t); err != nil {
 		return nil, fmt.Errorf("dispatch.json: %w", err)
@@ -53,7 +53,7 @@ func loadArcan(fsys fs.FS, v *Version, b []byte) (*ArcanTable, error) {
 		if e.PartType == "" || e.Schema == "" {
 			return nil, fmt.Errorf("dispatch.json: events[%d] needs part_type and schema", i)
 		}
-		if err := checkFile(fsys, v, "event "+e.PartType, e.Schema); err != nil {
+		if err := checkFile(check, fsys, v, "event "+e.PartType, e.Schema); err != nil {
 			return nil, fmt.Errorf("dispatch.json: %w", err)
 		}
 		var err error
@@ -61,7 +61,7 @@ func loadArcan(fsys fs.FS, v *Version, b []byte) (*ArcanTable, error) {
 			return nil, fmt.Errorf("event %s: %w", e.PartType, err)
 		}
 	}
-	if err := checkFile(fsys, v, "store_record", t.StoreRecord); err != nil {
+	if err := checkFile(check, fsys, v, "store_record", t.StoreRecord); err != nil {
 		return nil, fmt.Errorf("dispatch.json: %w", err)
 	}
 	if t.StoreRecord != "" {

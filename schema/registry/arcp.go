@@ -317,7 +317,7 @@ func (t *ARCPTable) VendorKind(kind string) bool {
 	return t.vendorKind != nil && t.vendorKind.MatchString(kind)
 }
 
-func loadARCP(fsys fs.FS, v *Version, b []byte) (*ARCPTable, error) {
+func loadARCP(fsys fs.FS, v *Version, b []byte, check bool) (*ARCPTable, error) {
 	t := &ARCPTable{}
 	if err := strictUnmarshal(b, t); err != nil {
 		return nil, fmt.Errorf("dispatch.json: %w", err)
@@ -332,7 +332,7 @@ func loadARCP(fsys fs.FS, v *Version, b []byte) (*ARCPTable, error) {
 		if m.Type == "" || m.Schema == "" {
 			return nil, fmt.Errorf("dispatch.json: messages[%d] needs type and schema", i)
 		}
-		if err := checkFile(fsys, v, "message "+m.Type, m.Schema); err != nil {
+		if err := checkFile(check, fsys, v, "message "+m.Type, m.Schema); err != nil {
 			return nil, fmt.Errorf("dispatch.json: %w", err)
 		}
 	}
@@ -340,7 +340,7 @@ func loadARCP(fsys fs.FS, v *Version, b []byte) (*ARCPTable, error) {
 		if e.Kind == "" || e.Schema == "" {
 			return nil, fmt.Errorf("dispatch.json: events[%d] needs kind and schema", i)
 		}
-		if err := checkFile(fsys, v, "event "+e.Kind, e.Schema); err != nil {
+		if err := checkFile(check, fsys, v, "event "+e.Kind, e.Schema); err != nil {
 			return nil, fmt.Errorf("dispatch.json: %w", err)
 		}
 	}

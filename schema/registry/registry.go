@@ -13,6 +13,7 @@
 package registry
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -118,7 +119,8 @@ var embedded = sync.OnceValues(func() (*Registry, error) {
 // loaded once. A protocol's tables are read when one of its versions is
 // first asked for; they are the tables Load checks in this package's tests,
 // so they do not fail (if they did, the protocol would have no versions,
-// and Err would say why).
+// and Err would say why), and the schema files they name are not looked
+// up again.
 func Embedded() (*Registry, error) { return embedded() }
 
 // Err reports the tables of a protocol that could not be loaded when first
@@ -183,7 +185,7 @@ func load(fsys fs.FS, idPrefix string, lazy bool) (*Registry, error) {
 			}
 			continue
 		}
-		if err := loadTables(fsys, v); err != nil {
+		if err := loadTables(fsys, v, true); err != nil {
 			return nil, fmt.Errorf("registry: %s: %w", v.Folder, err)
 		}
 	}
@@ -209,37 +211,70 @@ func known(protocol string) bool {
 	return false
 }
 
-// loadTables reads the dispatch table (and ARCP's deviations) of v.
-func loadTables(fsys fs.FS, v *Version) error {
+// loadTables reads the dispatch table (and ARCP's deviations) of v. With
+// checkFiles, every schema file a table names must exist (Load checks;
+// the embedded tables are the ones this package's tests load that way).
+func loadTables(fsys fs.FS, v *Version, checkFiles bool) error {
 	b, err := fs.ReadFile(fsys, path.Join(v.Folder, schema.DispatchTable))
 	if err != nil {
 		return err
 	}
-	var head struct {
-		Protocol string `json:"protocol"`
-		Version  string `json:"version"`
-	}
-	if err := json.Unmarshal(b, &head); err != nil {
+	protocol, version, err := readHead(b)
+	if err != nil {
 		return fmt.Errorf("%s: %w", schema.DispatchTable, err)
 	}
-	if head.Protocol != v.Protocol && !strings.HasPrefix(head.Protocol, v.Protocol+"-") || head.Version != path.Base(v.Folder) {
-		return fmt.Errorf("%s says protocol %q version %q; %s expects protocol %s, version %s (the folder's name)", schema.DispatchTable, head.Protocol, head.Version, schema.VersionsFile, v.Protocol, path.Base(v.Folder))
+	if protocol != v.Protocol && !strings.HasPrefix(protocol, v.Protocol+"-") || version != path.Base(v.Folder) {
+		return fmt.Errorf("%s says protocol %q version %q; %s expects protocol %s, version %s (the folder's name)", schema.DispatchTable, protocol, version, schema.VersionsFile, v.Protocol, path.Base(v.Folder))
 	}
 	switch v.Protocol {
 	case "acp":
-		v.ACP, err = loadACP(fsys, v, b)
+		v.ACP, err = loadACP(fsys, v, b, checkFiles)
 	case "arcp":
-		v.ARCP, err = loadARCP(fsys, v, b)
+		v.ARCP, err = loadARCP(fsys, v, b, checkFiles)
 	case "arcan":
-		v.Arcan, err = loadArcan(fsys, v, b)
+		v.Arcan, err = loadArcan(fsys, v, b, checkFiles)
 	}
 	return err
 }
 
+// readHead reads the "protocol" and "version" members of a dispatch
+// table, which open it, without reading the rest (the table's own decode
+// reads all of it, strictly).
+func readHead(b []byte) (protocol, version string, err error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil {
+		return "", "", err
+	} else if tok != json.Delim('{') {
+		return "", "", fmt.Errorf("not a JSON object")
+	}
+	var seen int
+	for seen < 2 && dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", "", err
+		}
+		switch tok {
+		case "protocol":
+			err = dec.Decode(&protocol)
+			seen++
+		case "version":
+			err = dec.Decode(&version)
+			seen++
+		default:
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return "", "", err
+		}
+	}
+	return protocol, version, nil
+}
+
 // checkFile reports a table's reference to a schema file that does not
-// exist.
-func checkFile(fsys fs.FS, v *Version, what, ref string) error {
-	if ref == "" {
+// exist, when check is set.
+func checkFile(check bool, fsys fs.FS, v *Version, what, ref string) error {
+	if ref == "" || !check {
 		return nil
 	}
 	file, _, _ := strings.Cut(ref, "#")
@@ -269,7 +304,7 @@ func (r *Registry) ready(protocol string) {
 				if v.Protocol != p {
 					continue
 				}
-				if err := loadTables(lt.fsys, v); err != nil {
+				if err := loadTables(lt.fsys, v, false); err != nil {
 					lt.err = fmt.Errorf("registry: %s: %w", v.Folder, err)
 					return
 				}

@@ -85,6 +85,10 @@ func TestLoadRejects(t *testing.T) {
 		"result pointer on notification": {base, strings.Replace(strings.Replace(good, `"request"`, `"notification"`, 1), `/params/sessionId`, `/result/sessionId`, 1), "a notification has no result"},
 		"two defaults":                   {strings.Replace(base, `]}`, `,{"protocol":"acp","name":"v2","folder":"acp/v1","package":"q","title":"U","default":true}]}`, 1), good, "2 default versions"},
 		"wrong version":                  {base, strings.Replace(good, `"version":"v1"`, `"version":"v9"`, 1), `version "v9"`},
+		"head last":                      {base, `{"envelope":"e.json","methods":[{"method":"a","kind":"request","handler":"agent","params":"a.json"}],"protocol":"acp","version":"v1"}`, ""},
+		"wrong version last":             {base, `{"envelope":"e.json","methods":[],"protocol":"acp","version":"v9"}`, `version "v9"`},
+		"not an object":                  {base, `["acp"]`, "not a JSON object"},
+		"broken after the head":          {base, strings.Replace(good, `"methods":[`, `"methods":[,`, 1), "dispatch.json: invalid character"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
