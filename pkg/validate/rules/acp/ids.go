@@ -78,8 +78,8 @@ func appendCanonicalNumber(dst, lit []byte) []byte {
 	return strconv.AppendInt(dst, int64(shift+e), 10)
 }
 
-// smallInt parses an exponent (digits after an optional sign, as JSON
-// writes them) that fits comfortably in an int.
+// smallInt parses an exponent that fits comfortably in an int (the
+// conversion to a string stays on the stack: Atoi keeps none of it).
 func smallInt(s []byte) (int, bool) {
 	if len(s) == 0 {
 		return 0, true
@@ -87,28 +87,8 @@ func smallInt(s []byte) (int, bool) {
 	if len(s) > 10 {
 		return 0, false
 	}
-	neg := false
-	switch s[0] {
-	case '-':
-		neg = true
-		s = s[1:]
-	case '+':
-		s = s[1:]
-	}
-	if len(s) == 0 {
-		return 0, false
-	}
-	n := 0
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
+	n, err := strconv.Atoi(string(s))
+	return n, err == nil
 }
 
 // idKey returns the key of the id at node n of the message (appendIDKey),
