@@ -1042,11 +1042,12 @@ func (r *fileRun) split(ck protocol.Check) []protocol.Check {
 }
 
 // outcome is how a part of a check fared: the schema and place it was
-// validated at, and its failure (nil when it is valid).
+// validated at, and its failure if it failed.
 type outcome struct {
 	schema *protocol.Schema
 	ptr    string
-	fail   *failure
+	failed bool
+	fail   failure
 }
 
 // validateParts is validate with ck's parts given (none: ck is validated
@@ -1067,8 +1068,8 @@ parts:
 		ptr := protocol.Pointer(p.Loc)
 		for _, o := range done {
 			if o.schema == p.Schema && o.ptr == ptr {
-				if o.fail != nil {
-					v = append(v, *o.fail)
+				if o.failed {
+					v = append(v, o.fail)
 				}
 				outs = append(outs, o)
 				continue parts
@@ -1077,8 +1078,8 @@ parts:
 		o := outcome{schema: p.Schema, ptr: ptr}
 		if !r.e.fast(p.Schema, ptr, m, d) {
 			if err := p.Schema.Validate(p.Value); err != nil {
-				v = append(v, failure{p, err})
-				o.fail = &v[len(v)-1]
+				o.failed, o.fail = true, failure{p, err}
+				v = append(v, o.fail)
 			}
 		}
 		outs = append(outs, o)
@@ -1097,7 +1098,7 @@ func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, d *
 	fails := false
 	for _, p := range parts {
 		for _, o := range done {
-			if o.fail != nil && o.schema == p.Schema && o.ptr == protocol.Pointer(p.Loc) {
+			if o.failed && o.schema == p.Schema && o.ptr == protocol.Pointer(p.Loc) {
 				fails = true
 			}
 		}
