@@ -865,7 +865,7 @@ func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
 	e := r.e
 	m := &it.m
 	for _, ck := range m.Checks {
-		ptr := protocol.Pointer(ck.Loc)
+		ptr := ck.Pointer()
 		if e.opts.Observe != nil {
 			ck.Value = valueOf(m, ck)
 			it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Schema.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Schema.Valid(ck.Value)})
@@ -1042,12 +1042,11 @@ func (r *fileRun) split(ck protocol.Check) []protocol.Check {
 }
 
 // outcome is how a part of a check fared: the schema and place it was
-// validated at, and its failure if it failed.
+// validated at, and its failure if it failed (nil if it passed).
 type outcome struct {
 	schema *protocol.Schema
 	ptr    string
-	failed bool
-	fail   failure
+	fail   *failure
 }
 
 // validateParts is validate with ck's parts given (none: ck is validated
@@ -1065,11 +1064,11 @@ func (r *fileRun) validateParts(ck protocol.Check, parts []protocol.Check, m *pr
 	outs := make([]outcome, 0, len(parts))
 parts:
 	for _, p := range parts {
-		ptr := protocol.Pointer(p.Loc)
+		ptr := p.Pointer()
 		for _, o := range done {
 			if o.schema == p.Schema && o.ptr == ptr {
-				if o.failed {
-					v = append(v, o.fail)
+				if o.fail != nil {
+					v = append(v, *o.fail)
 				}
 				outs = append(outs, o)
 				continue parts
@@ -1078,8 +1077,8 @@ parts:
 		o := outcome{schema: p.Schema, ptr: ptr}
 		if !r.e.fast(p.Schema, ptr, m, d) {
 			if err := p.Schema.Validate(p.Value); err != nil {
-				o.failed, o.fail = true, failure{p, err}
-				v = append(v, o.fail)
+				o.fail = &failure{p, err}
+				v = append(v, *o.fail)
 			}
 		}
 		outs = append(outs, o)
@@ -1098,7 +1097,7 @@ func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, d *
 	fails := false
 	for _, p := range parts {
 		for _, o := range done {
-			if o.failed && o.schema == p.Schema && o.ptr == protocol.Pointer(p.Loc) {
+			if o.fail != nil && o.schema == p.Schema && o.ptr == p.Pointer() {
 				fails = true
 			}
 		}

@@ -203,7 +203,10 @@ func (m *Message) Add(sev finding.Severity, rule, ptr, format string, args ...an
 type Check struct {
 	Schema *Schema
 	Loc    []string // where the value sits in the message
-	Value  any      // the value at Loc; nil: the engine builds it from the message when it needs it
+	// Ptr is Loc as a JSON pointer, when the rules have it at hand (see
+	// Pointer); "" with a non-empty Loc means it is made from Loc.
+	Ptr   string
+	Value any // the value at Loc; nil: the engine builds it from the message when it needs it
 	// Skip drops schema findings at locations (relative to Value) that
 	// another finding reports better.
 	Skip func(loc []string) bool
@@ -221,6 +224,15 @@ type Check struct {
 	// of one it does (the protocol's objects are open, so the receiver
 	// silently drops it).
 	NearMiss bool
+}
+
+// Pointer is the JSON pointer of the check's location: Ptr, else one made
+// from Loc.
+func (c *Check) Pointer() string {
+	if c.Ptr != "" || len(c.Loc) == 0 {
+		return c.Ptr
+	}
+	return Pointer(c.Loc)
 }
 
 // Rules is one protocol's support. Implementations are safe for concurrent

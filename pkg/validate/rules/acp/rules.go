@@ -101,6 +101,8 @@ type tables struct {
 	records                         []record
 	// Where params and results sit, shared by every check (read only).
 	atParams, atResult []string
+	// ptrParams and ptrResult are atParams and atResult as pointers.
+	ptrParams, ptrResult string
 }
 
 type method struct {
@@ -143,7 +145,7 @@ func (r *Rules) tables(v *registry.Version) (*tables, error) {
 	if t := r.compiled[v.Name]; t != nil {
 		return t, nil
 	}
-	t := &tables{v: v, methods: map[key]*method{}, atParams: []string{"params"}, atResult: []string{"result"}}
+	t := &tables{v: v, methods: map[key]*method{}, atParams: []string{"params"}, atResult: []string{"result"}, ptrParams: "/params", ptrResult: "/result"}
 	var err error
 	get := func(ref string) *protocol.Schema {
 		if err != nil {
