@@ -122,11 +122,11 @@ type explainer struct {
 	proto   string
 	titles  map[string]string // schema file URL -> root title
 	docs    map[string]any    // schema file URL -> document
-	printer *xmessage.Printer
+	printer *xmessage.Printer // made when a kind without its own sentence first needs it
 }
 
 func newExplainer(proto string, titles map[string]string, docs map[string]any) *explainer {
-	return &explainer{proto: proto, titles: titles, docs: docs, printer: xmessage.NewPrinter(language.English)}
+	return &explainer{proto: proto, titles: titles, docs: docs}
 }
 
 // schemaAt returns the raw schema at an absolute schema URL.
@@ -464,6 +464,9 @@ func (x *explainer) leafOne(e *jsonschema.ValidationError, value any) issue {
 		return issue{loc, fmt.Sprintf("too many items: %d, at most %d allowed (%s)", k.Got, k.Want, where)}
 	case *kind.Pattern:
 		return issue{loc, fmt.Sprintf("%s does not match the pattern %s (%s)", protocol.Display(k.Got), k.Want, where)}
+	}
+	if x.printer == nil {
+		x.printer = xmessage.NewPrinter(language.English)
 	}
 	return issue{loc, fmt.Sprintf("%s (%s)", e.ErrorKind.LocalizedString(x.printer), where)}
 }

@@ -19,6 +19,10 @@ type Schema struct {
 	s      *jsonschema.Schema
 	err    error
 	shapes *shapes // shared by the schemas of one Schemas, for NearMisses
+	// splitOnce keeps the schema's Split, made on first use, for the
+	// checks of every message that fails: they read it without a lock.
+	splitOnce sync.Once
+	split     *Split
 }
 
 // compiled returns the compiled schema, compiling it once.

@@ -20,7 +20,8 @@ import (
 type Split struct {
 	Rest    *Schema
 	Members map[string]string
-	names   []string // Members' keys, sorted
+	names   []string  // Members' keys, sorted
+	schemas []*Schema // the schema of each of names
 	// objects are the members split only when their value is an object:
 	// a schema of the allOf asks for one, and its complaint about
 	// another value must stay with the whole.
@@ -59,7 +60,9 @@ func (s *Schemas) SplitCheck(ck Check) []Check {
 	if !ok || ck.Schema == nil {
 		return nil
 	}
-	sp := s.Split(ck.Schema.ID)
+	sch := ck.Schema
+	sch.splitOnce.Do(func() { sch.split = s.Split(sch.ID) })
+	sp := sch.split
 	if sp == nil {
 		return nil
 	}
@@ -71,17 +74,13 @@ func (s *Schemas) SplitCheck(ck Check) []Check {
 		}
 	}
 	parts := make([]Check, 1, 1+len(sp.names))
-	parts[0] = Check{Schema: sp.Rest, Loc: ck.Loc, Value: obj, Skip: ck.Skip}
-	for _, name := range sp.names {
+	parts[0] = Check{Schema: sp.Rest, Loc: ck.Loc, Ptr: ck.Ptr, Value: obj, Skip: ck.Skip}
+	for i, name := range sp.names {
 		v, present := obj[name]
 		if !present {
 			continue
 		}
-		ms, err := s.Get(sp.Members[name])
-		if err != nil {
-			return nil
-		}
-		p := Check{Schema: ms, Loc: append(append([]string(nil), ck.Loc...), name), Value: v}
+		p := Check{Schema: sp.schemas[i], Loc: append(append([]string(nil), ck.Loc...), name), Value: v}
 		if skip := ck.Skip; skip != nil {
 			p.Skip = func(l []string) bool { return skip(append([]string{name}, l...)) }
 		}
@@ -168,6 +167,13 @@ func (s *Schemas) split(id string) *Split {
 		return nil
 	}
 	sort.Strings(sp.names)
+	for _, name := range sp.names {
+		ms, err := s.Get(sp.Members[name])
+		if err != nil {
+			return nil
+		}
+		sp.schemas = append(sp.schemas, ms)
+	}
 	// The rest lives under $defs of a derived document, by the name the
 	// explainer gives the original (its nearest $defs entry, or the
 	// file's title), so that its own keywords (type, required) name the
