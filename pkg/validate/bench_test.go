@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentproto/agentproto/internal/measure"
 	"github.com/agentproto/agentproto/pkg/validate/internal/synth"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 )
@@ -180,15 +181,17 @@ func BenchmarkWorkers(b *testing.B) {
 		return time.Since(start)
 	}
 	run(engines[1]) // compile what the trace needs
-	var one, two time.Duration
+	// Medians over the rounds (each runs both once), so that a round a
+	// neighbour on the machine slowed down does not move the figures.
+	var one, two []time.Duration
 	b.ResetTimer()
 	for range b.N {
-		one += run(engines[0])
-		two += run(engines[1])
+		one = append(one, run(engines[0]))
+		two = append(two, run(engines[1]))
 	}
-	b.ReportMetric(float64(len(data))*float64(b.N)/two.Seconds()/1e6, "MB/s-2workers")
-	b.ReportMetric(float64(len(data))*float64(b.N)/one.Seconds()/1e6, "MB/s-1worker")
-	b.ReportMetric(one.Seconds()/two.Seconds(), "speedup")
+	b.ReportMetric(float64(len(data))/measure.Median(two).Seconds()/1e6, "MB/s-2workers")
+	b.ReportMetric(float64(len(data))/measure.Median(one).Seconds()/1e6, "MB/s-1worker")
+	b.ReportMetric(measure.Ratio(one, two), "speedup")
 }
 
 // BenchmarkErrorTwinACP measures, in the same run, a valid synthetic ACP
@@ -216,13 +219,13 @@ func BenchmarkErrorTwinACP(b *testing.B) {
 	if _, n := run(invalid); n < benchLines/2 {
 		b.Fatalf("the twin has %d errors for %d lines", n, benchLines)
 	}
-	var tv, ti time.Duration
+	var tv, ti []time.Duration
 	b.ResetTimer()
 	for range b.N {
 		d, _ := run(valid)
-		tv += d
+		tv = append(tv, d)
 		d, _ = run(invalid)
-		ti += d
+		ti = append(ti, d)
 	}
-	b.ReportMetric(float64(ti)/float64(tv), "ratio")
+	b.ReportMetric(measure.Ratio(ti, tv), "ratio") // the median of the rounds' ratios
 }
