@@ -78,6 +78,17 @@ type DecoderChecker interface {
 	CheckKnownDecoder(d *wire.Decoder, schemaID, pointer string) (valid, known bool)
 }
 
+// A CodecChecker is a DecoderChecker whose verdicts are those of a
+// wire.Codec per schema (wire.Codec.CheckAt). The engine asks for a
+// schema's codec once and keeps it with the schema, instead of naming the
+// schema by its $id for every value it checks.
+type CodecChecker interface {
+	DecoderChecker
+	// Codec returns the codec of the schema with $id schemaID; false
+	// when there is none, and the general validator checks its values.
+	Codec(schemaID string) (wire.Codec, bool)
+}
+
 // Roundtripper decodes the value at pointer in line (a JSON pointer, "" for
 // the whole line) into typed values and encodes it again, to catch what a
 // typed implementation would lose or change. diffs, one sentence each,
@@ -157,6 +168,7 @@ type Engine struct {
 	whole   bool
 	known   KnownChecker   // Options.Fast, if it is one
 	dec     DecoderChecker // Options.Fast, if it is one
+	codecs  CodecChecker   // Options.Fast, if it is one
 	schemas *protocol.Schemas
 }
 
@@ -179,6 +191,7 @@ func New(opts Options) (*Engine, error) {
 	e.acpNames = sync.OnceValue(e.acpMethodNames)
 	e.known, _ = opts.Fast.(KnownChecker)
 	e.dec, _ = opts.Fast.(DecoderChecker)
+	e.codecs, _ = opts.Fast.(CodecChecker)
 	if opts.Protocol != "" && e.rulesOf(opts.Protocol) == nil {
 		return nil, fmt.Errorf("validate: unknown protocol %q (want %s)", opts.Protocol, strings.Join(registry.Protocols(), ", "))
 	}
@@ -524,6 +537,14 @@ func valueOf(m *protocol.Message, ck protocol.Check) any {
 // decoder a DecoderChecker reads from, which fastKnown resets.
 func (e *Engine) fastKnown(s *protocol.Schema, ptr string, m *protocol.Message, d *wire.Decoder) (valid, known bool) {
 	switch {
+	case e.codecs != nil:
+		c := s.Codec(e.codecs.Codec)
+		if c == nil {
+			return false, false
+		}
+		d.Reset(m.Data)
+		d.SetEnds(&m.Doc)
+		return c.CheckAt(d, ptr)
 	case e.dec != nil:
 		d.Reset(m.Data)
 		d.SetEnds(&m.Doc)

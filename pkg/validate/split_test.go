@@ -17,6 +17,7 @@ import (
 	"github.com/agentproto/agentproto/pkg/trace"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
+	"github.com/agentproto/agentproto/pkg/wire"
 )
 
 // TestVerdictsAgree holds the ways a message can be checked to one verdict,
@@ -274,5 +275,65 @@ func TestNearMissesInKeyOrder(t *testing.T) {
 		if d := cmp.Diff(want, got); d != "" {
 			t.Fatalf("near misses (-want +got):\n%s", d)
 		}
+	}
+}
+
+// knownOnly and decoderOnly are the fast path seen through the narrower
+// interfaces a third-party fast checker may implement.
+type knownOnly struct{ c typed.Checker }
+
+func (k knownOnly) Check(id, ptr string, line []byte) bool { return k.c.Check(id, ptr, line) }
+func (k knownOnly) CheckKnown(id, ptr string, line []byte) (bool, bool) {
+	return k.c.CheckKnown(id, ptr, line)
+}
+
+type decoderOnly struct{ knownOnly }
+
+func (k decoderOnly) CheckKnownDecoder(d *wire.Decoder, id, ptr string) (bool, bool) {
+	return k.c.CheckKnownDecoder(d, id, ptr)
+}
+
+// TestFastCheckerInterfaces pins that the engine's verdicts do not depend
+// on how it asks the fast path: by line (KnownChecker), over its reused
+// decoder (DecoderChecker), or through the codec it keeps per schema
+// (CodecChecker, which typed.Checker is). Every fixture gives the same
+// findings all three ways.
+func TestFastCheckerInterfaces(t *testing.T) {
+	var _ CodecChecker = typed.Checker{}
+	fasts := map[string]FastChecker{"codec": typed.Checker{}, "decoder": decoderOnly{}, "known": knownOnly{}}
+	engines := map[string]*Engine{}
+	for name, f := range fasts {
+		e, err := New(Options{Fast: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		engines[name] = e
+	}
+	if _, ok := fasts["decoder"].(CodecChecker); ok {
+		t.Fatal("decoderOnly is a CodecChecker: the test would not reach the DecoderChecker path")
+	}
+	findings := 0
+	for _, p := range traceFiles(t, fixturesDir) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string][]Finding{}
+		for name, e := range engines {
+			var out []Finding
+			if _, err := e.Check(context.Background(), p, bytes.NewReader(data), FileOptions{}, func(f Finding) { out = append(out, f) }); err != nil {
+				t.Fatalf("%s: %s: %v", p, name, err)
+			}
+			got[name] = out
+		}
+		findings += len(got["codec"])
+		for _, name := range []string{"decoder", "known"} {
+			if d := cmp.Diff(got["codec"], got[name]); d != "" {
+				t.Errorf("%s: %s differs from codec (-codec +%s):\n%s", p, name, name, d)
+			}
+		}
+	}
+	if findings < 100 {
+		t.Fatalf("only %d findings over the fixtures: they do not exercise the error path", findings)
 	}
 }

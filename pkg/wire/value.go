@@ -218,6 +218,35 @@ func (c Codec) Proves(v any) bool {
 	return c.Complete || (c.CompleteValue != nil && c.CompleteValue(v))
 }
 
+// CheckAt decodes the value at pointer ("" for the whole document, which
+// must then end) from d, strictly, and validates it. valid reports that the
+// codec proves it valid against the schema: it decodes, nothing is wrong
+// with it, and the codec (or, for a union, the variant the value uses) is
+// complete; any doubt gives false. known reports, of a valid value, that
+// no part of it was read whole as raw JSON (Raw), so every member of every
+// object in it is one the schema defines. The decoded value is dropped
+// before CheckAt returns, so d's input need not outlive the call.
+func (c Codec) CheckAt(d *Decoder, pointer string) (valid, known bool) {
+	if c.Decode == nil || (!c.Complete && c.CompleteValue == nil) {
+		return false, false
+	}
+	if found, err := d.Seek(pointer); !found || err != nil {
+		return false, false
+	}
+	raws := d.Raws()
+	v, err := c.Decode(d)
+	if err != nil {
+		return false, false
+	}
+	if pointer == "" && d.End() != nil {
+		return false, false
+	}
+	if !c.Proves(v) || c.Validate(v) != nil {
+		return false, false
+	}
+	return true, d.Raws() == raws
+}
+
 // DecodeBytes strictly decodes one JSON document with the codec, copying
 // data first.
 func (c Codec) DecodeBytes(data []byte) (any, error) {

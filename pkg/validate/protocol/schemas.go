@@ -6,6 +6,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/agentproto/agentproto/pkg/wire"
 	"github.com/agentproto/agentproto/schema/compile"
 )
 
@@ -23,6 +24,22 @@ type Schema struct {
 	// checks of every message that fails: they read it without a lock.
 	splitOnce sync.Once
 	split     *Split
+	// codecOnce keeps the schema's codec for the engine's fast path (see
+	// Codec).
+	codecOnce sync.Once
+	codec     *wire.Codec
+}
+
+// Codec returns the codec lookup gives for the schema's $id, asking once
+// and keeping the answer; nil when lookup has none. A Schema belongs to one
+// engine, whose lookup is always the same.
+func (s *Schema) Codec(lookup func(id string) (wire.Codec, bool)) *wire.Codec {
+	s.codecOnce.Do(func() {
+		if c, ok := lookup(s.ID); ok {
+			s.codec = &c
+		}
+	})
+	return s.codec
 }
 
 // compiled returns the compiled schema, compiling it once.
