@@ -29,7 +29,9 @@ type state struct {
 	tabs      []*tables // t and then ext, once they are known
 	// alts are the wider checks of methods an extension redefines, by
 	// the method's entry and the part ("params", "result").
-	alts    map[altKey]alt
+	alts map[altKey]alt
+	// found keeps what find gives, by table, name and kind.
+	found   [][][2]*found
 	why     string // how the version was chosen
 	partial protocol.Partial
 
@@ -138,9 +140,9 @@ func (s *state) Step(m *protocol.Message) {
 			m.Label = "invalid"
 			return // the envelope check reports the method's type
 		}
-		name := s.methodName(nb)
+		name, at := s.methodName(nb)
 		s.begin(m, name, false)
-		s.call(m, name, idAt, hasID)
+		s.call(m, name, at, idAt, hasID)
 	case hasID || d.Type(member("result")) > jsonscan.Null || d.Type(member("error")) > jsonscan.Null:
 		m.Checks = append(m.Checks, protocol.Check{Schema: s.t.response})
 		s.begin(m, "", true)
@@ -201,9 +203,10 @@ func (s *state) lookupAll(name string) []*method {
 
 // methodName returns the method name b spells: the tables' own string
 // when a table knows the method, so that reading a known method's name
-// allocates nothing.
-func (s *state) methodName(b []byte) string {
-	for _, t := range s.tables() {
+// allocates nothing, with where it is; a name no table knows is at table
+// -1.
+func (s *state) methodName(b []byte) (string, methodAt) {
+	for ti, t := range s.tables() {
 		names := t.names
 		lo, hi := 0, len(names)
 		for lo < hi {
@@ -215,10 +218,51 @@ func (s *state) methodName(b []byte) string {
 			}
 		}
 		if lo < len(names) && names[lo] == string(b) {
-			return names[lo]
+			return names[lo], methodAt{ti, lo}
 		}
 	}
-	return string(b)
+	return string(b), methodAt{-1, 0}
+}
+
+// methodAt is where a method name is in the state's tables:
+// tables()[table].names[index].
+type methodAt struct{ table, index int }
+
+// found is what lookup and widest give for a method name, called as a
+// request or as a notification.
+type found struct {
+	entry, eff *method
+	ext        *tables
+	wrongKind  bool
+}
+
+// find is lookup and widest, kept per name and kind: the tables do not
+// change during a trace, and a trace calls few methods many times.
+func (s *state) find(n string, at methodAt, hasID bool) found {
+	if at.table < 0 {
+		e, ext, wrong := s.lookup(n, hasID)
+		return found{e, nil, ext, wrong}
+	}
+	if s.found == nil {
+		s.found = make([][][2]*found, len(s.tables()))
+	}
+	if s.found[at.table] == nil {
+		s.found[at.table] = make([][2]*found, len(s.tables()[at.table].names))
+	}
+	k := 0
+	if hasID {
+		k = 1
+	}
+	slot := &s.found[at.table][at.index][k]
+	if *slot == nil {
+		f := &found{}
+		f.entry, f.ext, f.wrongKind = s.lookup(n, hasID)
+		if f.entry != nil {
+			f.eff = s.widest(f.entry)
+		}
+		*slot = f
+	}
+	return **slot
 }
 
 // lookup finds the entry of name as a request (hasID) or notification:
@@ -243,11 +287,12 @@ func (s *state) lookup(name string, hasID bool) (e *method, ext *tables, wrongKi
 	return nil, nil, false
 }
 
-// call handles a request (hasID) or a notification; idAt is the node of
-// its id.
-func (s *state) call(m *protocol.Message, name string, idAt int, hasID bool) {
+// call handles a request (hasID) or a notification, name found at at;
+// idAt is the node of its id.
+func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, hasID bool) {
 	m.Label = name
-	entry, ext, wrongKind := s.lookup(name, hasID)
+	f := s.find(name, at, hasID)
+	entry, ext, wrongKind := f.entry, f.ext, f.wrongKind
 	if entry == nil {
 		s.unknownMethod(m, name, idAt, hasID)
 		return
@@ -290,7 +335,7 @@ func (s *state) call(m *protocol.Message, name string, idAt int, hasID bool) {
 	// The state follows the widest table: an extension's entry for the
 	// same method may add effects (a child session its new variant
 	// announces). Schemas stay those of the entry found.
-	eff := s.widest(entry)
+	eff := f.eff
 	// On the stack: only a request that awaits its answer is kept.
 	req := &request{line: m.Line, dir: dir, name: name, m: entry, eff: eff}
 	if p := eff.Effects.ClosesSession; p != "" {
@@ -347,9 +392,11 @@ func (s *state) tables() []*tables {
 	return s.tabs
 }
 
+// altKey names a method's part: its params, or its result. It holds no
+// string, so that it hashes cheaply.
 type altKey struct {
-	entry *method
-	what  string
+	entry  *method
+	result bool
 }
 
 // alt is the wider schema of a check, with its warning; a nil schema is
@@ -365,7 +412,7 @@ func (s *state) withExt(ck protocol.Check, entry *method, part func(*method) *pr
 	if entry.v != s.t.v {
 		return ck // already the extension's schema
 	}
-	k := altKey{entry, what}
+	k := altKey{entry, what == "result"}
 	a, known := s.alts[k]
 	if !known {
 		for _, x := range s.ext {
