@@ -332,6 +332,7 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 		b := reuse(free)
 		size := 0
 		flush := func() bool {
+			b.seal()
 			if !send(ctx, batches, b) {
 				return false
 			}
@@ -601,6 +602,7 @@ type batch struct {
 	items   []*item
 	slabs   [][]item // where the items live, filled in order
 	used    int      // slabs in use, the last perhaps in part
+	fill    int      // items in use in the last slab in use
 	nodes   jsonscan.Arena
 	text    lineStore    // the lines' bytes
 	dec     wire.Decoder // the fast path's, for the batch's checks
@@ -619,14 +621,12 @@ func newBatch() *batch {
 	return &batch{parsed: make(chan struct{}), checked: make(chan struct{})}
 }
 
-// reuse returns a reported batch from free, emptied, or a new one.
+// reuse returns a reported batch from free, emptied, or a new one. Its
+// slabs keep their items until add writes over them or seal clears what
+// add did not reach.
 func reuse(free <-chan *batch) *batch {
 	select {
 	case b := <-free:
-		for _, s := range b.slabs[:b.used] {
-			clear(s) // no record outlives its report
-		}
-		clear(b.items)
 		*b = batch{items: b.items[:0], slabs: b.slabs, nodes: b.nodes, text: b.text, parsed: make(chan struct{}), checked: make(chan struct{})}
 		b.nodes.Reset()
 		b.text.reset()
@@ -645,21 +645,45 @@ func recycle(free chan<- *batch, b *batch) {
 }
 
 // add appends a record to the batch. Items are allocated in chunks, a few
-// first (a live batch is often one message), then many.
+// first (a live batch is often one message), then many. A slab's length is
+// how far its items hold anything: filled now, or by the batch's last use
+// (until seal).
 func (b *batch) add(rec trace.Record, index int) {
-	if b.used == 0 || len(b.slabs[b.used-1]) == cap(b.slabs[b.used-1]) {
+	if b.used == 0 || b.fill == cap(b.slabs[b.used-1]) {
 		if b.used == len(b.slabs) {
 			b.slabs = append(b.slabs, make([]item, 0, min(8+8*len(b.items), 128)))
 		}
-		b.slabs[b.used] = b.slabs[b.used][:0]
 		b.used++
+		b.fill = 0
 	}
 	s := &b.slabs[b.used-1]
-	*s = (*s)[:len(*s)+1]
-	it := &(*s)[len(*s)-1]
-	it.err, it.m = rec.Err, protocol.Message{Line: rec.Line, Index: index, Data: b.text.keep(rec.Data)}
+	if b.fill == len(*s) {
+		*s = (*s)[:b.fill+1]
+	}
+	it := &(*s)[b.fill]
+	b.fill++
+	// One write over the whole item, whatever its last use left in it.
+	*it = item{err: rec.Err, m: protocol.Message{Line: rec.Line, Index: index, Data: b.text.keep(rec.Data)}}
 	it.m.Checks = it.checks[:0]
 	b.items = append(b.items, it)
+}
+
+// seal clears the items a last use of the batch filled and this one did
+// not reach, so that no record outlives its report, before the batch goes
+// on its way.
+func (b *batch) seal() {
+	for i := range b.slabs {
+		s := &b.slabs[i]
+		keep := 0
+		switch {
+		case i < b.used-1:
+			continue // full
+		case i == b.used-1:
+			keep = b.fill
+		}
+		clear((*s)[keep:])
+		*s = (*s)[:keep]
+	}
 }
 
 // lineStore holds a batch's lines: short ones are copied into chunks
