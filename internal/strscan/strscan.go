@@ -3,7 +3,10 @@
 // time walking string contents, and most of those are plain ASCII.
 package strscan
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 const (
 	ones  = 0x0101010101010101
@@ -17,8 +20,9 @@ const (
 func Plain(b []byte) int {
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
-		if special(binary.LittleEndian.Uint64(b[i:])) {
-			break
+		if m := specials(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			// The lowest marked byte is the first special one.
+			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
 	for ; i < len(b); i++ {
@@ -29,13 +33,14 @@ func Plain(b []byte) int {
 	return i
 }
 
-// special reports whether any of the eight bytes of x is '"', '\\', below
-// 0x20 or above 0x7f. A byte that is zero after the XOR sets its high bit in
-// (v - ones) &^ v; so does a byte below 0x20 in x - 0x20*ones. Borrows can
-// mark bytes after a true hit, never without one, and only whether there is
-// a hit matters.
-func special(x uint64) bool {
+// specials marks, with its high bit, each of the eight bytes of x (the
+// first in the lowest byte) that is '"', '\\', below 0x20 or above 0x7f. A
+// byte that is zero after the XOR sets its high bit in (v - ones) &^ v; so
+// does a byte below 0x20 in x - 0x20*ones. Borrows run from a byte to the
+// ones after it, so they can mark bytes after a true hit, never one before
+// it: the lowest mark is exact, and 0 means no special byte.
+func specials(x uint64) uint64 {
 	q := x ^ ('"' * ones)
 	s := x ^ ('\\' * ones)
-	return ((q-ones)&^q|(s-ones)&^s|(x-0x20*ones)|x)&highs != 0
+	return ((q-ones)&^q | (s-ones)&^s | (x - 0x20*ones) | x) & highs
 }

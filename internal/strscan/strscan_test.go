@@ -61,3 +61,21 @@ func BenchmarkPlain(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkPlainKeys is Plain over what a JSON decoder meets most: short
+// member names and values, each with the rest of its line after it.
+func BenchmarkPlainKeys(b *testing.B) {
+	line := []byte(`jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"ok"}}}}`)
+	var starts []int
+	for i := 0; i < len(line); i++ {
+		if i == 0 || line[i-1] == '"' && (i < 2 || line[i-2] != '\\') {
+			starts = append(starts, i)
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, s := range starts {
+			_ = Plain(line[s:])
+		}
+	}
+}
