@@ -374,3 +374,66 @@ func TestReset(t *testing.T) {
 		t.Errorf("after Reset: %q, %v", raw, err)
 	}
 }
+
+// TestCodecCheckAt pins when a codec vouches for a value: found, decoded
+// strictly, whole (at the root, nothing after it), complete, valid.
+func TestCodecCheckAt(t *testing.T) {
+	type pair struct{ a, b int64 }
+	decode := func(d *wire.Decoder) (any, error) {
+		var p pair
+		if err := d.BeginArray(); err != nil {
+			return nil, err
+		}
+		for i := 0; ; i++ {
+			more, err := d.NextElem()
+			if err != nil || !more {
+				return &p, err
+			}
+			v, err := d.Int64()
+			if err != nil {
+				return nil, err
+			}
+			if i == 0 {
+				p.a = v
+			} else {
+				p.b = v
+			}
+		}
+	}
+	ordered := wire.Codec{Name: "pair", Complete: true, Decode: decode, Check: func(c *wire.Checker, ptr string, v any) {
+		if p := v.(*pair); p.a > p.b {
+			c.Fail(ptr, "out of order")
+		}
+	}}
+	incomplete := ordered
+	incomplete.Complete = false
+	byValue := incomplete
+	byValue.CompleteValue = func(v any) bool { return v.(*pair).a == 0 }
+	for _, c := range []struct {
+		name  string
+		codec wire.Codec
+		in    string
+		ptr   string
+		valid bool
+	}{
+		{"valid at the root", ordered, `[1,2]`, "", true},
+		{"valid inside", ordered, `{"p":[1,2]}`, "/p", true},
+		{"constraint", ordered, `[2,1]`, "", false},
+		{"decode error", ordered, `[1,"2"]`, "", false},
+		{"absent", ordered, `{"q":[1,2]}`, "/p", false},
+		{"trailing bytes at the root", ordered, `[1,2] x`, "", false},
+		{"trailing bytes after the part do not matter", ordered, `{"p":[1,2],"q":1}`, "/p", true},
+		{"incomplete codec", incomplete, `[1,2]`, "", false},
+		{"complete for this value", byValue, `[0,2]`, "", true},
+		{"not complete for this value", byValue, `[1,2]`, "", false},
+	} {
+		d := wire.NewDecoder([]byte(c.in))
+		valid, known := c.codec.CheckAt(d, c.ptr)
+		if valid != c.valid || known != c.valid {
+			t.Errorf("%s: CheckAt(%s, %q) = %v, %v; want %v, %v", c.name, c.in, c.ptr, valid, known, c.valid, c.valid)
+		}
+	}
+	if valid, _ := (wire.Codec{}).CheckAt(wire.NewDecoder([]byte(`[]`)), ""); valid {
+		t.Error("the zero Codec vouches for a value")
+	}
+}
