@@ -69,7 +69,7 @@ func (g *gen) lookup(p *model.Package) {
 			}
 			t = target
 		}
-		var dec, enc, chk, val jen.Code
+		var dec, enc, chk, val, verify jen.Code
 		d := jen.Id("d").Op("*").Add(wire("Decoder"))
 		if t.Kind == model.Union {
 			dec = jen.Func().Params(d).Params(jen.Any(), jen.Error()).Block(jen.Return(jen.Id("Decode" + t.Name).Call(jen.Id("d"))))
@@ -97,6 +97,13 @@ func (g *gen) lookup(p *model.Package) {
 				jen.Id("v").Assert(jen.Op("*").Id(t.Name)).Dot("CheckWire").Call(jen.Id("c"), jen.Id("p")))
 			val = jen.Func().Params(jen.Id("v").Any()).Error().Block(
 				jen.Return(jen.Id("v").Assert(jen.Op("*").Id(t.Name)).Dot("Validate").Call()))
+			if t.Complete {
+				// Decoded, validated and dropped: the value stays on
+				// the stack, where Decode's escapes into an any.
+				verify = jen.Func().Params(d).Bool().Block(
+					jen.Var().Id("v").Id(t.Name),
+					jen.Return(jen.Id("v").Dot("DecodeWire").Call(jen.Id("d")).Op("==").Nil().Op("&&").Id("v").Dot("Validate").Call().Op("==").Nil()))
+			}
 		}
 		dict := jen.Dict{
 			jen.Id("Name"):          jen.Lit(t.Name),
@@ -108,6 +115,9 @@ func (g *gen) lookup(p *model.Package) {
 		}
 		if cv := completeValue(t); cv != nil {
 			dict[jen.Id("CompleteValue")] = cv
+		}
+		if verify != nil {
+			dict[jen.Id("Verify")] = verify
 		}
 		cases = append(cases, jen.Case(idForms(id)...).Block(jen.Return(wire("Codec").Values(dict), jen.True())))
 	}

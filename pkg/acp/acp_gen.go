@@ -27839,6 +27839,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthenticateRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthenticateRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/authenticate.result.json#", "https://agentproto.dev/schema/acp/v1/authenticate.result.json":
 		return wire.Codec{
@@ -27856,6 +27860,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthenticateResponse",
 			ValidateValue: func(v any) error {
 				return v.(*AuthenticateResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthenticateResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/cancel_request.params.json#", "https://agentproto.dev/schema/acp/v1/cancel_request.params.json":
@@ -27875,6 +27883,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelRequestNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelRequestNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AgentAuthCapabilities":
 		return wire.Codec{
@@ -27892,6 +27904,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AgentAuthCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*AgentAuthCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentAuthCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AgentCapabilities":
@@ -27911,6 +27927,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AgentCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Annotations":
 		return wire.Codec{
@@ -27928,6 +27948,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Annotations",
 			ValidateValue: func(v any) error {
 				return v.(*Annotations).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Annotations
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AudioContent":
@@ -27947,6 +27971,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AudioContent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AudioContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AuthCapabilities":
 		return wire.Codec{
@@ -27964,6 +27992,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*AuthCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AuthMethod":
@@ -28005,6 +28037,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodAgent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodAgent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AuthMethodId":
 		return wire.Codec{
@@ -28022,6 +28058,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthMethodID",
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AuthMethodTerminal":
@@ -28041,6 +28081,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodTerminal).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodTerminal
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AvailableCommand":
 		return wire.Codec{
@@ -28058,6 +28102,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AvailableCommand",
 			ValidateValue: func(v any) error {
 				return v.(*AvailableCommand).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AvailableCommand
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AvailableCommandInput":
@@ -28077,6 +28125,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*UnstructuredCommandInput).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnstructuredCommandInput
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AvailableCommandsUpdate":
 		return wire.Codec{
@@ -28094,6 +28146,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AvailableCommandsUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*AvailableCommandsUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AvailableCommandsUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/BlobResourceContents":
@@ -28113,6 +28169,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*BlobResourceContents).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BlobResourceContents
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/BooleanConfigOptionCapabilities":
 		return wire.Codec{
@@ -28130,6 +28190,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "BooleanConfigOptionCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*BooleanConfigOptionCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BooleanConfigOptionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/BooleanPropertySchema":
@@ -28149,6 +28213,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*BooleanPropertySchema).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BooleanPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ClientCapabilities":
 		return wire.Codec{
@@ -28166,6 +28234,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ClientCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ClientCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ClientSessionCapabilities":
@@ -28185,6 +28257,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ClientSessionCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientSessionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CompactionCapabilities":
 		return wire.Codec{
@@ -28202,6 +28278,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompactionCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*CompactionCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CompactionId":
@@ -28221,6 +28301,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CompactionID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CompactionStatus":
 		return wire.Codec{
@@ -28238,6 +28322,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompactionStatus",
 			ValidateValue: func(v any) error {
 				return v.(*CompactionStatus).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CompactionSummaryChunk":
@@ -28257,6 +28345,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CompactionSummaryChunk).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionSummaryChunk
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CompactionUpdate":
 		return wire.Codec{
@@ -28274,6 +28366,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompactionUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*CompactionUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ConfigOptionUpdate":
@@ -28293,6 +28389,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ConfigOptionUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ConfigOptionUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Content":
 		return wire.Codec{
@@ -28310,6 +28410,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Content",
 			ValidateValue: func(v any) error {
 				return v.(*Content).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Content
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ContentBlock":
@@ -28351,6 +28455,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ContentChunk).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ContentChunk
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Cost":
 		return wire.Codec{
@@ -28368,6 +28476,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Cost",
 			ValidateValue: func(v any) error {
 				return v.(*Cost).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Cost
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CurrentModeUpdate":
@@ -28387,6 +28499,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CurrentModeUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CurrentModeUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Diff":
 		return wire.Codec{
@@ -28404,6 +28520,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Diff",
 			ValidateValue: func(v any) error {
 				return v.(*Diff).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Diff
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationAcceptAction":
@@ -28423,6 +28543,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationAcceptAction).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationAcceptAction
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationCapabilities":
 		return wire.Codec{
@@ -28440,6 +28564,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationContentValue":
@@ -28481,6 +28609,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationFormCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationFormCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationFormMode":
 		return wire.Codec{
@@ -28516,6 +28648,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationID",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationPropertySchema":
@@ -28579,6 +28715,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationURLCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationURLCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationUrlMode":
 		return wire.Codec{
@@ -28597,6 +28737,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationURLMode).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationURLMode
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/EmbeddedResource":
 		return wire.Codec{
@@ -28614,6 +28758,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "EmbeddedResource",
 			ValidateValue: func(v any) error {
 				return v.(*EmbeddedResource).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EmbeddedResource
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/EmbeddedResourceResource":
@@ -28655,6 +28803,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*EnumOption).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EnumOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/EnvVariable":
 		return wire.Codec{
@@ -28672,6 +28824,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "EnvVariable",
 			ValidateValue: func(v any) error {
 				return v.(*EnvVariable).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EnvVariable
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/FileSystemCapabilities":
@@ -28691,6 +28847,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*FileSystemCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v FileSystemCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/HttpHeader":
 		return wire.Codec{
@@ -28708,6 +28868,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "HTTPHeader",
 			ValidateValue: func(v any) error {
 				return v.(*HTTPHeader).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v HTTPHeader
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ImageContent":
@@ -28727,6 +28891,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ImageContent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ImageContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Implementation":
 		return wire.Codec{
@@ -28744,6 +28912,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Implementation",
 			ValidateValue: func(v any) error {
 				return v.(*Implementation).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Implementation
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/IntegerPropertySchema":
@@ -28763,6 +28935,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*IntegerPropertySchema).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v IntegerPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/LogoutCapabilities":
 		return wire.Codec{
@@ -28781,6 +28957,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LogoutCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogoutCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/McpCapabilities":
 		return wire.Codec{
@@ -28798,6 +28978,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*MCPCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/McpServer":
@@ -28839,6 +29023,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerHTTP).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerHTTP
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/McpServerSse":
 		return wire.Codec{
@@ -28856,6 +29044,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPServerSSE",
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerSSE).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerSSE
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/McpServerStdio":
@@ -28875,6 +29067,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerStdio).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerStdio
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/MessageId":
 		return wire.Codec{
@@ -28893,6 +29089,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MessageID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MessageID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Meta":
 		return wire.Codec{
@@ -28910,6 +29110,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Meta",
 			ValidateValue: func(v any) error {
 				return v.(*Meta).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Meta
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/MultiSelectItems":
@@ -28977,6 +29181,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Notice).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Notice
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/NoticeCapabilities":
 		return wire.Codec{
@@ -28994,6 +29202,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "NoticeCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*NoticeCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NoticeCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/NoticeSeverity":
@@ -29013,6 +29225,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*NoticeSeverity).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NoticeSeverity
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/NumberPropertySchema":
 		return wire.Codec{
@@ -29030,6 +29246,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "NumberPropertySchema",
 			ValidateValue: func(v any) error {
 				return v.(*NumberPropertySchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NumberPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PermissionOption":
@@ -29049,6 +29269,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOption).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PermissionOptionId":
 		return wire.Codec{
@@ -29066,6 +29290,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PermissionOptionID",
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOptionID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOptionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PermissionOptionKind":
@@ -29085,6 +29313,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOptionKind).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOptionKind
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Plan":
 		return wire.Codec{
@@ -29102,6 +29334,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Plan",
 			ValidateValue: func(v any) error {
 				return v.(*Plan).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Plan
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PlanEntry":
@@ -29121,6 +29357,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntry).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntry
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PlanEntryPriority":
 		return wire.Codec{
@@ -29138,6 +29378,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanEntryPriority",
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntryPriority).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntryPriority
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PlanEntryStatus":
@@ -29157,6 +29401,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntryStatus).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntryStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PromptCapabilities":
 		return wire.Codec{
@@ -29175,6 +29423,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PromptCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ProtocolVersion":
 		return wire.Codec{
@@ -29192,6 +29444,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProtocolVersion",
 			ValidateValue: func(v any) error {
 				return v.(*ProtocolVersion).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProtocolVersion
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/RequestPermissionOutcome":
@@ -29233,6 +29489,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ResourceLink).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResourceLink
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Role":
 		return wire.Codec{
@@ -29250,6 +29510,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Role",
 			ValidateValue: func(v any) error {
 				return v.(*Role).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Role
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SelectedPermissionOutcome":
@@ -29269,6 +29533,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SelectedPermissionOutcome).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SelectedPermissionOutcome
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionAdditionalDirectoriesCapabilities":
 		return wire.Codec{
@@ -29286,6 +29554,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionAdditionalDirectoriesCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionAdditionalDirectoriesCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionAdditionalDirectoriesCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionCapabilities":
@@ -29305,6 +29577,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionCloseCapabilities":
 		return wire.Codec{
@@ -29322,6 +29598,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionCloseCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionCloseCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionCloseCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigBoolean":
@@ -29341,6 +29621,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigBoolean).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigBoolean
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigGroupId":
 		return wire.Codec{
@@ -29359,6 +29643,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigGroupID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigGroupID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigId":
 		return wire.Codec{
@@ -29376,6 +29664,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigID",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigOption":
@@ -29417,6 +29709,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigOptionCategory).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigOptionCategory
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigOptionsCapabilities":
 		return wire.Codec{
@@ -29434,6 +29730,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigOptionsCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigOptionsCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigOptionsCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigSelect":
@@ -29453,6 +29753,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelect).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelect
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigSelectGroup":
 		return wire.Codec{
@@ -29471,6 +29775,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelectGroup).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelectGroup
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigSelectOption":
 		return wire.Codec{
@@ -29488,6 +29796,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigSelectOption",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelectOption).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelectOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigSelectOptions":
@@ -29529,6 +29841,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigValueID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigValueID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionDeleteCapabilities":
 		return wire.Codec{
@@ -29546,6 +29862,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionDeleteCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionDeleteCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionDeleteCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionId":
@@ -29565,6 +29885,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionInfo":
 		return wire.Codec{
@@ -29582,6 +29906,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionInfo",
 			ValidateValue: func(v any) error {
 				return v.(*SessionInfo).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionInfo
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionInfoUpdate":
@@ -29601,6 +29929,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionInfoUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionInfoUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionListCapabilities":
 		return wire.Codec{
@@ -29618,6 +29950,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionListCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionListCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionListCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionMode":
@@ -29637,6 +29973,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionMode).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionMode
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionModeId":
 		return wire.Codec{
@@ -29654,6 +29994,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionModeID",
 			ValidateValue: func(v any) error {
 				return v.(*SessionModeID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionModeID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionModeState":
@@ -29673,6 +30017,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionModeState).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionModeState
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionResumeCapabilities":
 		return wire.Codec{
@@ -29690,6 +30038,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionResumeCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionResumeCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionResumeCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionUpdate":
@@ -29731,6 +30083,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StopReason).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StopReason
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/StringFormat":
 		return wire.Codec{
@@ -29748,6 +30104,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StringFormat",
 			ValidateValue: func(v any) error {
 				return v.(*StringFormat).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringFormat
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/StringMultiSelectItems":
@@ -29767,6 +30127,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StringMultiSelectItems).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringMultiSelectItems
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/StringPropertySchema":
 		return wire.Codec{
@@ -29784,6 +30148,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StringPropertySchema",
 			ValidateValue: func(v any) error {
 				return v.(*StringPropertySchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Terminal":
@@ -29803,6 +30171,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Terminal).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Terminal
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/TerminalExitStatus":
 		return wire.Codec{
@@ -29820,6 +30192,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalExitStatus",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalExitStatus).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalExitStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/TerminalId":
@@ -29839,6 +30215,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/TextContent":
 		return wire.Codec{
@@ -29856,6 +30236,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TextContent",
 			ValidateValue: func(v any) error {
 				return v.(*TextContent).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TextContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/TextResourceContents":
@@ -29875,6 +30259,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TextResourceContents).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TextResourceContents
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/TitledMultiSelectItems":
 		return wire.Codec{
@@ -29893,6 +30281,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TitledMultiSelectItems).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TitledMultiSelectItems
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolCall":
 		return wire.Codec{
@@ -29910,6 +30302,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCall",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCall).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCall
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolCallContent":
@@ -29951,6 +30347,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolCallLocation":
 		return wire.Codec{
@@ -29968,6 +30368,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCallLocation",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallLocation).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallLocation
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolCallStatus":
@@ -29987,6 +30391,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallStatus).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolCallUpdate":
 		return wire.Codec{
@@ -30004,6 +30412,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCallUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolKind":
@@ -30023,6 +30435,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolKind).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolKind
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/UnstructuredCommandInput":
 		return wire.Codec{
@@ -30040,6 +30456,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UnstructuredCommandInput",
 			ValidateValue: func(v any) error {
 				return v.(*UnstructuredCommandInput).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnstructuredCommandInput
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/UsageUpdate":
@@ -30059,6 +30479,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*UsageUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UsageUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/elicitation.complete.params.json#", "https://agentproto.dev/schema/acp/v1/elicitation.complete.params.json":
 		return wire.Codec{
@@ -30076,6 +30500,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompleteElicitationNotification",
 			ValidateValue: func(v any) error {
 				return v.(*CompleteElicitationNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompleteElicitationNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/elicitation.create.params.json#", "https://agentproto.dev/schema/acp/v1/elicitation.create.params.json":
@@ -30147,6 +30575,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ReadTextFileRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ReadTextFileRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/fs.read_text_file.result.json#", "https://agentproto.dev/schema/acp/v1/fs.read_text_file.result.json":
 		return wire.Codec{
@@ -30164,6 +30596,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ReadTextFileResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ReadTextFileResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ReadTextFileResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/fs.write_text_file.params.json#", "https://agentproto.dev/schema/acp/v1/fs.write_text_file.params.json":
@@ -30183,6 +30619,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*WriteTextFileRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v WriteTextFileRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/fs.write_text_file.result.json#", "https://agentproto.dev/schema/acp/v1/fs.write_text_file.result.json":
 		return wire.Codec{
@@ -30200,6 +30640,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "WriteTextFileResponse",
 			ValidateValue: func(v any) error {
 				return v.(*WriteTextFileResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v WriteTextFileResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/initialize.params.json#", "https://agentproto.dev/schema/acp/v1/initialize.params.json":
@@ -30219,6 +30663,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*InitializeRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/initialize.result.json#", "https://agentproto.dev/schema/acp/v1/initialize.result.json":
 		return wire.Codec{
@@ -30236,6 +30684,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "InitializeResponse",
 			ValidateValue: func(v any) error {
 				return v.(*InitializeResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#", "https://agentproto.dev/schema/acp/v1/jsonrpc.json":
@@ -30277,6 +30729,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Error).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Error
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/ErrorCode":
 		return wire.Codec{
@@ -30294,6 +30750,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ErrorCode",
 			ValidateValue: func(v any) error {
 				return v.(*ErrorCode).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ErrorCode
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/Notification":
@@ -30313,6 +30773,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Notification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Notification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/Request":
 		return wire.Codec{
@@ -30330,6 +30794,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Request",
 			ValidateValue: func(v any) error {
 				return v.(*Request).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Request
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/RequestId":
@@ -30371,6 +30839,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Response).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Response
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/logout.params.json#", "https://agentproto.dev/schema/acp/v1/logout.params.json":
 		return wire.Codec{
@@ -30388,6 +30860,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LogoutRequest",
 			ValidateValue: func(v any) error {
 				return v.(*LogoutRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogoutRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/logout.result.json#", "https://agentproto.dev/schema/acp/v1/logout.result.json":
@@ -30407,6 +30883,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LogoutResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogoutResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.cancel.params.json#", "https://agentproto.dev/schema/acp/v1/session.cancel.params.json":
 		return wire.Codec{
@@ -30424,6 +30904,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CancelNotification",
 			ValidateValue: func(v any) error {
 				return v.(*CancelNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.close.params.json#", "https://agentproto.dev/schema/acp/v1/session.close.params.json":
@@ -30443,6 +30927,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CloseSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CloseSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.close.result.json#", "https://agentproto.dev/schema/acp/v1/session.close.result.json":
 		return wire.Codec{
@@ -30460,6 +30948,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CloseSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*CloseSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CloseSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.delete.params.json#", "https://agentproto.dev/schema/acp/v1/session.delete.params.json":
@@ -30479,6 +30971,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DeleteSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DeleteSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.delete.result.json#", "https://agentproto.dev/schema/acp/v1/session.delete.result.json":
 		return wire.Codec{
@@ -30496,6 +30992,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "DeleteSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*DeleteSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DeleteSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.list.params.json#", "https://agentproto.dev/schema/acp/v1/session.list.params.json":
@@ -30515,6 +31015,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ListSessionsRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListSessionsRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.list.result.json#", "https://agentproto.dev/schema/acp/v1/session.list.result.json":
 		return wire.Codec{
@@ -30532,6 +31036,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ListSessionsResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ListSessionsResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListSessionsResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.load.params.json#", "https://agentproto.dev/schema/acp/v1/session.load.params.json":
@@ -30551,6 +31059,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LoadSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LoadSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.load.result.json#", "https://agentproto.dev/schema/acp/v1/session.load.result.json":
 		return wire.Codec{
@@ -30568,6 +31080,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LoadSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*LoadSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LoadSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.new.params.json#", "https://agentproto.dev/schema/acp/v1/session.new.params.json":
@@ -30587,6 +31103,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*NewSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NewSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.new.result.json#", "https://agentproto.dev/schema/acp/v1/session.new.result.json":
 		return wire.Codec{
@@ -30604,6 +31124,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "NewSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*NewSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NewSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.prompt.params.json#", "https://agentproto.dev/schema/acp/v1/session.prompt.params.json":
@@ -30623,6 +31147,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PromptRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.prompt.result.json#", "https://agentproto.dev/schema/acp/v1/session.prompt.result.json":
 		return wire.Codec{
@@ -30640,6 +31168,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PromptResponse",
 			ValidateValue: func(v any) error {
 				return v.(*PromptResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.request_permission.params.json#", "https://agentproto.dev/schema/acp/v1/session.request_permission.params.json":
@@ -30659,6 +31191,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*RequestPermissionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RequestPermissionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.request_permission.result.json#", "https://agentproto.dev/schema/acp/v1/session.request_permission.result.json":
 		return wire.Codec{
@@ -30676,6 +31212,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "RequestPermissionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*RequestPermissionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RequestPermissionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.resume.params.json#", "https://agentproto.dev/schema/acp/v1/session.resume.params.json":
@@ -30695,6 +31235,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ResumeSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResumeSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.resume.result.json#", "https://agentproto.dev/schema/acp/v1/session.resume.result.json":
 		return wire.Codec{
@@ -30712,6 +31256,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ResumeSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ResumeSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResumeSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.set_config_option.params.json#", "https://agentproto.dev/schema/acp/v1/session.set_config_option.params.json":
@@ -30753,6 +31301,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionConfigOptionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionConfigOptionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.set_mode.params.json#", "https://agentproto.dev/schema/acp/v1/session.set_mode.params.json":
 		return wire.Codec{
@@ -30770,6 +31322,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SetSessionModeRequest",
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionModeRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionModeRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.set_mode.result.json#", "https://agentproto.dev/schema/acp/v1/session.set_mode.result.json":
@@ -30789,6 +31345,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionModeResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionModeResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.update.params.json#", "https://agentproto.dev/schema/acp/v1/session.update.params.json":
 		return wire.Codec{
@@ -30806,6 +31366,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionNotification",
 			ValidateValue: func(v any) error {
 				return v.(*SessionNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.create.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.create.params.json":
@@ -30825,6 +31389,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CreateTerminalRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CreateTerminalRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.create.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.create.result.json":
 		return wire.Codec{
@@ -30842,6 +31410,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CreateTerminalResponse",
 			ValidateValue: func(v any) error {
 				return v.(*CreateTerminalResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CreateTerminalResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.kill.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.kill.params.json":
@@ -30861,6 +31433,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*KillTerminalRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v KillTerminalRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.kill.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.kill.result.json":
 		return wire.Codec{
@@ -30878,6 +31454,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "KillTerminalResponse",
 			ValidateValue: func(v any) error {
 				return v.(*KillTerminalResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v KillTerminalResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.output.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.output.params.json":
@@ -30897,6 +31477,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalOutputRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalOutputRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.output.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.output.result.json":
 		return wire.Codec{
@@ -30914,6 +31498,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalOutputResponse",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalOutputResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalOutputResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.release.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.release.params.json":
@@ -30933,6 +31521,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ReleaseTerminalRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ReleaseTerminalRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.release.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.release.result.json":
 		return wire.Codec{
@@ -30950,6 +31542,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ReleaseTerminalResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ReleaseTerminalResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ReleaseTerminalResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.params.json":
@@ -30969,6 +31565,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*WaitForTerminalExitRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v WaitForTerminalExitRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.result.json":
 		return wire.Codec{
@@ -30986,6 +31586,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "WaitForTerminalExitResponse",
 			ValidateValue: func(v any) error {
 				return v.(*WaitForTerminalExitResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v WaitForTerminalExitResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	}

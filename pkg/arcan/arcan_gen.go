@@ -6868,6 +6868,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ApprovalRequested).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ApprovalRequested
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/approval_resolved.json#", "https://agentproto.dev/schema/arcan/v1/approval_resolved.json":
 		return wire.Codec{
@@ -6886,6 +6890,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ApprovalResolved).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ApprovalResolved
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ChatMessage":
 		return wire.Codec{
@@ -6903,6 +6911,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ChatMessage",
 			ValidateValue: func(v any) error {
 				return v.(*ChatMessage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ChatMessage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ModelDirective":
@@ -6944,6 +6956,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ModelStopReason).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ModelStopReason
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ModelTurn":
 		return wire.Codec{
@@ -6961,6 +6977,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ModelTurn",
 			ValidateValue: func(v any) error {
 				return v.(*ModelTurn).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ModelTurn
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ProviderCircuitState":
@@ -6980,6 +7000,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProviderCircuitState).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProviderCircuitState
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ProviderTelemetry":
 		return wire.Codec{
@@ -6997,6 +7021,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProviderTelemetry",
 			ValidateValue: func(v any) error {
 				return v.(*ProviderTelemetry).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProviderTelemetry
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/Role":
@@ -7016,6 +7044,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Role).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Role
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/RunStopReason":
 		return wire.Codec{
@@ -7033,6 +7065,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "RunStopReason",
 			ValidateValue: func(v any) error {
 				return v.(*RunStopReason).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RunStopReason
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/StatePatch":
@@ -7052,6 +7088,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StatePatch).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StatePatch
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/StatePatchFormat":
 		return wire.Codec{
@@ -7069,6 +7109,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StatePatchFormat",
 			ValidateValue: func(v any) error {
 				return v.(*StatePatchFormat).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StatePatchFormat
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/StatePatchSource":
@@ -7088,6 +7132,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StatePatchSource).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StatePatchSource
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/TokenUsage":
 		return wire.Codec{
@@ -7105,6 +7153,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TokenUsage",
 			ValidateValue: func(v any) error {
 				return v.(*TokenUsage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TokenUsage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ToolAnnotations":
@@ -7124,6 +7176,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolAnnotations).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolAnnotations
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ToolCall":
 		return wire.Codec{
@@ -7141,6 +7197,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCall",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCall).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCall
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ToolContent":
@@ -7182,6 +7242,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolDefinition).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolDefinition
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ToolResult":
 		return wire.Codec{
@@ -7199,6 +7263,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolResult",
 			ValidateValue: func(v any) error {
 				return v.(*ToolResult).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolResult
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ToolResultSummary":
@@ -7218,6 +7286,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolResultSummary).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolResultSummary
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/context_compacted.json#", "https://agentproto.dev/schema/arcan/v1/context_compacted.json":
 		return wire.Codec{
@@ -7235,6 +7307,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ContextCompacted",
 			ValidateValue: func(v any) error {
 				return v.(*ContextCompacted).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ContextCompacted
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/iteration_started.json#", "https://agentproto.dev/schema/arcan/v1/iteration_started.json":
@@ -7254,6 +7330,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*IterationStarted).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v IterationStarted
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/model_output.json#", "https://agentproto.dev/schema/arcan/v1/model_output.json":
 		return wire.Codec{
@@ -7271,6 +7351,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ModelOutput",
 			ValidateValue: func(v any) error {
 				return v.(*ModelOutput).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ModelOutput
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/run_errored.json#", "https://agentproto.dev/schema/arcan/v1/run_errored.json":
@@ -7290,6 +7374,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*RunErrored).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RunErrored
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/run_finished.json#", "https://agentproto.dev/schema/arcan/v1/run_finished.json":
 		return wire.Codec{
@@ -7307,6 +7395,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "RunFinished",
 			ValidateValue: func(v any) error {
 				return v.(*RunFinished).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RunFinished
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/run_started.json#", "https://agentproto.dev/schema/arcan/v1/run_started.json":
@@ -7326,6 +7418,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*RunStarted).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RunStarted
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/state_patched.json#", "https://agentproto.dev/schema/arcan/v1/state_patched.json":
 		return wire.Codec{
@@ -7343,6 +7439,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StatePatched",
 			ValidateValue: func(v any) error {
 				return v.(*StatePatched).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StatePatched
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/store-record.json#", "https://agentproto.dev/schema/arcan/v1/store-record.json":
@@ -7362,6 +7462,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StoreRecord).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StoreRecord
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/text_delta.json#", "https://agentproto.dev/schema/arcan/v1/text_delta.json":
 		return wire.Codec{
@@ -7379,6 +7483,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TextDelta",
 			ValidateValue: func(v any) error {
 				return v.(*TextDelta).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TextDelta
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/tool_call_completed.json#", "https://agentproto.dev/schema/arcan/v1/tool_call_completed.json":
@@ -7398,6 +7506,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallCompleted).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallCompleted
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/tool_call_failed.json#", "https://agentproto.dev/schema/arcan/v1/tool_call_failed.json":
 		return wire.Codec{
@@ -7416,6 +7528,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallFailed).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallFailed
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/tool_call_requested.json#", "https://agentproto.dev/schema/arcan/v1/tool_call_requested.json":
 		return wire.Codec{
@@ -7433,6 +7549,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCallRequested",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallRequested).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallRequested
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	}

@@ -19041,6 +19041,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AgentInfo).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentInfo
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/AgentInventory":
 		return wire.Codec{
@@ -19081,6 +19085,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AgentName).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentName
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/AgentRef":
 		return wire.Codec{
@@ -19098,6 +19106,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AgentRef",
 			ValidateValue: func(v any) error {
 				return v.(*AgentRef).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentRef
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/AgentVersion":
@@ -19117,6 +19129,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AgentVersion).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentVersion
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Auth":
 		return wire.Codec{
@@ -19134,6 +19150,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Auth",
 			ValidateValue: func(v any) error {
 				return v.(*Auth).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Auth
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Budget":
@@ -19171,6 +19191,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*BudgetAmount).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BudgetAmount
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Capabilities":
 		return wire.Codec{
@@ -19188,6 +19212,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Capabilities",
 			ValidateValue: func(v any) error {
 				return v.(*Capabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Capabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/CapabilityPatterns":
@@ -19207,6 +19235,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CapabilityPatterns).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CapabilityPatterns
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/ClientInfo":
 		return wire.Codec{
@@ -19224,6 +19256,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ClientInfo",
 			ValidateValue: func(v any) error {
 				return v.(*ClientInfo).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientInfo
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Credential":
@@ -19243,6 +19279,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Credential).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Credential
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/CredentialConstraints":
 		return wire.Codec{
@@ -19260,6 +19300,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CredentialConstraints",
 			ValidateValue: func(v any) error {
 				return v.(*CredentialConstraints).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CredentialConstraints
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Currency":
@@ -19279,6 +19323,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Currency).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Currency
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/ErrorCode":
 		return wire.Codec{
@@ -19296,6 +19344,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ErrorCode",
 			ValidateValue: func(v any) error {
 				return v.(*ErrorCode).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ErrorCode
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/ErrorPayload":
@@ -19315,6 +19367,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ErrorPayload).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ErrorPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/EventSeq":
 		return wire.Codec{
@@ -19332,6 +19388,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "EventSeq",
 			ValidateValue: func(v any) error {
 				return v.(*EventSeq).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EventSeq
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Extensions":
@@ -19351,6 +19411,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Extensions).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Extensions
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Feature":
 		return wire.Codec{
@@ -19368,6 +19432,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Feature",
 			ValidateValue: func(v any) error {
 				return v.(*Feature).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Feature
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/JobId":
@@ -19387,6 +19455,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/JobState":
 		return wire.Codec{
@@ -19404,6 +19476,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobState",
 			ValidateValue: func(v any) error {
 				return v.(*JobState).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobState
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Lease":
@@ -19423,6 +19499,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Lease).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Lease
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/LeaseConstraints":
 		return wire.Codec{
@@ -19440,6 +19520,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LeaseConstraints",
 			ValidateValue: func(v any) error {
 				return v.(*LeaseConstraints).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LeaseConstraints
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/MessageId":
@@ -19459,6 +19543,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MessageID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MessageID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/ResumeRequest":
 		return wire.Codec{
@@ -19476,6 +19564,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ResumeRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ResumeRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResumeRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/RuntimeInfo":
@@ -19495,6 +19587,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*RuntimeInfo).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RuntimeInfo
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/SessionId":
 		return wire.Codec{
@@ -19512,6 +19608,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionID",
 			ValidateValue: func(v any) error {
 				return v.(*SessionID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Timestamp":
@@ -19531,6 +19631,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Timestamp).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Timestamp
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/TraceId":
 		return wire.Codec{
@@ -19548,6 +19652,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TraceID",
 			ValidateValue: func(v any) error {
 				return v.(*TraceID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TraceID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/UtcTimestamp":
@@ -19567,6 +19675,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*UtcTimestamp).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UtcTimestamp
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/envelope.json#", "https://agentproto.dev/schema/arcp/v1.1/envelope.json":
 		return wire.Codec{
@@ -19585,6 +19697,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Envelope).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Envelope
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.artifact_ref.json#", "https://agentproto.dev/schema/arcp/v1.1/event.artifact_ref.json":
 		return wire.Codec{
@@ -19602,6 +19718,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ArtifactRefBody",
 			ValidateValue: func(v any) error {
 				return v.(*ArtifactRefBody).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArtifactRefBody
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.delegate.json#", "https://agentproto.dev/schema/arcp/v1.1/event.delegate.json":
@@ -19643,6 +19763,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LogBody).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogBody
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.metric.json#", "https://agentproto.dev/schema/arcp/v1.1/event.metric.json":
 		return wire.Codec{
@@ -19660,6 +19784,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MetricBody",
 			ValidateValue: func(v any) error {
 				return v.(*MetricBody).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MetricBody
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.progress.json#", "https://agentproto.dev/schema/arcp/v1.1/event.progress.json":
@@ -19679,6 +19807,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProgressBody).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProgressBody
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.result_chunk.json#", "https://agentproto.dev/schema/arcp/v1.1/event.result_chunk.json":
 		return wire.Codec{
@@ -19696,6 +19828,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ResultChunkBody",
 			ValidateValue: func(v any) error {
 				return v.(*ResultChunkBody).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResultChunkBody
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.status.json#", "https://agentproto.dev/schema/arcp/v1.1/event.status.json":
@@ -19715,6 +19851,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StatusBody).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StatusBody
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.thought.json#", "https://agentproto.dev/schema/arcp/v1.1/event.thought.json":
 		return wire.Codec{
@@ -19732,6 +19872,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ThoughtBody",
 			ValidateValue: func(v any) error {
 				return v.(*ThoughtBody).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ThoughtBody
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.tool_call.json#", "https://agentproto.dev/schema/arcp/v1.1/event.tool_call.json":
@@ -19751,6 +19895,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallBody).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallBody
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.tool_result.json#", "https://agentproto.dev/schema/arcp/v1.1/event.tool_result.json":
 		return wire.Codec{
@@ -19768,6 +19916,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolResultBody",
 			ValidateValue: func(v any) error {
 				return v.(*ToolResultBody).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolResultBody
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.accepted.json#", "https://agentproto.dev/schema/arcp/v1.1/job.accepted.json":
@@ -19823,6 +19975,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobCancel).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobCancel
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.cancel.json#/$defs/JobCancelPayload":
 		return wire.Codec{
@@ -19840,6 +19996,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobCancelPayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobCancelPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobCancelPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.cancelled.json#", "https://agentproto.dev/schema/arcp/v1.1/job.cancelled.json":
@@ -19859,6 +20019,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobCancelled).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobCancelled
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.cancelled.json#/$defs/JobCancelledPayload":
 		return wire.Codec{
@@ -19876,6 +20040,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobCancelledPayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobCancelledPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobCancelledPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.error.json#", "https://agentproto.dev/schema/arcp/v1.1/job.error.json":
@@ -19895,6 +20063,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobError).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobError
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.error.json#/$defs/JobErrorPayload":
 		return wire.Codec{
@@ -19912,6 +20084,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobErrorPayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobErrorPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobErrorPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#", "https://agentproto.dev/schema/arcp/v1.1/job.event.json":
@@ -19953,6 +20129,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ArtifactRefEvent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArtifactRefEvent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ArtifactRefEventMessage":
 		return wire.Codec{
@@ -19970,6 +20150,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ArtifactRefEventMessage",
 			ValidateValue: func(v any) error {
 				return v.(*ArtifactRefEventMessage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArtifactRefEventMessage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/DelegateEvent":
@@ -19989,6 +20173,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DelegateEvent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DelegateEvent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/DelegateEventMessage":
 		return wire.Codec{
@@ -20006,6 +20194,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "DelegateEventMessage",
 			ValidateValue: func(v any) error {
 				return v.(*DelegateEventMessage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DelegateEventMessage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/JobEventPayload":
@@ -20051,6 +20243,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LogEvent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogEvent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/LogEventMessage":
 		return wire.Codec{
@@ -20068,6 +20264,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LogEventMessage",
 			ValidateValue: func(v any) error {
 				return v.(*LogEventMessage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogEventMessage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/MetricEvent":
@@ -20087,6 +20287,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MetricEvent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MetricEvent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/MetricEventMessage":
 		return wire.Codec{
@@ -20104,6 +20308,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MetricEventMessage",
 			ValidateValue: func(v any) error {
 				return v.(*MetricEventMessage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MetricEventMessage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ProgressEvent":
@@ -20123,6 +20331,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProgressEvent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProgressEvent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ProgressEventMessage":
 		return wire.Codec{
@@ -20140,6 +20352,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProgressEventMessage",
 			ValidateValue: func(v any) error {
 				return v.(*ProgressEventMessage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProgressEventMessage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ResultChunkEvent":
@@ -20159,6 +20375,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ResultChunkEvent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResultChunkEvent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ResultChunkEventMessage":
 		return wire.Codec{
@@ -20176,6 +20396,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ResultChunkEventMessage",
 			ValidateValue: func(v any) error {
 				return v.(*ResultChunkEventMessage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResultChunkEventMessage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/StatusEvent":
@@ -20195,6 +20419,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StatusEvent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StatusEvent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/StatusEventMessage":
 		return wire.Codec{
@@ -20212,6 +20440,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StatusEventMessage",
 			ValidateValue: func(v any) error {
 				return v.(*StatusEventMessage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StatusEventMessage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ThoughtEvent":
@@ -20231,6 +20463,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ThoughtEvent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ThoughtEvent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ThoughtEventMessage":
 		return wire.Codec{
@@ -20248,6 +20484,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ThoughtEventMessage",
 			ValidateValue: func(v any) error {
 				return v.(*ThoughtEventMessage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ThoughtEventMessage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolCallEvent":
@@ -20267,6 +20507,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallEvent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallEvent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolCallEventMessage":
 		return wire.Codec{
@@ -20284,6 +20528,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCallEventMessage",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallEventMessage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallEventMessage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolResultEvent":
@@ -20303,6 +20551,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolResultEvent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolResultEvent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolResultEventMessage":
 		return wire.Codec{
@@ -20320,6 +20572,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolResultEventMessage",
 			ValidateValue: func(v any) error {
 				return v.(*ToolResultEventMessage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolResultEventMessage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/VendorEvent":
@@ -20339,6 +20595,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*VendorEvent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v VendorEvent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.result.json#", "https://agentproto.dev/schema/arcp/v1.1/job.result.json":
 		return wire.Codec{
@@ -20356,6 +20616,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobResult",
 			ValidateValue: func(v any) error {
 				return v.(*JobResult).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobResult
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.result.json#/$defs/JobResultPayload":
@@ -20375,6 +20639,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobResultPayload).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobResultPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.submit.json#", "https://agentproto.dev/schema/arcp/v1.1/job.submit.json":
 		return wire.Codec{
@@ -20392,6 +20660,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobSubmit",
 			ValidateValue: func(v any) error {
 				return v.(*JobSubmit).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobSubmit
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.submit.json#/$defs/JobSubmitPayload":
@@ -20411,6 +20683,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobSubmitPayload).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobSubmitPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.subscribe.json#", "https://agentproto.dev/schema/arcp/v1.1/job.subscribe.json":
 		return wire.Codec{
@@ -20429,6 +20705,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobSubscribe).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobSubscribe
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.subscribe.json#/$defs/JobSubscribePayload":
 		return wire.Codec{
@@ -20446,6 +20726,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobSubscribePayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobSubscribePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobSubscribePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.subscribed.json#", "https://agentproto.dev/schema/arcp/v1.1/job.subscribed.json":
@@ -20501,6 +20785,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobUnsubscribe).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobUnsubscribe
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.unsubscribe.json#/$defs/JobUnsubscribePayload":
 		return wire.Codec{
@@ -20518,6 +20806,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobUnsubscribePayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobUnsubscribePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobUnsubscribePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/message.json#", "https://agentproto.dev/schema/arcp/v1.1/message.json":
@@ -20563,6 +20855,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionAck).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionAck
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.ack.json#/$defs/SessionAckPayload":
 		return wire.Codec{
@@ -20580,6 +20876,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionAckPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionAckPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionAckPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.bye.json#", "https://agentproto.dev/schema/arcp/v1.1/session.bye.json":
@@ -20599,6 +20899,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionBye).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionBye
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.bye.json#/$defs/SessionByePayload":
 		return wire.Codec{
@@ -20616,6 +20920,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionByePayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionByePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionByePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.close.json#", "https://agentproto.dev/schema/arcp/v1.1/session.close.json":
@@ -20635,6 +20943,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionClose).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionClose
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.close.json#/$defs/SessionClosePayload":
 		return wire.Codec{
@@ -20652,6 +20964,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionClosePayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionClosePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionClosePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.closed.json#", "https://agentproto.dev/schema/arcp/v1.1/session.closed.json":
@@ -20671,6 +20987,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionClosed).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionClosed
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.closed.json#/$defs/SessionClosedPayload":
 		return wire.Codec{
@@ -20688,6 +21008,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionClosedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionClosedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionClosedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.error.json#", "https://agentproto.dev/schema/arcp/v1.1/session.error.json":
@@ -20707,6 +21031,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionError).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionError
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.hello.json#", "https://agentproto.dev/schema/arcp/v1.1/session.hello.json":
 		return wire.Codec{
@@ -20724,6 +21052,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionHello",
 			ValidateValue: func(v any) error {
 				return v.(*SessionHello).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionHello
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.hello.json#/$defs/SessionHelloPayload":
@@ -20743,6 +21075,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionHelloPayload).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionHelloPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.jobs.json#", "https://agentproto.dev/schema/arcp/v1.1/session.jobs.json":
 		return wire.Codec{
@@ -20760,6 +21096,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionJobs",
 			ValidateValue: func(v any) error {
 				return v.(*SessionJobs).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionJobs
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.jobs.json#/$defs/JobListEntry":
@@ -20779,6 +21119,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobListEntry).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobListEntry
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.jobs.json#/$defs/SessionJobsPayload":
 		return wire.Codec{
@@ -20796,6 +21140,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionJobsPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionJobsPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionJobsPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.list_jobs.json#", "https://agentproto.dev/schema/arcp/v1.1/session.list_jobs.json":
@@ -20815,6 +21163,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionListJobs).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionListJobs
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.list_jobs.json#/$defs/JobListFilter":
 		return wire.Codec{
@@ -20832,6 +21184,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobListFilter",
 			ValidateValue: func(v any) error {
 				return v.(*JobListFilter).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobListFilter
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.list_jobs.json#/$defs/SessionListJobsPayload":
@@ -20851,6 +21207,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionListJobsPayload).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionListJobsPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.ping.json#", "https://agentproto.dev/schema/arcp/v1.1/session.ping.json":
 		return wire.Codec{
@@ -20868,6 +21228,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionPing",
 			ValidateValue: func(v any) error {
 				return v.(*SessionPing).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionPing
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.ping.json#/$defs/SessionPingPayload":
@@ -20887,6 +21251,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionPingPayload).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionPingPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.pong.json#", "https://agentproto.dev/schema/arcp/v1.1/session.pong.json":
 		return wire.Codec{
@@ -20904,6 +21272,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionPong",
 			ValidateValue: func(v any) error {
 				return v.(*SessionPong).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionPong
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.pong.json#/$defs/SessionPongPayload":
@@ -20923,6 +21295,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionPongPayload).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionPongPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.resume.json#", "https://agentproto.dev/schema/arcp/v1.1/session.resume.json":
 		return wire.Codec{
@@ -20940,6 +21316,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionResume",
 			ValidateValue: func(v any) error {
 				return v.(*SessionResume).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionResume
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.resume.json#/$defs/SessionResumePayload":
@@ -20959,6 +21339,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionResumePayload).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionResumePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.welcome.json#", "https://agentproto.dev/schema/arcp/v1.1/session.welcome.json":
 		return wire.Codec{
@@ -20977,6 +21361,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionWelcome).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionWelcome
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.welcome.json#/$defs/SessionWelcomePayload":
 		return wire.Codec{
@@ -20994,6 +21382,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionWelcomePayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionWelcomePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionWelcomePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	}

@@ -210,6 +210,11 @@ type Codec struct {
 	// value whether it is complete after all: a union whose incomplete
 	// variants the value does not use.
 	CompleteValue func(v any) bool
+	// Verify, when set on a complete codec, decodes one value from d and
+	// reports whether it decoded and Validate found nothing, without
+	// keeping it: the value need not leave the stack. CheckAt uses it
+	// (generated codecs of struct types set it).
+	Verify func(d *Decoder) bool
 }
 
 // Proves reports whether a strict decode plus Validate that find nothing
@@ -234,6 +239,12 @@ func (c Codec) CheckAt(d *Decoder, pointer string) (valid, known bool) {
 		return false, false
 	}
 	raws := d.Raws()
+	if c.Verify != nil && c.Complete {
+		if !c.Verify(d) || pointer == "" && d.End() != nil {
+			return false, false
+		}
+		return true, d.Raws() == raws
+	}
 	v, err := c.Decode(d)
 	if err != nil {
 		return false, false

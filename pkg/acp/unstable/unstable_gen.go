@@ -16921,6 +16921,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthStatusRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthStatusRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/auth.status.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/auth.status.result.json":
 		return wire.Codec{
@@ -16938,6 +16942,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthStatusResponse",
 			ValidateValue: func(v any) error {
 				return v.(*AuthStatusResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthStatusResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/auth.status_update.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/auth.status_update.params.json":
@@ -16957,6 +16965,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthStatusUpdateNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthStatusUpdateNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/AgentAuthCapabilities":
 		return wire.Codec{
@@ -16974,6 +16986,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AgentAuthCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*AgentAuthCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentAuthCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/AgentCapabilities":
@@ -16993,6 +17009,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AgentCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/AuthAccount":
 		return wire.Codec{
@@ -17010,6 +17030,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthAccount",
 			ValidateValue: func(v any) error {
 				return v.(*AuthAccount).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthAccount
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/AuthState":
@@ -17029,6 +17053,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthState).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthState
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/AuthStatusCapabilities":
 		return wire.Codec{
@@ -17046,6 +17074,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthStatusCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*AuthStatusCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthStatusCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/ClientCapabilities":
@@ -17065,6 +17097,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ClientCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/IdleStateUpdate":
 		return wire.Codec{
@@ -17082,6 +17118,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "IdleStateUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*IdleStateUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v IdleStateUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/IdleStopReason":
@@ -17101,6 +17141,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*IdleStopReason).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v IdleStopReason
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/LlmProtocol":
 		return wire.Codec{
@@ -17118,6 +17162,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LlmProtocol",
 			ValidateValue: func(v any) error {
 				return v.(*LlmProtocol).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LlmProtocol
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/McpCapabilities":
@@ -17137,6 +17185,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/McpError":
 		return wire.Codec{
@@ -17155,6 +17207,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPError).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPError
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/McpRequestId":
 		return wire.Codec{
@@ -17172,6 +17228,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPRequestID",
 			ValidateValue: func(v any) error {
 				return v.(*MCPRequestID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPRequestID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/McpServer":
@@ -17213,6 +17273,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerACP).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerACP
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/McpServerAcpId":
 		return wire.Codec{
@@ -17230,6 +17294,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPServerACPID",
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerACPID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerACPID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanCapabilities":
@@ -17249,6 +17317,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanFile":
 		return wire.Codec{
@@ -17266,6 +17338,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanFile",
 			ValidateValue: func(v any) error {
 				return v.(*PlanFile).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanFile
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanId":
@@ -17285,6 +17361,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanItems":
 		return wire.Codec{
@@ -17302,6 +17382,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanItems",
 			ValidateValue: func(v any) error {
 				return v.(*PlanItems).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanItems
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanMarkdown":
@@ -17321,6 +17405,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanMarkdown).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanMarkdown
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanRemoved":
 		return wire.Codec{
@@ -17339,6 +17427,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanRemoved).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanRemoved
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanUpdate":
 		return wire.Codec{
@@ -17356,6 +17448,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*PlanUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanUpdateContent":
@@ -17397,6 +17493,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProviderCurrentConfig).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProviderCurrentConfig
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/ProviderId":
 		return wire.Codec{
@@ -17414,6 +17514,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProviderID",
 			ValidateValue: func(v any) error {
 				return v.(*ProviderID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProviderID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/ProviderInfo":
@@ -17433,6 +17537,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProviderInfo).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProviderInfo
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/ProvidersCapabilities":
 		return wire.Codec{
@@ -17450,6 +17558,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProvidersCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ProvidersCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProvidersCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/RequiresActionStateUpdate":
@@ -17469,6 +17581,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*RequiresActionStateUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RequiresActionStateUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/RunningStateUpdate":
 		return wire.Codec{
@@ -17486,6 +17602,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "RunningStateUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*RunningStateUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RunningStateUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionArchiveCapabilities":
@@ -17505,6 +17625,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionArchiveCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionArchiveCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionArchiveFilter":
 		return wire.Codec{
@@ -17522,6 +17646,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionArchiveFilter",
 			ValidateValue: func(v any) error {
 				return v.(*SessionArchiveFilter).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionArchiveFilter
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionCancelCapabilities":
@@ -17541,6 +17669,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionCancelCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionCancelCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionCapabilities":
 		return wire.Codec{
@@ -17558,6 +17690,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionForkCapabilities":
@@ -17577,6 +17713,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionForkCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionForkCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionInfo":
 		return wire.Codec{
@@ -17594,6 +17734,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionInfo",
 			ValidateValue: func(v any) error {
 				return v.(*SessionInfo).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionInfo
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionMessage":
@@ -17613,6 +17757,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionMessage).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionMessage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionMessageChunk":
 		return wire.Codec{
@@ -17630,6 +17778,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionMessageChunk",
 			ValidateValue: func(v any) error {
 				return v.(*SessionMessageChunk).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionMessageChunk
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionStatus":
@@ -17649,6 +17801,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionStatus).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionStatusCapabilities":
 		return wire.Codec{
@@ -17666,6 +17822,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionStatusCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionStatusCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionStatusCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionSystemPromptCapabilities":
@@ -17685,6 +17845,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionSystemPromptCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionSystemPromptCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionSystemPromptModeCapabilities":
 		return wire.Codec{
@@ -17702,6 +17866,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionSystemPromptModeCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionSystemPromptModeCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionSystemPromptModeCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionSystemPromptOverrideCapabilities":
@@ -17721,6 +17889,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionSystemPromptOverrideCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionSystemPromptOverrideCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionTitleCapabilities":
 		return wire.Codec{
@@ -17738,6 +17910,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionTitleCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionTitleCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionTitleCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionUpdate":
@@ -17809,6 +17985,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SubagentCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubagentCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SubagentSessionCapabilities":
 		return wire.Codec{
@@ -17826,6 +18006,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SubagentSessionCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SubagentSessionCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubagentSessionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SubagentUpdate":
@@ -17870,6 +18054,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SystemPrompt).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SystemPrompt
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SystemPromptMode":
 		return wire.Codec{
@@ -17887,6 +18075,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SystemPromptMode",
 			ValidateValue: func(v any) error {
 				return v.(*SystemPromptMode).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SystemPromptMode
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/UnknownStateUpdate":
@@ -17906,6 +18098,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*UndeterminedStateUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UndeterminedStateUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/Usage":
 		return wire.Codec{
@@ -17923,6 +18119,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Usage",
 			ValidateValue: func(v any) error {
 				return v.(*Usage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Usage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/initialize.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/initialize.params.json":
@@ -17942,6 +18142,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*InitializeRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/initialize.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/initialize.result.json":
 		return wire.Codec{
@@ -17959,6 +18163,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "InitializeResponse",
 			ValidateValue: func(v any) error {
 				return v.(*InitializeResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.notification.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.notification.params.json":
@@ -17978,6 +18186,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MessageMCPNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MessageMCPNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.params.json":
 		return wire.Codec{
@@ -17995,6 +18207,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MessageMCPRequest",
 			ValidateValue: func(v any) error {
 				return v.(*MessageMCPRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MessageMCPRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.result.json":
@@ -18036,6 +18252,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DisableProviderRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DisableProviderRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/providers.disable.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.disable.result.json":
 		return wire.Codec{
@@ -18053,6 +18273,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "DisableProviderResponse",
 			ValidateValue: func(v any) error {
 				return v.(*DisableProviderResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DisableProviderResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/providers.list.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.list.params.json":
@@ -18072,6 +18296,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ListProvidersRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListProvidersRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/providers.list.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.list.result.json":
 		return wire.Codec{
@@ -18089,6 +18317,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ListProvidersResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ListProvidersResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListProvidersResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/providers.set.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.set.params.json":
@@ -18108,6 +18340,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SetProviderRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetProviderRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/providers.set.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.set.result.json":
 		return wire.Codec{
@@ -18125,6 +18361,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SetProviderResponse",
 			ValidateValue: func(v any) error {
 				return v.(*SetProviderResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetProviderResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.params.json":
@@ -18144,6 +18384,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*InitializeRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.result.json":
 		return wire.Codec{
@@ -18161,6 +18405,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "InitializeResponse",
 			ValidateValue: func(v any) error {
 				return v.(*InitializeResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.notification.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.notification.params.json":
@@ -18180,6 +18428,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProxySuccessorNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProxySuccessorNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.params.json":
 		return wire.Codec{
@@ -18197,6 +18449,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProxySuccessorRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ProxySuccessorRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProxySuccessorRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.result.json":
@@ -18216,6 +18472,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProxySuccessorResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProxySuccessorResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.archive.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.archive.params.json":
 		return wire.Codec{
@@ -18233,6 +18493,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ArchiveSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ArchiveSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArchiveSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.archive.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.archive.result.json":
@@ -18252,6 +18516,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ArchiveSessionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArchiveSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.fork.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.fork.params.json":
 		return wire.Codec{
@@ -18269,6 +18537,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ForkSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ForkSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ForkSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.fork.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.fork.result.json":
@@ -18288,6 +18560,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ForkSessionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ForkSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.list.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.list.params.json":
 		return wire.Codec{
@@ -18305,6 +18581,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ListSessionsRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ListSessionsRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListSessionsRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.list.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.list.result.json":
@@ -18324,6 +18604,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ListSessionsResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListSessionsResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.load.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.load.params.json":
 		return wire.Codec{
@@ -18341,6 +18625,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LoadSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*LoadSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LoadSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.new.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.new.params.json":
@@ -18360,6 +18648,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*NewSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NewSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.prompt.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.prompt.result.json":
 		return wire.Codec{
@@ -18377,6 +18669,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PromptResponse",
 			ValidateValue: func(v any) error {
 				return v.(*PromptResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.resume.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.resume.params.json":
@@ -18396,6 +18692,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ResumeSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResumeSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.params.json":
 		return wire.Codec{
@@ -18413,6 +18713,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SetSessionTitleRequest",
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionTitleRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionTitleRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.result.json":
@@ -18432,6 +18736,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionTitleResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionTitleResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.status.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.status.params.json":
 		return wire.Codec{
@@ -18449,6 +18757,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionStatusRequest",
 			ValidateValue: func(v any) error {
 				return v.(*SessionStatusRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionStatusRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.status.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.status.result.json":
@@ -18468,6 +18780,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionStatusResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionStatusResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.params.json":
 		return wire.Codec{
@@ -18486,6 +18802,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*UnarchiveSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnarchiveSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.result.json":
 		return wire.Codec{
@@ -18503,6 +18823,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UnarchiveSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*UnarchiveSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnarchiveSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.update.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.update.params.json":

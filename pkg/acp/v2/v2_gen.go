@@ -32948,6 +32948,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LoginAuthRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LoginAuthRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/auth.login.result.json#", "https://agentproto.dev/schema/acp/v2/auth.login.result.json":
 		return wire.Codec{
@@ -32965,6 +32969,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LoginAuthResponse",
 			ValidateValue: func(v any) error {
 				return v.(*LoginAuthResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LoginAuthResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/auth.logout.params.json#", "https://agentproto.dev/schema/acp/v2/auth.logout.params.json":
@@ -32984,6 +32992,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LogoutAuthRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogoutAuthRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/auth.logout.result.json#", "https://agentproto.dev/schema/acp/v2/auth.logout.result.json":
 		return wire.Codec{
@@ -33001,6 +33013,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LogoutAuthResponse",
 			ValidateValue: func(v any) error {
 				return v.(*LogoutAuthResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogoutAuthResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/cancel_request.params.json#", "https://agentproto.dev/schema/acp/v2/cancel_request.params.json":
@@ -33020,6 +33036,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelRequestNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelRequestNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AbsolutePath":
 		return wire.Codec{
@@ -33037,6 +33057,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AbsolutePath",
 			ValidateValue: func(v any) error {
 				return v.(*AbsolutePath).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AbsolutePath
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AgentAuthCapabilities":
@@ -33056,6 +33080,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AgentAuthCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentAuthCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AgentCapabilities":
 		return wire.Codec{
@@ -33073,6 +33101,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AgentCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*AgentCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AgentMessage":
@@ -33128,6 +33160,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Annotations).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Annotations
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AudioContent":
 		return wire.Codec{
@@ -33145,6 +33181,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AudioContent",
 			ValidateValue: func(v any) error {
 				return v.(*AudioContent).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AudioContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AuthMethod":
@@ -33190,6 +33230,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodAgent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodAgent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AuthMethodId":
 		return wire.Codec{
@@ -33208,6 +33252,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AuthMethodTerminal":
 		return wire.Codec{
@@ -33225,6 +33273,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthMethodTerminal",
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodTerminal).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodTerminal
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AvailableCommand":
@@ -33310,6 +33362,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*BackgroundTerminal).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BackgroundTerminal
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/BackgroundToolCall":
 		return wire.Codec{
@@ -33327,6 +33383,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "BackgroundToolCall",
 			ValidateValue: func(v any) error {
 				return v.(*BackgroundToolCall).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BackgroundToolCall
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/BackgroundWork":
@@ -33372,6 +33432,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*BlobResourceContents).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BlobResourceContents
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/BooleanPropertySchema":
 		return wire.Codec{
@@ -33389,6 +33453,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "BooleanPropertySchema",
 			ValidateValue: func(v any) error {
 				return v.(*BooleanPropertySchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BooleanPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/CancelledPermissionOutcome":
@@ -33408,6 +33476,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelledPermissionOutcome).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelledPermissionOutcome
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ClientAuthCapabilities":
 		return wire.Codec{
@@ -33426,6 +33498,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ClientAuthCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientAuthCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ClientCapabilities":
 		return wire.Codec{
@@ -33443,6 +33519,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ClientCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ClientCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Command":
@@ -33487,6 +33567,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CommandPermissionSubject).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CommandPermissionSubject
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/CompactionId":
 		return wire.Codec{
@@ -33505,6 +33589,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CompactionID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/CompactionStatus":
 		return wire.Codec{
@@ -33522,6 +33610,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompactionStatus",
 			ValidateValue: func(v any) error {
 				return v.(*CompactionStatus).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/CompactionSummaryChunk":
@@ -33669,6 +33761,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Cost).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Cost
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Diff":
 		return wire.Codec{
@@ -33731,6 +33827,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DiffFileType).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DiffFileType
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/DiffPatch":
 		return wire.Codec{
@@ -33748,6 +33848,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "DiffPatch",
 			ValidateValue: func(v any) error {
 				return v.(*DiffPatch).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DiffPatch
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/DiffPatchFormat":
@@ -33767,6 +33871,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DiffPatchFormat).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DiffPatchFormat
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/DiffPathChange":
 		return wire.Codec{
@@ -33784,6 +33892,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "DiffPathChange",
 			ValidateValue: func(v any) error {
 				return v.(*DiffPathChange).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DiffPathChange
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/DiffPathPairChange":
@@ -33803,6 +33915,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DiffPathPairChange).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DiffPathPairChange
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationAcceptAction":
 		return wire.Codec{
@@ -33821,6 +33937,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationAcceptAction).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationAcceptAction
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationCapabilities":
 		return wire.Codec{
@@ -33838,6 +33958,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationContentValue":
@@ -33879,6 +34003,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationFormCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationFormCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationFormMode":
 		return wire.Codec{
@@ -33918,6 +34046,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationID",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationPropertySchema":
@@ -33963,6 +34095,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationRequestScope).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationRequestScope
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationSchema":
 		return wire.Codec{
@@ -33999,6 +34135,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationSessionScope).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationSessionScope
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationUrlCapabilities":
 		return wire.Codec{
@@ -34016,6 +34156,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationURLCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationURLCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationURLCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationUrlMode":
@@ -34057,6 +34201,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*EmbeddedResource).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EmbeddedResource
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/EmbeddedResourceResource":
 		return wire.Codec{
@@ -34097,6 +34245,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*EnumOption).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EnumOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/EnvVariable":
 		return wire.Codec{
@@ -34114,6 +34266,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "EnvVariable",
 			ValidateValue: func(v any) error {
 				return v.(*EnvVariable).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EnvVariable
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ErrorData":
@@ -34155,6 +34311,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*HTTPHeader).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v HTTPHeader
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Icon":
 		return wire.Codec{
@@ -34173,6 +34333,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Icon).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Icon
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/IconTheme":
 		return wire.Codec{
@@ -34190,6 +34354,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "IconTheme",
 			ValidateValue: func(v any) error {
 				return v.(*IconTheme).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v IconTheme
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/IdleStateUpdate":
@@ -34227,6 +34395,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*IdleStopReason).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v IdleStopReason
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ImageContent":
 		return wire.Codec{
@@ -34244,6 +34416,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ImageContent",
 			ValidateValue: func(v any) error {
 				return v.(*ImageContent).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ImageContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Implementation":
@@ -34263,6 +34439,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Implementation).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Implementation
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/IntegerPropertySchema":
 		return wire.Codec{
@@ -34280,6 +34460,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "IntegerPropertySchema",
 			ValidateValue: func(v any) error {
 				return v.(*IntegerPropertySchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v IntegerPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/McpCapabilities":
@@ -34299,6 +34483,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/McpHttpCapabilities":
 		return wire.Codec{
@@ -34316,6 +34504,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPHTTPCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*MCPHTTPCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPHTTPCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/McpServer":
@@ -34361,6 +34553,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerHTTP).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerHTTP
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/McpServerStdio":
 		return wire.Codec{
@@ -34378,6 +34574,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPServerStdio",
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerStdio).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerStdio
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/McpStdioCapabilities":
@@ -34397,6 +34597,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPStdioCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPStdioCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/MediaType":
 		return wire.Codec{
@@ -34414,6 +34618,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MediaType",
 			ValidateValue: func(v any) error {
 				return v.(*MediaType).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MediaType
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/MessageId":
@@ -34433,6 +34641,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MessageID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MessageID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Meta":
 		return wire.Codec{
@@ -34450,6 +34662,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Meta",
 			ValidateValue: func(v any) error {
 				return v.(*Meta).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Meta
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/MultiSelectItems":
@@ -34517,6 +34733,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Notice).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Notice
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/NoticeSeverity":
 		return wire.Codec{
@@ -34534,6 +34754,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "NoticeSeverity",
 			ValidateValue: func(v any) error {
 				return v.(*NoticeSeverity).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NoticeSeverity
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/NumberPropertySchema":
@@ -34553,6 +34777,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*NumberPropertySchema).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NumberPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PermissionOption":
 		return wire.Codec{
@@ -34570,6 +34798,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PermissionOption",
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOption).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PermissionOptionId":
@@ -34589,6 +34821,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOptionID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOptionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PermissionOptionKind":
 		return wire.Codec{
@@ -34606,6 +34842,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PermissionOptionKind",
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOptionKind).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOptionKind
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PlanEntry":
@@ -34625,6 +34865,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntry).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntry
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PlanEntryPriority":
 		return wire.Codec{
@@ -34642,6 +34886,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanEntryPriority",
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntryPriority).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntryPriority
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PlanEntryStatus":
@@ -34661,6 +34909,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntryStatus).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntryStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PlanId":
 		return wire.Codec{
@@ -34679,6 +34931,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PlanItems":
 		return wire.Codec{
@@ -34696,6 +34952,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanItems",
 			ValidateValue: func(v any) error {
 				return v.(*PlanItems).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanItems
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PlanUpdate":
@@ -34763,6 +35023,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PromptAudioCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptAudioCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PromptCapabilities":
 		return wire.Codec{
@@ -34780,6 +35044,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PromptCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*PromptCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PromptEmbeddedContextCapabilities":
@@ -34799,6 +35067,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PromptEmbeddedContextCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptEmbeddedContextCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PromptImageCapabilities":
 		return wire.Codec{
@@ -34817,6 +35089,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PromptImageCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptImageCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ProtocolVersion":
 		return wire.Codec{
@@ -34834,6 +35110,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProtocolVersion",
 			ValidateValue: func(v any) error {
 				return v.(*ProtocolVersion).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProtocolVersion
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ReplayFrom":
@@ -34878,6 +35158,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ReplayFromStart",
 			ValidateValue: func(v any) error {
 				return v.(*ReplayFromStart).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ReplayFromStart
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/RequestPermissionOutcome":
@@ -34967,6 +35251,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ResourceLink).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResourceLink
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Role":
 		return wire.Codec{
@@ -34984,6 +35272,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Role",
 			ValidateValue: func(v any) error {
 				return v.(*Role).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Role
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/RunningStateUpdate":
@@ -35021,6 +35313,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SelectedPermissionOutcome).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SelectedPermissionOutcome
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionAdditionalDirectoriesCapabilities":
 		return wire.Codec{
@@ -35038,6 +35334,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionAdditionalDirectoriesCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionAdditionalDirectoriesCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionAdditionalDirectoriesCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionCapabilities":
@@ -35057,6 +35357,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigBoolean":
 		return wire.Codec{
@@ -35074,6 +35378,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigBoolean",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigBoolean).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigBoolean
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigGroupId":
@@ -35093,6 +35401,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigGroupID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigGroupID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigId":
 		return wire.Codec{
@@ -35110,6 +35422,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigID",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigOption":
@@ -35155,6 +35471,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigOptionCategory).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigOptionCategory
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigSelect":
 		return wire.Codec{
@@ -35172,6 +35492,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigSelect",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelect).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelect
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigSelectGroup":
@@ -35191,6 +35515,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelectGroup).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelectGroup
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigSelectOption":
 		return wire.Codec{
@@ -35208,6 +35536,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigSelectOption",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelectOption).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelectOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigSelectOptions":
@@ -35249,6 +35581,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigValueID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigValueID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionDeleteCapabilities":
 		return wire.Codec{
@@ -35266,6 +35602,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionDeleteCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionDeleteCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionDeleteCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionId":
@@ -35285,6 +35625,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionInfo":
 		return wire.Codec{
@@ -35302,6 +35646,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionInfo",
 			ValidateValue: func(v any) error {
 				return v.(*SessionInfo).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionInfo
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionInfoUpdate":
@@ -35321,6 +35669,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionInfoUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionInfoUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionListCursor":
 		return wire.Codec{
@@ -35339,6 +35691,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionListCursor).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionListCursor
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionNotFoundErrorData":
 		return wire.Codec{
@@ -35356,6 +35712,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionNotFoundErrorData",
 			ValidateValue: func(v any) error {
 				return v.(*SessionNotFoundErrorData).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionNotFoundErrorData
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionUpdate":
@@ -35423,6 +35783,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StringFormat).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringFormat
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/StringMultiSelectItems":
 		return wire.Codec{
@@ -35440,6 +35804,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StringMultiSelectItems",
 			ValidateValue: func(v any) error {
 				return v.(*StringMultiSelectItems).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringMultiSelectItems
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/StringPropertySchema":
@@ -35503,6 +35871,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Terminal).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Terminal
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalAuthCapabilities":
 		return wire.Codec{
@@ -35520,6 +35892,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalAuthCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalAuthCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalAuthCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalCancelCapabilities":
@@ -35539,6 +35915,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalCancelCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalCancelCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalCapabilities":
 		return wire.Codec{
@@ -35556,6 +35936,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalExitStatus":
@@ -35575,6 +35959,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalExitStatus).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalExitStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalId":
 		return wire.Codec{
@@ -35592,6 +35980,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalID",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalOutput":
@@ -35611,6 +36003,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalOutput).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalOutput
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalOutputChunk":
 		return wire.Codec{
@@ -35628,6 +36024,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalOutputChunk",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalOutputChunk).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalOutputChunk
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalSize":
@@ -35647,6 +36047,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalSize).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalSize
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TerminalUpdate":
 		return wire.Codec{
@@ -35664,6 +36068,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TextCommandInput":
@@ -35683,6 +36091,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TextCommandInput).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TextCommandInput
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TextContent":
 		return wire.Codec{
@@ -35700,6 +36112,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TextContent",
 			ValidateValue: func(v any) error {
 				return v.(*TextContent).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TextContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TextResourceContents":
@@ -35719,6 +36135,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TextResourceContents).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TextResourceContents
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TitledMultiSelectItems":
 		return wire.Codec{
@@ -35736,6 +36156,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TitledMultiSelectItems",
 			ValidateValue: func(v any) error {
 				return v.(*TitledMultiSelectItems).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TitledMultiSelectItems
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallCancelCapabilities":
@@ -35755,6 +36179,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallCancelCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallCancelCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallCapabilities":
 		return wire.Codec{
@@ -35772,6 +36200,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCallCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallContent":
@@ -35839,6 +36271,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallLocation":
 		return wire.Codec{
@@ -35856,6 +36292,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCallLocation",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallLocation).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallLocation
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallPermissionSubject":
@@ -35893,6 +36333,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallStatus).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallUpdate":
 		return wire.Codec{
@@ -35929,6 +36373,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolKind).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolKind
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/UnsupportedProtocolVersionErrorData":
 		return wire.Codec{
@@ -35947,6 +36395,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*UnsupportedProtocolVersionErrorData).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnsupportedProtocolVersionErrorData
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/UsageUpdate":
 		return wire.Codec{
@@ -35964,6 +36416,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UsageUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*UsageUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UsageUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/UserMessage":
@@ -36000,6 +36456,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompleteElicitationNotification",
 			ValidateValue: func(v any) error {
 				return v.(*CompleteElicitationNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompleteElicitationNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/elicitation.create.params.json#", "https://agentproto.dev/schema/acp/v2/elicitation.create.params.json":
@@ -36071,6 +36531,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*InitializeRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/initialize.result.json#", "https://agentproto.dev/schema/acp/v2/initialize.result.json":
 		return wire.Codec{
@@ -36129,6 +36593,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Error).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Error
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/ErrorCode":
 		return wire.Codec{
@@ -36146,6 +36614,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ErrorCode",
 			ValidateValue: func(v any) error {
 				return v.(*ErrorCode).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ErrorCode
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/Notification":
@@ -36165,6 +36637,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Notification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Notification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/Request":
 		return wire.Codec{
@@ -36182,6 +36658,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Request",
 			ValidateValue: func(v any) error {
 				return v.(*Request).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Request
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/RequestId":
@@ -36223,6 +36703,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Response).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Response
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.cancel.params.json#", "https://agentproto.dev/schema/acp/v2/session.cancel.params.json":
 		return wire.Codec{
@@ -36240,6 +36724,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CancelSessionNotification",
 			ValidateValue: func(v any) error {
 				return v.(*CancelSessionNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelSessionNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.close.params.json#", "https://agentproto.dev/schema/acp/v2/session.close.params.json":
@@ -36259,6 +36747,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CloseSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CloseSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.close.result.json#", "https://agentproto.dev/schema/acp/v2/session.close.result.json":
 		return wire.Codec{
@@ -36276,6 +36768,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CloseSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*CloseSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CloseSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.delete.params.json#", "https://agentproto.dev/schema/acp/v2/session.delete.params.json":
@@ -36295,6 +36791,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DeleteSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DeleteSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.delete.result.json#", "https://agentproto.dev/schema/acp/v2/session.delete.result.json":
 		return wire.Codec{
@@ -36312,6 +36812,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "DeleteSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*DeleteSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DeleteSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.list.params.json#", "https://agentproto.dev/schema/acp/v2/session.list.params.json":
@@ -36331,6 +36835,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ListSessionsRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListSessionsRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.list.result.json#", "https://agentproto.dev/schema/acp/v2/session.list.result.json":
 		return wire.Codec{
@@ -36348,6 +36856,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ListSessionsResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ListSessionsResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListSessionsResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.new.params.json#", "https://agentproto.dev/schema/acp/v2/session.new.params.json":
@@ -36420,6 +36932,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PromptResponse",
 			ValidateValue: func(v any) error {
 				return v.(*PromptResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.request_permission.params.json#", "https://agentproto.dev/schema/acp/v2/session.request_permission.params.json":
@@ -36588,6 +37104,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelTerminalRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelTerminalRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/terminal.cancel.result.json#", "https://agentproto.dev/schema/acp/v2/terminal.cancel.result.json":
 		return wire.Codec{
@@ -36605,6 +37125,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CancelTerminalResponse",
 			ValidateValue: func(v any) error {
 				return v.(*CancelTerminalResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelTerminalResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/tool_call.cancel.params.json#", "https://agentproto.dev/schema/acp/v2/tool_call.cancel.params.json":
@@ -36624,6 +37148,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelToolCallRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelToolCallRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/tool_call.cancel.result.json#", "https://agentproto.dev/schema/acp/v2/tool_call.cancel.result.json":
 		return wire.Codec{
@@ -36641,6 +37169,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CancelToolCallResponse",
 			ValidateValue: func(v any) error {
 				return v.(*CancelToolCallResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelToolCallResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	}

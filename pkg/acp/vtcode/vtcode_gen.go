@@ -6405,6 +6405,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ConversationTurn).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ConversationTurn
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/Metadata":
 		return wire.Codec{
@@ -6422,6 +6426,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Metadata",
 			ValidateValue: func(v any) error {
 				return v.(*Metadata).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Metadata
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/ModelPreferences":
@@ -6441,6 +6449,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ModelPreferences).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ModelPreferences
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/PermissionOption":
 		return wire.Codec{
@@ -6458,6 +6470,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PermissionOption",
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOption).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/PromptContent":
@@ -6499,6 +6515,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Session).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Session
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/SessionId":
 		return wire.Codec{
@@ -6516,6 +6536,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionID",
 			ValidateValue: func(v any) error {
 				return v.(*SessionID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/SessionState":
@@ -6535,6 +6559,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionState).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionState
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/Timestamp":
 		return wire.Codec{
@@ -6552,6 +6580,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Timestamp",
 			ValidateValue: func(v any) error {
 				return v.(*Timestamp).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Timestamp
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/ToolCallRecord":
@@ -6571,6 +6603,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallRecord).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallRecord
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/ToolExecutionRequest":
 		return wire.Codec{
@@ -6588,6 +6624,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolExecutionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ToolExecutionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolExecutionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/TurnId":
@@ -6607,6 +6647,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TurnID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TurnID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/TurnStatus":
 		return wire.Codec{
@@ -6625,6 +6669,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TurnStatus).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TurnStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/WorkspaceContext":
 		return wire.Codec{
@@ -6642,6 +6690,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "WorkspaceContext",
 			ValidateValue: func(v any) error {
 				return v.(*WorkspaceContext).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v WorkspaceContext
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#", "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json":
@@ -6683,6 +6735,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Error).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Error
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#/$defs/Notification":
 		return wire.Codec{
@@ -6701,6 +6757,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Notification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Notification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#/$defs/Request":
 		return wire.Codec{
@@ -6718,6 +6778,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Request",
 			ValidateValue: func(v any) error {
 				return v.(*Request).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Request
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#/$defs/RequestId":
@@ -6759,6 +6823,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Response).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Response
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/server_request.result.json#", "https://agentproto.dev/schema/acp/vtcode/server_request.result.json":
 		return wire.Codec{
@@ -6776,6 +6844,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolExecutionResult",
 			ValidateValue: func(v any) error {
 				return v.(*ToolExecutionResult).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolExecutionResult
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.cancel.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.cancel.params.json":
@@ -6795,6 +6867,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionCancelParams).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionCancelParams
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.load.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.load.params.json":
 		return wire.Codec{
@@ -6812,6 +6888,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionLoadParams",
 			ValidateValue: func(v any) error {
 				return v.(*SessionLoadParams).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionLoadParams
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.load.result.json#", "https://agentproto.dev/schema/acp/vtcode/session.load.result.json":
@@ -6831,6 +6911,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionLoadResult).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionLoadResult
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.new.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.new.params.json":
 		return wire.Codec{
@@ -6848,6 +6932,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionNewParams",
 			ValidateValue: func(v any) error {
 				return v.(*SessionNewParams).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionNewParams
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.new.result.json#", "https://agentproto.dev/schema/acp/vtcode/session.new.result.json":
@@ -6867,6 +6955,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionNewResult).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionNewResult
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.prompt.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.prompt.params.json":
 		return wire.Codec{
@@ -6884,6 +6976,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionPromptParams",
 			ValidateValue: func(v any) error {
 				return v.(*SessionPromptParams).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionPromptParams
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.prompt.result.json#", "https://agentproto.dev/schema/acp/vtcode/session.prompt.result.json":
@@ -6903,6 +6999,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionPromptResult).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionPromptResult
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.request_permission.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.request_permission.params.json":
 		return wire.Codec{
@@ -6920,6 +7020,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "RequestPermissionParams",
 			ValidateValue: func(v any) error {
 				return v.(*RequestPermissionParams).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RequestPermissionParams
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.request_permission.result.json#", "https://agentproto.dev/schema/acp/vtcode/session.request_permission.result.json":

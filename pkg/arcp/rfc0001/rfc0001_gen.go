@@ -27348,6 +27348,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Ack).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Ack
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/ack.json#/$defs/AckPayload":
 		return wire.Codec{
@@ -27365,6 +27369,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AckPayload",
 			ValidateValue: func(v any) error {
 				return v.(*AckPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AckPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.fetch.json#", "https://agentproto.dev/schema/arcp/rfc0001/artifact.fetch.json":
@@ -27384,6 +27392,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ArtifactFetch).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArtifactFetch
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.fetch.json#/$defs/ArtifactFetchPayload":
 		return wire.Codec{
@@ -27401,6 +27413,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ArtifactFetchPayload",
 			ValidateValue: func(v any) error {
 				return v.(*ArtifactFetchPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArtifactFetchPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.put.json#", "https://agentproto.dev/schema/arcp/rfc0001/artifact.put.json":
@@ -27420,6 +27436,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ArtifactPut).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArtifactPut
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.put.json#/$defs/ArtifactPutPayload":
 		return wire.Codec{
@@ -27437,6 +27457,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ArtifactPutPayload",
 			ValidateValue: func(v any) error {
 				return v.(*ArtifactPutPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArtifactPutPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.ref.json#", "https://agentproto.dev/schema/arcp/rfc0001/artifact.ref.json":
@@ -27456,6 +27480,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ArtifactRefMessage).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArtifactRefMessage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.ref.json#/$defs/ArtifactRefMessagePayload":
 		return wire.Codec{
@@ -27473,6 +27501,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ArtifactRefMessagePayload",
 			ValidateValue: func(v any) error {
 				return v.(*ArtifactRefMessagePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArtifactRefMessagePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.release.json#", "https://agentproto.dev/schema/arcp/rfc0001/artifact.release.json":
@@ -27492,6 +27524,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ArtifactRelease).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArtifactRelease
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.release.json#/$defs/ArtifactReleasePayload":
 		return wire.Codec{
@@ -27509,6 +27545,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ArtifactReleasePayload",
 			ValidateValue: func(v any) error {
 				return v.(*ArtifactReleasePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArtifactReleasePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/backpressure.json#", "https://agentproto.dev/schema/arcp/rfc0001/backpressure.json":
@@ -27528,6 +27568,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Backpressure).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Backpressure
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/backpressure.json#/$defs/BackpressurePayload":
 		return wire.Codec{
@@ -27545,6 +27589,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "BackpressurePayload",
 			ValidateValue: func(v any) error {
 				return v.(*BackpressurePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BackpressurePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.accepted.json#", "https://agentproto.dev/schema/arcp/rfc0001/cancel.accepted.json":
@@ -27564,6 +27612,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelAccepted).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelAccepted
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.accepted.json#/$defs/CancelAcceptedPayload":
 		return wire.Codec{
@@ -27581,6 +27633,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CancelAcceptedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*CancelAcceptedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelAcceptedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.json#", "https://agentproto.dev/schema/arcp/rfc0001/cancel.json":
@@ -27600,6 +27656,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Cancel).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Cancel
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.json#/$defs/CancelPayload":
 		return wire.Codec{
@@ -27617,6 +27677,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CancelPayload",
 			ValidateValue: func(v any) error {
 				return v.(*CancelPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.refused.json#", "https://agentproto.dev/schema/arcp/rfc0001/cancel.refused.json":
@@ -27636,6 +27700,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelRefused).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelRefused
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.refused.json#/$defs/CancelRefusedPayload":
 		return wire.Codec{
@@ -27654,6 +27722,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelRefusedPayload).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelRefusedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/AgentInfo":
 		return wire.Codec{
@@ -27671,6 +27743,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AgentInfo",
 			ValidateValue: func(v any) error {
 				return v.(*AgentInfo).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentInfo
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/AgentInventory":
@@ -27712,6 +27788,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ArtifactID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArtifactID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/ArtifactRef":
 		return wire.Codec{
@@ -27729,6 +27809,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ArtifactRef",
 			ValidateValue: func(v any) error {
 				return v.(*ArtifactRef).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArtifactRef
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/ArtifactRetention":
@@ -27748,6 +27832,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ArtifactRetention).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArtifactRetention
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/AuthScheme":
 		return wire.Codec{
@@ -27765,6 +27853,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthScheme",
 			ValidateValue: func(v any) error {
 				return v.(*AuthScheme).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthScheme
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/BudgetAmount":
@@ -27784,6 +27876,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*BudgetAmount).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BudgetAmount
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/Capabilities":
 		return wire.Codec{
@@ -27801,6 +27897,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Capabilities",
 			ValidateValue: func(v any) error {
 				return v.(*Capabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Capabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/ClientIdentity":
@@ -27820,6 +27920,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ClientIdentity).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientIdentity
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/Credentials":
 		return wire.Codec{
@@ -27837,6 +27941,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Credentials",
 			ValidateValue: func(v any) error {
 				return v.(*Credentials).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Credentials
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/ErrorCode":
@@ -27856,6 +27964,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ErrorCode).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ErrorCode
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/JobId":
 		return wire.Codec{
@@ -27873,6 +27985,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobID",
 			ValidateValue: func(v any) error {
 				return v.(*JobID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/JobState":
@@ -27892,6 +28008,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobState).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobState
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/LeaseId":
 		return wire.Codec{
@@ -27909,6 +28029,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LeaseID",
 			ValidateValue: func(v any) error {
 				return v.(*LeaseID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LeaseID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/LeaseRequest":
@@ -27928,6 +28052,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LeaseRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LeaseRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/LogLevel":
 		return wire.Codec{
@@ -27945,6 +28073,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LogLevel",
 			ValidateValue: func(v any) error {
 				return v.(*LogLevel).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogLevel
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/MessageId":
@@ -27964,6 +28096,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MessageID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MessageID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/Priority":
 		return wire.Codec{
@@ -27981,6 +28117,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Priority",
 			ValidateValue: func(v any) error {
 				return v.(*Priority).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Priority
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/ProvisionedCredential":
@@ -28000,6 +28140,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProvisionedCredential).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProvisionedCredential
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/RuntimeIdentity":
 		return wire.Codec{
@@ -28017,6 +28161,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "RuntimeIdentity",
 			ValidateValue: func(v any) error {
 				return v.(*RuntimeIdentity).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RuntimeIdentity
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/SessionId":
@@ -28036,6 +28184,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/SessionLease":
 		return wire.Codec{
@@ -28053,6 +28205,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionLease",
 			ValidateValue: func(v any) error {
 				return v.(*SessionLease).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionLease
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/StreamId":
@@ -28072,6 +28228,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StreamID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StreamID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/SubscriptionId":
 		return wire.Codec{
@@ -28089,6 +28249,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SubscriptionID",
 			ValidateValue: func(v any) error {
 				return v.(*SubscriptionID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubscriptionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/TargetKind":
@@ -28108,6 +28272,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TargetKind).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TargetKind
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/Timestamp":
 		return wire.Codec{
@@ -28125,6 +28293,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Timestamp",
 			ValidateValue: func(v any) error {
 				return v.(*Timestamp).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Timestamp
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/TrustLevel":
@@ -28144,6 +28316,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TrustLevel).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TrustLevel
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/envelope.json#", "https://agentproto.dev/schema/arcp/rfc0001/envelope.json":
 		return wire.Codec{
@@ -28161,6 +28337,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Envelope",
 			ValidateValue: func(v any) error {
 				return v.(*Envelope).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Envelope
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/event.emit.json#", "https://agentproto.dev/schema/arcp/rfc0001/event.emit.json":
@@ -28180,6 +28360,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*EventEmit).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EventEmit
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/event.emit.json#/$defs/EventEmitPayload":
 		return wire.Codec{
@@ -28197,6 +28381,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "EventEmitPayload",
 			ValidateValue: func(v any) error {
 				return v.(*EventEmitPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EventEmitPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/interrupt.json#", "https://agentproto.dev/schema/arcp/rfc0001/interrupt.json":
@@ -28216,6 +28404,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Interrupt).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Interrupt
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/interrupt.json#/$defs/InterruptPayload":
 		return wire.Codec{
@@ -28233,6 +28425,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "InterruptPayload",
 			ValidateValue: func(v any) error {
 				return v.(*InterruptPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InterruptPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.accepted.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.accepted.json":
@@ -28252,6 +28448,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobAccepted).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobAccepted
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.accepted.json#/$defs/JobAcceptedPayload":
 		return wire.Codec{
@@ -28269,6 +28469,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobAcceptedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobAcceptedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobAcceptedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.cancelled.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.cancelled.json":
@@ -28288,6 +28492,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobCancelled).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobCancelled
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.cancelled.json#/$defs/JobCancelledPayload":
 		return wire.Codec{
@@ -28305,6 +28513,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobCancelledPayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobCancelledPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobCancelledPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.completed.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.completed.json":
@@ -28324,6 +28536,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobCompleted).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobCompleted
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.completed.json#/$defs/JobCompletedPayload":
 		return wire.Codec{
@@ -28341,6 +28557,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobCompletedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobCompletedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobCompletedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.failed.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.failed.json":
@@ -28360,6 +28580,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobFailed).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobFailed
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.failed.json#/$defs/JobFailedPayload":
 		return wire.Codec{
@@ -28377,6 +28601,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobFailedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobFailedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobFailedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.heartbeat.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.heartbeat.json":
@@ -28396,6 +28624,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobHeartbeat).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobHeartbeat
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.heartbeat.json#/$defs/JobHeartbeatPayload":
 		return wire.Codec{
@@ -28413,6 +28645,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobHeartbeatPayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobHeartbeatPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobHeartbeatPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.progress.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.progress.json":
@@ -28432,6 +28668,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobProgress).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobProgress
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.progress.json#/$defs/JobProgressPayload":
 		return wire.Codec{
@@ -28449,6 +28689,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobProgressPayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobProgressPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobProgressPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.result_chunk.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.result_chunk.json":
@@ -28468,6 +28712,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobResultChunk).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobResultChunk
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.result_chunk.json#/$defs/JobResultChunkPayload":
 		return wire.Codec{
@@ -28485,6 +28733,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobResultChunkPayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobResultChunkPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobResultChunkPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.started.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.started.json":
@@ -28504,6 +28756,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobStarted).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobStarted
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.started.json#/$defs/JobStartedPayload":
 		return wire.Codec{
@@ -28521,6 +28777,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobStartedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobStartedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobStartedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.subscribe.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.subscribe.json":
@@ -28540,6 +28800,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobSubscribe).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobSubscribe
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.subscribe.json#/$defs/JobSubscribePayload":
 		return wire.Codec{
@@ -28557,6 +28821,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobSubscribePayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobSubscribePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobSubscribePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.subscribed.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.subscribed.json":
@@ -28576,6 +28844,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobSubscribed).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobSubscribed
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.subscribed.json#/$defs/JobSubscribedPayload":
 		return wire.Codec{
@@ -28593,6 +28865,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobSubscribedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobSubscribedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobSubscribedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.unsubscribe.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.unsubscribe.json":
@@ -28612,6 +28888,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobUnsubscribe).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobUnsubscribe
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.unsubscribe.json#/$defs/JobUnsubscribePayload":
 		return wire.Codec{
@@ -28629,6 +28909,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobUnsubscribePayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobUnsubscribePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobUnsubscribePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.extended.json#", "https://agentproto.dev/schema/arcp/rfc0001/lease.extended.json":
@@ -28648,6 +28932,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LeaseExtended).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LeaseExtended
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.extended.json#/$defs/LeaseExtendedPayload":
 		return wire.Codec{
@@ -28665,6 +28953,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LeaseExtendedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*LeaseExtendedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LeaseExtendedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.granted.json#", "https://agentproto.dev/schema/arcp/rfc0001/lease.granted.json":
@@ -28684,6 +28976,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LeaseGranted).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LeaseGranted
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.granted.json#/$defs/LeaseGrantedPayload":
 		return wire.Codec{
@@ -28701,6 +28997,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LeaseGrantedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*LeaseGrantedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LeaseGrantedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.refresh.json#", "https://agentproto.dev/schema/arcp/rfc0001/lease.refresh.json":
@@ -28720,6 +29020,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LeaseRefresh).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LeaseRefresh
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.refresh.json#/$defs/LeaseRefreshPayload":
 		return wire.Codec{
@@ -28737,6 +29041,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LeaseRefreshPayload",
 			ValidateValue: func(v any) error {
 				return v.(*LeaseRefreshPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LeaseRefreshPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.revoked.json#", "https://agentproto.dev/schema/arcp/rfc0001/lease.revoked.json":
@@ -28756,6 +29064,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LeaseRevoked).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LeaseRevoked
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.revoked.json#/$defs/LeaseRevokedPayload":
 		return wire.Codec{
@@ -28773,6 +29085,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LeaseRevokedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*LeaseRevokedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LeaseRevokedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/log.json#", "https://agentproto.dev/schema/arcp/rfc0001/log.json":
@@ -28792,6 +29108,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Log).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Log
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/log.json#/$defs/LogPayload":
 		return wire.Codec{
@@ -28809,6 +29129,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LogPayload",
 			ValidateValue: func(v any) error {
 				return v.(*LogPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/message.json#", "https://agentproto.dev/schema/arcp/rfc0001/message.json":
@@ -28850,6 +29174,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Metric).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Metric
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/metric.json#/$defs/MetricPayload":
 		return wire.Codec{
@@ -28867,6 +29195,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MetricPayload",
 			ValidateValue: func(v any) error {
 				return v.(*MetricPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MetricPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/nack.json#", "https://agentproto.dev/schema/arcp/rfc0001/nack.json":
@@ -28886,6 +29218,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Nack).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Nack
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/nack.json#/$defs/NackPayload":
 		return wire.Codec{
@@ -28903,6 +29239,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "NackPayload",
 			ValidateValue: func(v any) error {
 				return v.(*NackPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NackPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.deny.json#", "https://agentproto.dev/schema/arcp/rfc0001/permission.deny.json":
@@ -28922,6 +29262,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PermissionDeny).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionDeny
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.deny.json#/$defs/PermissionDenyPayload":
 		return wire.Codec{
@@ -28939,6 +29283,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PermissionDenyPayload",
 			ValidateValue: func(v any) error {
 				return v.(*PermissionDenyPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionDenyPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.grant.json#", "https://agentproto.dev/schema/arcp/rfc0001/permission.grant.json":
@@ -28958,6 +29306,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PermissionGrant).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionGrant
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.grant.json#/$defs/PermissionGrantPayload":
 		return wire.Codec{
@@ -28975,6 +29327,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PermissionGrantPayload",
 			ValidateValue: func(v any) error {
 				return v.(*PermissionGrantPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionGrantPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.request.json#", "https://agentproto.dev/schema/arcp/rfc0001/permission.request.json":
@@ -28994,6 +29350,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PermissionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.request.json#/$defs/PermissionRequestPayload":
 		return wire.Codec{
@@ -29011,6 +29371,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PermissionRequestPayload",
 			ValidateValue: func(v any) error {
 				return v.(*PermissionRequestPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionRequestPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/ping.json#", "https://agentproto.dev/schema/arcp/rfc0001/ping.json":
@@ -29030,6 +29394,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Ping).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Ping
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/ping.json#/$defs/PingPayload":
 		return wire.Codec{
@@ -29047,6 +29415,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PingPayload",
 			ValidateValue: func(v any) error {
 				return v.(*PingPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PingPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/pong.json#", "https://agentproto.dev/schema/arcp/rfc0001/pong.json":
@@ -29066,6 +29438,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Pong).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Pong
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/pong.json#/$defs/PongPayload":
 		return wire.Codec{
@@ -29083,6 +29459,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PongPayload",
 			ValidateValue: func(v any) error {
 				return v.(*PongPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PongPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/resume.json#", "https://agentproto.dev/schema/arcp/rfc0001/resume.json":
@@ -29102,6 +29482,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Resume).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Resume
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/resume.json#/$defs/ResumePayload":
 		return wire.Codec{
@@ -29119,6 +29503,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ResumePayload",
 			ValidateValue: func(v any) error {
 				return v.(*ResumePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResumePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.accepted.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.accepted.json":
@@ -29138,6 +29526,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionAccepted).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionAccepted
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.accepted.json#/$defs/SessionAcceptedPayload":
 		return wire.Codec{
@@ -29155,6 +29547,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionAcceptedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionAcceptedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionAcceptedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.ack.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.ack.json":
@@ -29174,6 +29570,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionAck).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionAck
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.ack.json#/$defs/SessionAckPayload":
 		return wire.Codec{
@@ -29191,6 +29591,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionAckPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionAckPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionAckPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.authenticate.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.authenticate.json":
@@ -29210,6 +29614,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionAuthenticate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionAuthenticate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.authenticate.json#/$defs/SessionAuthenticatePayload":
 		return wire.Codec{
@@ -29227,6 +29635,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionAuthenticatePayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionAuthenticatePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionAuthenticatePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.challenge.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.challenge.json":
@@ -29246,6 +29658,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionChallenge).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionChallenge
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.challenge.json#/$defs/SessionChallengePayload":
 		return wire.Codec{
@@ -29263,6 +29679,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionChallengePayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionChallengePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionChallengePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.close.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.close.json":
@@ -29282,6 +29702,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionClose).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionClose
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.close.json#/$defs/SessionClosePayload":
 		return wire.Codec{
@@ -29299,6 +29723,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionClosePayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionClosePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionClosePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.closed.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.closed.json":
@@ -29318,6 +29746,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionClosed).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionClosed
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.closed.json#/$defs/SessionClosedPayload":
 		return wire.Codec{
@@ -29335,6 +29767,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionClosedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionClosedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionClosedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.evicted.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.evicted.json":
@@ -29354,6 +29790,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionEvicted).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionEvicted
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.evicted.json#/$defs/SessionEvictedPayload":
 		return wire.Codec{
@@ -29371,6 +29811,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionEvictedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionEvictedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionEvictedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.jobs.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.jobs.json":
@@ -29390,6 +29834,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionJobs).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionJobs
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.jobs.json#/$defs/JobListEntry":
 		return wire.Codec{
@@ -29407,6 +29855,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobListEntry",
 			ValidateValue: func(v any) error {
 				return v.(*JobListEntry).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobListEntry
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.jobs.json#/$defs/SessionJobsPayload":
@@ -29426,6 +29878,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionJobsPayload).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionJobsPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.list_jobs.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.list_jobs.json":
 		return wire.Codec{
@@ -29443,6 +29899,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionListJobs",
 			ValidateValue: func(v any) error {
 				return v.(*SessionListJobs).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionListJobs
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.list_jobs.json#/$defs/JobListFilter":
@@ -29462,6 +29922,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobListFilter).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobListFilter
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.list_jobs.json#/$defs/SessionListJobsPayload":
 		return wire.Codec{
@@ -29479,6 +29943,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionListJobsPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionListJobsPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionListJobsPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.open.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.open.json":
@@ -29498,6 +29966,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionOpen).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionOpen
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.open.json#/$defs/SessionOpenPayload":
 		return wire.Codec{
@@ -29515,6 +29987,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionOpenPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionOpenPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionOpenPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.ping.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.ping.json":
@@ -29534,6 +30010,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionPing).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionPing
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.ping.json#/$defs/SessionPingPayload":
 		return wire.Codec{
@@ -29551,6 +30031,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionPingPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionPingPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionPingPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.pong.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.pong.json":
@@ -29570,6 +30054,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionPong).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionPong
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.pong.json#/$defs/SessionPongPayload":
 		return wire.Codec{
@@ -29587,6 +30075,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionPongPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionPongPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionPongPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.refresh.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.refresh.json":
@@ -29606,6 +30098,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionRefresh).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionRefresh
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.refresh.json#/$defs/SessionRefreshPayload":
 		return wire.Codec{
@@ -29623,6 +30119,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionRefreshPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionRefreshPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionRefreshPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.rejected.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.rejected.json":
@@ -29642,6 +30142,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionRejected).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionRejected
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.rejected.json#/$defs/SessionRejectedPayload":
 		return wire.Codec{
@@ -29659,6 +30163,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionRejectedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionRejectedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionRejectedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.resume.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.resume.json":
@@ -29678,6 +30186,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionResume).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionResume
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.resume.json#/$defs/SessionResumePayload":
 		return wire.Codec{
@@ -29695,6 +30207,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionResumePayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionResumePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionResumePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.resumed.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.resumed.json":
@@ -29714,6 +30230,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionResumed).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionResumed
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.resumed.json#/$defs/SessionResumedPayload":
 		return wire.Codec{
@@ -29731,6 +30251,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionResumedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionResumedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionResumedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.unauthenticated.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.unauthenticated.json":
@@ -29750,6 +30274,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionUnauthenticated).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionUnauthenticated
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.unauthenticated.json#/$defs/SessionUnauthenticatedPayload":
 		return wire.Codec{
@@ -29767,6 +30295,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionUnauthenticatedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SessionUnauthenticatedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionUnauthenticatedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.chunk.json#", "https://agentproto.dev/schema/arcp/rfc0001/stream.chunk.json":
@@ -29786,6 +30318,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StreamChunk).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StreamChunk
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.chunk.json#/$defs/StreamChunkPayload":
 		return wire.Codec{
@@ -29803,6 +30339,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StreamChunkPayload",
 			ValidateValue: func(v any) error {
 				return v.(*StreamChunkPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StreamChunkPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.close.json#", "https://agentproto.dev/schema/arcp/rfc0001/stream.close.json":
@@ -29822,6 +30362,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StreamClose).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StreamClose
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.close.json#/$defs/StreamClosePayload":
 		return wire.Codec{
@@ -29839,6 +30383,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StreamClosePayload",
 			ValidateValue: func(v any) error {
 				return v.(*StreamClosePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StreamClosePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.error.json#", "https://agentproto.dev/schema/arcp/rfc0001/stream.error.json":
@@ -29858,6 +30406,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StreamError).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StreamError
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.error.json#/$defs/StreamErrorPayload":
 		return wire.Codec{
@@ -29875,6 +30427,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StreamErrorPayload",
 			ValidateValue: func(v any) error {
 				return v.(*StreamErrorPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StreamErrorPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.open.json#", "https://agentproto.dev/schema/arcp/rfc0001/stream.open.json":
@@ -29894,6 +30450,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StreamOpen).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StreamOpen
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.open.json#/$defs/StreamOpenPayload":
 		return wire.Codec{
@@ -29911,6 +30471,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StreamOpenPayload",
 			ValidateValue: func(v any) error {
 				return v.(*StreamOpenPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StreamOpenPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.accepted.json#", "https://agentproto.dev/schema/arcp/rfc0001/subscribe.accepted.json":
@@ -29930,6 +30494,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SubscribeAccepted).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubscribeAccepted
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.accepted.json#/$defs/SubscribeAcceptedPayload":
 		return wire.Codec{
@@ -29947,6 +30515,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SubscribeAcceptedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SubscribeAcceptedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubscribeAcceptedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.closed.json#", "https://agentproto.dev/schema/arcp/rfc0001/subscribe.closed.json":
@@ -29966,6 +30538,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SubscribeClosed).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubscribeClosed
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.closed.json#/$defs/SubscribeClosedPayload":
 		return wire.Codec{
@@ -29983,6 +30559,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SubscribeClosedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SubscribeClosedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubscribeClosedPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.event.json#", "https://agentproto.dev/schema/arcp/rfc0001/subscribe.event.json":
@@ -30002,6 +30582,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SubscribeEvent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubscribeEvent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.event.json#/$defs/SubscribeEventPayload":
 		return wire.Codec{
@@ -30019,6 +30603,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SubscribeEventPayload",
 			ValidateValue: func(v any) error {
 				return v.(*SubscribeEventPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubscribeEventPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json#", "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json":
@@ -30038,6 +30626,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Subscribe).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Subscribe
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json#/$defs/SubscribePayload":
 		return wire.Codec{
@@ -30055,6 +30647,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SubscribePayload",
 			ValidateValue: func(v any) error {
 				return v.(*SubscribePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubscribePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json#/$defs/SubscriptionFilter":
@@ -30074,6 +30670,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SubscriptionFilter).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubscriptionFilter
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json#/$defs/SubscriptionSince":
 		return wire.Codec{
@@ -30091,6 +30691,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SubscriptionSince",
 			ValidateValue: func(v any) error {
 				return v.(*SubscriptionSince).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubscriptionSince
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.error.json#", "https://agentproto.dev/schema/arcp/rfc0001/tool.error.json":
@@ -30110,6 +30714,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolError).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolError
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.error.json#/$defs/ToolErrorPayload":
 		return wire.Codec{
@@ -30127,6 +30735,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolErrorPayload",
 			ValidateValue: func(v any) error {
 				return v.(*ToolErrorPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolErrorPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.invoke.json#", "https://agentproto.dev/schema/arcp/rfc0001/tool.invoke.json":
@@ -30146,6 +30758,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolInvoke).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolInvoke
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.invoke.json#/$defs/ToolInvokePayload":
 		return wire.Codec{
@@ -30163,6 +30779,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolInvokePayload",
 			ValidateValue: func(v any) error {
 				return v.(*ToolInvokePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolInvokePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.result.json#", "https://agentproto.dev/schema/arcp/rfc0001/tool.result.json":
@@ -30182,6 +30802,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolResult).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolResult
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.result.json#/$defs/ToolResultPayload":
 		return wire.Codec{
@@ -30199,6 +30823,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolResultPayload",
 			ValidateValue: func(v any) error {
 				return v.(*ToolResultPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolResultPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/trace.span.json#", "https://agentproto.dev/schema/arcp/rfc0001/trace.span.json":
@@ -30218,6 +30846,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TraceSpan).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TraceSpan
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/trace.span.json#/$defs/TraceSpanPayload":
 		return wire.Codec{
@@ -30235,6 +30867,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TraceSpanPayload",
 			ValidateValue: func(v any) error {
 				return v.(*TraceSpanPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TraceSpanPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/unsubscribe.json#", "https://agentproto.dev/schema/arcp/rfc0001/unsubscribe.json":
@@ -30254,6 +30890,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Unsubscribe).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Unsubscribe
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/unsubscribe.json#/$defs/UnsubscribePayload":
 		return wire.Codec{
@@ -30271,6 +30911,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UnsubscribePayload",
 			ValidateValue: func(v any) error {
 				return v.(*UnsubscribePayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnsubscribePayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	}

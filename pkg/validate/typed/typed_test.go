@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentproto/agentproto/pkg/acp"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
+	"github.com/agentproto/agentproto/pkg/wire"
 	"github.com/agentproto/agentproto/schema"
 	"github.com/agentproto/agentproto/schema/compile"
 	"github.com/agentproto/agentproto/schema/registry"
@@ -198,13 +199,25 @@ func TestFastPathAgreesWithSchemas(t *testing.T) {
 	if len(all) < 500 {
 		t.Fatalf("only %d samples", len(all))
 	}
-	vouched, validN, checked := 0, 0, 0
+	vouched, validN, checked, verified := 0, 0, 0, 0
 	for _, s := range all {
 		for _, m := range append([]sample{s}, mutations(s)...) {
 			checked++
 			f := fast.Check(m.id, m.pointer, m.line)
 			if f && !o.valid(t, m) {
 				t.Errorf("%s: the fast path accepts what %s rejects:\n%s", m.where, m.id, m.line)
+			}
+			// Verify (the value on the stack) answers as Decode plus
+			// Validate does.
+			if codec, ok := typed.Lookup(m.id); ok && codec.Verify != nil {
+				verified++
+				slow := codec
+				slow.Verify = nil
+				v1, k1 := codec.CheckAt(wire.NewDecoder(m.line), m.pointer)
+				v2, k2 := slow.CheckAt(wire.NewDecoder(m.line), m.pointer)
+				if v1 != v2 || k1 != k2 {
+					t.Errorf("%s: %s: Verify gives %v, %v; Decode and Validate give %v, %v", m.where, codec.Name, v1, k1, v2, k2)
+				}
 			}
 		}
 		if s.valid {
@@ -224,7 +237,10 @@ func TestFastPathAgreesWithSchemas(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d values (with mutations) checked; the fast path vouched for %d of %d valid fixture values", checked, vouched, validN)
+	t.Logf("%d values (with mutations) checked, %d through Verify; the fast path vouched for %d of %d valid fixture values", checked, verified, vouched, validN)
+	if verified*2 < checked {
+		t.Errorf("only %d of %d values went through a codec's Verify", verified, checked)
+	}
 	if vouched*2 < validN {
 		t.Errorf("the fast path vouched for only %d of %d valid values", vouched, validN)
 	}

@@ -530,6 +530,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Account).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Account
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	}
 	return wire.Codec{}, false

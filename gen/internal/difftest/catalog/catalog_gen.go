@@ -2318,6 +2318,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Discount).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Discount
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/diff/catalog.json#/$defs/Item":
 		return wire.Codec{
@@ -2335,6 +2339,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Item",
 			ValidateValue: func(v any) error {
 				return v.(*Item).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Item
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://example.test/diff/catalog.json#/$defs/Labels":
@@ -2354,6 +2362,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Labels).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Labels
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/diff/catalog.json#/$defs/Price":
 		return wire.Codec{
@@ -2371,6 +2383,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Price",
 			ValidateValue: func(v any) error {
 				return v.(*Price).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Price
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://example.test/diff/catalog.json#/$defs/Product":
@@ -2390,6 +2406,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Product).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Product
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/diff/catalog.json#/$defs/Shipment":
 		return wire.Codec{
@@ -2407,6 +2427,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Shipment",
 			ValidateValue: func(v any) error {
 				return v.(*Shipment).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Shipment
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	}

@@ -957,6 +957,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Config).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Config
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	}
 	return wire.Codec{}, false

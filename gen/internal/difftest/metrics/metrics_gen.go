@@ -650,6 +650,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Labels).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Labels
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/diff/metrics.json#/$defs/OpenLabels":
 		return wire.Codec{
@@ -667,6 +671,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "OpenLabels",
 			ValidateValue: func(v any) error {
 				return v.(*OpenLabels).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v OpenLabels
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://example.test/diff/metrics.json#/$defs/Sample":
@@ -686,6 +694,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Sample).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Sample
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/diff/metrics.json#/$defs/Series":
 		return wire.Codec{
@@ -703,6 +715,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Series",
 			ValidateValue: func(v any) error {
 				return v.(*Series).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Series
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	}

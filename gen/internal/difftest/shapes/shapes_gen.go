@@ -1209,6 +1209,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Holder).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Holder
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/diff/shapes.json#/$defs/Shape":
 		return wire.Codec{

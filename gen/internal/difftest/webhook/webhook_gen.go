@@ -2371,6 +2371,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Channel).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Channel
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Delivery":
 		return wire.Codec{
@@ -2389,6 +2393,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Delivery).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Delivery
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Envelope":
 		return wire.Codec{
@@ -2406,6 +2414,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Envelope",
 			ValidateValue: func(v any) error {
 				return v.(*Envelope).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Envelope
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Event":
@@ -2451,6 +2463,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Headers).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Headers
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Notice":
 		return wire.Codec{
@@ -2469,6 +2485,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Notice).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Notice
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Region":
 		return wire.Codec{
@@ -2486,6 +2506,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Region",
 			ValidateValue: func(v any) error {
 				return v.(*Region).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Region
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Source":
@@ -2548,6 +2572,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UserCreated",
 			ValidateValue: func(v any) error {
 				return v.(*UserCreated).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UserCreated
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	}

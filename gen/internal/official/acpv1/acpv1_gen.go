@@ -35050,6 +35050,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AgentAuthCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentAuthCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AgentCapabilities":
 		return wire.Codec{
@@ -35068,6 +35072,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AgentCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AgentNotification":
 		return wire.Codec{
@@ -35085,6 +35093,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AgentNotification",
 			ValidateValue: func(v any) error {
 				return v.(*AgentNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AgentRequest":
@@ -35148,6 +35160,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Annotations).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Annotations
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AudioContent":
 		return wire.Codec{
@@ -35166,6 +35182,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AudioContent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AudioContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AuthCapabilities":
 		return wire.Codec{
@@ -35183,6 +35203,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*AuthCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AuthMethod":
@@ -35224,6 +35248,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodAgent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodAgent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AuthMethodId":
 		return wire.Codec{
@@ -35241,6 +35269,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthMethodID",
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AuthMethodTerminal":
@@ -35260,6 +35292,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodTerminal).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodTerminal
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AuthenticateRequest":
 		return wire.Codec{
@@ -35277,6 +35313,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthenticateRequest",
 			ValidateValue: func(v any) error {
 				return v.(*AuthenticateRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthenticateRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AuthenticateResponse":
@@ -35296,6 +35336,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthenticateResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthenticateResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AvailableCommand":
 		return wire.Codec{
@@ -35313,6 +35357,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AvailableCommand",
 			ValidateValue: func(v any) error {
 				return v.(*AvailableCommand).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AvailableCommand
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AvailableCommandInput":
@@ -35332,6 +35380,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*UnstructuredCommandInput).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnstructuredCommandInput
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AvailableCommandsUpdate":
 		return wire.Codec{
@@ -35349,6 +35401,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AvailableCommandsUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*AvailableCommandsUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AvailableCommandsUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/BlobResourceContents":
@@ -35368,6 +35424,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*BlobResourceContents).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BlobResourceContents
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/BooleanConfigOptionCapabilities":
 		return wire.Codec{
@@ -35385,6 +35445,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "BooleanConfigOptionCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*BooleanConfigOptionCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BooleanConfigOptionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/BooleanPropertySchema":
@@ -35404,6 +35468,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*BooleanPropertySchema).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BooleanPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CancelNotification":
 		return wire.Codec{
@@ -35421,6 +35489,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CancelNotification",
 			ValidateValue: func(v any) error {
 				return v.(*CancelNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CancelRequestNotification":
@@ -35440,6 +35512,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelRequestNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelRequestNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ClientCapabilities":
 		return wire.Codec{
@@ -35458,6 +35534,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ClientCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ClientNotification":
 		return wire.Codec{
@@ -35475,6 +35555,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ClientNotification",
 			ValidateValue: func(v any) error {
 				return v.(*ClientNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ClientRequest":
@@ -35538,6 +35622,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ClientSessionCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientSessionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CloseSessionRequest":
 		return wire.Codec{
@@ -35555,6 +35643,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CloseSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*CloseSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CloseSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CloseSessionResponse":
@@ -35574,6 +35666,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CloseSessionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CloseSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CompactionCapabilities":
 		return wire.Codec{
@@ -35591,6 +35687,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompactionCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*CompactionCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CompactionId":
@@ -35610,6 +35710,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CompactionID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CompactionStatus":
 		return wire.Codec{
@@ -35627,6 +35731,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompactionStatus",
 			ValidateValue: func(v any) error {
 				return v.(*CompactionStatus).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CompactionSummaryChunk":
@@ -35646,6 +35754,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CompactionSummaryChunk).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionSummaryChunk
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CompactionUpdate":
 		return wire.Codec{
@@ -35663,6 +35775,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompactionUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*CompactionUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CompleteElicitationNotification":
@@ -35682,6 +35798,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CompleteElicitationNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompleteElicitationNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
 		return wire.Codec{
@@ -35700,6 +35820,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ConfigOptionUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ConfigOptionUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/Content":
 		return wire.Codec{
@@ -35717,6 +35841,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Content",
 			ValidateValue: func(v any) error {
 				return v.(*Content).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Content
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ContentBlock":
@@ -35758,6 +35886,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ContentChunk).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ContentChunk
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/Cost":
 		return wire.Codec{
@@ -35775,6 +35907,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Cost",
 			ValidateValue: func(v any) error {
 				return v.(*Cost).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Cost
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CreateElicitationRequest":
@@ -35846,6 +35982,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CreateTerminalRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CreateTerminalRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CreateTerminalResponse":
 		return wire.Codec{
@@ -35863,6 +36003,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CreateTerminalResponse",
 			ValidateValue: func(v any) error {
 				return v.(*CreateTerminalResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CreateTerminalResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CurrentModeUpdate":
@@ -35882,6 +36026,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CurrentModeUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CurrentModeUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/DeleteSessionRequest":
 		return wire.Codec{
@@ -35899,6 +36047,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "DeleteSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*DeleteSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DeleteSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/DeleteSessionResponse":
@@ -35918,6 +36070,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DeleteSessionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DeleteSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/Diff":
 		return wire.Codec{
@@ -35935,6 +36091,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Diff",
 			ValidateValue: func(v any) error {
 				return v.(*Diff).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Diff
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ElicitationAcceptAction":
@@ -35954,6 +36114,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationAcceptAction).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationAcceptAction
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationCapabilities":
 		return wire.Codec{
@@ -35971,6 +36135,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ElicitationContentValue":
@@ -36012,6 +36180,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationFormCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationFormCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationFormMode":
 		return wire.Codec{
@@ -36051,6 +36223,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationID",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ElicitationPropertySchema":
@@ -36096,6 +36272,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationRequestScope).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationRequestScope
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationSchema":
 		return wire.Codec{
@@ -36132,6 +36312,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationSchemaType).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationSchemaType
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationSessionScope":
 		return wire.Codec{
@@ -36150,6 +36334,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationSessionScope).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationSessionScope
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationUrlCapabilities":
 		return wire.Codec{
@@ -36167,6 +36355,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationURLCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationURLCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationURLCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ElicitationUrlMode":
@@ -36208,6 +36400,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*EmbeddedResource).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EmbeddedResource
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/EmbeddedResourceResource":
 		return wire.Codec{
@@ -36248,6 +36444,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*EnumOption).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EnumOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/EnvVariable":
 		return wire.Codec{
@@ -36265,6 +36465,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "EnvVariable",
 			ValidateValue: func(v any) error {
 				return v.(*EnvVariable).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EnvVariable
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/Error":
@@ -36284,6 +36488,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Error).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Error
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ErrorCode":
 		return wire.Codec{
@@ -36301,6 +36509,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ErrorCode",
 			ValidateValue: func(v any) error {
 				return v.(*ErrorCode).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ErrorCode
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ExtNotification":
@@ -36320,6 +36532,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ExtNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ExtNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ExtRequest":
 		return wire.Codec{
@@ -36337,6 +36553,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ExtRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ExtRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ExtRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ExtResponse":
@@ -36356,6 +36576,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ExtResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ExtResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/FileSystemCapabilities":
 		return wire.Codec{
@@ -36373,6 +36597,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "FileSystemCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*FileSystemCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v FileSystemCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/HttpHeader":
@@ -36392,6 +36620,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*HTTPHeader).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v HTTPHeader
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ImageContent":
 		return wire.Codec{
@@ -36409,6 +36641,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ImageContent",
 			ValidateValue: func(v any) error {
 				return v.(*ImageContent).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ImageContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/Implementation":
@@ -36428,6 +36664,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Implementation).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Implementation
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/InitializeRequest":
 		return wire.Codec{
@@ -36445,6 +36685,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "InitializeRequest",
 			ValidateValue: func(v any) error {
 				return v.(*InitializeRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/InitializeResponse":
@@ -36464,6 +36708,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*InitializeResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/IntegerPropertySchema":
 		return wire.Codec{
@@ -36481,6 +36729,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "IntegerPropertySchema",
 			ValidateValue: func(v any) error {
 				return v.(*IntegerPropertySchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v IntegerPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/KillTerminalRequest":
@@ -36500,6 +36752,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*KillTerminalRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v KillTerminalRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/KillTerminalResponse":
 		return wire.Codec{
@@ -36517,6 +36773,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "KillTerminalResponse",
 			ValidateValue: func(v any) error {
 				return v.(*KillTerminalResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v KillTerminalResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ListSessionsRequest":
@@ -36536,6 +36796,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ListSessionsRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListSessionsRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ListSessionsResponse":
 		return wire.Codec{
@@ -36553,6 +36817,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ListSessionsResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ListSessionsResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListSessionsResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/LoadSessionRequest":
@@ -36572,6 +36840,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LoadSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LoadSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/LoadSessionResponse":
 		return wire.Codec{
@@ -36589,6 +36861,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LoadSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*LoadSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LoadSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/LogoutCapabilities":
@@ -36608,6 +36884,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LogoutCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogoutCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/LogoutRequest":
 		return wire.Codec{
@@ -36625,6 +36905,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LogoutRequest",
 			ValidateValue: func(v any) error {
 				return v.(*LogoutRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogoutRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/LogoutResponse":
@@ -36644,6 +36928,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LogoutResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogoutResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/McpCapabilities":
 		return wire.Codec{
@@ -36661,6 +36949,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*MCPCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/McpServer":
@@ -36702,6 +36994,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerHTTP).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerHTTP
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/McpServerSse":
 		return wire.Codec{
@@ -36719,6 +37015,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPServerSSE",
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerSSE).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerSSE
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/McpServerStdio":
@@ -36738,6 +37038,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerStdio).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerStdio
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/MessageId":
 		return wire.Codec{
@@ -36755,6 +37059,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MessageID",
 			ValidateValue: func(v any) error {
 				return v.(*MessageID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MessageID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/MultiSelectItems":
@@ -36822,6 +37130,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*NewSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NewSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/NewSessionResponse":
 		return wire.Codec{
@@ -36839,6 +37151,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "NewSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*NewSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NewSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/Notice":
@@ -36858,6 +37174,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Notice).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Notice
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/NoticeCapabilities":
 		return wire.Codec{
@@ -36875,6 +37195,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "NoticeCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*NoticeCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NoticeCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/NoticeSeverity":
@@ -36894,6 +37218,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*NoticeSeverity).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NoticeSeverity
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/NumberPropertySchema":
 		return wire.Codec{
@@ -36911,6 +37239,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "NumberPropertySchema",
 			ValidateValue: func(v any) error {
 				return v.(*NumberPropertySchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NumberPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PermissionOption":
@@ -36930,6 +37262,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOption).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PermissionOptionId":
 		return wire.Codec{
@@ -36947,6 +37283,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PermissionOptionID",
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOptionID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOptionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PermissionOptionKind":
@@ -36966,6 +37306,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOptionKind).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOptionKind
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/Plan":
 		return wire.Codec{
@@ -36983,6 +37327,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Plan",
 			ValidateValue: func(v any) error {
 				return v.(*Plan).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Plan
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PlanEntry":
@@ -37002,6 +37350,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntry).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntry
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PlanEntryPriority":
 		return wire.Codec{
@@ -37019,6 +37371,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanEntryPriority",
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntryPriority).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntryPriority
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PlanEntryStatus":
@@ -37038,6 +37394,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntryStatus).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntryStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PromptCapabilities":
 		return wire.Codec{
@@ -37055,6 +37415,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PromptCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*PromptCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PromptRequest":
@@ -37074,6 +37438,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PromptRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PromptResponse":
 		return wire.Codec{
@@ -37091,6 +37459,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PromptResponse",
 			ValidateValue: func(v any) error {
 				return v.(*PromptResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ProtocolVersion":
@@ -37110,6 +37482,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProtocolVersion).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProtocolVersion
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ReadTextFileRequest":
 		return wire.Codec{
@@ -37127,6 +37503,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ReadTextFileRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ReadTextFileRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ReadTextFileRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ReadTextFileResponse":
@@ -37146,6 +37526,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ReadTextFileResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ReadTextFileResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ReleaseTerminalRequest":
 		return wire.Codec{
@@ -37164,6 +37548,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ReleaseTerminalRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ReleaseTerminalRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ReleaseTerminalResponse":
 		return wire.Codec{
@@ -37181,6 +37569,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ReleaseTerminalResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ReleaseTerminalResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ReleaseTerminalResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/RequestId":
@@ -37244,6 +37636,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*RequestPermissionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RequestPermissionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/RequestPermissionResponse":
 		return wire.Codec{
@@ -37261,6 +37657,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "RequestPermissionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*RequestPermissionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RequestPermissionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ResourceLink":
@@ -37280,6 +37680,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ResourceLink).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResourceLink
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ResumeSessionRequest":
 		return wire.Codec{
@@ -37297,6 +37701,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ResumeSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ResumeSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResumeSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ResumeSessionResponse":
@@ -37316,6 +37724,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ResumeSessionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResumeSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/Role":
 		return wire.Codec{
@@ -37333,6 +37745,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Role",
 			ValidateValue: func(v any) error {
 				return v.(*Role).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Role
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SelectedPermissionOutcome":
@@ -37352,6 +37768,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SelectedPermissionOutcome).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SelectedPermissionOutcome
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionAdditionalDirectoriesCapabilities":
 		return wire.Codec{
@@ -37369,6 +37789,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionAdditionalDirectoriesCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionAdditionalDirectoriesCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionAdditionalDirectoriesCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionCapabilities":
@@ -37388,6 +37812,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionCloseCapabilities":
 		return wire.Codec{
@@ -37405,6 +37833,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionCloseCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionCloseCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionCloseCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionConfigBoolean":
@@ -37424,6 +37856,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigBoolean).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigBoolean
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigGroupId":
 		return wire.Codec{
@@ -37442,6 +37878,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigGroupID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigGroupID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigId":
 		return wire.Codec{
@@ -37459,6 +37899,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigID",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionConfigOption":
@@ -37500,6 +37944,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigOptionCategory).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigOptionCategory
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigOptionsCapabilities":
 		return wire.Codec{
@@ -37517,6 +37965,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigOptionsCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigOptionsCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigOptionsCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionConfigSelect":
@@ -37536,6 +37988,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelect).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelect
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectGroup":
 		return wire.Codec{
@@ -37554,6 +38010,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelectGroup).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelectGroup
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectOption":
 		return wire.Codec{
@@ -37571,6 +38031,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigSelectOption",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelectOption).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelectOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionConfigSelectOptions":
@@ -37612,6 +38076,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigValueID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigValueID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionDeleteCapabilities":
 		return wire.Codec{
@@ -37629,6 +38097,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionDeleteCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionDeleteCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionDeleteCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionId":
@@ -37648,6 +38120,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionInfo":
 		return wire.Codec{
@@ -37665,6 +38141,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionInfo",
 			ValidateValue: func(v any) error {
 				return v.(*SessionInfo).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionInfo
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionInfoUpdate":
@@ -37684,6 +38164,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionInfoUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionInfoUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionListCapabilities":
 		return wire.Codec{
@@ -37701,6 +38185,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionListCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionListCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionListCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionMode":
@@ -37720,6 +38208,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionMode).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionMode
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionModeId":
 		return wire.Codec{
@@ -37737,6 +38229,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionModeID",
 			ValidateValue: func(v any) error {
 				return v.(*SessionModeID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionModeID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionModeState":
@@ -37756,6 +38252,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionModeState).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionModeState
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionNotification":
 		return wire.Codec{
@@ -37774,6 +38274,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionResumeCapabilities":
 		return wire.Codec{
@@ -37791,6 +38295,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionResumeCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionResumeCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionResumeCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionUpdate":
@@ -37854,6 +38362,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionConfigOptionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionConfigOptionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SetSessionModeRequest":
 		return wire.Codec{
@@ -37871,6 +38383,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SetSessionModeRequest",
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionModeRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionModeRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SetSessionModeResponse":
@@ -37890,6 +38406,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionModeResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionModeResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/StopReason":
 		return wire.Codec{
@@ -37907,6 +38427,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StopReason",
 			ValidateValue: func(v any) error {
 				return v.(*StopReason).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StopReason
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/StringFormat":
@@ -37926,6 +38450,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StringFormat).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringFormat
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/StringMultiSelectItems":
 		return wire.Codec{
@@ -37943,6 +38471,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StringMultiSelectItems",
 			ValidateValue: func(v any) error {
 				return v.(*StringMultiSelectItems).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringMultiSelectItems
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/StringPropertySchema":
@@ -37962,6 +38494,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StringPropertySchema).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/Terminal":
 		return wire.Codec{
@@ -37979,6 +38515,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Terminal",
 			ValidateValue: func(v any) error {
 				return v.(*Terminal).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Terminal
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TerminalExitStatus":
@@ -37998,6 +38538,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalExitStatus).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalExitStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TerminalId":
 		return wire.Codec{
@@ -38015,6 +38559,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalID",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TerminalOutputRequest":
@@ -38034,6 +38582,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalOutputRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalOutputRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TerminalOutputResponse":
 		return wire.Codec{
@@ -38051,6 +38603,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalOutputResponse",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalOutputResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalOutputResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TextContent":
@@ -38070,6 +38626,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TextContent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TextContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TextResourceContents":
 		return wire.Codec{
@@ -38087,6 +38647,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TextResourceContents",
 			ValidateValue: func(v any) error {
 				return v.(*TextResourceContents).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TextResourceContents
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TitledMultiSelectItems":
@@ -38106,6 +38670,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TitledMultiSelectItems).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TitledMultiSelectItems
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ToolCall":
 		return wire.Codec{
@@ -38123,6 +38691,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCall",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCall).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCall
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ToolCallContent":
@@ -38164,6 +38736,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ToolCallLocation":
 		return wire.Codec{
@@ -38181,6 +38757,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCallLocation",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallLocation).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallLocation
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ToolCallStatus":
@@ -38200,6 +38780,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallStatus).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ToolCallUpdate":
 		return wire.Codec{
@@ -38217,6 +38801,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCallUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ToolKind":
@@ -38236,6 +38824,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolKind).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolKind
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/UnstructuredCommandInput":
 		return wire.Codec{
@@ -38253,6 +38845,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UnstructuredCommandInput",
 			ValidateValue: func(v any) error {
 				return v.(*UnstructuredCommandInput).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnstructuredCommandInput
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/UsageUpdate":
@@ -38272,6 +38868,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*UsageUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UsageUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/WaitForTerminalExitRequest":
 		return wire.Codec{
@@ -38289,6 +38889,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "WaitForTerminalExitRequest",
 			ValidateValue: func(v any) error {
 				return v.(*WaitForTerminalExitRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v WaitForTerminalExitRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/WaitForTerminalExitResponse":
@@ -38308,6 +38912,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*WaitForTerminalExitResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v WaitForTerminalExitResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/WriteTextFileRequest":
 		return wire.Codec{
@@ -38326,6 +38934,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*WriteTextFileRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v WriteTextFileRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/WriteTextFileResponse":
 		return wire.Codec{
@@ -38343,6 +38955,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "WriteTextFileResponse",
 			ValidateValue: func(v any) error {
 				return v.(*WriteTextFileResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v WriteTextFileResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	}

@@ -51123,6 +51123,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AgentAuthCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentAuthCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AgentCapabilities":
 		return wire.Codec{
@@ -51140,6 +51144,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AgentCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*AgentCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AgentNotification":
@@ -51228,6 +51236,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Annotations).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Annotations
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ArchiveSessionRequest":
 		return wire.Codec{
@@ -51245,6 +51257,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ArchiveSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ArchiveSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArchiveSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ArchiveSessionResponse":
@@ -51264,6 +51280,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ArchiveSessionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArchiveSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AudioContent":
 		return wire.Codec{
@@ -51281,6 +51301,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AudioContent",
 			ValidateValue: func(v any) error {
 				return v.(*AudioContent).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AudioContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AuthAccount":
@@ -51300,6 +51324,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthAccount).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthAccount
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AuthCapabilities":
 		return wire.Codec{
@@ -51317,6 +51345,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*AuthCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AuthMethod":
@@ -51358,6 +51390,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodAgent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodAgent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AuthMethodId":
 		return wire.Codec{
@@ -51375,6 +51411,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthMethodID",
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AuthMethodTerminal":
@@ -51394,6 +51434,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodTerminal).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodTerminal
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AuthState":
 		return wire.Codec{
@@ -51411,6 +51455,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthState",
 			ValidateValue: func(v any) error {
 				return v.(*AuthState).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthState
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AuthStatusCapabilities":
@@ -51430,6 +51478,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthStatusCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthStatusCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AuthStatusRequest":
 		return wire.Codec{
@@ -51447,6 +51499,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthStatusRequest",
 			ValidateValue: func(v any) error {
 				return v.(*AuthStatusRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthStatusRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AuthStatusResponse":
@@ -51466,6 +51522,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthStatusResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthStatusResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AuthStatusUpdateNotification":
 		return wire.Codec{
@@ -51483,6 +51543,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthStatusUpdateNotification",
 			ValidateValue: func(v any) error {
 				return v.(*AuthStatusUpdateNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthStatusUpdateNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AuthenticateRequest":
@@ -51502,6 +51566,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthenticateRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthenticateRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AuthenticateResponse":
 		return wire.Codec{
@@ -51519,6 +51587,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthenticateResponse",
 			ValidateValue: func(v any) error {
 				return v.(*AuthenticateResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthenticateResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AvailableCommand":
@@ -51538,6 +51610,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AvailableCommand).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AvailableCommand
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AvailableCommandInput":
 		return wire.Codec{
@@ -51555,6 +51631,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UnstructuredCommandInput",
 			ValidateValue: func(v any) error {
 				return v.(*UnstructuredCommandInput).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnstructuredCommandInput
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AvailableCommandsUpdate":
@@ -51574,6 +51654,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AvailableCommandsUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AvailableCommandsUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/BlobResourceContents":
 		return wire.Codec{
@@ -51591,6 +51675,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "BlobResourceContents",
 			ValidateValue: func(v any) error {
 				return v.(*BlobResourceContents).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BlobResourceContents
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/BooleanConfigOptionCapabilities":
@@ -51610,6 +51698,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*BooleanConfigOptionCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BooleanConfigOptionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/BooleanPropertySchema":
 		return wire.Codec{
@@ -51627,6 +51719,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "BooleanPropertySchema",
 			ValidateValue: func(v any) error {
 				return v.(*BooleanPropertySchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BooleanPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CancelNotification":
@@ -51646,6 +51742,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CancelRequestNotification":
 		return wire.Codec{
@@ -51663,6 +51763,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CancelRequestNotification",
 			ValidateValue: func(v any) error {
 				return v.(*CancelRequestNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelRequestNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ClientCapabilities":
@@ -51682,6 +51786,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ClientCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ClientNotification":
 		return wire.Codec{
@@ -51699,6 +51807,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ClientNotification",
 			ValidateValue: func(v any) error {
 				return v.(*ClientNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ClientRequest":
@@ -51762,6 +51874,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ClientSessionCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientSessionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CloseSessionRequest":
 		return wire.Codec{
@@ -51779,6 +51895,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CloseSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*CloseSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CloseSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CloseSessionResponse":
@@ -51798,6 +51918,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CloseSessionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CloseSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CompactionCapabilities":
 		return wire.Codec{
@@ -51815,6 +51939,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompactionCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*CompactionCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CompactionId":
@@ -51834,6 +51962,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CompactionID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CompactionStatus":
 		return wire.Codec{
@@ -51851,6 +51983,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompactionStatus",
 			ValidateValue: func(v any) error {
 				return v.(*CompactionStatus).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CompactionSummaryChunk":
@@ -51870,6 +52006,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CompactionSummaryChunk).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionSummaryChunk
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CompactionUpdate":
 		return wire.Codec{
@@ -51887,6 +52027,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompactionUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*CompactionUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CompleteElicitationNotification":
@@ -51906,6 +52050,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CompleteElicitationNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompleteElicitationNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
 		return wire.Codec{
@@ -51924,6 +52072,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ConfigOptionUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ConfigOptionUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/Content":
 		return wire.Codec{
@@ -51941,6 +52093,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Content",
 			ValidateValue: func(v any) error {
 				return v.(*Content).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Content
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ContentBlock":
@@ -51982,6 +52138,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ContentChunk).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ContentChunk
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/Cost":
 		return wire.Codec{
@@ -51999,6 +52159,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Cost",
 			ValidateValue: func(v any) error {
 				return v.(*Cost).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Cost
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CreateElicitationRequest":
@@ -52070,6 +52234,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CreateTerminalRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CreateTerminalRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CreateTerminalResponse":
 		return wire.Codec{
@@ -52087,6 +52255,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CreateTerminalResponse",
 			ValidateValue: func(v any) error {
 				return v.(*CreateTerminalResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CreateTerminalResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CurrentModeUpdate":
@@ -52106,6 +52278,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CurrentModeUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CurrentModeUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/DeleteSessionRequest":
 		return wire.Codec{
@@ -52123,6 +52299,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "DeleteSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*DeleteSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DeleteSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/DeleteSessionResponse":
@@ -52142,6 +52322,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DeleteSessionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DeleteSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/Diff":
 		return wire.Codec{
@@ -52159,6 +52343,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Diff",
 			ValidateValue: func(v any) error {
 				return v.(*Diff).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Diff
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/DisableProviderRequest":
@@ -52178,6 +52366,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DisableProviderRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DisableProviderRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/DisableProviderResponse":
 		return wire.Codec{
@@ -52195,6 +52387,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "DisableProviderResponse",
 			ValidateValue: func(v any) error {
 				return v.(*DisableProviderResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DisableProviderResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ElicitationAcceptAction":
@@ -52214,6 +52410,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationAcceptAction).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationAcceptAction
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationCapabilities":
 		return wire.Codec{
@@ -52231,6 +52431,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ElicitationContentValue":
@@ -52272,6 +52476,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationFormCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationFormCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationFormMode":
 		return wire.Codec{
@@ -52311,6 +52519,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationID",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ElicitationPropertySchema":
@@ -52356,6 +52568,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationRequestScope).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationRequestScope
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationSchema":
 		return wire.Codec{
@@ -52392,6 +52608,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationSchemaType).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationSchemaType
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationSessionScope":
 		return wire.Codec{
@@ -52410,6 +52630,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationSessionScope).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationSessionScope
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationUrlCapabilities":
 		return wire.Codec{
@@ -52427,6 +52651,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationURLCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationURLCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationURLCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ElicitationUrlMode":
@@ -52468,6 +52696,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*EmbeddedResource).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EmbeddedResource
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/EmbeddedResourceResource":
 		return wire.Codec{
@@ -52508,6 +52740,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*EnumOption).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EnumOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/EnvVariable":
 		return wire.Codec{
@@ -52525,6 +52761,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "EnvVariable",
 			ValidateValue: func(v any) error {
 				return v.(*EnvVariable).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EnvVariable
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/Error":
@@ -52544,6 +52784,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Error).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Error
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ErrorCode":
 		return wire.Codec{
@@ -52561,6 +52805,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ErrorCode",
 			ValidateValue: func(v any) error {
 				return v.(*ErrorCode).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ErrorCode
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ErrorStopReason":
@@ -52580,6 +52828,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ErrorStopReason).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ErrorStopReason
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ExtNotification":
 		return wire.Codec{
@@ -52597,6 +52849,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ExtNotification",
 			ValidateValue: func(v any) error {
 				return v.(*ExtNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ExtNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ExtRequest":
@@ -52616,6 +52872,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ExtRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ExtRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ExtResponse":
 		return wire.Codec{
@@ -52633,6 +52893,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ExtResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ExtResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ExtResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/FileSystemCapabilities":
@@ -52652,6 +52916,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*FileSystemCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v FileSystemCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ForkSessionRequest":
 		return wire.Codec{
@@ -52669,6 +52937,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ForkSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ForkSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ForkSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ForkSessionResponse":
@@ -52688,6 +52960,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ForkSessionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ForkSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/HttpHeader":
 		return wire.Codec{
@@ -52705,6 +52981,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "HTTPHeader",
 			ValidateValue: func(v any) error {
 				return v.(*HTTPHeader).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v HTTPHeader
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/IdleStateUpdate":
@@ -52750,6 +53030,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ImageContent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ImageContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/Implementation":
 		return wire.Codec{
@@ -52767,6 +53051,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Implementation",
 			ValidateValue: func(v any) error {
 				return v.(*Implementation).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Implementation
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/InitializeProxyRequest":
@@ -52786,6 +53074,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*InitializeRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/InitializeProxyResponse":
 		return wire.Codec{
@@ -52803,6 +53095,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "InitializeResponse",
 			ValidateValue: func(v any) error {
 				return v.(*InitializeResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/InitializeRequest":
@@ -52822,6 +53118,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*InitializeRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/InitializeResponse":
 		return wire.Codec{
@@ -52839,6 +53139,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "InitializeResponse",
 			ValidateValue: func(v any) error {
 				return v.(*InitializeResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/IntegerPropertySchema":
@@ -52858,6 +53162,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*IntegerPropertySchema).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v IntegerPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/KillTerminalRequest":
 		return wire.Codec{
@@ -52875,6 +53183,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "KillTerminalRequest",
 			ValidateValue: func(v any) error {
 				return v.(*KillTerminalRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v KillTerminalRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/KillTerminalResponse":
@@ -52894,6 +53206,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*KillTerminalResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v KillTerminalResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ListProvidersRequest":
 		return wire.Codec{
@@ -52911,6 +53227,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ListProvidersRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ListProvidersRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListProvidersRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ListProvidersResponse":
@@ -52930,6 +53250,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ListProvidersResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListProvidersResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ListSessionsRequest":
 		return wire.Codec{
@@ -52947,6 +53271,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ListSessionsRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ListSessionsRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListSessionsRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ListSessionsResponse":
@@ -52966,6 +53294,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ListSessionsResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListSessionsResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/LlmProtocol":
 		return wire.Codec{
@@ -52983,6 +53315,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LlmProtocol",
 			ValidateValue: func(v any) error {
 				return v.(*LlmProtocol).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LlmProtocol
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/LoadSessionRequest":
@@ -53002,6 +53338,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LoadSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LoadSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/LoadSessionResponse":
 		return wire.Codec{
@@ -53019,6 +53359,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LoadSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*LoadSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LoadSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/LogoutCapabilities":
@@ -53038,6 +53382,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LogoutCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogoutCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/LogoutRequest":
 		return wire.Codec{
@@ -53055,6 +53403,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LogoutRequest",
 			ValidateValue: func(v any) error {
 				return v.(*LogoutRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogoutRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/LogoutResponse":
@@ -53074,6 +53426,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LogoutResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogoutResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/McpCapabilities":
 		return wire.Codec{
@@ -53091,6 +53447,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*MCPCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/McpError":
@@ -53110,6 +53470,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPError).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPError
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/McpRequestId":
 		return wire.Codec{
@@ -53127,6 +53491,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPRequestID",
 			ValidateValue: func(v any) error {
 				return v.(*MCPRequestID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPRequestID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/McpServer":
@@ -53168,6 +53536,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerACP).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerACP
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/McpServerAcpId":
 		return wire.Codec{
@@ -53185,6 +53557,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPServerACPID",
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerACPID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerACPID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/McpServerHttp":
@@ -53204,6 +53580,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerHTTP).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerHTTP
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/McpServerSse":
 		return wire.Codec{
@@ -53221,6 +53601,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPServerSSE",
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerSSE).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerSSE
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/McpServerStdio":
@@ -53240,6 +53624,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerStdio).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerStdio
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/MessageId":
 		return wire.Codec{
@@ -53257,6 +53645,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MessageID",
 			ValidateValue: func(v any) error {
 				return v.(*MessageID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MessageID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/MessageMcpNotification":
@@ -53276,6 +53668,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MessageMCPNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MessageMCPNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/MessageMcpRequest":
 		return wire.Codec{
@@ -53293,6 +53689,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MessageMCPRequest",
 			ValidateValue: func(v any) error {
 				return v.(*MessageMCPRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MessageMCPRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/MessageMcpResponse":
@@ -53382,6 +53782,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*NewSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NewSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/NewSessionResponse":
 		return wire.Codec{
@@ -53399,6 +53803,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "NewSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*NewSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NewSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/Notice":
@@ -53418,6 +53826,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Notice).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Notice
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/NoticeCapabilities":
 		return wire.Codec{
@@ -53435,6 +53847,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "NoticeCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*NoticeCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NoticeCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/NoticeSeverity":
@@ -53454,6 +53870,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*NoticeSeverity).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NoticeSeverity
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/NumberPropertySchema":
 		return wire.Codec{
@@ -53471,6 +53891,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "NumberPropertySchema",
 			ValidateValue: func(v any) error {
 				return v.(*NumberPropertySchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NumberPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PermissionOption":
@@ -53490,6 +53914,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOption).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PermissionOptionId":
 		return wire.Codec{
@@ -53507,6 +53935,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PermissionOptionID",
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOptionID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOptionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PermissionOptionKind":
@@ -53526,6 +53958,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOptionKind).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOptionKind
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/Plan":
 		return wire.Codec{
@@ -53543,6 +53979,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Plan",
 			ValidateValue: func(v any) error {
 				return v.(*Plan).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Plan
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PlanCapabilities":
@@ -53562,6 +54002,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PlanEntry":
 		return wire.Codec{
@@ -53579,6 +54023,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanEntry",
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntry).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntry
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PlanEntryPriority":
@@ -53598,6 +54046,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntryPriority).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntryPriority
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PlanEntryStatus":
 		return wire.Codec{
@@ -53615,6 +54067,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanEntryStatus",
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntryStatus).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntryStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PlanFile":
@@ -53634,6 +54090,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanFile).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanFile
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PlanId":
 		return wire.Codec{
@@ -53651,6 +54111,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanID",
 			ValidateValue: func(v any) error {
 				return v.(*PlanID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PlanItems":
@@ -53670,6 +54134,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanItems).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanItems
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PlanMarkdown":
 		return wire.Codec{
@@ -53687,6 +54155,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanMarkdown",
 			ValidateValue: func(v any) error {
 				return v.(*PlanMarkdown).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanMarkdown
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PlanRemoved":
@@ -53706,6 +54178,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanRemoved).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanRemoved
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PlanUpdate":
 		return wire.Codec{
@@ -53723,6 +54199,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*PlanUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PlanUpdateContent":
@@ -53764,6 +54244,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PromptCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PromptRequest":
 		return wire.Codec{
@@ -53781,6 +54265,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PromptRequest",
 			ValidateValue: func(v any) error {
 				return v.(*PromptRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PromptResponse":
@@ -53800,6 +54288,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PromptResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ProtocolVersion":
 		return wire.Codec{
@@ -53817,6 +54309,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProtocolVersion",
 			ValidateValue: func(v any) error {
 				return v.(*ProtocolVersion).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProtocolVersion
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ProviderCurrentConfig":
@@ -53836,6 +54332,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProviderCurrentConfig).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProviderCurrentConfig
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ProviderId":
 		return wire.Codec{
@@ -53853,6 +54353,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProviderID",
 			ValidateValue: func(v any) error {
 				return v.(*ProviderID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProviderID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ProviderInfo":
@@ -53872,6 +54376,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProviderInfo).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProviderInfo
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ProvidersCapabilities":
 		return wire.Codec{
@@ -53889,6 +54397,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProvidersCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ProvidersCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProvidersCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ProxyNotification":
@@ -53908,6 +54420,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProxyNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProxyNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ProxyRequest":
 		return wire.Codec{
@@ -53925,6 +54441,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProxyRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ProxyRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProxyRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ProxyResponse":
@@ -53966,6 +54486,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProxySuccessorNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProxySuccessorNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ProxySuccessorRequest":
 		return wire.Codec{
@@ -53983,6 +54507,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProxySuccessorRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ProxySuccessorRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProxySuccessorRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ProxySuccessorResponse":
@@ -54002,6 +54530,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProxySuccessorResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProxySuccessorResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ReadTextFileRequest":
 		return wire.Codec{
@@ -54019,6 +54551,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ReadTextFileRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ReadTextFileRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ReadTextFileRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ReadTextFileResponse":
@@ -54038,6 +54574,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ReadTextFileResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ReadTextFileResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ReleaseTerminalRequest":
 		return wire.Codec{
@@ -54056,6 +54596,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ReleaseTerminalRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ReleaseTerminalRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ReleaseTerminalResponse":
 		return wire.Codec{
@@ -54073,6 +54617,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ReleaseTerminalResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ReleaseTerminalResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ReleaseTerminalResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/RequestId":
@@ -54136,6 +54684,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*RequestPermissionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RequestPermissionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/RequestPermissionResponse":
 		return wire.Codec{
@@ -54153,6 +54705,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "RequestPermissionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*RequestPermissionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RequestPermissionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/RequiresActionStateUpdate":
@@ -54172,6 +54728,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*RequiresActionStateUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RequiresActionStateUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ResourceLink":
 		return wire.Codec{
@@ -54189,6 +54749,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ResourceLink",
 			ValidateValue: func(v any) error {
 				return v.(*ResourceLink).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResourceLink
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ResumeSessionRequest":
@@ -54208,6 +54772,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ResumeSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResumeSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ResumeSessionResponse":
 		return wire.Codec{
@@ -54225,6 +54793,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ResumeSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ResumeSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResumeSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/Role":
@@ -54244,6 +54816,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Role).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Role
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/RunningStateUpdate":
 		return wire.Codec{
@@ -54261,6 +54837,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "RunningStateUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*RunningStateUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RunningStateUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SelectedPermissionOutcome":
@@ -54280,6 +54860,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SelectedPermissionOutcome).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SelectedPermissionOutcome
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionAdditionalDirectoriesCapabilities":
 		return wire.Codec{
@@ -54297,6 +54881,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionAdditionalDirectoriesCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionAdditionalDirectoriesCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionAdditionalDirectoriesCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionArchiveCapabilities":
@@ -54316,6 +54904,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionArchiveCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionArchiveCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionArchiveFilter":
 		return wire.Codec{
@@ -54333,6 +54925,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionArchiveFilter",
 			ValidateValue: func(v any) error {
 				return v.(*SessionArchiveFilter).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionArchiveFilter
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionCancelCapabilities":
@@ -54352,6 +54948,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionCancelCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionCancelCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionCapabilities":
 		return wire.Codec{
@@ -54369,6 +54969,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionCloseCapabilities":
@@ -54388,6 +54992,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionCloseCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionCloseCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigBoolean":
 		return wire.Codec{
@@ -54405,6 +55013,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigBoolean",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigBoolean).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigBoolean
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionConfigGroupId":
@@ -54424,6 +55036,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigGroupID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigGroupID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigId":
 		return wire.Codec{
@@ -54441,6 +55057,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigID",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionConfigOption":
@@ -54482,6 +55102,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigOptionCategory).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigOptionCategory
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigOptionsCapabilities":
 		return wire.Codec{
@@ -54499,6 +55123,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigOptionsCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigOptionsCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigOptionsCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionConfigSelect":
@@ -54518,6 +55146,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelect).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelect
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectGroup":
 		return wire.Codec{
@@ -54536,6 +55168,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelectGroup).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelectGroup
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectOption":
 		return wire.Codec{
@@ -54553,6 +55189,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigSelectOption",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelectOption).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelectOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionConfigSelectOptions":
@@ -54594,6 +55234,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigValueID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigValueID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionDeleteCapabilities":
 		return wire.Codec{
@@ -54611,6 +55255,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionDeleteCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionDeleteCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionDeleteCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionForkCapabilities":
@@ -54630,6 +55278,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionForkCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionForkCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionId":
 		return wire.Codec{
@@ -54647,6 +55299,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionID",
 			ValidateValue: func(v any) error {
 				return v.(*SessionID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionInfo":
@@ -54666,6 +55322,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionInfo).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionInfo
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionInfoUpdate":
 		return wire.Codec{
@@ -54683,6 +55343,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionInfoUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*SessionInfoUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionInfoUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionListCapabilities":
@@ -54702,6 +55366,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionListCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionListCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionMessage":
 		return wire.Codec{
@@ -54719,6 +55387,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionMessage",
 			ValidateValue: func(v any) error {
 				return v.(*SessionMessage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionMessage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionMessageChunk":
@@ -54738,6 +55410,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionMessageChunk).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionMessageChunk
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionMode":
 		return wire.Codec{
@@ -54755,6 +55431,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionMode",
 			ValidateValue: func(v any) error {
 				return v.(*SessionMode).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionMode
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionModeId":
@@ -54774,6 +55454,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionModeID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionModeID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionModeState":
 		return wire.Codec{
@@ -54791,6 +55475,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionModeState",
 			ValidateValue: func(v any) error {
 				return v.(*SessionModeState).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionModeState
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionNotification":
@@ -54832,6 +55520,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionResumeCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionResumeCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionStatus":
 		return wire.Codec{
@@ -54849,6 +55541,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionStatus",
 			ValidateValue: func(v any) error {
 				return v.(*SessionStatus).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionStatusCapabilities":
@@ -54868,6 +55564,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionStatusCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionStatusCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionStatusRequest":
 		return wire.Codec{
@@ -54885,6 +55585,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionStatusRequest",
 			ValidateValue: func(v any) error {
 				return v.(*SessionStatusRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionStatusRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionStatusResponse":
@@ -54904,6 +55608,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionStatusResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionStatusResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionSystemPromptCapabilities":
 		return wire.Codec{
@@ -54921,6 +55629,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionSystemPromptCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionSystemPromptCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionSystemPromptCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionSystemPromptModeCapabilities":
@@ -54940,6 +55652,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionSystemPromptModeCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionSystemPromptModeCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionSystemPromptOverrideCapabilities":
 		return wire.Codec{
@@ -54958,6 +55674,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionSystemPromptOverrideCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionSystemPromptOverrideCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionTitleCapabilities":
 		return wire.Codec{
@@ -54975,6 +55695,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionTitleCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionTitleCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionTitleCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionUpdate":
@@ -55020,6 +55744,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SetProviderRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetProviderRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SetProviderResponse":
 		return wire.Codec{
@@ -55037,6 +55765,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SetProviderResponse",
 			ValidateValue: func(v any) error {
 				return v.(*SetProviderResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetProviderResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SetSessionConfigOptionRequest":
@@ -55078,6 +55810,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionConfigOptionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionConfigOptionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SetSessionModeRequest":
 		return wire.Codec{
@@ -55095,6 +55831,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SetSessionModeRequest",
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionModeRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionModeRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SetSessionModeResponse":
@@ -55114,6 +55854,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionModeResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionModeResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SetSessionTitleRequest":
 		return wire.Codec{
@@ -55132,6 +55876,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionTitleRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionTitleRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SetSessionTitleResponse":
 		return wire.Codec{
@@ -55149,6 +55897,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SetSessionTitleResponse",
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionTitleResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionTitleResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/StateUpdate":
@@ -55194,6 +55946,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StopReason).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StopReason
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/StringFormat":
 		return wire.Codec{
@@ -55211,6 +55967,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StringFormat",
 			ValidateValue: func(v any) error {
 				return v.(*StringFormat).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringFormat
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/StringMultiSelectItems":
@@ -55230,6 +55990,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StringMultiSelectItems).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringMultiSelectItems
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/StringPropertySchema":
 		return wire.Codec{
@@ -55247,6 +56011,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StringPropertySchema",
 			ValidateValue: func(v any) error {
 				return v.(*StringPropertySchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SubagentCapabilities":
@@ -55266,6 +56034,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SubagentCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubagentCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SubagentSessionCapabilities":
 		return wire.Codec{
@@ -55283,6 +56055,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SubagentSessionCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SubagentSessionCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubagentSessionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SubagentUpdate":
@@ -55327,6 +56103,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SystemPrompt).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SystemPrompt
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SystemPromptMode":
 		return wire.Codec{
@@ -55344,6 +56124,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SystemPromptMode",
 			ValidateValue: func(v any) error {
 				return v.(*SystemPromptMode).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SystemPromptMode
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/Terminal":
@@ -55363,6 +56147,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Terminal).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Terminal
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TerminalExitStatus":
 		return wire.Codec{
@@ -55380,6 +56168,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalExitStatus",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalExitStatus).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalExitStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TerminalId":
@@ -55399,6 +56191,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TerminalOutputRequest":
 		return wire.Codec{
@@ -55416,6 +56212,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalOutputRequest",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalOutputRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalOutputRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TerminalOutputResponse":
@@ -55435,6 +56235,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalOutputResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalOutputResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TextContent":
 		return wire.Codec{
@@ -55452,6 +56256,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TextContent",
 			ValidateValue: func(v any) error {
 				return v.(*TextContent).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TextContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TextResourceContents":
@@ -55471,6 +56279,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TextResourceContents).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TextResourceContents
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TitledMultiSelectItems":
 		return wire.Codec{
@@ -55489,6 +56301,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TitledMultiSelectItems).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TitledMultiSelectItems
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ToolCall":
 		return wire.Codec{
@@ -55506,6 +56322,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCall",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCall).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCall
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ToolCallContent":
@@ -55547,6 +56367,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ToolCallLocation":
 		return wire.Codec{
@@ -55564,6 +56388,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCallLocation",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallLocation).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallLocation
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ToolCallStatus":
@@ -55583,6 +56411,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallStatus).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ToolCallUpdate":
 		return wire.Codec{
@@ -55600,6 +56432,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCallUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ToolKind":
@@ -55619,6 +56455,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolKind).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolKind
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/UnarchiveSessionRequest":
 		return wire.Codec{
@@ -55636,6 +56476,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UnarchiveSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*UnarchiveSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnarchiveSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/UnarchiveSessionResponse":
@@ -55655,6 +56499,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*UnarchiveSessionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnarchiveSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/UnknownStateUpdate":
 		return wire.Codec{
@@ -55672,6 +56520,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UnknownStateUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*UnknownStateUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnknownStateUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/UnstructuredCommandInput":
@@ -55691,6 +56543,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*UnstructuredCommandInput).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnstructuredCommandInput
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/Usage":
 		return wire.Codec{
@@ -55708,6 +56564,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Usage",
 			ValidateValue: func(v any) error {
 				return v.(*Usage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Usage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/UsageUpdate":
@@ -55727,6 +56587,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*UsageUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UsageUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/WaitForTerminalExitRequest":
 		return wire.Codec{
@@ -55744,6 +56608,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "WaitForTerminalExitRequest",
 			ValidateValue: func(v any) error {
 				return v.(*WaitForTerminalExitRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v WaitForTerminalExitRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/WaitForTerminalExitResponse":
@@ -55763,6 +56631,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*WaitForTerminalExitResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v WaitForTerminalExitResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/WriteTextFileRequest":
 		return wire.Codec{
@@ -55781,6 +56653,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*WriteTextFileRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v WriteTextFileRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/WriteTextFileResponse":
 		return wire.Codec{
@@ -55798,6 +56674,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "WriteTextFileResponse",
 			ValidateValue: func(v any) error {
 				return v.(*WriteTextFileResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v WriteTextFileResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	}

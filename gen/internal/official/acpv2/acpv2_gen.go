@@ -41994,6 +41994,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AbsolutePath).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AbsolutePath
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AgentAuthCapabilities":
 		return wire.Codec{
@@ -42012,6 +42016,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AgentAuthCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentAuthCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AgentCapabilities":
 		return wire.Codec{
@@ -42029,6 +42037,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AgentCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*AgentCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AgentMessage":
@@ -42160,6 +42172,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Annotations).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Annotations
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AudioContent":
 		return wire.Codec{
@@ -42177,6 +42193,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AudioContent",
 			ValidateValue: func(v any) error {
 				return v.(*AudioContent).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AudioContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AuthMethod":
@@ -42222,6 +42242,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodAgent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodAgent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AuthMethodId":
 		return wire.Codec{
@@ -42240,6 +42264,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AuthMethodTerminal":
 		return wire.Codec{
@@ -42257,6 +42285,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthMethodTerminal",
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodTerminal).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodTerminal
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AvailableCommand":
@@ -42342,6 +42374,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*BackgroundTerminal).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BackgroundTerminal
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/BackgroundToolCall":
 		return wire.Codec{
@@ -42359,6 +42395,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "BackgroundToolCall",
 			ValidateValue: func(v any) error {
 				return v.(*BackgroundToolCall).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BackgroundToolCall
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/BackgroundWork":
@@ -42404,6 +42444,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*BlobResourceContents).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BlobResourceContents
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/BooleanPropertySchema":
 		return wire.Codec{
@@ -42421,6 +42465,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "BooleanPropertySchema",
 			ValidateValue: func(v any) error {
 				return v.(*BooleanPropertySchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BooleanPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CancelRequestNotification":
@@ -42440,6 +42488,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelRequestNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelRequestNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CancelSessionNotification":
 		return wire.Codec{
@@ -42457,6 +42509,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CancelSessionNotification",
 			ValidateValue: func(v any) error {
 				return v.(*CancelSessionNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelSessionNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CancelTerminalRequest":
@@ -42476,6 +42532,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelTerminalRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelTerminalRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CancelTerminalResponse":
 		return wire.Codec{
@@ -42493,6 +42553,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CancelTerminalResponse",
 			ValidateValue: func(v any) error {
 				return v.(*CancelTerminalResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelTerminalResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CancelToolCallRequest":
@@ -42512,6 +42576,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelToolCallRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelToolCallRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CancelToolCallResponse":
 		return wire.Codec{
@@ -42529,6 +42597,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CancelToolCallResponse",
 			ValidateValue: func(v any) error {
 				return v.(*CancelToolCallResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelToolCallResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CancelledPermissionOutcome":
@@ -42548,6 +42620,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelledPermissionOutcome).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelledPermissionOutcome
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ClientAuthCapabilities":
 		return wire.Codec{
@@ -42565,6 +42641,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ClientAuthCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ClientAuthCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientAuthCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ClientCapabilities":
@@ -42584,6 +42664,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ClientCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ClientNotification":
 		return wire.Codec{
@@ -42601,6 +42685,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ClientNotification",
 			ValidateValue: func(v any) error {
 				return v.(*ClientNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ClientRequest":
@@ -42664,6 +42752,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CloseSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CloseSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CloseSessionResponse":
 		return wire.Codec{
@@ -42681,6 +42773,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CloseSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*CloseSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CloseSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/Command":
@@ -42725,6 +42821,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CommandPermissionSubject).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CommandPermissionSubject
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CompactionId":
 		return wire.Codec{
@@ -42743,6 +42843,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CompactionID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CompactionStatus":
 		return wire.Codec{
@@ -42760,6 +42864,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompactionStatus",
 			ValidateValue: func(v any) error {
 				return v.(*CompactionStatus).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CompactionSummaryChunk":
@@ -42818,6 +42926,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompleteElicitationNotification",
 			ValidateValue: func(v any) error {
 				return v.(*CompleteElicitationNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompleteElicitationNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
@@ -42925,6 +43037,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Cost).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Cost
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CreateElicitationRequest":
 		return wire.Codec{
@@ -42995,6 +43111,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DeleteSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DeleteSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/DeleteSessionResponse":
 		return wire.Codec{
@@ -43012,6 +43132,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "DeleteSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*DeleteSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DeleteSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/Diff":
@@ -43075,6 +43199,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DiffFileType).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DiffFileType
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/DiffPatch":
 		return wire.Codec{
@@ -43092,6 +43220,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "DiffPatch",
 			ValidateValue: func(v any) error {
 				return v.(*DiffPatch).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DiffPatch
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/DiffPatchFormat":
@@ -43111,6 +43243,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DiffPatchFormat).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DiffPatchFormat
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/DiffPathChange":
 		return wire.Codec{
@@ -43128,6 +43264,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "DiffPathChange",
 			ValidateValue: func(v any) error {
 				return v.(*DiffPathChange).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DiffPathChange
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/DiffPathPairChange":
@@ -43147,6 +43287,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DiffPathPairChange).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DiffPathPairChange
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationAcceptAction":
 		return wire.Codec{
@@ -43165,6 +43309,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationAcceptAction).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationAcceptAction
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationCapabilities":
 		return wire.Codec{
@@ -43182,6 +43330,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ElicitationContentValue":
@@ -43223,6 +43375,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationFormCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationFormCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationFormMode":
 		return wire.Codec{
@@ -43262,6 +43418,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationID",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ElicitationPropertySchema":
@@ -43307,6 +43467,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationRequestScope).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationRequestScope
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationSchema":
 		return wire.Codec{
@@ -43343,6 +43507,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationSchemaType).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationSchemaType
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationSessionScope":
 		return wire.Codec{
@@ -43361,6 +43529,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationSessionScope).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationSessionScope
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationUrlCapabilities":
 		return wire.Codec{
@@ -43378,6 +43550,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationURLCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationURLCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationURLCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ElicitationUrlMode":
@@ -43419,6 +43595,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*EmbeddedResource).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EmbeddedResource
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/EmbeddedResourceResource":
 		return wire.Codec{
@@ -43459,6 +43639,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*EnumOption).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EnumOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/EnvVariable":
 		return wire.Codec{
@@ -43476,6 +43660,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "EnvVariable",
 			ValidateValue: func(v any) error {
 				return v.(*EnvVariable).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EnvVariable
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/Error":
@@ -43495,6 +43683,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Error).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Error
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ErrorCode":
 		return wire.Codec{
@@ -43512,6 +43704,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ErrorCode",
 			ValidateValue: func(v any) error {
 				return v.(*ErrorCode).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ErrorCode
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ErrorData":
@@ -43553,6 +43749,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ErrorStopReason).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ErrorStopReason
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ExtNotification":
 		return wire.Codec{
@@ -43570,6 +43770,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ExtNotification",
 			ValidateValue: func(v any) error {
 				return v.(*ExtNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ExtNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ExtRequest":
@@ -43589,6 +43793,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ExtRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ExtRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ExtResponse":
 		return wire.Codec{
@@ -43606,6 +43814,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ExtResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ExtResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ExtResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/HttpHeader":
@@ -43625,6 +43837,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*HTTPHeader).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v HTTPHeader
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/Icon":
 		return wire.Codec{
@@ -43643,6 +43859,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Icon).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Icon
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/IconTheme":
 		return wire.Codec{
@@ -43660,6 +43880,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "IconTheme",
 			ValidateValue: func(v any) error {
 				return v.(*IconTheme).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v IconTheme
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/IdleStateUpdate":
@@ -43701,6 +43925,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ImageContent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ImageContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/Implementation":
 		return wire.Codec{
@@ -43719,6 +43947,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Implementation).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Implementation
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/InitializeRequest":
 		return wire.Codec{
@@ -43736,6 +43968,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "InitializeRequest",
 			ValidateValue: func(v any) error {
 				return v.(*InitializeRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/InitializeResponse":
@@ -43773,6 +44009,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*IntegerPropertySchema).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v IntegerPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ListSessionsRequest":
 		return wire.Codec{
@@ -43790,6 +44030,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ListSessionsRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ListSessionsRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListSessionsRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ListSessionsResponse":
@@ -43809,6 +44053,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ListSessionsResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListSessionsResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/LoginAuthRequest":
 		return wire.Codec{
@@ -43826,6 +44074,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LoginAuthRequest",
 			ValidateValue: func(v any) error {
 				return v.(*LoginAuthRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LoginAuthRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/LoginAuthResponse":
@@ -43845,6 +44097,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LoginAuthResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LoginAuthResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/LogoutAuthRequest":
 		return wire.Codec{
@@ -43862,6 +44118,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LogoutAuthRequest",
 			ValidateValue: func(v any) error {
 				return v.(*LogoutAuthRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogoutAuthRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/LogoutAuthResponse":
@@ -43881,6 +44141,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LogoutAuthResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogoutAuthResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/McpCapabilities":
 		return wire.Codec{
@@ -43899,6 +44163,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/McpHttpCapabilities":
 		return wire.Codec{
@@ -43916,6 +44184,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPHTTPCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*MCPHTTPCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPHTTPCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/McpServer":
@@ -43961,6 +44233,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerHTTP).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerHTTP
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/McpServerStdio":
 		return wire.Codec{
@@ -43978,6 +44254,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPServerStdio",
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerStdio).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerStdio
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/McpStdioCapabilities":
@@ -43997,6 +44277,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPStdioCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPStdioCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/MediaType":
 		return wire.Codec{
@@ -44015,6 +44299,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MediaType).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MediaType
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/MessageId":
 		return wire.Codec{
@@ -44032,6 +44320,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MessageID",
 			ValidateValue: func(v any) error {
 				return v.(*MessageID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MessageID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/MultiSelectItems":
@@ -44135,6 +44427,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Notice).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Notice
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/NoticeSeverity":
 		return wire.Codec{
@@ -44152,6 +44448,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "NoticeSeverity",
 			ValidateValue: func(v any) error {
 				return v.(*NoticeSeverity).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NoticeSeverity
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/NumberPropertySchema":
@@ -44171,6 +44471,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*NumberPropertySchema).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NumberPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PermissionOption":
 		return wire.Codec{
@@ -44188,6 +44492,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PermissionOption",
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOption).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PermissionOptionId":
@@ -44207,6 +44515,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOptionID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOptionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PermissionOptionKind":
 		return wire.Codec{
@@ -44224,6 +44536,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PermissionOptionKind",
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOptionKind).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOptionKind
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PlanEntry":
@@ -44243,6 +44559,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntry).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntry
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PlanEntryPriority":
 		return wire.Codec{
@@ -44260,6 +44580,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanEntryPriority",
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntryPriority).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntryPriority
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PlanEntryStatus":
@@ -44279,6 +44603,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntryStatus).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntryStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PlanId":
 		return wire.Codec{
@@ -44297,6 +44625,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PlanItems":
 		return wire.Codec{
@@ -44314,6 +44646,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanItems",
 			ValidateValue: func(v any) error {
 				return v.(*PlanItems).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanItems
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PlanUpdate":
@@ -44381,6 +44717,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PromptAudioCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptAudioCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PromptCapabilities":
 		return wire.Codec{
@@ -44398,6 +44738,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PromptCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*PromptCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PromptEmbeddedContextCapabilities":
@@ -44417,6 +44761,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PromptEmbeddedContextCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptEmbeddedContextCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PromptImageCapabilities":
 		return wire.Codec{
@@ -44434,6 +44782,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PromptImageCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*PromptImageCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptImageCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PromptRequest":
@@ -44471,6 +44823,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PromptResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ProtocolVersion":
 		return wire.Codec{
@@ -44488,6 +44844,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProtocolVersion",
 			ValidateValue: func(v any) error {
 				return v.(*ProtocolVersion).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProtocolVersion
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ReplayFrom":
@@ -44532,6 +44892,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ReplayFromStart",
 			ValidateValue: func(v any) error {
 				return v.(*ReplayFromStart).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ReplayFromStart
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/RequestId":
@@ -44690,6 +45054,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ResourceLink).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResourceLink
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ResumeSessionRequest":
 		return wire.Codec{
@@ -44744,6 +45112,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Role).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Role
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/RunningStateUpdate":
 		return wire.Codec{
@@ -44780,6 +45152,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SelectedPermissionOutcome).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SelectedPermissionOutcome
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionAdditionalDirectoriesCapabilities":
 		return wire.Codec{
@@ -44797,6 +45173,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionAdditionalDirectoriesCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionAdditionalDirectoriesCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionAdditionalDirectoriesCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionCapabilities":
@@ -44816,6 +45196,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigBoolean":
 		return wire.Codec{
@@ -44833,6 +45217,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigBoolean",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigBoolean).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigBoolean
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionConfigGroupId":
@@ -44852,6 +45240,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigGroupID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigGroupID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigId":
 		return wire.Codec{
@@ -44869,6 +45261,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigID",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionConfigOption":
@@ -44914,6 +45310,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigOptionCategory).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigOptionCategory
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigSelect":
 		return wire.Codec{
@@ -44931,6 +45331,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigSelect",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelect).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelect
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionConfigSelectGroup":
@@ -44950,6 +45354,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelectGroup).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelectGroup
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectOption":
 		return wire.Codec{
@@ -44967,6 +45375,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigSelectOption",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelectOption).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelectOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionConfigSelectOptions":
@@ -45008,6 +45420,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigValueID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigValueID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionDeleteCapabilities":
 		return wire.Codec{
@@ -45025,6 +45441,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionDeleteCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionDeleteCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionDeleteCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionId":
@@ -45044,6 +45464,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionInfo":
 		return wire.Codec{
@@ -45061,6 +45485,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionInfo",
 			ValidateValue: func(v any) error {
 				return v.(*SessionInfo).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionInfo
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionInfoUpdate":
@@ -45080,6 +45508,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionInfoUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionInfoUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionListCursor":
 		return wire.Codec{
@@ -45098,6 +45530,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionListCursor).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionListCursor
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionNotFoundErrorData":
 		return wire.Codec{
@@ -45115,6 +45551,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionNotFoundErrorData",
 			ValidateValue: func(v any) error {
 				return v.(*SessionNotFoundErrorData).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionNotFoundErrorData
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionUpdate":
@@ -45226,6 +45666,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StringFormat).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringFormat
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/StringMultiSelectItems":
 		return wire.Codec{
@@ -45243,6 +45687,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StringMultiSelectItems",
 			ValidateValue: func(v any) error {
 				return v.(*StringMultiSelectItems).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringMultiSelectItems
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/StringPropertySchema":
@@ -45280,6 +45728,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Terminal).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Terminal
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TerminalAuthCapabilities":
 		return wire.Codec{
@@ -45297,6 +45749,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalAuthCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalAuthCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalAuthCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TerminalCancelCapabilities":
@@ -45316,6 +45772,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalCancelCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalCancelCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TerminalCapabilities":
 		return wire.Codec{
@@ -45333,6 +45793,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TerminalExitStatus":
@@ -45352,6 +45816,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalExitStatus).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalExitStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TerminalId":
 		return wire.Codec{
@@ -45369,6 +45837,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalID",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TerminalOutput":
@@ -45388,6 +45860,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalOutput).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalOutput
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TerminalOutputChunk":
 		return wire.Codec{
@@ -45405,6 +45881,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalOutputChunk",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalOutputChunk).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalOutputChunk
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TerminalSize":
@@ -45424,6 +45904,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalSize).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalSize
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TerminalUpdate":
 		return wire.Codec{
@@ -45441,6 +45925,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TextCommandInput":
@@ -45460,6 +45948,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TextCommandInput).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TextCommandInput
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TextContent":
 		return wire.Codec{
@@ -45477,6 +45969,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TextContent",
 			ValidateValue: func(v any) error {
 				return v.(*TextContent).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TextContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TextResourceContents":
@@ -45496,6 +45992,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TextResourceContents).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TextResourceContents
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TitledMultiSelectItems":
 		return wire.Codec{
@@ -45513,6 +46013,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TitledMultiSelectItems",
 			ValidateValue: func(v any) error {
 				return v.(*TitledMultiSelectItems).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TitledMultiSelectItems
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ToolCallCancelCapabilities":
@@ -45532,6 +46036,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallCancelCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallCancelCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ToolCallCapabilities":
 		return wire.Codec{
@@ -45549,6 +46057,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCallCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ToolCallContent":
@@ -45616,6 +46128,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ToolCallLocation":
 		return wire.Codec{
@@ -45633,6 +46149,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCallLocation",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallLocation).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallLocation
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ToolCallPermissionSubject":
@@ -45670,6 +46190,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallStatus).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ToolCallUpdate":
 		return wire.Codec{
@@ -45706,6 +46230,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolKind).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolKind
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/UnsupportedProtocolVersionErrorData":
 		return wire.Codec{
@@ -45723,6 +46251,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UnsupportedProtocolVersionErrorData",
 			ValidateValue: func(v any) error {
 				return v.(*UnsupportedProtocolVersionErrorData).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnsupportedProtocolVersionErrorData
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/UpdateSessionNotification":
@@ -45763,6 +46295,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UsageUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*UsageUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UsageUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/UserMessage":

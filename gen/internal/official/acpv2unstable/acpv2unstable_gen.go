@@ -56177,6 +56177,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AbsolutePath).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AbsolutePath
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AgentAuthCapabilities":
 		return wire.Codec{
@@ -56195,6 +56199,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AgentAuthCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentAuthCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AgentCapabilities":
 		return wire.Codec{
@@ -56212,6 +56220,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AgentCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*AgentCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AgentMessage":
@@ -56343,6 +56355,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Annotations).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Annotations
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ArchiveSessionRequest":
 		return wire.Codec{
@@ -56360,6 +56376,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ArchiveSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ArchiveSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArchiveSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ArchiveSessionResponse":
@@ -56379,6 +56399,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ArchiveSessionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArchiveSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AudioContent":
 		return wire.Codec{
@@ -56397,6 +56421,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AudioContent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AudioContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AuthAccount":
 		return wire.Codec{
@@ -56414,6 +56442,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthAccount",
 			ValidateValue: func(v any) error {
 				return v.(*AuthAccount).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthAccount
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AuthMethod":
@@ -56459,6 +56491,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodAgent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodAgent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AuthMethodId":
 		return wire.Codec{
@@ -56476,6 +56512,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthMethodID",
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AuthMethodTerminal":
@@ -56495,6 +56535,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthMethodTerminal).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthMethodTerminal
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AuthState":
 		return wire.Codec{
@@ -56512,6 +56556,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthState",
 			ValidateValue: func(v any) error {
 				return v.(*AuthState).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthState
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AuthStatusCapabilities":
@@ -56531,6 +56579,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthStatusCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthStatusCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AuthStatusRequest":
 		return wire.Codec{
@@ -56548,6 +56600,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthStatusRequest",
 			ValidateValue: func(v any) error {
 				return v.(*AuthStatusRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthStatusRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AuthStatusResponse":
@@ -56567,6 +56623,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthStatusResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthStatusResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/AuthStatusUpdateNotification":
 		return wire.Codec{
@@ -56584,6 +56644,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthStatusUpdateNotification",
 			ValidateValue: func(v any) error {
 				return v.(*AuthStatusUpdateNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthStatusUpdateNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/AvailableCommand":
@@ -56669,6 +56733,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*BackgroundSubagent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BackgroundSubagent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/BackgroundTerminal":
 		return wire.Codec{
@@ -56687,6 +56755,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*BackgroundTerminal).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BackgroundTerminal
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/BackgroundToolCall":
 		return wire.Codec{
@@ -56704,6 +56776,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "BackgroundToolCall",
 			ValidateValue: func(v any) error {
 				return v.(*BackgroundToolCall).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BackgroundToolCall
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/BackgroundWork":
@@ -56749,6 +56825,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*BlobResourceContents).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BlobResourceContents
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/BooleanPropertySchema":
 		return wire.Codec{
@@ -56766,6 +56846,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "BooleanPropertySchema",
 			ValidateValue: func(v any) error {
 				return v.(*BooleanPropertySchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BooleanPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CancelRequestNotification":
@@ -56785,6 +56869,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelRequestNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelRequestNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CancelSessionNotification":
 		return wire.Codec{
@@ -56802,6 +56890,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CancelSessionNotification",
 			ValidateValue: func(v any) error {
 				return v.(*CancelSessionNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelSessionNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CancelTerminalRequest":
@@ -56821,6 +56913,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelTerminalRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelTerminalRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CancelTerminalResponse":
 		return wire.Codec{
@@ -56838,6 +56934,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CancelTerminalResponse",
 			ValidateValue: func(v any) error {
 				return v.(*CancelTerminalResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelTerminalResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CancelToolCallRequest":
@@ -56857,6 +56957,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelToolCallRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelToolCallRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CancelToolCallResponse":
 		return wire.Codec{
@@ -56874,6 +56978,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CancelToolCallResponse",
 			ValidateValue: func(v any) error {
 				return v.(*CancelToolCallResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelToolCallResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CancelledPermissionOutcome":
@@ -56893,6 +57001,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CancelledPermissionOutcome).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CancelledPermissionOutcome
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ClientAuthCapabilities":
 		return wire.Codec{
@@ -56910,6 +57022,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ClientAuthCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ClientAuthCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientAuthCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ClientCapabilities":
@@ -56929,6 +57045,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ClientCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ClientNotification":
 		return wire.Codec{
@@ -56946,6 +57066,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ClientNotification",
 			ValidateValue: func(v any) error {
 				return v.(*ClientNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ClientNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ClientRequest":
@@ -57009,6 +57133,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CloseSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CloseSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CloseSessionResponse":
 		return wire.Codec{
@@ -57026,6 +57154,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CloseSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*CloseSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CloseSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/Command":
@@ -57070,6 +57202,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CommandPermissionSubject).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CommandPermissionSubject
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CompactionId":
 		return wire.Codec{
@@ -57088,6 +57224,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CompactionID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CompactionStatus":
 		return wire.Codec{
@@ -57105,6 +57245,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompactionStatus",
 			ValidateValue: func(v any) error {
 				return v.(*CompactionStatus).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/CompactionSummaryChunk":
@@ -57163,6 +57307,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompleteElicitationNotification",
 			ValidateValue: func(v any) error {
 				return v.(*CompleteElicitationNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompleteElicitationNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
@@ -57270,6 +57418,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Cost).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Cost
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/CreateElicitationRequest":
 		return wire.Codec{
@@ -57340,6 +57492,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DeleteSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DeleteSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/DeleteSessionResponse":
 		return wire.Codec{
@@ -57357,6 +57513,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "DeleteSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*DeleteSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DeleteSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/Diff":
@@ -57420,6 +57580,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DiffFileType).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DiffFileType
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/DiffPatch":
 		return wire.Codec{
@@ -57437,6 +57601,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "DiffPatch",
 			ValidateValue: func(v any) error {
 				return v.(*DiffPatch).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DiffPatch
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/DiffPatchFormat":
@@ -57456,6 +57624,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DiffPatchFormat).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DiffPatchFormat
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/DiffPathChange":
 		return wire.Codec{
@@ -57473,6 +57645,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "DiffPathChange",
 			ValidateValue: func(v any) error {
 				return v.(*DiffPathChange).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DiffPathChange
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/DiffPathPairChange":
@@ -57492,6 +57668,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DiffPathPairChange).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DiffPathPairChange
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/DisableProviderRequest":
 		return wire.Codec{
@@ -57509,6 +57689,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "DisableProviderRequest",
 			ValidateValue: func(v any) error {
 				return v.(*DisableProviderRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DisableProviderRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/DisableProviderResponse":
@@ -57528,6 +57712,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DisableProviderResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DisableProviderResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationAcceptAction":
 		return wire.Codec{
@@ -57546,6 +57734,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationAcceptAction).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationAcceptAction
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationCapabilities":
 		return wire.Codec{
@@ -57563,6 +57755,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ElicitationContentValue":
@@ -57604,6 +57800,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationFormCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationFormCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationFormMode":
 		return wire.Codec{
@@ -57643,6 +57843,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationID",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ElicitationPropertySchema":
@@ -57688,6 +57892,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationRequestScope).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationRequestScope
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationSchema":
 		return wire.Codec{
@@ -57724,6 +57932,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationSchemaType).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationSchemaType
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationSessionScope":
 		return wire.Codec{
@@ -57742,6 +57954,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationSessionScope).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationSessionScope
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ElicitationUrlCapabilities":
 		return wire.Codec{
@@ -57759,6 +57975,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationURLCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationURLCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationURLCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ElicitationUrlMode":
@@ -57800,6 +58020,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*EmbeddedResource).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EmbeddedResource
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/EmbeddedResourceResource":
 		return wire.Codec{
@@ -57840,6 +58064,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*EnumOption).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EnumOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/EnvVariable":
 		return wire.Codec{
@@ -57857,6 +58085,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "EnvVariable",
 			ValidateValue: func(v any) error {
 				return v.(*EnvVariable).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v EnvVariable
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/Error":
@@ -57876,6 +58108,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Error).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Error
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ErrorCode":
 		return wire.Codec{
@@ -57893,6 +58129,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ErrorCode",
 			ValidateValue: func(v any) error {
 				return v.(*ErrorCode).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ErrorCode
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ErrorData":
@@ -57934,6 +58174,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ErrorStopReason).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ErrorStopReason
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ExtNotification":
 		return wire.Codec{
@@ -57951,6 +58195,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ExtNotification",
 			ValidateValue: func(v any) error {
 				return v.(*ExtNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ExtNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ExtRequest":
@@ -57970,6 +58218,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ExtRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ExtRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ExtResponse":
 		return wire.Codec{
@@ -57987,6 +58239,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ExtResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ExtResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ExtResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ForkSessionRequest":
@@ -58042,6 +58298,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*HTTPHeader).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v HTTPHeader
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/Icon":
 		return wire.Codec{
@@ -58060,6 +58320,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Icon).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Icon
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/IconTheme":
 		return wire.Codec{
@@ -58077,6 +58341,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "IconTheme",
 			ValidateValue: func(v any) error {
 				return v.(*IconTheme).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v IconTheme
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/IdleStateUpdate":
@@ -58118,6 +58386,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ImageContent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ImageContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/Implementation":
 		return wire.Codec{
@@ -58136,6 +58408,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Implementation).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Implementation
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/InitializeProxyRequest":
 		return wire.Codec{
@@ -58153,6 +58429,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "InitializeRequest",
 			ValidateValue: func(v any) error {
 				return v.(*InitializeRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/InitializeProxyResponse":
@@ -58190,6 +58470,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*InitializeRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/InitializeResponse":
 		return wire.Codec{
@@ -58226,6 +58510,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*IntegerPropertySchema).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v IntegerPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ListProvidersRequest":
 		return wire.Codec{
@@ -58243,6 +58531,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ListProvidersRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ListProvidersRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListProvidersRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ListProvidersResponse":
@@ -58262,6 +58554,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ListProvidersResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListProvidersResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ListSessionsRequest":
 		return wire.Codec{
@@ -58279,6 +58575,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ListSessionsRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ListSessionsRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListSessionsRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ListSessionsResponse":
@@ -58298,6 +58598,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ListSessionsResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListSessionsResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/LlmProtocol":
 		return wire.Codec{
@@ -58315,6 +58619,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LlmProtocol",
 			ValidateValue: func(v any) error {
 				return v.(*LlmProtocol).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LlmProtocol
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/LoginAuthRequest":
@@ -58334,6 +58642,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LoginAuthRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LoginAuthRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/LoginAuthResponse":
 		return wire.Codec{
@@ -58351,6 +58663,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LoginAuthResponse",
 			ValidateValue: func(v any) error {
 				return v.(*LoginAuthResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LoginAuthResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/LogoutAuthRequest":
@@ -58370,6 +58686,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LogoutAuthRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogoutAuthRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/LogoutAuthResponse":
 		return wire.Codec{
@@ -58387,6 +58707,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "LogoutAuthResponse",
 			ValidateValue: func(v any) error {
 				return v.(*LogoutAuthResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LogoutAuthResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/McpAcpCapabilities":
@@ -58406,6 +58730,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPACPCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPACPCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/McpCapabilities":
 		return wire.Codec{
@@ -58423,6 +58751,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*MCPCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/McpError":
@@ -58442,6 +58774,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPError).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPError
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/McpHttpCapabilities":
 		return wire.Codec{
@@ -58460,6 +58796,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPHTTPCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPHTTPCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/McpRequestId":
 		return wire.Codec{
@@ -58477,6 +58817,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPRequestID",
 			ValidateValue: func(v any) error {
 				return v.(*MCPRequestID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPRequestID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/McpServer":
@@ -58522,6 +58866,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerACP).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerACP
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/McpServerAcpId":
 		return wire.Codec{
@@ -58539,6 +58887,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPServerACPID",
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerACPID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerACPID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/McpServerHttp":
@@ -58558,6 +58910,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerHTTP).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerHTTP
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/McpServerStdio":
 		return wire.Codec{
@@ -58575,6 +58931,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPServerStdio",
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerStdio).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerStdio
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/McpStdioCapabilities":
@@ -58594,6 +58954,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPStdioCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPStdioCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/MediaType":
 		return wire.Codec{
@@ -58611,6 +58975,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MediaType",
 			ValidateValue: func(v any) error {
 				return v.(*MediaType).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MediaType
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/MessageId":
@@ -58630,6 +58998,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MessageID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MessageID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/MessageMcpNotification":
 		return wire.Codec{
@@ -58648,6 +59020,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MessageMCPNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MessageMCPNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/MessageMcpRequest":
 		return wire.Codec{
@@ -58665,6 +59041,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MessageMCPRequest",
 			ValidateValue: func(v any) error {
 				return v.(*MessageMCPRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MessageMCPRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/MessageMcpResponse":
@@ -58790,6 +59170,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Notice).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Notice
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/NoticeSeverity":
 		return wire.Codec{
@@ -58807,6 +59191,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "NoticeSeverity",
 			ValidateValue: func(v any) error {
 				return v.(*NoticeSeverity).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NoticeSeverity
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/NumberPropertySchema":
@@ -58826,6 +59214,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*NumberPropertySchema).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NumberPropertySchema
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PermissionOption":
 		return wire.Codec{
@@ -58843,6 +59235,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PermissionOption",
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOption).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PermissionOptionId":
@@ -58862,6 +59258,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOptionID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOptionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PermissionOptionKind":
 		return wire.Codec{
@@ -58879,6 +59279,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PermissionOptionKind",
 			ValidateValue: func(v any) error {
 				return v.(*PermissionOptionKind).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PermissionOptionKind
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PlanEntry":
@@ -58898,6 +59302,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntry).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntry
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PlanEntryPriority":
 		return wire.Codec{
@@ -58915,6 +59323,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanEntryPriority",
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntryPriority).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntryPriority
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PlanEntryStatus":
@@ -58934,6 +59346,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanEntryStatus).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanEntryStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PlanFile":
 		return wire.Codec{
@@ -58951,6 +59367,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanFile",
 			ValidateValue: func(v any) error {
 				return v.(*PlanFile).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanFile
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PlanId":
@@ -58970,6 +59390,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PlanItems":
 		return wire.Codec{
@@ -58987,6 +59411,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanItems",
 			ValidateValue: func(v any) error {
 				return v.(*PlanItems).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanItems
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PlanMarkdown":
@@ -59006,6 +59434,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanMarkdown).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanMarkdown
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PlanRemoved":
 		return wire.Codec{
@@ -59023,6 +59455,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanRemoved",
 			ValidateValue: func(v any) error {
 				return v.(*PlanRemoved).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanRemoved
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PlanUpdate":
@@ -59090,6 +59526,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PromptAudioCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptAudioCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PromptCapabilities":
 		return wire.Codec{
@@ -59107,6 +59547,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PromptCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*PromptCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PromptEmbeddedContextCapabilities":
@@ -59126,6 +59570,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PromptEmbeddedContextCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptEmbeddedContextCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/PromptImageCapabilities":
 		return wire.Codec{
@@ -59143,6 +59591,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PromptImageCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*PromptImageCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptImageCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/PromptRequest":
@@ -59180,6 +59632,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PromptResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ProtocolVersion":
 		return wire.Codec{
@@ -59197,6 +59653,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProtocolVersion",
 			ValidateValue: func(v any) error {
 				return v.(*ProtocolVersion).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProtocolVersion
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ProviderCurrentConfig":
@@ -59216,6 +59676,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProviderCurrentConfig).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProviderCurrentConfig
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ProviderId":
 		return wire.Codec{
@@ -59233,6 +59697,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProviderID",
 			ValidateValue: func(v any) error {
 				return v.(*ProviderID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProviderID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ProviderInfo":
@@ -59252,6 +59720,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProviderInfo).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProviderInfo
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ProvidersCapabilities":
 		return wire.Codec{
@@ -59269,6 +59741,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProvidersCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ProvidersCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProvidersCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ProxyNotification":
@@ -59288,6 +59764,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProxyNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProxyNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ProxyRequest":
 		return wire.Codec{
@@ -59305,6 +59785,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProxyRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ProxyRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProxyRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ProxyResponse":
@@ -59350,6 +59834,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProxySuccessorNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProxySuccessorNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ProxySuccessorRequest":
 		return wire.Codec{
@@ -59368,6 +59856,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProxySuccessorRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProxySuccessorRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ProxySuccessorResponse":
 		return wire.Codec{
@@ -59385,6 +59877,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProxySuccessorResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ProxySuccessorResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProxySuccessorResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ReplayFrom":
@@ -59429,6 +59925,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ReplayFromStart",
 			ValidateValue: func(v any) error {
 				return v.(*ReplayFromStart).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ReplayFromStart
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/RequestId":
@@ -59587,6 +60087,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ResourceLink).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResourceLink
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ResumeSessionRequest":
 		return wire.Codec{
@@ -59641,6 +60145,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Role).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Role
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/RunningStateUpdate":
 		return wire.Codec{
@@ -59677,6 +60185,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SelectedPermissionOutcome).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SelectedPermissionOutcome
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionAdditionalDirectoriesCapabilities":
 		return wire.Codec{
@@ -59694,6 +60206,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionAdditionalDirectoriesCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionAdditionalDirectoriesCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionAdditionalDirectoriesCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionArchiveCapabilities":
@@ -59713,6 +60229,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionArchiveCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionArchiveCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionArchiveFilter":
 		return wire.Codec{
@@ -59730,6 +60250,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionArchiveFilter",
 			ValidateValue: func(v any) error {
 				return v.(*SessionArchiveFilter).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionArchiveFilter
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionCancelCapabilities":
@@ -59749,6 +60273,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionCancelCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionCancelCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionCapabilities":
 		return wire.Codec{
@@ -59766,6 +60294,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionConfigBoolean":
@@ -59785,6 +60317,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigBoolean).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigBoolean
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigGroupId":
 		return wire.Codec{
@@ -59803,6 +60339,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigGroupID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigGroupID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigId":
 		return wire.Codec{
@@ -59820,6 +60360,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigID",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionConfigOption":
@@ -59865,6 +60409,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigOptionCategory).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigOptionCategory
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigSelect":
 		return wire.Codec{
@@ -59882,6 +60430,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigSelect",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelect).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelect
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionConfigSelectGroup":
@@ -59901,6 +60453,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelectGroup).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelectGroup
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionConfigSelectOption":
 		return wire.Codec{
@@ -59918,6 +60474,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionConfigSelectOption",
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigSelectOption).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigSelectOption
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionConfigSelectOptions":
@@ -59959,6 +60519,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionConfigValueID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionConfigValueID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionDeleteCapabilities":
 		return wire.Codec{
@@ -59976,6 +60540,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionDeleteCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionDeleteCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionDeleteCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionForkCapabilities":
@@ -59995,6 +60563,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionForkCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionForkCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionId":
 		return wire.Codec{
@@ -60012,6 +60584,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionID",
 			ValidateValue: func(v any) error {
 				return v.(*SessionID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionInfo":
@@ -60031,6 +60607,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionInfo).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionInfo
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionInfoUpdate":
 		return wire.Codec{
@@ -60049,6 +60629,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionInfoUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionInfoUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionListCursor":
 		return wire.Codec{
@@ -60066,6 +60650,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionListCursor",
 			ValidateValue: func(v any) error {
 				return v.(*SessionListCursor).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionListCursor
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionMessage":
@@ -60125,6 +60713,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionNotFoundErrorData).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionNotFoundErrorData
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionStatus":
 		return wire.Codec{
@@ -60142,6 +60734,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionStatus",
 			ValidateValue: func(v any) error {
 				return v.(*SessionStatus).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionStatusCapabilities":
@@ -60161,6 +60757,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionStatusCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionStatusCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionStatusRequest":
 		return wire.Codec{
@@ -60178,6 +60778,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionStatusRequest",
 			ValidateValue: func(v any) error {
 				return v.(*SessionStatusRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionStatusRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionStatusResponse":
@@ -60215,6 +60819,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionSystemPromptCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionSystemPromptCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionSystemPromptModeCapabilities":
 		return wire.Codec{
@@ -60232,6 +60840,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionSystemPromptModeCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionSystemPromptModeCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionSystemPromptModeCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionSystemPromptOverrideCapabilities":
@@ -60251,6 +60863,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionSystemPromptOverrideCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionSystemPromptOverrideCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SessionTitleCapabilities":
 		return wire.Codec{
@@ -60268,6 +60884,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionTitleCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionTitleCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionTitleCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SessionUpdate":
@@ -60313,6 +60933,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SetProviderRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetProviderRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SetProviderResponse":
 		return wire.Codec{
@@ -60330,6 +60954,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SetProviderResponse",
 			ValidateValue: func(v any) error {
 				return v.(*SetProviderResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetProviderResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SetSessionConfigOptionRequest":
@@ -60393,6 +61021,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionTitleRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionTitleRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/SetSessionTitleResponse":
 		return wire.Codec{
@@ -60410,6 +61042,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SetSessionTitleResponse",
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionTitleResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionTitleResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/StateUpdate":
@@ -60451,6 +61087,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StringFormat).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringFormat
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/StringMultiSelectItems":
 		return wire.Codec{
@@ -60468,6 +61108,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StringMultiSelectItems",
 			ValidateValue: func(v any) error {
 				return v.(*StringMultiSelectItems).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringMultiSelectItems
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/StringPropertySchema":
@@ -60504,6 +61148,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SubagentSessionCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SubagentSessionCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubagentSessionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/SubagentUpdate":
@@ -60559,6 +61207,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SystemPromptMode).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SystemPromptMode
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/Terminal":
 		return wire.Codec{
@@ -60576,6 +61228,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Terminal",
 			ValidateValue: func(v any) error {
 				return v.(*Terminal).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Terminal
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TerminalAuthCapabilities":
@@ -60595,6 +61251,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalAuthCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalAuthCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TerminalCancelCapabilities":
 		return wire.Codec{
@@ -60612,6 +61272,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalCancelCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalCancelCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalCancelCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TerminalCapabilities":
@@ -60631,6 +61295,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TerminalExitStatus":
 		return wire.Codec{
@@ -60648,6 +61316,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalExitStatus",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalExitStatus).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalExitStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TerminalId":
@@ -60667,6 +61339,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TerminalOutput":
 		return wire.Codec{
@@ -60684,6 +61360,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalOutput",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalOutput).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalOutput
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TerminalOutputChunk":
@@ -60703,6 +61383,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalOutputChunk).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalOutputChunk
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TerminalSize":
 		return wire.Codec{
@@ -60720,6 +61404,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TerminalSize",
 			ValidateValue: func(v any) error {
 				return v.(*TerminalSize).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalSize
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TerminalUpdate":
@@ -60739,6 +61427,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TerminalUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TerminalUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TextCommandInput":
 		return wire.Codec{
@@ -60756,6 +61448,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TextCommandInput",
 			ValidateValue: func(v any) error {
 				return v.(*TextCommandInput).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TextCommandInput
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TextContent":
@@ -60775,6 +61471,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TextContent).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TextContent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/TextResourceContents":
 		return wire.Codec{
@@ -60792,6 +61492,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "TextResourceContents",
 			ValidateValue: func(v any) error {
 				return v.(*TextResourceContents).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TextResourceContents
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/TitledMultiSelectItems":
@@ -60811,6 +61515,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*TitledMultiSelectItems).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v TitledMultiSelectItems
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ToolCallCancelCapabilities":
 		return wire.Codec{
@@ -60829,6 +61537,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallCancelCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallCancelCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ToolCallCapabilities":
 		return wire.Codec{
@@ -60846,6 +61558,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCallCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ToolCallContent":
@@ -60913,6 +61629,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ToolCallLocation":
 		return wire.Codec{
@@ -60930,6 +61650,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCallLocation",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallLocation).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallLocation
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/ToolCallPermissionSubject":
@@ -60967,6 +61691,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallStatus).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/ToolCallUpdate":
 		return wire.Codec{
@@ -61003,6 +61731,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ToolKind).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolKind
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/UnarchiveSessionRequest":
 		return wire.Codec{
@@ -61021,6 +61753,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*UnarchiveSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnarchiveSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/UnarchiveSessionResponse":
 		return wire.Codec{
@@ -61038,6 +61774,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UnarchiveSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*UnarchiveSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnarchiveSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/UnknownStateUpdate":
@@ -61074,6 +61814,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UnsupportedProtocolVersionErrorData",
 			ValidateValue: func(v any) error {
 				return v.(*UnsupportedProtocolVersionErrorData).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnsupportedProtocolVersionErrorData
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/UpdateSessionNotification":
@@ -61115,6 +61859,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Usage).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Usage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "#/$defs/UsageUpdate":
 		return wire.Codec{
@@ -61132,6 +61880,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UsageUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*UsageUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UsageUpdate
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "#/$defs/UserMessage":

@@ -440,6 +440,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Note).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Note
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/downstream/note.json#/$defs/Part":
 		return wire.Codec{

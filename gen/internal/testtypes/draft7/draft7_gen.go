@@ -286,6 +286,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Legacy).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Legacy
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/draft7/legacy.json#/definitions/Child":
 		return wire.Codec{
@@ -303,6 +307,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Child",
 			ValidateValue: func(v any) error {
 				return v.(*Child).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Child
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	}

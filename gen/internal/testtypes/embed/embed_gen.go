@@ -1030,6 +1030,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Envelope).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Envelope
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/embed/note.json#", "https://example.test/embed/note.json":
 		return wire.Codec{
@@ -1047,6 +1051,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Note",
 			ValidateValue: func(v any) error {
 				return v.(*Note).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Note
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://example.test/embed/ping.json#", "https://example.test/embed/ping.json":
@@ -1066,6 +1074,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Ping).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Ping
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/embed/ping.json#/$defs/PingPayload":
 		return wire.Codec{
@@ -1083,6 +1095,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PingPayload",
 			ValidateValue: func(v any) error {
 				return v.(*PingPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PingPayload
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	}

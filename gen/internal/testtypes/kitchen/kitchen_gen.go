@@ -4789,6 +4789,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Chunk).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Chunk
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/kitchen/common.json#/$defs/Label":
 		return wire.Codec{
@@ -4806,6 +4810,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Label",
 			ValidateValue: func(v any) error {
 				return v.(*Label).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Label
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://example.test/kitchen/common.json#/$defs/Nested/$defs/Index":
@@ -4825,6 +4833,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Index).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Index
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/kitchen/common.json#/$defs/Point":
 		return wire.Codec{
@@ -4842,6 +4854,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Point",
 			ValidateValue: func(v any) error {
 				return v.(*Point).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Point
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://example.test/kitchen/common.json#/$defs/SessionId":
@@ -4861,6 +4877,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionID).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#", "https://example.test/kitchen/shapes.json":
 		return wire.Codec{
@@ -4878,6 +4898,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Envelope",
 			ValidateValue: func(v any) error {
 				return v.(*Envelope).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Envelope
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Amount":
@@ -4941,6 +4965,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Entry).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Entry
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Event":
 		return wire.Codec{
@@ -5003,6 +5031,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Limits).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Limits
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Mode":
 		return wire.Codec{
@@ -5020,6 +5052,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Mode",
 			ValidateValue: func(v any) error {
 				return v.(*Mode).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Mode
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Moved":
@@ -5039,6 +5075,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Moved).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Moved
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Patterned":
 		return wire.Codec{
@@ -5056,6 +5096,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Patterned",
 			ValidateValue: func(v any) error {
 				return v.(*Patterned).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Patterned
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Pick":
@@ -5101,6 +5145,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Priority).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Priority
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Renamed":
 		return wire.Codec{
@@ -5118,6 +5166,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "BetterName",
 			ValidateValue: func(v any) error {
 				return v.(*BetterName).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BetterName
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/RequestId":
@@ -5225,6 +5277,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Strict).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Strict
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Vendored":
 		return wire.Codec{
@@ -5242,6 +5298,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Vendored",
 			ValidateValue: func(v any) error {
 				return v.(*Vendored).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Vendored
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	}

@@ -173,6 +173,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Uses).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Uses
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	}
 	return wire.Codec{}, false

@@ -17236,6 +17236,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthStatusRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthStatusRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/auth.status.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/auth.status.result.json":
 		return wire.Codec{
@@ -17253,6 +17257,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthStatusResponse",
 			ValidateValue: func(v any) error {
 				return v.(*AuthStatusResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthStatusResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/auth.status_update.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/auth.status_update.params.json":
@@ -17272,6 +17280,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthStatusUpdateNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthStatusUpdateNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/AgentAuthCapabilities":
 		return wire.Codec{
@@ -17289,6 +17301,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AgentAuthCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*AgentAuthCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentAuthCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/AgentCapabilities":
@@ -17308,6 +17324,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AgentCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/AuthAccount":
 		return wire.Codec{
@@ -17325,6 +17345,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AuthAccount",
 			ValidateValue: func(v any) error {
 				return v.(*AuthAccount).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthAccount
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/AuthState":
@@ -17344,6 +17368,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthState).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthState
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/AuthStatusCapabilities":
 		return wire.Codec{
@@ -17362,6 +17390,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AuthStatusCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AuthStatusCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/BackgroundSubagent":
 		return wire.Codec{
@@ -17379,6 +17411,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "BackgroundSubagent",
 			ValidateValue: func(v any) error {
 				return v.(*BackgroundSubagent).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v BackgroundSubagent
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/BackgroundWork":
@@ -17442,6 +17478,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*LlmProtocol).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v LlmProtocol
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpAcpCapabilities":
 		return wire.Codec{
@@ -17459,6 +17499,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPACPCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*MCPACPCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPACPCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpCapabilities":
@@ -17478,6 +17522,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpError":
 		return wire.Codec{
@@ -17496,6 +17544,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPError).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPError
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpRequestId":
 		return wire.Codec{
@@ -17513,6 +17565,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPRequestID",
 			ValidateValue: func(v any) error {
 				return v.(*MCPRequestID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPRequestID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpServer":
@@ -17558,6 +17614,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerACP).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerACP
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpServerAcpId":
 		return wire.Codec{
@@ -17575,6 +17635,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MCPServerACPID",
 			ValidateValue: func(v any) error {
 				return v.(*MCPServerACPID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MCPServerACPID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/PlanFile":
@@ -17594,6 +17658,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanFile).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanFile
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/PlanMarkdown":
 		return wire.Codec{
@@ -17612,6 +17680,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanMarkdown).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanMarkdown
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/PlanRemoved":
 		return wire.Codec{
@@ -17629,6 +17701,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PlanRemoved",
 			ValidateValue: func(v any) error {
 				return v.(*PlanRemoved).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanRemoved
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/PlanUpdate":
@@ -17696,6 +17772,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProviderCurrentConfig).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProviderCurrentConfig
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/ProviderId":
 		return wire.Codec{
@@ -17713,6 +17793,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProviderID",
 			ValidateValue: func(v any) error {
 				return v.(*ProviderID).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProviderID
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/ProviderInfo":
@@ -17732,6 +17816,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProviderInfo).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProviderInfo
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/ProvidersCapabilities":
 		return wire.Codec{
@@ -17749,6 +17837,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProvidersCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*ProvidersCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProvidersCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/RequiresActionStateUpdate":
@@ -17804,6 +17896,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionArchiveCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionArchiveCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionArchiveFilter":
 		return wire.Codec{
@@ -17821,6 +17917,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionArchiveFilter",
 			ValidateValue: func(v any) error {
 				return v.(*SessionArchiveFilter).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionArchiveFilter
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionCancelCapabilities":
@@ -17840,6 +17940,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionCancelCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionCancelCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionCapabilities":
 		return wire.Codec{
@@ -17857,6 +17961,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionForkCapabilities":
@@ -17876,6 +17984,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionForkCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionForkCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionInfo":
 		return wire.Codec{
@@ -17893,6 +18005,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionInfo",
 			ValidateValue: func(v any) error {
 				return v.(*SessionInfo).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionInfo
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionMessage":
@@ -17948,6 +18064,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionStatus).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionStatus
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionStatusCapabilities":
 		return wire.Codec{
@@ -17965,6 +18085,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionStatusCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionStatusCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionStatusCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionSystemPromptCapabilities":
@@ -17984,6 +18108,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionSystemPromptCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionSystemPromptCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionSystemPromptModeCapabilities":
 		return wire.Codec{
@@ -18001,6 +18129,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionSystemPromptModeCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionSystemPromptModeCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionSystemPromptModeCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionSystemPromptOverrideCapabilities":
@@ -18020,6 +18152,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionSystemPromptOverrideCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionSystemPromptOverrideCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionTitleCapabilities":
 		return wire.Codec{
@@ -18037,6 +18173,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionTitleCapabilities",
 			ValidateValue: func(v any) error {
 				return v.(*SessionTitleCapabilities).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionTitleCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionUpdate":
@@ -18104,6 +18244,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SubagentSessionCapabilities).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubagentSessionCapabilities
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SubagentUpdate":
 		return wire.Codec{
@@ -18158,6 +18302,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SystemPromptMode).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SystemPromptMode
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/UnknownStateUpdate":
 		return wire.Codec{
@@ -18193,6 +18341,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Usage",
 			ValidateValue: func(v any) error {
 				return v.(*Usage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Usage
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/initialize.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/initialize.result.json":
@@ -18230,6 +18382,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*MessageMCPNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MessageMCPNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.params.json":
 		return wire.Codec{
@@ -18247,6 +18403,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MessageMCPRequest",
 			ValidateValue: func(v any) error {
 				return v.(*MessageMCPRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MessageMCPRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.result.json":
@@ -18288,6 +18448,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*DisableProviderRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DisableProviderRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/providers.disable.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.disable.result.json":
 		return wire.Codec{
@@ -18305,6 +18469,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "DisableProviderResponse",
 			ValidateValue: func(v any) error {
 				return v.(*DisableProviderResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DisableProviderResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/providers.list.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.list.params.json":
@@ -18324,6 +18492,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ListProvidersRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListProvidersRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/providers.list.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.list.result.json":
 		return wire.Codec{
@@ -18341,6 +18513,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ListProvidersResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ListProvidersResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListProvidersResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/providers.set.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.set.params.json":
@@ -18360,6 +18536,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SetProviderRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetProviderRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/providers.set.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.set.result.json":
 		return wire.Codec{
@@ -18377,6 +18557,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SetProviderResponse",
 			ValidateValue: func(v any) error {
 				return v.(*SetProviderResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetProviderResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.params.json":
@@ -18416,6 +18600,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProxySuccessorNotification).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProxySuccessorNotification
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.params.json":
 		return wire.Codec{
@@ -18433,6 +18621,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ProxySuccessorRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ProxySuccessorRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProxySuccessorRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.result.json":
@@ -18452,6 +18644,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ProxySuccessorResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ProxySuccessorResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.archive.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.archive.params.json":
 		return wire.Codec{
@@ -18470,6 +18666,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ArchiveSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArchiveSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.archive.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.archive.result.json":
 		return wire.Codec{
@@ -18487,6 +18687,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ArchiveSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ArchiveSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ArchiveSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.fork.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.fork.params.json":
@@ -18542,6 +18746,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ListSessionsRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListSessionsRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.list.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.list.result.json":
 		return wire.Codec{
@@ -18559,6 +18767,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ListSessionsResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ListSessionsResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ListSessionsResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.new.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.new.params.json":
@@ -18614,6 +18826,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionTitleRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionTitleRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.result.json":
 		return wire.Codec{
@@ -18632,6 +18848,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionTitleResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionTitleResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.status.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.status.params.json":
 		return wire.Codec{
@@ -18649,6 +18869,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionStatusRequest",
 			ValidateValue: func(v any) error {
 				return v.(*SessionStatusRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionStatusRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.status.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.status.result.json":
@@ -18686,6 +18910,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*UnarchiveSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnarchiveSessionRequest
+				return v.DecodeWire(d) == nil && v.Validate() == nil
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.result.json":
 		return wire.Codec{
@@ -18703,6 +18931,10 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UnarchiveSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*UnarchiveSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UnarchiveSessionResponse
+				return v.DecodeWire(d) == nil && v.Validate() == nil
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.update.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.update.params.json":
