@@ -240,8 +240,7 @@ type found struct {
 // change during a trace, and a trace calls few methods many times.
 func (s *state) find(n string, at methodAt, hasID bool) found {
 	if at.table < 0 {
-		e, ext, wrong := s.lookup(n, hasID)
-		return found{e, nil, ext, wrong}
+		return s.resolve(n, hasID)
 	}
 	if s.found == nil {
 		s.found = make([][][2]*found, len(s.tables()))
@@ -255,14 +254,20 @@ func (s *state) find(n string, at methodAt, hasID bool) found {
 	}
 	slot := &s.found[at.table][at.index][k]
 	if *slot == nil {
-		f := &found{}
-		f.entry, f.ext, f.wrongKind = s.lookup(n, hasID)
-		if f.entry != nil {
-			f.eff = s.widest(f.entry)
-		}
-		*slot = f
+		f := s.resolve(n, hasID)
+		*slot = &f
 	}
 	return **slot
+}
+
+// resolve is find without keeping the answer.
+func (s *state) resolve(n string, hasID bool) found {
+	var f found
+	f.entry, f.ext, f.wrongKind = s.lookup(n, hasID)
+	if f.entry != nil {
+		f.eff = s.widest(f.entry)
+	}
+	return f
 }
 
 // lookup finds the entry of name as a request (hasID) or notification:
