@@ -693,7 +693,7 @@ func (g *gen) checkNames(st *model.StructType) []jen.Code {
 	}
 	r := resolve(st.Names)
 	check := func(name jen.Code) []jen.Code {
-		body := []jen.Code{jen.Id("p").Op(":=").Add(wire("Join")).Call(jen.Id("p"), name)}
+		body := []jen.Code{jen.Id("p").Op(":=").Add(jen.Id("c").Dot("Join")).Call(jen.Id("p"), name)}
 		if r.Kind == model.Builtin {
 			c := g.checkBuiltin("string", r.Check, jen.Id("k"))
 			if len(c) == 0 {
@@ -843,7 +843,7 @@ func (g *gen) checkExtra(st *model.StructType) []jen.Code {
 	}
 	hasOther, hasPattern := false, false
 	var loop []jen.Code
-	loop = append(loop, jen.Id("p").Op(":=").Add(wire("Join")).Call(jen.Id("p"), jen.Id("m").Dot("Key")))
+	loop = append(loop, jen.Id("p").Op(":=").Add(jen.Id("c").Dot("Join")).Call(jen.Id("p"), jen.Id("m").Dot("Key")))
 	for _, r := range st.Extra {
 		hasOther = hasOther || r.Pattern == ""
 		hasPattern = hasPattern || r.Pattern != ""
@@ -1126,7 +1126,7 @@ func checkConditions(st *model.StructType) []jen.Code {
 		for _, mv := range r.ThenConst {
 			f := byJSON[mv.Member]
 			then = append(then, jen.If(jen.Add(present(f)).Op("&&").Op("!").Add(equals(f, mv.Value))).Block(
-				jen.Id("c").Dot("Fail").Call(wire("Join").Call(jen.Id("p"), jen.Lit(mv.Member)), jen.Lit(fmt.Sprintf("must be %s %s", mv.Value, when)))))
+				jen.Id("c").Dot("Fail").Call(jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(mv.Member)), jen.Lit(fmt.Sprintf("must be %s %s", mv.Value, when)))))
 		}
 		out = append(out, jen.If(jen.Add(present(kf)).Op("&&").Parens(any)).Block(then...))
 	}
@@ -1451,7 +1451,7 @@ func (g *gen) needsCheck(r *model.Ref) bool {
 
 func (g *gen) checkField(f *model.Field) []jen.Code {
 	target := jen.Id("x").Dot(f.Name)
-	ptr := wire("Join").Call(jen.Id("p"), jen.Lit(f.JSON))
+	ptr := jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(f.JSON))
 	switch f.Repr() {
 	case model.NoField:
 		return nil
@@ -1546,9 +1546,9 @@ func (g *gen) checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Cod
 			item := expr.Clone().Index(jen.Id(i))
 			var inner []jen.Code
 			if r.ElemNullable {
-				inner = []jen.Code{jen.If(item.Clone().Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(wire("JoinIndex")).Call(jen.Id("p"), jen.Id(i))}, g.checkValue(r.Elem, jen.Parens(jen.Op("*").Add(item.Clone())), depth+1)...)...)}
+				inner = []jen.Code{jen.If(item.Clone().Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(jen.Id("c").Dot("JoinIndex")).Call(jen.Id("p"), jen.Id(i))}, g.checkValue(r.Elem, jen.Parens(jen.Op("*").Add(item.Clone())), depth+1)...)...)}
 			} else {
-				inner = append([]jen.Code{jen.Id("p").Op(":=").Add(wire("JoinIndex")).Call(jen.Id("p"), jen.Id(i))}, g.checkValue(r.Elem, item, depth+1)...)
+				inner = append([]jen.Code{jen.Id("p").Op(":=").Add(jen.Id("c").Dot("JoinIndex")).Call(jen.Id("p"), jen.Id(i))}, g.checkValue(r.Elem, item, depth+1)...)
 			}
 			out = append(out, jen.For(jen.Id(i).Op(":=").Range().Add(expr.Clone())).Block(inner...))
 		}
@@ -1560,9 +1560,9 @@ func (g *gen) checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Cod
 			var inner []jen.Code
 			inner = append(inner, jen.Id(v).Op(":=").Add(expr.Clone()).Index(jen.Id(k)))
 			if r.ElemNullable {
-				inner = append(inner, jen.If(jen.Id(v).Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(wire("Join")).Call(jen.Id("p"), jen.Id(k))}, g.checkValue(r.Elem, jen.Parens(jen.Op("*").Id(v)), depth+1)...)...))
+				inner = append(inner, jen.If(jen.Id(v).Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(jen.Id("c").Dot("Join")).Call(jen.Id("p"), jen.Id(k))}, g.checkValue(r.Elem, jen.Parens(jen.Op("*").Id(v)), depth+1)...)...))
 			} else {
-				inner = append(inner, jen.Id("p").Op(":=").Add(wire("Join")).Call(jen.Id("p"), jen.Id(k)))
+				inner = append(inner, jen.Id("p").Op(":=").Add(jen.Id("c").Dot("Join")).Call(jen.Id("p"), jen.Id(k)))
 				inner = append(inner, g.checkValue(r.Elem, jen.Id(v), depth+1)...)
 			}
 			out = append(out, jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Add(wire("SortedKeys")).Call(expr)).Block(inner...))
@@ -2317,7 +2317,7 @@ func (g *gen) unionType(t *model.Type) error {
 		sort.Strings(tags)
 		chk = append(chk, jen.Case(jen.Op("*").Id(u.Unknown)).Block(
 			jen.If(jen.Id("v").Op("!=").Nil()).Block(
-				jen.Id("c").Dot("Fail").Call(wire("Join").Call(jen.Id("p"), jen.Lit(u.Tag)), jen.Lit("%q is not one of "+strings.Join(tags, ", ")), jen.Id("v").Dot("Tag")))))
+				jen.Id("c").Dot("Fail").Call(jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(u.Tag)), jen.Lit("%q is not one of "+strings.Join(tags, ", ")), jen.Id("v").Dot("Tag")))))
 	}
 	g.f.Comment(funcName("Check", t.Name) + " records in c every constraint v breaks, under the JSON pointer p.")
 	if len(chk) == 0 {

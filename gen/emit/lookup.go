@@ -100,9 +100,14 @@ func (g *gen) lookup(p *model.Package) {
 			if t.Complete {
 				// Decoded, validated and dropped: the value stays on
 				// the stack, where Decode's escapes into an any.
+				// A quiet Checker builds no pointers for a verdict.
 				verify = jen.Func().Params(d).Bool().Block(
 					jen.Var().Id("v").Id(t.Name),
-					jen.Return(jen.Id("v").Dot("DecodeWire").Call(jen.Id("d")).Op("==").Nil().Op("&&").Id("v").Dot("Validate").Call().Op("==").Nil()))
+					jen.If(jen.Id("v").Dot("DecodeWire").Call(jen.Id("d")).Op("!=").Nil()).Block(jen.Return(jen.False())),
+					jen.Var().Id("c").Add(wire("Checker")),
+					jen.Id("c").Dot("Quiet").Call(),
+					jen.Id("v").Dot("CheckWire").Call(jen.Op("&").Id("c"), jen.Lit("")),
+					jen.Return(jen.Op("!").Id("c").Dot("Failed").Call()))
 			}
 		}
 		dict := jen.Dict{

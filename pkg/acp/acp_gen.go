@@ -2689,7 +2689,7 @@ func (x *AuthenticateRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthenticateRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -2862,7 +2862,7 @@ func (x *AuthenticateResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthenticateResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -2970,11 +2970,11 @@ func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3333,7 +3333,7 @@ func (x *Implementation) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Implementation) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3525,23 +3525,23 @@ func (x *ClientCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Fs != nil {
-		p := wire.Join(p, "fs")
+		p := c.Join(p, "fs")
 		(*x.Fs).CheckWire(c, p)
 	}
 	if v, ok := x.Session.Get(); ok {
-		p := wire.Join(p, "session")
+		p := c.Join(p, "session")
 		v.CheckWire(c, p)
 	}
 	if x.Auth != nil {
-		p := wire.Join(p, "auth")
+		p := c.Join(p, "auth")
 		(*x.Auth).CheckWire(c, p)
 	}
 	if v, ok := x.Elicitation.Get(); ok {
-		p := wire.Join(p, "elicitation")
+		p := c.Join(p, "elicitation")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3669,7 +3669,7 @@ func (x *FileSystemCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *FileSystemCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3807,19 +3807,19 @@ func (x *ClientSessionCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientSessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Compaction != nil && string(x.Compaction) != "null" {
-		p := wire.Join(p, "compaction")
+		p := c.Join(p, "compaction")
 		x.Compaction.CheckWire(c, p)
 	}
 	if v, ok := x.ConfigOptions.Get(); ok {
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		v.CheckWire(c, p)
 	}
 	if x.Notices != nil && string(x.Notices) != "null" {
-		p := wire.Join(p, "notices")
+		p := c.Join(p, "notices")
 		x.Notices.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3978,11 +3978,11 @@ func (x *SessionConfigOptionsCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigOptionsCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Boolean.Get(); ok {
-		p := wire.Join(p, "boolean")
+		p := c.Join(p, "boolean")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4070,7 +4070,7 @@ func (x *BooleanConfigOptionCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BooleanConfigOptionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4223,7 +4223,7 @@ func (x *AuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4363,15 +4363,15 @@ func (x *ElicitationCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Form.Get(); ok {
-		p := wire.Join(p, "form")
+		p := c.Join(p, "form")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.URL.Get(); ok {
-		p := wire.Join(p, "url")
+		p := c.Join(p, "url")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4459,7 +4459,7 @@ func (x *ElicitationFormCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4547,7 +4547,7 @@ func (x *ElicitationURLCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4719,23 +4719,23 @@ func (x *AgentCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.PromptCapabilities != nil {
-		p := wire.Join(p, "promptCapabilities")
+		p := c.Join(p, "promptCapabilities")
 		(*x.PromptCapabilities).CheckWire(c, p)
 	}
 	if x.MCPCapabilities != nil {
-		p := wire.Join(p, "mcpCapabilities")
+		p := c.Join(p, "mcpCapabilities")
 		(*x.MCPCapabilities).CheckWire(c, p)
 	}
 	if x.SessionCapabilities != nil {
-		p := wire.Join(p, "sessionCapabilities")
+		p := c.Join(p, "sessionCapabilities")
 		(*x.SessionCapabilities).CheckWire(c, p)
 	}
 	if x.Auth != nil {
-		p := wire.Join(p, "auth")
+		p := c.Join(p, "auth")
 		(*x.Auth).CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4883,7 +4883,7 @@ func (x *PromptCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -5011,7 +5011,7 @@ func (x *MCPCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -5229,27 +5229,27 @@ func (x *SessionCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.List.Get(); ok {
-		p := wire.Join(p, "list")
+		p := c.Join(p, "list")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Delete.Get(); ok {
-		p := wire.Join(p, "delete")
+		p := c.Join(p, "delete")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.AdditionalDirectories.Get(); ok {
-		p := wire.Join(p, "additionalDirectories")
+		p := c.Join(p, "additionalDirectories")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Resume.Get(); ok {
-		p := wire.Join(p, "resume")
+		p := c.Join(p, "resume")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Close.Get(); ok {
-		p := wire.Join(p, "close")
+		p := c.Join(p, "close")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -5337,7 +5337,7 @@ func (x *SessionListCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionListCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -5425,7 +5425,7 @@ func (x *SessionDeleteCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -5513,7 +5513,7 @@ func (x *SessionAdditionalDirectoriesCapabilities) EncodeWireFields(e *wire.Enco
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -5601,7 +5601,7 @@ func (x *SessionResumeCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionResumeCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -5689,7 +5689,7 @@ func (x *SessionCloseCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionCloseCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -5803,11 +5803,11 @@ func (x *AgentAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Logout.Get(); ok {
-		p := wire.Join(p, "logout")
+		p := c.Join(p, "logout")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -5895,7 +5895,7 @@ func (x *LogoutCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogoutCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -6001,7 +6001,7 @@ func CheckAuthMethod(c *wire.Checker, p string, v AuthMethod) {
 		}
 	case *UnknownAuthMethod:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of terminal", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of terminal", v.Tag)
 		}
 	}
 }
@@ -6244,7 +6244,7 @@ func (x *AuthMethodTerminal) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -6397,7 +6397,7 @@ func (x *AuthMethodAgent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -6564,7 +6564,7 @@ func CheckMCPServer(c *wire.Checker, p string, v MCPServer) {
 		}
 	case *UnknownMCPServer:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of http, sse", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of http, sse", v.Tag)
 		}
 	}
 }
@@ -6734,14 +6734,14 @@ func (x *MCPServerHTTP) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "headers")
+		p := c.Join(p, "headers")
 		for i0 := range x.Headers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -6866,7 +6866,7 @@ func (x *HTTPHeader) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -7028,14 +7028,14 @@ func (x *MCPServerSSE) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerSSE) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "headers")
+		p := c.Join(p, "headers")
 		for i0 := range x.Headers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -7236,14 +7236,14 @@ func (x *MCPServerStdio) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "env")
+		p := c.Join(p, "env")
 		for i0 := range x.Env {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -7368,7 +7368,7 @@ func (x *EnvVariable) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -7547,14 +7547,14 @@ func (x *SessionModeState) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionModeState) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "availableModes")
+		p := c.Join(p, "availableModes")
 		for i0 := range x.AvailableModes {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.AvailableModes[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -7705,7 +7705,7 @@ func (x *SessionMode) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionMode) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -7942,7 +7942,7 @@ func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) 
 		}
 	case *UnknownSessionConfigOption:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of boolean, select", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of boolean, select", v.Tag)
 		}
 	}
 }
@@ -8159,15 +8159,15 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Category.Get(); ok {
-		p := wire.Join(p, "category")
+		p := c.Join(p, "category")
 		v.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -8450,7 +8450,7 @@ func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -8516,7 +8516,7 @@ func (x *SessionConfigSelectOptionsSessionConfigSelectOptionList) EncodeWire(e *
 func (x *SessionConfigSelectOptionsSessionConfigSelectOptionList) CheckWire(c *wire.Checker, p string) {
 	v := []SessionConfigSelectOption(*x)
 	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
+		p := c.JoinIndex(p, i1)
 		v[i1].CheckWire(c, p)
 	}
 }
@@ -8672,14 +8672,14 @@ func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Options[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -8745,7 +8745,7 @@ func (x *SessionConfigSelectOptionsSessionConfigSelectGroupList) EncodeWire(e *w
 func (x *SessionConfigSelectOptionsSessionConfigSelectGroupList) CheckWire(c *wire.Checker, p string) {
 	v := []SessionConfigSelectGroup(*x)
 	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
+		p := c.JoinIndex(p, i1)
 		v[i1].CheckWire(c, p)
 	}
 }
@@ -8941,11 +8941,11 @@ func (x *SessionConfigBoolean) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigBoolean) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Category.Get(); ok {
-		p := wire.Join(p, "category")
+		p := c.Join(p, "category")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -9164,7 +9164,7 @@ func (x *SessionInfo) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -9344,7 +9344,7 @@ func CheckContentBlock(c *wire.Checker, p string, v ContentBlock) {
 		}
 	case *UnknownContentBlock:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of audio, image, resource, resource_link, text", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of audio, image, resource, resource_link, text", v.Tag)
 		}
 	}
 }
@@ -9488,11 +9488,11 @@ func (x *TextContent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextContent) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -9688,14 +9688,14 @@ func (x *Annotations) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Annotations) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Audience.Get(); ok {
-		p := wire.Join(p, "audience")
+		p := c.Join(p, "audience")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -9930,11 +9930,11 @@ func (x *ImageContent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -10087,11 +10087,11 @@ func (x *AudioContent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AudioContent) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -10364,11 +10364,11 @@ func (x *ResourceLink) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -10504,15 +10504,15 @@ func (x *EmbeddedResource) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "resource")
+		p := c.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -10825,7 +10825,7 @@ func (x *EmbeddedResourceResourceTextResourceContents) EncodeWireFields(e *wire.
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -10982,7 +10982,7 @@ func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWireFields(e *wire.
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -11137,7 +11137,7 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -11292,7 +11292,7 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -11707,7 +11707,7 @@ func CheckSessionUpdate(c *wire.Checker, p string, v SessionUpdate) {
 		}
 	case *UnknownSessionUpdate:
 		if v != nil {
-			c.Fail(wire.Join(p, "sessionUpdate"), "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, session_info_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
+			c.Fail(c.Join(p, "sessionUpdate"), "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, session_info_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
 		}
 	}
 }
@@ -11849,11 +11849,11 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -12335,29 +12335,29 @@ func (x *ToolCall) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCall) CheckWire(c *wire.Checker, p string) {
 	if x.Kind != nil {
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		(*x.Kind).CheckWire(c, p)
 	}
 	if x.Status != nil {
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		(*x.Status).CheckWire(c, p)
 	}
 	if x.Content != nil {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i0 := range x.Content {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckToolCallContent(c, p, x.Content[i0])
 		}
 	}
 	if x.Locations != nil {
-		p := wire.Join(p, "locations")
+		p := c.Join(p, "locations")
 		for i0 := range x.Locations {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Locations[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -12659,7 +12659,7 @@ func CheckToolCallContent(c *wire.Checker, p string, v ToolCallContent) {
 		}
 	case *UnknownToolCallContent:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of content, diff, terminal", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of content, diff, terminal", v.Tag)
 		}
 	}
 }
@@ -12777,11 +12777,11 @@ func (x *Content) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Content) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -12938,7 +12938,7 @@ func (x *Diff) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Diff) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13044,7 +13044,7 @@ func (x *Terminal) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Terminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13222,7 +13222,7 @@ func (x *ToolCallLocation) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13572,29 +13572,29 @@ func (x *ToolCallUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Kind.Get(); ok {
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Status.Get(); ok {
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckToolCallContent(c, p, v[i1])
 		}
 	}
 	if v, ok := x.Locations.Get(); ok {
-		p := wire.Join(p, "locations")
+		p := c.Join(p, "locations")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13722,14 +13722,14 @@ func (x *Plan) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Plan) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "entries")
+		p := c.Join(p, "entries")
 		for i0 := range x.Entries {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Entries[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13863,15 +13863,15 @@ func (x *PlanEntry) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanEntry) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "priority")
+		p := c.Join(p, "priority")
 		x.Priority.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14107,14 +14107,14 @@ func (x *AvailableCommandsUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "availableCommands")
+		p := c.Join(p, "availableCommands")
 		for i0 := range x.AvailableCommands {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.AvailableCommands[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14265,11 +14265,11 @@ func (x *AvailableCommand) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AvailableCommand) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Input.Get(); ok {
-		p := wire.Join(p, "input")
+		p := c.Join(p, "input")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14377,7 +14377,7 @@ func (x *UnstructuredCommandInput) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnstructuredCommandInput) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14483,7 +14483,7 @@ func (x *CurrentModeUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CurrentModeUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14615,14 +14615,14 @@ func (x *ConfigOptionUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14772,7 +14772,7 @@ func (x *SessionInfoUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14925,11 +14925,11 @@ func (x *UsageUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Cost.Get(); ok {
-		p := wire.Join(p, "cost")
+		p := c.Join(p, "cost")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -15054,7 +15054,7 @@ func (x *Cost) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Cost) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -15207,17 +15207,17 @@ func (x *Notice) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Notice) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "severity")
+		p := c.Join(p, "severity")
 		x.Severity.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "title")
+		p := c.Join(p, "title")
 		if utf8.RuneCountInString(string(x.Title)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -15468,18 +15468,18 @@ func (x *CompactionUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
 	if v, ok := x.Summary.Get(); ok {
-		p := wire.Join(p, "summary")
+		p := c.Join(p, "summary")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -15694,11 +15694,11 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -15832,11 +15832,11 @@ func (x *PermissionOption) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		x.Kind.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16044,7 +16044,7 @@ func CheckRequestPermissionOutcome(c *wire.Checker, p string, v RequestPermissio
 		}
 	case *UnknownRequestPermissionOutcome:
 		if v != nil {
-			c.Fail(wire.Join(p, "outcome"), "%q is not one of cancelled, selected", v.Tag)
+			c.Fail(c.Join(p, "outcome"), "%q is not one of cancelled, selected", v.Tag)
 		}
 	}
 }
@@ -16251,7 +16251,7 @@ func (x *SelectedPermissionOutcome) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16399,7 +16399,7 @@ func (x *TerminalExitStatus) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16618,15 +16618,15 @@ func (x *ElicitationFormMode) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormMode) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "requestedSchema")
+		p := c.Join(p, "requestedSchema")
 		x.RequestedSchema.CheckWire(c, p)
 	}
 	if x.RequestID != nil {
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 	{
@@ -16898,15 +16898,15 @@ func (x *ElicitationSchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
 	if x.Properties != nil {
-		p := wire.Join(p, "properties")
+		p := c.Join(p, "properties")
 		for _, k0 := range wire.SortedKeys(x.Properties) {
 			v0 := x.Properties[k0]
-			p := wire.Join(p, k0)
+			p := c.Join(p, k0)
 			CheckElicitationPropertySchema(c, p, v0)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -17486,18 +17486,18 @@ func (x *StringPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Format.Get(); ok {
-		p := wire.Join(p, "format")
+		p := c.Join(p, "format")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.OneOf.Get(); ok {
-		p := wire.Join(p, "oneOf")
+		p := c.Join(p, "oneOf")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -17708,7 +17708,7 @@ func (x *EnumOption) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnumOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -17948,7 +17948,7 @@ func (x *NumberPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -18188,7 +18188,7 @@ func (x *IntegerPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -18368,7 +18368,7 @@ func (x *BooleanPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -18650,11 +18650,11 @@ func (x *MultiSelectPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "items")
+		p := c.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -18896,7 +18896,7 @@ func (x *StringMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -19024,14 +19024,14 @@ func (x *TitledMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "anyOf")
+		p := c.Join(p, "anyOf")
 		for i0 := range x.AnyOf {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.AnyOf[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -19227,17 +19227,17 @@ func (x *ElicitationURLMode) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLMode) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "url")
+		p := c.Join(p, "url")
 		if !check.IsURI(string(x.URL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
 		}
 	}
 	if x.RequestID != nil {
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 	{
@@ -19397,15 +19397,15 @@ func (x *ElicitationAcceptAction) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationAcceptAction) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for _, k1 := range wire.SortedKeys(v) {
 			v1 := v[k1]
-			p := wire.Join(p, k1)
+			p := c.Join(p, k1)
 			CheckElicitationContentValue(c, p, v1)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -19841,7 +19841,7 @@ func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -20150,15 +20150,15 @@ func (x *CreateElicitationRequestElicitationFormMode) EncodeWireFields(e *wire.E
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CreateElicitationRequestElicitationFormMode) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "requestedSchema")
+		p := c.Join(p, "requestedSchema")
 		x.RequestedSchema.CheckWire(c, p)
 	}
 	if x.RequestID != nil {
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 	{
@@ -20385,17 +20385,17 @@ func (x *CreateElicitationRequestElicitationURLMode) EncodeWireFields(e *wire.En
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CreateElicitationRequestElicitationURLMode) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "url")
+		p := c.Join(p, "url")
 		if !check.IsURI(string(x.URL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
 		}
 	}
 	if x.RequestID != nil {
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 	{
@@ -20649,7 +20649,7 @@ func (x *ElicitationDeclineAction) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationDeclineAction) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -20759,7 +20759,7 @@ func (x *ElicitationCancelAction) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationCancelAction) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -20940,7 +20940,7 @@ func (x *ReadTextFileRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ReadTextFileRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -21048,7 +21048,7 @@ func (x *ReadTextFileResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ReadTextFileResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -21186,7 +21186,7 @@ func (x *WriteTextFileRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *WriteTextFileRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -21274,7 +21274,7 @@ func (x *WriteTextFileResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *WriteTextFileResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -21420,19 +21420,19 @@ func (x *InitializeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "protocolVersion")
+		p := c.Join(p, "protocolVersion")
 		x.ProtocolVersion.CheckWire(c, p)
 	}
 	if x.ClientCapabilities != nil {
-		p := wire.Join(p, "clientCapabilities")
+		p := c.Join(p, "clientCapabilities")
 		(*x.ClientCapabilities).CheckWire(c, p)
 	}
 	if v, ok := x.ClientInfo.Get(); ok {
-		p := wire.Join(p, "clientInfo")
+		p := c.Join(p, "clientInfo")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -21616,26 +21616,26 @@ func (x *InitializeResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "protocolVersion")
+		p := c.Join(p, "protocolVersion")
 		x.ProtocolVersion.CheckWire(c, p)
 	}
 	if x.AgentCapabilities != nil {
-		p := wire.Join(p, "agentCapabilities")
+		p := c.Join(p, "agentCapabilities")
 		(*x.AgentCapabilities).CheckWire(c, p)
 	}
 	if x.AuthMethods != nil {
-		p := wire.Join(p, "authMethods")
+		p := c.Join(p, "authMethods")
 		for i0 := range x.AuthMethods {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckAuthMethod(c, p, x.AuthMethods[i0])
 		}
 	}
 	if v, ok := x.AgentInfo.Get(); ok {
-		p := wire.Join(p, "agentInfo")
+		p := c.Join(p, "agentInfo")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -21976,7 +21976,7 @@ func (x *EnvelopeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 }
@@ -22259,11 +22259,11 @@ func (x *EnvelopeResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Error != nil {
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		(*x.Error).CheckWire(c, p)
 	}
 	{
@@ -22403,7 +22403,7 @@ func (x *Error) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Error) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "code")
+		p := c.Join(p, "code")
 		x.Code.CheckWire(c, p)
 	}
 }
@@ -22619,7 +22619,7 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Request) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 }
@@ -22898,11 +22898,11 @@ func (x *Response) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Response) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Error != nil {
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		(*x.Error).CheckWire(c, p)
 	}
 	{
@@ -23005,7 +23005,7 @@ func (x *LogoutRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogoutRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -23093,7 +23093,7 @@ func (x *LogoutResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogoutResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -23197,7 +23197,7 @@ func (x *CancelNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -23301,7 +23301,7 @@ func (x *CloseSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -23389,7 +23389,7 @@ func (x *CloseSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -23493,7 +23493,7 @@ func (x *DeleteSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -23581,7 +23581,7 @@ func (x *DeleteSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -23729,7 +23729,7 @@ func (x *ListSessionsRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -23885,14 +23885,14 @@ func (x *ListSessionsResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessions")
+		p := c.Join(p, "sessions")
 		for i0 := range x.Sessions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Sessions[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -24090,14 +24090,14 @@ func (x *LoadSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LoadSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -24263,18 +24263,18 @@ func (x *LoadSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LoadSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Modes.Get(); ok {
-		p := wire.Join(p, "modes")
+		p := c.Join(p, "modes")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.ConfigOptions.Get(); ok {
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -24459,14 +24459,14 @@ func (x *NewSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -24648,18 +24648,18 @@ func (x *NewSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Modes.Get(); ok {
-		p := wire.Join(p, "modes")
+		p := c.Join(p, "modes")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.ConfigOptions.Get(); ok {
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -24802,14 +24802,14 @@ func (x *PromptRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "prompt")
+		p := c.Join(p, "prompt")
 		for i0 := range x.Prompt {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckContentBlock(c, p, x.Prompt[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -24913,11 +24913,11 @@ func (x *PromptResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "stopReason")
+		p := c.Join(p, "stopReason")
 		x.StopReason.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -25069,18 +25069,18 @@ func (x *RequestPermissionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "toolCall")
+		p := c.Join(p, "toolCall")
 		x.ToolCall.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Options[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -25188,11 +25188,11 @@ func (x *RequestPermissionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "outcome")
+		p := c.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -25389,14 +25389,14 @@ func (x *ResumeSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.MCPServers != nil {
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -25562,18 +25562,18 @@ func (x *ResumeSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResumeSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Modes.Get(); ok {
-		p := wire.Join(p, "modes")
+		p := c.Join(p, "modes")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.ConfigOptions.Get(); ok {
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -25674,7 +25674,7 @@ func CheckSetSessionConfigOptionRequest(c *wire.Checker, p string, v SetSessionC
 		}
 	case *UnknownSetSessionConfigOptionRequest:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of boolean", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of boolean", v.Tag)
 		}
 	}
 }
@@ -25835,7 +25835,7 @@ func (x *SetSessionConfigOptionBoolean) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionConfigOptionBoolean) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -25967,7 +25967,7 @@ func (x *SetSessionConfigOptionValueID) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionConfigOptionValueID) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -26097,14 +26097,14 @@ func (x *SetSessionConfigOptionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionConfigOptionResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -26221,7 +26221,7 @@ func (x *SetSessionModeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionModeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -26309,7 +26309,7 @@ func (x *SetSessionModeResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionModeResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -26430,11 +26430,11 @@ func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "update")
+		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -26687,14 +26687,14 @@ func (x *CreateTerminalRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CreateTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Env != nil {
-		p := wire.Join(p, "env")
+		p := c.Join(p, "env")
 		for i0 := range x.Env {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -26798,7 +26798,7 @@ func (x *CreateTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CreateTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -26915,7 +26915,7 @@ func (x *KillTerminalRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *KillTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -27003,7 +27003,7 @@ func (x *KillTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *KillTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -27120,7 +27120,7 @@ func (x *TerminalOutputRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalOutputRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -27271,11 +27271,11 @@ func (x *TerminalOutputResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalOutputResponse) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.ExitStatus.Get(); ok {
-		p := wire.Join(p, "exitStatus")
+		p := c.Join(p, "exitStatus")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -27392,7 +27392,7 @@ func (x *ReleaseTerminalRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ReleaseTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -27480,7 +27480,7 @@ func (x *ReleaseTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ReleaseTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -27597,7 +27597,7 @@ func (x *WaitForTerminalExitRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *WaitForTerminalExitRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -27745,7 +27745,7 @@ func (x *WaitForTerminalExitResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *WaitForTerminalExitResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -27841,7 +27841,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthenticateRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/authenticate.result.json#", "https://agentproto.dev/schema/acp/v1/authenticate.result.json":
@@ -27863,7 +27869,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthenticateResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/cancel_request.params.json#", "https://agentproto.dev/schema/acp/v1/cancel_request.params.json":
@@ -27885,7 +27897,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelRequestNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AgentAuthCapabilities":
@@ -27907,7 +27925,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentAuthCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AgentCapabilities":
@@ -27929,7 +27953,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Annotations":
@@ -27951,7 +27981,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Annotations
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AudioContent":
@@ -27973,7 +28009,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AudioContent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AuthCapabilities":
@@ -27995,7 +28037,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AuthMethod":
@@ -28039,7 +28087,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthMethodAgent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AuthMethodId":
@@ -28061,7 +28115,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthMethodID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AuthMethodTerminal":
@@ -28083,7 +28143,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthMethodTerminal
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AvailableCommand":
@@ -28105,7 +28171,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AvailableCommand
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AvailableCommandInput":
@@ -28127,7 +28199,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UnstructuredCommandInput
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AvailableCommandsUpdate":
@@ -28149,7 +28227,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AvailableCommandsUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/BlobResourceContents":
@@ -28171,7 +28255,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BlobResourceContents
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/BooleanConfigOptionCapabilities":
@@ -28193,7 +28283,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BooleanConfigOptionCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/BooleanPropertySchema":
@@ -28215,7 +28311,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BooleanPropertySchema
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ClientCapabilities":
@@ -28237,7 +28339,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ClientCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ClientSessionCapabilities":
@@ -28259,7 +28367,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ClientSessionCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CompactionCapabilities":
@@ -28281,7 +28395,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompactionCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CompactionId":
@@ -28303,7 +28423,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompactionID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CompactionStatus":
@@ -28325,7 +28451,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompactionStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CompactionSummaryChunk":
@@ -28347,7 +28479,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompactionSummaryChunk
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CompactionUpdate":
@@ -28369,7 +28507,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompactionUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ConfigOptionUpdate":
@@ -28391,7 +28535,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ConfigOptionUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Content":
@@ -28413,7 +28563,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Content
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ContentBlock":
@@ -28457,7 +28613,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ContentChunk
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Cost":
@@ -28479,7 +28641,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Cost
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/CurrentModeUpdate":
@@ -28501,7 +28669,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CurrentModeUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Diff":
@@ -28523,7 +28697,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Diff
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationAcceptAction":
@@ -28545,7 +28725,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationAcceptAction
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationCapabilities":
@@ -28567,7 +28753,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationContentValue":
@@ -28611,7 +28803,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationFormCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationFormMode":
@@ -28651,7 +28849,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationPropertySchema":
@@ -28717,7 +28921,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationURLCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationUrlMode":
@@ -28739,7 +28949,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationURLMode
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/EmbeddedResource":
@@ -28761,7 +28977,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v EmbeddedResource
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/EmbeddedResourceResource":
@@ -28805,7 +29027,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v EnumOption
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/EnvVariable":
@@ -28827,7 +29055,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v EnvVariable
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/FileSystemCapabilities":
@@ -28849,7 +29083,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v FileSystemCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/HttpHeader":
@@ -28871,7 +29111,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v HTTPHeader
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ImageContent":
@@ -28893,7 +29139,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ImageContent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Implementation":
@@ -28915,7 +29167,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Implementation
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/IntegerPropertySchema":
@@ -28937,7 +29195,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v IntegerPropertySchema
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/LogoutCapabilities":
@@ -28959,7 +29223,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LogoutCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/McpCapabilities":
@@ -28981,7 +29251,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/McpServer":
@@ -29025,7 +29301,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPServerHTTP
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/McpServerSse":
@@ -29047,7 +29329,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPServerSSE
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/McpServerStdio":
@@ -29069,7 +29357,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPServerStdio
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/MessageId":
@@ -29091,7 +29385,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MessageID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Meta":
@@ -29113,7 +29413,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Meta
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/MultiSelectItems":
@@ -29183,7 +29489,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Notice
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/NoticeCapabilities":
@@ -29205,7 +29517,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v NoticeCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/NoticeSeverity":
@@ -29227,7 +29545,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v NoticeSeverity
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/NumberPropertySchema":
@@ -29249,7 +29573,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v NumberPropertySchema
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PermissionOption":
@@ -29271,7 +29601,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionOption
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PermissionOptionId":
@@ -29293,7 +29629,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionOptionID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PermissionOptionKind":
@@ -29315,7 +29657,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionOptionKind
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Plan":
@@ -29337,7 +29685,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Plan
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PlanEntry":
@@ -29359,7 +29713,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanEntry
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PlanEntryPriority":
@@ -29381,7 +29741,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanEntryPriority
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PlanEntryStatus":
@@ -29403,7 +29769,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanEntryStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/PromptCapabilities":
@@ -29425,7 +29797,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PromptCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ProtocolVersion":
@@ -29447,7 +29825,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProtocolVersion
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/RequestPermissionOutcome":
@@ -29491,7 +29875,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ResourceLink
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Role":
@@ -29513,7 +29903,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Role
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SelectedPermissionOutcome":
@@ -29535,7 +29931,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SelectedPermissionOutcome
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionAdditionalDirectoriesCapabilities":
@@ -29557,7 +29959,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionAdditionalDirectoriesCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionCapabilities":
@@ -29579,7 +29987,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionCloseCapabilities":
@@ -29601,7 +30015,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionCloseCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigBoolean":
@@ -29623,7 +30043,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigBoolean
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigGroupId":
@@ -29645,7 +30071,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigGroupID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigId":
@@ -29667,7 +30099,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigOption":
@@ -29711,7 +30149,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigOptionCategory
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigOptionsCapabilities":
@@ -29733,7 +30177,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigOptionsCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigSelect":
@@ -29755,7 +30205,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigSelect
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigSelectGroup":
@@ -29777,7 +30233,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigSelectGroup
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigSelectOption":
@@ -29799,7 +30261,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigSelectOption
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigSelectOptions":
@@ -29843,7 +30311,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigValueID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionDeleteCapabilities":
@@ -29865,7 +30339,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionDeleteCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionId":
@@ -29887,7 +30367,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionInfo":
@@ -29909,7 +30395,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionInfo
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionInfoUpdate":
@@ -29931,7 +30423,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionInfoUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionListCapabilities":
@@ -29953,7 +30451,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionListCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionMode":
@@ -29975,7 +30479,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionMode
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionModeId":
@@ -29997,7 +30507,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionModeID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionModeState":
@@ -30019,7 +30535,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionModeState
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionResumeCapabilities":
@@ -30041,7 +30563,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionResumeCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionUpdate":
@@ -30085,7 +30613,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StopReason
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/StringFormat":
@@ -30107,7 +30641,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StringFormat
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/StringMultiSelectItems":
@@ -30129,7 +30669,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StringMultiSelectItems
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/StringPropertySchema":
@@ -30151,7 +30697,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StringPropertySchema
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Terminal":
@@ -30173,7 +30725,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Terminal
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/TerminalExitStatus":
@@ -30195,7 +30753,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalExitStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/TerminalId":
@@ -30217,7 +30781,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/TextContent":
@@ -30239,7 +30809,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TextContent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/TextResourceContents":
@@ -30261,7 +30837,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TextResourceContents
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/TitledMultiSelectItems":
@@ -30283,7 +30865,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TitledMultiSelectItems
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolCall":
@@ -30305,7 +30893,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCall
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolCallContent":
@@ -30349,7 +30943,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolCallLocation":
@@ -30371,7 +30971,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallLocation
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolCallStatus":
@@ -30393,7 +30999,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolCallUpdate":
@@ -30415,7 +31027,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ToolKind":
@@ -30437,7 +31055,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolKind
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/UnstructuredCommandInput":
@@ -30459,7 +31083,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UnstructuredCommandInput
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/UsageUpdate":
@@ -30481,7 +31111,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UsageUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/elicitation.complete.params.json#", "https://agentproto.dev/schema/acp/v1/elicitation.complete.params.json":
@@ -30503,7 +31139,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompleteElicitationNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/elicitation.create.params.json#", "https://agentproto.dev/schema/acp/v1/elicitation.create.params.json":
@@ -30577,7 +31219,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ReadTextFileRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/fs.read_text_file.result.json#", "https://agentproto.dev/schema/acp/v1/fs.read_text_file.result.json":
@@ -30599,7 +31247,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ReadTextFileResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/fs.write_text_file.params.json#", "https://agentproto.dev/schema/acp/v1/fs.write_text_file.params.json":
@@ -30621,7 +31275,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v WriteTextFileRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/fs.write_text_file.result.json#", "https://agentproto.dev/schema/acp/v1/fs.write_text_file.result.json":
@@ -30643,7 +31303,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v WriteTextFileResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/initialize.params.json#", "https://agentproto.dev/schema/acp/v1/initialize.params.json":
@@ -30665,7 +31331,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v InitializeRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/initialize.result.json#", "https://agentproto.dev/schema/acp/v1/initialize.result.json":
@@ -30687,7 +31359,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v InitializeResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#", "https://agentproto.dev/schema/acp/v1/jsonrpc.json":
@@ -30731,7 +31409,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Error
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/ErrorCode":
@@ -30753,7 +31437,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ErrorCode
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/Notification":
@@ -30775,7 +31465,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Notification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/Request":
@@ -30797,7 +31493,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Request
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/RequestId":
@@ -30841,7 +31543,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Response
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/logout.params.json#", "https://agentproto.dev/schema/acp/v1/logout.params.json":
@@ -30863,7 +31571,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LogoutRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/logout.result.json#", "https://agentproto.dev/schema/acp/v1/logout.result.json":
@@ -30885,7 +31599,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LogoutResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.cancel.params.json#", "https://agentproto.dev/schema/acp/v1/session.cancel.params.json":
@@ -30907,7 +31627,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.close.params.json#", "https://agentproto.dev/schema/acp/v1/session.close.params.json":
@@ -30929,7 +31655,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CloseSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.close.result.json#", "https://agentproto.dev/schema/acp/v1/session.close.result.json":
@@ -30951,7 +31683,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CloseSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.delete.params.json#", "https://agentproto.dev/schema/acp/v1/session.delete.params.json":
@@ -30973,7 +31711,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DeleteSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.delete.result.json#", "https://agentproto.dev/schema/acp/v1/session.delete.result.json":
@@ -30995,7 +31739,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DeleteSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.list.params.json#", "https://agentproto.dev/schema/acp/v1/session.list.params.json":
@@ -31017,7 +31767,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListSessionsRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.list.result.json#", "https://agentproto.dev/schema/acp/v1/session.list.result.json":
@@ -31039,7 +31795,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListSessionsResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.load.params.json#", "https://agentproto.dev/schema/acp/v1/session.load.params.json":
@@ -31061,7 +31823,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LoadSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.load.result.json#", "https://agentproto.dev/schema/acp/v1/session.load.result.json":
@@ -31083,7 +31851,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LoadSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.new.params.json#", "https://agentproto.dev/schema/acp/v1/session.new.params.json":
@@ -31105,7 +31879,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v NewSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.new.result.json#", "https://agentproto.dev/schema/acp/v1/session.new.result.json":
@@ -31127,7 +31907,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v NewSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.prompt.params.json#", "https://agentproto.dev/schema/acp/v1/session.prompt.params.json":
@@ -31149,7 +31935,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PromptRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.prompt.result.json#", "https://agentproto.dev/schema/acp/v1/session.prompt.result.json":
@@ -31171,7 +31963,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PromptResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.request_permission.params.json#", "https://agentproto.dev/schema/acp/v1/session.request_permission.params.json":
@@ -31193,7 +31991,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v RequestPermissionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.request_permission.result.json#", "https://agentproto.dev/schema/acp/v1/session.request_permission.result.json":
@@ -31215,7 +32019,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v RequestPermissionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.resume.params.json#", "https://agentproto.dev/schema/acp/v1/session.resume.params.json":
@@ -31237,7 +32047,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ResumeSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.resume.result.json#", "https://agentproto.dev/schema/acp/v1/session.resume.result.json":
@@ -31259,7 +32075,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ResumeSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.set_config_option.params.json#", "https://agentproto.dev/schema/acp/v1/session.set_config_option.params.json":
@@ -31303,7 +32125,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetSessionConfigOptionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.set_mode.params.json#", "https://agentproto.dev/schema/acp/v1/session.set_mode.params.json":
@@ -31325,7 +32153,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetSessionModeRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.set_mode.result.json#", "https://agentproto.dev/schema/acp/v1/session.set_mode.result.json":
@@ -31347,7 +32181,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetSessionModeResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/session.update.params.json#", "https://agentproto.dev/schema/acp/v1/session.update.params.json":
@@ -31369,7 +32209,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.create.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.create.params.json":
@@ -31391,7 +32237,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CreateTerminalRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.create.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.create.result.json":
@@ -31413,7 +32265,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CreateTerminalResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.kill.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.kill.params.json":
@@ -31435,7 +32293,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v KillTerminalRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.kill.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.kill.result.json":
@@ -31457,7 +32321,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v KillTerminalResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.output.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.output.params.json":
@@ -31479,7 +32349,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalOutputRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.output.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.output.result.json":
@@ -31501,7 +32377,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalOutputResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.release.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.release.params.json":
@@ -31523,7 +32405,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ReleaseTerminalRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.release.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.release.result.json":
@@ -31545,7 +32433,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ReleaseTerminalResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.params.json#", "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.params.json":
@@ -31567,7 +32461,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v WaitForTerminalExitRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.result.json#", "https://agentproto.dev/schema/acp/v1/terminal.wait_for_exit.result.json":
@@ -31589,7 +32489,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v WaitForTerminalExitResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	}

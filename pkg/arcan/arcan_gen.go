@@ -971,7 +971,7 @@ func CheckAgentEvent(c *wire.Checker, p string, v AgentEvent) {
 		}
 	case *UnknownAgentEvent:
 		if v != nil {
-			c.Fail(wire.Join(p, "part_type"), "%q is not one of approval_requested, approval_resolved, context_compacted, iteration_started, model_output, run_errored, run_finished, run_started, state_patched, text_delta, tool_call_completed, tool_call_failed, tool_call_requested", v.Tag)
+			c.Fail(c.Join(p, "part_type"), "%q is not one of approval_requested, approval_resolved, context_compacted, iteration_started, model_output, run_errored, run_finished, run_started, state_patched, text_delta, tool_call_completed, tool_call_failed, tool_call_requested", v.Tag)
 		}
 	}
 }
@@ -1489,11 +1489,11 @@ func (x *ModelOutput) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ModelOutput) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "stop_reason")
+		p := c.Join(p, "stop_reason")
 		x.StopReason.CheckWire(c, p)
 	}
 	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
+		p := c.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
 }
@@ -2021,7 +2021,7 @@ func (x *ToolCallRequested) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallRequested) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "call")
+		p := c.Join(p, "call")
 		x.Call.CheckWire(c, p)
 	}
 }
@@ -2307,7 +2307,7 @@ func (x *ToolCallCompleted) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallCompleted) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "result")
+		p := c.Join(p, "result")
 		x.Result.CheckWire(c, p)
 	}
 }
@@ -2805,7 +2805,7 @@ func (x *StatePatched) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StatePatched) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "patch")
+		p := c.Join(p, "patch")
 		x.Patch.CheckWire(c, p)
 	}
 }
@@ -2926,11 +2926,11 @@ func (x *StatePatch) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StatePatch) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "format")
+		p := c.Join(p, "format")
 		x.Format.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "source")
+		p := c.Join(p, "source")
 		x.Source.CheckWire(c, p)
 	}
 }
@@ -3439,7 +3439,7 @@ func (x *ApprovalRequested) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ApprovalRequested) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "risk")
+		p := c.Join(p, "risk")
 		x.Risk.CheckWire(c, p)
 	}
 }
@@ -3683,7 +3683,7 @@ func (x *ApprovalResolved) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ApprovalResolved) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "decision")
+		p := c.Join(p, "decision")
 		x.Decision.CheckWire(c, p)
 	}
 }
@@ -4095,11 +4095,11 @@ func (x *RunFinished) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RunFinished) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "reason")
+		p := c.Join(p, "reason")
 		x.Reason.CheckWire(c, p)
 	}
 	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
+		p := c.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
 }
@@ -4344,7 +4344,7 @@ func (x *ChatMessage) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ChatMessage) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "role")
+		p := c.Join(p, "role")
 		x.Role.CheckWire(c, p)
 	}
 }
@@ -4815,7 +4815,7 @@ func (x *ToolDefinition) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolDefinition) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 }
@@ -4938,7 +4938,7 @@ func CheckToolContent(c *wire.Checker, p string, v ToolContent) {
 		}
 	case *UnknownToolContent:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of image, json, text", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of image, json, text", v.Tag)
 		}
 	}
 }
@@ -5520,14 +5520,14 @@ func (x *ToolResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolResult) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckToolContent(c, p, v[i1])
 		}
 	}
 	if v, ok := x.StatePatch.Get(); ok {
-		p := wire.Join(p, "state_patch")
+		p := c.Join(p, "state_patch")
 		v.CheckWire(c, p)
 	}
 }
@@ -5666,7 +5666,7 @@ func CheckModelDirective(c *wire.Checker, p string, v ModelDirective) {
 		}
 	case *UnknownModelDirective:
 		if v != nil {
-			c.Fail(wire.Join(p, "kind"), "%q is not one of final_answer, state_patch, text, tool_call", v.Tag)
+			c.Fail(c.Join(p, "kind"), "%q is not one of final_answer, state_patch, text, tool_call", v.Tag)
 		}
 	}
 }
@@ -5895,7 +5895,7 @@ func (x *ModelDirectiveToolCall) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ModelDirectiveToolCall) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "call")
+		p := c.Join(p, "call")
 		x.Call.CheckWire(c, p)
 	}
 }
@@ -6006,7 +6006,7 @@ func (x *ModelDirectiveStatePatch) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ModelDirectiveStatePatch) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "patch")
+		p := c.Join(p, "patch")
 		x.Patch.CheckWire(c, p)
 	}
 }
@@ -6383,7 +6383,7 @@ func (x *ProviderTelemetry) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProviderTelemetry) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "circuit_state")
+		p := c.Join(p, "circuit_state")
 		x.CircuitState.CheckWire(c, p)
 	}
 }
@@ -6566,22 +6566,22 @@ func (x *ModelTurn) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ModelTurn) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "directives")
+		p := c.Join(p, "directives")
 		for i0 := range x.Directives {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckModelDirective(c, p, x.Directives[i0])
 		}
 	}
 	{
-		p := wire.Join(p, "stop_reason")
+		p := c.Join(p, "stop_reason")
 		x.StopReason.CheckWire(c, p)
 	}
 	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
+		p := c.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Telemetry.Get(); ok {
-		p := wire.Join(p, "telemetry")
+		p := c.Join(p, "telemetry")
 		v.CheckWire(c, p)
 	}
 }
@@ -6798,13 +6798,13 @@ func (x *StoreRecord) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StoreRecord) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "timestamp")
+		p := c.Join(p, "timestamp")
 		if !wire.IsDateTime(string(x.Timestamp)) {
 			c.Fail(p, "%q is not a valid date-time", string(x.Timestamp))
 		}
 	}
 	{
-		p := wire.Join(p, "event")
+		p := c.Join(p, "event")
 		CheckAgentEvent(c, p, x.Event)
 	}
 }
@@ -6870,7 +6870,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ApprovalRequested
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/approval_resolved.json#", "https://agentproto.dev/schema/arcan/v1/approval_resolved.json":
@@ -6892,7 +6898,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ApprovalResolved
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ChatMessage":
@@ -6914,7 +6926,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ChatMessage
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ModelDirective":
@@ -6958,7 +6976,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ModelStopReason
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ModelTurn":
@@ -6980,7 +7004,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ModelTurn
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ProviderCircuitState":
@@ -7002,7 +7032,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProviderCircuitState
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ProviderTelemetry":
@@ -7024,7 +7060,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProviderTelemetry
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/Role":
@@ -7046,7 +7088,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Role
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/RunStopReason":
@@ -7068,7 +7116,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v RunStopReason
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/StatePatch":
@@ -7090,7 +7144,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StatePatch
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/StatePatchFormat":
@@ -7112,7 +7172,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StatePatchFormat
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/StatePatchSource":
@@ -7134,7 +7200,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StatePatchSource
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/TokenUsage":
@@ -7156,7 +7228,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TokenUsage
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ToolAnnotations":
@@ -7178,7 +7256,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolAnnotations
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ToolCall":
@@ -7200,7 +7284,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCall
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ToolContent":
@@ -7244,7 +7334,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolDefinition
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ToolResult":
@@ -7266,7 +7362,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolResult
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/common.json#/$defs/ToolResultSummary":
@@ -7288,7 +7390,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolResultSummary
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/context_compacted.json#", "https://agentproto.dev/schema/arcan/v1/context_compacted.json":
@@ -7310,7 +7418,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ContextCompacted
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/iteration_started.json#", "https://agentproto.dev/schema/arcan/v1/iteration_started.json":
@@ -7332,7 +7446,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v IterationStarted
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/model_output.json#", "https://agentproto.dev/schema/arcan/v1/model_output.json":
@@ -7354,7 +7474,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ModelOutput
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/run_errored.json#", "https://agentproto.dev/schema/arcan/v1/run_errored.json":
@@ -7376,7 +7502,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v RunErrored
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/run_finished.json#", "https://agentproto.dev/schema/arcan/v1/run_finished.json":
@@ -7398,7 +7530,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v RunFinished
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/run_started.json#", "https://agentproto.dev/schema/arcan/v1/run_started.json":
@@ -7420,7 +7558,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v RunStarted
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/state_patched.json#", "https://agentproto.dev/schema/arcan/v1/state_patched.json":
@@ -7442,7 +7586,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StatePatched
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/store-record.json#", "https://agentproto.dev/schema/arcan/v1/store-record.json":
@@ -7464,7 +7614,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StoreRecord
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/text_delta.json#", "https://agentproto.dev/schema/arcan/v1/text_delta.json":
@@ -7486,7 +7642,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TextDelta
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/tool_call_completed.json#", "https://agentproto.dev/schema/arcan/v1/tool_call_completed.json":
@@ -7508,7 +7670,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallCompleted
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/tool_call_failed.json#", "https://agentproto.dev/schema/arcan/v1/tool_call_failed.json":
@@ -7530,7 +7698,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallFailed
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcan/v1/tool_call_requested.json#", "https://agentproto.dev/schema/arcan/v1/tool_call_requested.json":
@@ -7552,7 +7726,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallRequested
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	}

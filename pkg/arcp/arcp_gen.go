@@ -2586,29 +2586,29 @@ func (x *ErrorPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ErrorPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "code")
+		p := c.Join(p, "code")
 		x.Code.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "message")
+		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Details != nil {
-		p := wire.Join(p, "details")
+		p := c.Join(p, "details")
 		if !wire.RawIs(x.Details, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	if true && ((x.Code == "LEASE_EXPIRED") || (x.Code == "BUDGET_EXHAUSTED")) {
 		if true && !(x.Retryable == false) {
-			c.Fail(wire.Join(p, "retryable"), "must be false when code is \"LEASE_EXPIRED\" or \"BUDGET_EXHAUSTED\"")
+			c.Fail(c.Join(p, "retryable"), "must be false when code is \"LEASE_EXPIRED\" or \"BUDGET_EXHAUSTED\"")
 		}
 	}
 	if true && (x.Code == "INTERNAL_ERROR") {
 		if true && !(x.Retryable == true) {
-			c.Fail(wire.Join(p, "retryable"), "must be true when code is \"INTERNAL_ERROR\"")
+			c.Fail(c.Join(p, "retryable"), "must be true when code is \"INTERNAL_ERROR\"")
 		}
 	}
 }
@@ -2712,19 +2712,19 @@ func (x *ErrorPayload) checkWireMembers(c *wire.Checker, p string, from, to int)
 		switch i {
 		case 0:
 			{
-				p := wire.Join(p, "code")
+				p := c.Join(p, "code")
 				x.Code.CheckWire(c, p)
 			}
 		case 1:
 			{
-				p := wire.Join(p, "message")
+				p := c.Join(p, "message")
 				if utf8.RuneCountInString(string(x.Message)) < 1 {
 					c.Fail(p, "is shorter than 1 characters")
 				}
 			}
 		case 3:
 			if x.Details != nil {
-				p := wire.Join(p, "details")
+				p := c.Join(p, "details")
 				if !wire.RawIs(x.Details, "object") {
 					c.Fail(p, "wrong type: want object")
 				}
@@ -2944,23 +2944,23 @@ func (x *Capabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Capabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Encodings != nil {
-		p := wire.Join(p, "encodings")
+		p := c.Join(p, "encodings")
 		for i0 := range x.Encodings {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			if utf8.RuneCountInString(string(x.Encodings[i0])) < 1 {
 				c.Fail(p, "is shorter than 1 characters")
 			}
 		}
 	}
 	if x.Features != nil {
-		p := wire.Join(p, "features")
+		p := c.Join(p, "features")
 		for i0 := range x.Features {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Features[i0].CheckWire(c, p)
 		}
 	}
 	if x.Agents != nil {
-		p := wire.Join(p, "agents")
+		p := c.Join(p, "agents")
 		CheckAgentInventory(c, p, x.Agents)
 	}
 }
@@ -3151,7 +3151,7 @@ func (x *AgentInventoryAgentNameList) EncodeWire(e *wire.Encoder) {
 func (x *AgentInventoryAgentNameList) CheckWire(c *wire.Checker, p string) {
 	v := []AgentName(*x)
 	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
+		p := c.JoinIndex(p, i1)
 		v[i1].CheckWire(c, p)
 	}
 }
@@ -3313,18 +3313,18 @@ func (x *AgentInfo) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentInfo) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "name")
+		p := c.Join(p, "name")
 		x.Name.CheckWire(c, p)
 	}
 	if x.Versions != nil {
-		p := wire.Join(p, "versions")
+		p := c.Join(p, "versions")
 		for i0 := range x.Versions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Versions[i0].CheckWire(c, p)
 		}
 	}
 	if x.Default != nil {
-		p := wire.Join(p, "default")
+		p := c.Join(p, "default")
 		(*x.Default).CheckWire(c, p)
 	}
 	{
@@ -3447,7 +3447,7 @@ func (x *AgentInventoryAgentInfoList) EncodeWire(e *wire.Encoder) {
 func (x *AgentInventoryAgentInfoList) CheckWire(c *wire.Checker, p string) {
 	v := []AgentInfo(*x)
 	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
+		p := c.JoinIndex(p, i1)
 		v[i1].CheckWire(c, p)
 	}
 }
@@ -3645,25 +3645,25 @@ func (x *ClientInfo) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientInfo) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "name")
+		p := c.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "version")
+		p := c.Join(p, "version")
 		if utf8.RuneCountInString(string(x.Version)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Fingerprint != nil {
-		p := wire.Join(p, "fingerprint")
+		p := c.Join(p, "fingerprint")
 		if utf8.RuneCountInString(string((*x.Fingerprint))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Principal != nil {
-		p := wire.Join(p, "principal")
+		p := c.Join(p, "principal")
 		if utf8.RuneCountInString(string((*x.Principal))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -3798,19 +3798,19 @@ func (x *RuntimeInfo) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RuntimeInfo) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "name")
+		p := c.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "version")
+		p := c.Join(p, "version")
 		if utf8.RuneCountInString(string(x.Version)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Fingerprint != nil {
-		p := wire.Join(p, "fingerprint")
+		p := c.Join(p, "fingerprint")
 		if utf8.RuneCountInString(string((*x.Fingerprint))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -3924,11 +3924,11 @@ func (x *Auth) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Auth) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "scheme")
+		p := c.Join(p, "scheme")
 		x.Scheme.CheckWire(c, p)
 	}
 	if x.Token != nil {
-		p := wire.Join(p, "token")
+		p := c.Join(p, "token")
 		if utf8.RuneCountInString(string((*x.Token))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -4109,17 +4109,17 @@ func (x *ResumeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResumeRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "resume_token")
+		p := c.Join(p, "resume_token")
 		if utf8.RuneCountInString(string(x.ResumeToken)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "last_event_seq")
+		p := c.Join(p, "last_event_seq")
 		x.LastEventSeq.CheckWire(c, p)
 	}
 }
@@ -4187,7 +4187,7 @@ func (x *CapabilityPatterns) EncodeWire(e *wire.Encoder) {
 func (x *CapabilityPatterns) CheckWire(c *wire.Checker, p string) {
 	v := []string(*x)
 	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
+		p := c.JoinIndex(p, i1)
 		if utf8.RuneCountInString(string(v[i1])) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -4416,38 +4416,38 @@ func (x *Lease) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Lease) CheckWire(c *wire.Checker, p string) {
 	if x.FSRead != nil {
-		p := wire.Join(p, "fs.read")
+		p := c.Join(p, "fs.read")
 		x.FSRead.CheckWire(c, p)
 	}
 	if x.FSWrite != nil {
-		p := wire.Join(p, "fs.write")
+		p := c.Join(p, "fs.write")
 		x.FSWrite.CheckWire(c, p)
 	}
 	if x.NetFetch != nil {
-		p := wire.Join(p, "net.fetch")
+		p := c.Join(p, "net.fetch")
 		x.NetFetch.CheckWire(c, p)
 	}
 	if x.ToolCall != nil {
-		p := wire.Join(p, "tool.call")
+		p := c.Join(p, "tool.call")
 		x.ToolCall.CheckWire(c, p)
 	}
 	if x.AgentDelegate != nil {
-		p := wire.Join(p, "agent.delegate")
+		p := c.Join(p, "agent.delegate")
 		x.AgentDelegate.CheckWire(c, p)
 	}
 	if x.CostBudget != nil {
-		p := wire.Join(p, "cost.budget")
+		p := c.Join(p, "cost.budget")
 		for i0 := range x.CostBudget {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.CostBudget[i0].CheckWire(c, p)
 		}
 	}
 	if x.ModelUse != nil {
-		p := wire.Join(p, "model.use")
+		p := c.Join(p, "model.use")
 		x.ModelUse.CheckWire(c, p)
 	}
 	for _, m := range x.Unknown {
-		p := wire.Join(p, m.Key)
+		p := c.Join(p, m.Key)
 		if err := func() error {
 			d := wire.NewDecoder(m.Value)
 			var v CapabilityPatterns
@@ -4469,7 +4469,7 @@ func (x *Lease) CheckWire(c *wire.Checker, p string) {
 		}
 	}
 	for _, m := range x.Unknown {
-		p := wire.Join(p, m.Key)
+		p := c.Join(p, m.Key)
 		k := m.Key
 		if utf8.RuneCountInString(string(k)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
@@ -4564,7 +4564,7 @@ func (x *LeaseConstraints) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LeaseConstraints) CheckWire(c *wire.Checker, p string) {
 	if x.ExpiresAt != nil {
-		p := wire.Join(p, "expires_at")
+		p := c.Join(p, "expires_at")
 		(*x.ExpiresAt).CheckWire(c, p)
 	}
 }
@@ -4815,18 +4815,18 @@ func (x *CredentialConstraints) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CredentialConstraints) CheckWire(c *wire.Checker, p string) {
 	if x.CostBudget != nil {
-		p := wire.Join(p, "cost.budget")
+		p := c.Join(p, "cost.budget")
 		for i0 := range x.CostBudget {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.CostBudget[i0].CheckWire(c, p)
 		}
 	}
 	if x.ModelUse != nil {
-		p := wire.Join(p, "model.use")
+		p := c.Join(p, "model.use")
 		x.ModelUse.CheckWire(c, p)
 	}
 	if x.ExpiresAt != nil {
-		p := wire.Join(p, "expires_at")
+		p := c.Join(p, "expires_at")
 		(*x.ExpiresAt).CheckWire(c, p)
 	}
 }
@@ -5001,23 +5001,23 @@ func (x *Credential) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Credential) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		if utf8.RuneCountInString(string(x.ID)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "scheme")
+		p := c.Join(p, "scheme")
 		x.Scheme.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "value")
+		p := c.Join(p, "value")
 		if utf8.RuneCountInString(string(x.Value)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "endpoint")
+		p := c.Join(p, "endpoint")
 		if utf8.RuneCountInString(string(x.Endpoint)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -5026,11 +5026,11 @@ func (x *Credential) CheckWire(c *wire.Checker, p string) {
 		}
 	}
 	if x.Profile != nil {
-		p := wire.Join(p, "profile")
+		p := c.Join(p, "profile")
 		(*x.Profile).CheckWire(c, p)
 	}
 	if x.Constraints != nil {
-		p := wire.Join(p, "constraints")
+		p := c.Join(p, "constraints")
 		(*x.Constraints).CheckWire(c, p)
 	}
 }
@@ -5422,39 +5422,39 @@ func (x *Envelope) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		x.ID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "type")
+		p := c.Join(p, "type")
 		if utf8.RuneCountInString(string(x.Type)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.SessionID != nil {
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		(*x.SessionID).CheckWire(c, p)
 	}
 	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
+		p := c.Join(p, "trace_id")
 		(*x.TraceID).CheckWire(c, p)
 	}
 	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		(*x.JobID).CheckWire(c, p)
 	}
 	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
+		p := c.Join(p, "event_seq")
 		(*x.EventSeq).CheckWire(c, p)
 	}
 	if x.Payload != nil {
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		if !wire.RawIs(x.Payload, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
+		p := c.Join(p, "extensions")
 		(*x.Extensions).CheckWire(c, p)
 	}
 }
@@ -5641,46 +5641,46 @@ func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
 		switch i {
 		case 1:
 			{
-				p := wire.Join(p, "id")
+				p := c.Join(p, "id")
 				x.ID.CheckWire(c, p)
 			}
 		case 2:
 			{
-				p := wire.Join(p, "type")
+				p := c.Join(p, "type")
 				if utf8.RuneCountInString(string(x.Type)) < 1 {
 					c.Fail(p, "is shorter than 1 characters")
 				}
 			}
 		case 3:
 			if x.SessionID != nil {
-				p := wire.Join(p, "session_id")
+				p := c.Join(p, "session_id")
 				(*x.SessionID).CheckWire(c, p)
 			}
 		case 4:
 			if x.TraceID != nil {
-				p := wire.Join(p, "trace_id")
+				p := c.Join(p, "trace_id")
 				(*x.TraceID).CheckWire(c, p)
 			}
 		case 5:
 			if x.JobID != nil {
-				p := wire.Join(p, "job_id")
+				p := c.Join(p, "job_id")
 				(*x.JobID).CheckWire(c, p)
 			}
 		case 6:
 			if x.EventSeq != nil {
-				p := wire.Join(p, "event_seq")
+				p := c.Join(p, "event_seq")
 				(*x.EventSeq).CheckWire(c, p)
 			}
 		case 7:
 			if x.Payload != nil {
-				p := wire.Join(p, "payload")
+				p := c.Join(p, "payload")
 				if !wire.RawIs(x.Payload, "object") {
 					c.Fail(p, "wrong type: want object")
 				}
 			}
 		case 8:
 			if x.Extensions != nil {
-				p := wire.Join(p, "extensions")
+				p := c.Join(p, "extensions")
 				(*x.Extensions).CheckWire(c, p)
 			}
 		}
@@ -5818,7 +5818,7 @@ func (x *ArtifactRefBody) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArtifactRefBody) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "uri")
+		p := c.Join(p, "uri")
 		if utf8.RuneCountInString(string(x.URI)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -5827,19 +5827,19 @@ func (x *ArtifactRefBody) CheckWire(c *wire.Checker, p string) {
 		}
 	}
 	{
-		p := wire.Join(p, "content_type")
+		p := c.Join(p, "content_type")
 		if utf8.RuneCountInString(string(x.ContentType)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.ByteSize != nil {
-		p := wire.Join(p, "byte_size")
+		p := c.Join(p, "byte_size")
 		if uint64((*x.ByteSize)) > 9223372036854775807 {
 			c.Fail(p, "%d is greater than the maximum 9223372036854775807", uint64((*x.ByteSize)))
 		}
 	}
 	if x.Sha256 != nil {
-		p := wire.Join(p, "sha256")
+		p := c.Join(p, "sha256")
 		if utf8.RuneCountInString(string((*x.Sha256))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -6169,21 +6169,21 @@ func (x *DelegateRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DelegateRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "delegate_id")
+		p := c.Join(p, "delegate_id")
 		if utf8.RuneCountInString(string(x.DelegateID)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "agent")
+		p := c.Join(p, "agent")
 		x.Agent.CheckWire(c, p)
 	}
 	if x.LeaseRequest != nil {
-		p := wire.Join(p, "lease_request")
+		p := c.Join(p, "lease_request")
 		(*x.LeaseRequest).CheckWire(c, p)
 	}
 	if x.LeaseConstraints != nil {
-		p := wire.Join(p, "lease_constraints")
+		p := c.Join(p, "lease_constraints")
 		(*x.LeaseConstraints).CheckWire(c, p)
 	}
 }
@@ -6322,15 +6322,15 @@ func (x *DelegateChildJob) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DelegateChildJob) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "child_job_id")
+		p := c.Join(p, "child_job_id")
 		x.ChildJobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "agent")
+		p := c.Join(p, "agent")
 		x.Agent.CheckWire(c, p)
 	}
 	if x.Lease != nil {
-		p := wire.Join(p, "lease")
+		p := c.Join(p, "lease")
 		(*x.Lease).CheckWire(c, p)
 	}
 }
@@ -6455,17 +6455,17 @@ func (x *LogBody) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogBody) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "level")
+		p := c.Join(p, "level")
 		x.Level.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "message")
+		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Attributes != nil {
-		p := wire.Join(p, "attributes")
+		p := c.Join(p, "attributes")
 		if !wire.RawIs(x.Attributes, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -6716,7 +6716,7 @@ func (x *MetricBody) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MetricBody) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "name")
+		p := c.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -6874,19 +6874,19 @@ func (x *ProgressBody) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProgressBody) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "current")
+		p := c.Join(p, "current")
 		if float64(x.Current) < 0.0 {
 			c.Fail(p, "%v is less than 0", float64(x.Current))
 		}
 	}
 	if x.Total != nil {
-		p := wire.Join(p, "total")
+		p := c.Join(p, "total")
 		if float64((*x.Total)) < 0.0 {
 			c.Fail(p, "%v is less than 0", float64((*x.Total)))
 		}
 	}
 	if x.Units != nil {
-		p := wire.Join(p, "units")
+		p := c.Join(p, "units")
 		if utf8.RuneCountInString(string((*x.Units))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -7048,19 +7048,19 @@ func (x *ResultChunkBody) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResultChunkBody) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "result_id")
+		p := c.Join(p, "result_id")
 		if utf8.RuneCountInString(string(x.ResultID)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "chunk_seq")
+		p := c.Join(p, "chunk_seq")
 		if uint64(x.ChunkSeq) > 9223372036854775807 {
 			c.Fail(p, "%d is greater than the maximum 9223372036854775807", uint64(x.ChunkSeq))
 		}
 	}
 	{
-		p := wire.Join(p, "encoding")
+		p := c.Join(p, "encoding")
 		x.Encoding.CheckWire(c, p)
 	}
 }
@@ -7264,17 +7264,17 @@ func (x *StatusBody) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StatusBody) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "phase")
+		p := c.Join(p, "phase")
 		x.Phase.CheckWire(c, p)
 	}
 	if x.ID != nil {
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		if utf8.RuneCountInString(string((*x.ID))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Value != nil {
-		p := wire.Join(p, "value")
+		p := c.Join(p, "value")
 		if utf8.RuneCountInString(string((*x.Value))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -7783,7 +7783,7 @@ func (x *thenStatusBodyWithDetails) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *thenStatusBodyWithDetails) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "details")
+		p := c.Join(p, "details")
 		x.Details.CheckWire(c, p)
 	}
 }
@@ -8111,19 +8111,19 @@ func (x *ToolCallBody) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallBody) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "tool")
+		p := c.Join(p, "tool")
 		if utf8.RuneCountInString(string(x.Tool)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Args != nil {
-		p := wire.Join(p, "args")
+		p := c.Join(p, "args")
 		if !wire.RawIs(x.Args, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	{
-		p := wire.Join(p, "call_id")
+		p := c.Join(p, "call_id")
 		if utf8.RuneCountInString(string(x.CallID)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -8253,13 +8253,13 @@ func (x *ToolResultBody) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolResultBody) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "call_id")
+		p := c.Join(p, "call_id")
 		if utf8.RuneCountInString(string(x.CallID)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Error != nil {
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		(*x.Error).CheckWire(c, p)
 	}
 	if x.Result != nil && x.Error != nil {
@@ -8404,12 +8404,12 @@ func (x *JobAccepted) EncodeWireFields(e *wire.Encoder) {
 func (x *JobAccepted) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -8661,48 +8661,48 @@ func (x *JobAcceptedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobAcceptedPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	if x.Agent != nil {
-		p := wire.Join(p, "agent")
+		p := c.Join(p, "agent")
 		(*x.Agent).CheckWire(c, p)
 	}
 	if x.Lease != nil {
-		p := wire.Join(p, "lease")
+		p := c.Join(p, "lease")
 		(*x.Lease).CheckWire(c, p)
 	}
 	if x.LeaseConstraints != nil {
-		p := wire.Join(p, "lease_constraints")
+		p := c.Join(p, "lease_constraints")
 		(*x.LeaseConstraints).CheckWire(c, p)
 	}
 	if x.Budget != nil {
-		p := wire.Join(p, "budget")
+		p := c.Join(p, "budget")
 		x.Budget.CheckWire(c, p)
 	}
 	if x.Credentials != nil {
-		p := wire.Join(p, "credentials")
+		p := c.Join(p, "credentials")
 		for i0 := range x.Credentials {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Credentials[i0].CheckWire(c, p)
 		}
 	}
 	{
-		p := wire.Join(p, "accepted_at")
+		p := c.Join(p, "accepted_at")
 		x.AcceptedAt.CheckWire(c, p)
 	}
 	if x.ParentJobID != nil {
-		p := wire.Join(p, "parent_job_id")
+		p := c.Join(p, "parent_job_id")
 		(*x.ParentJobID).CheckWire(c, p)
 	}
 	if x.DelegateID != nil {
-		p := wire.Join(p, "delegate_id")
+		p := c.Join(p, "delegate_id")
 		if utf8.RuneCountInString(string((*x.DelegateID))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
+		p := c.Join(p, "trace_id")
 		(*x.TraceID).CheckWire(c, p)
 	}
 }
@@ -8858,17 +8858,17 @@ func (x *JobCancel) EncodeWireFields(e *wire.Encoder) {
 func (x *JobCancel) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 6, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -9116,17 +9116,17 @@ func (x *JobCancelled) EncodeWireFields(e *wire.Encoder) {
 func (x *JobCancelled) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 6, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -9386,20 +9386,20 @@ func (x *JobError) EncodeWireFields(e *wire.Encoder) {
 func (x *JobError) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "event_seq")
+		p := c.Join(p, "event_seq")
 		x.EventSeq.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -9511,27 +9511,27 @@ func (x *JobErrorPayload) EncodeWireFields(e *wire.Encoder) {
 func (x *JobErrorPayload) CheckWire(c *wire.Checker, p string) {
 	x.ErrorPayload.checkWireMembers(c, p, 0, 4)
 	{
-		p := wire.Join(p, "final_status")
+		p := c.Join(p, "final_status")
 		x.FinalStatus.CheckWire(c, p)
 	}
 	if true && ((x.Code == "LEASE_EXPIRED") || (x.Code == "BUDGET_EXHAUSTED")) {
 		if true && !(x.Retryable == false) {
-			c.Fail(wire.Join(p, "retryable"), "must be false when code is \"LEASE_EXPIRED\" or \"BUDGET_EXHAUSTED\"")
+			c.Fail(c.Join(p, "retryable"), "must be false when code is \"LEASE_EXPIRED\" or \"BUDGET_EXHAUSTED\"")
 		}
 	}
 	if true && (x.Code == "INTERNAL_ERROR") {
 		if true && !(x.Retryable == true) {
-			c.Fail(wire.Join(p, "retryable"), "must be true when code is \"INTERNAL_ERROR\"")
+			c.Fail(c.Join(p, "retryable"), "must be true when code is \"INTERNAL_ERROR\"")
 		}
 	}
 	if true && (x.FinalStatus == "cancelled") {
 		if true && !(x.Code == "CANCELLED") {
-			c.Fail(wire.Join(p, "code"), "must be \"CANCELLED\" when final_status is \"cancelled\"")
+			c.Fail(c.Join(p, "code"), "must be \"CANCELLED\" when final_status is \"cancelled\"")
 		}
 	}
 	if true && ((x.Code == "LEASE_EXPIRED") || (x.Code == "BUDGET_EXHAUSTED")) {
 		if true && !(x.FinalStatus == "error") {
-			c.Fail(wire.Join(p, "final_status"), "must be \"error\" when code is \"LEASE_EXPIRED\" or \"BUDGET_EXHAUSTED\"")
+			c.Fail(c.Join(p, "final_status"), "must be \"error\" when code is \"LEASE_EXPIRED\" or \"BUDGET_EXHAUSTED\"")
 		}
 	}
 }
@@ -9757,20 +9757,20 @@ func (x *JobEvent) EncodeWireFields(e *wire.Encoder) {
 func (x *JobEvent) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "event_seq")
+		p := c.Join(p, "event_seq")
 		x.EventSeq.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		CheckJobEventPayload(c, p, x.Payload)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -10134,11 +10134,11 @@ func (x *LogEvent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogEvent) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "ts")
+		p := c.Join(p, "ts")
 		x.Ts.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "body")
+		p := c.Join(p, "body")
 		x.Body.CheckWire(c, p)
 	}
 }
@@ -10262,11 +10262,11 @@ func (x *ThoughtEvent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ThoughtEvent) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "ts")
+		p := c.Join(p, "ts")
 		x.Ts.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "body")
+		p := c.Join(p, "body")
 		x.Body.CheckWire(c, p)
 	}
 }
@@ -10390,11 +10390,11 @@ func (x *ToolCallEvent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallEvent) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "ts")
+		p := c.Join(p, "ts")
 		x.Ts.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "body")
+		p := c.Join(p, "body")
 		x.Body.CheckWire(c, p)
 	}
 }
@@ -10518,11 +10518,11 @@ func (x *ToolResultEvent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolResultEvent) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "ts")
+		p := c.Join(p, "ts")
 		x.Ts.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "body")
+		p := c.Join(p, "body")
 		x.Body.CheckWire(c, p)
 	}
 }
@@ -10646,11 +10646,11 @@ func (x *StatusEvent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StatusEvent) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "ts")
+		p := c.Join(p, "ts")
 		x.Ts.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "body")
+		p := c.Join(p, "body")
 		x.Body.CheckWire(c, p)
 	}
 }
@@ -10774,11 +10774,11 @@ func (x *MetricEvent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MetricEvent) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "ts")
+		p := c.Join(p, "ts")
 		x.Ts.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "body")
+		p := c.Join(p, "body")
 		x.Body.CheckWire(c, p)
 	}
 }
@@ -10902,11 +10902,11 @@ func (x *ArtifactRefEvent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArtifactRefEvent) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "ts")
+		p := c.Join(p, "ts")
 		x.Ts.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "body")
+		p := c.Join(p, "body")
 		x.Body.CheckWire(c, p)
 	}
 }
@@ -11034,11 +11034,11 @@ func (x *DelegateEvent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DelegateEvent) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "ts")
+		p := c.Join(p, "ts")
 		x.Ts.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "body")
+		p := c.Join(p, "body")
 		CheckDelegateBody(c, p, x.Body)
 	}
 }
@@ -11162,11 +11162,11 @@ func (x *ProgressEvent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProgressEvent) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "ts")
+		p := c.Join(p, "ts")
 		x.Ts.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "body")
+		p := c.Join(p, "body")
 		x.Body.CheckWire(c, p)
 	}
 }
@@ -11290,11 +11290,11 @@ func (x *ResultChunkEvent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResultChunkEvent) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "ts")
+		p := c.Join(p, "ts")
 		x.Ts.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "body")
+		p := c.Join(p, "body")
 		x.Body.CheckWire(c, p)
 	}
 }
@@ -11420,17 +11420,17 @@ func (x *VendorEvent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *VendorEvent) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		if !pattern9().MatchString(string(x.Kind)) {
 			c.Fail(p, "%q does not match the pattern ^x-vendor\\.", string(x.Kind))
 		}
 	}
 	{
-		p := wire.Join(p, "ts")
+		p := c.Join(p, "ts")
 		x.Ts.CheckWire(c, p)
 	}
 	if x.Body != nil {
-		p := wire.Join(p, "body")
+		p := c.Join(p, "body")
 		if !wire.RawIs(x.Body, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -11598,20 +11598,20 @@ func (x *LogEventMessage) EncodeWireFields(e *wire.Encoder) {
 func (x *LogEventMessage) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "event_seq")
+		p := c.Join(p, "event_seq")
 		x.EventSeq.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -11778,20 +11778,20 @@ func (x *ThoughtEventMessage) EncodeWireFields(e *wire.Encoder) {
 func (x *ThoughtEventMessage) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "event_seq")
+		p := c.Join(p, "event_seq")
 		x.EventSeq.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -11958,20 +11958,20 @@ func (x *ToolCallEventMessage) EncodeWireFields(e *wire.Encoder) {
 func (x *ToolCallEventMessage) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "event_seq")
+		p := c.Join(p, "event_seq")
 		x.EventSeq.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -12138,20 +12138,20 @@ func (x *ToolResultEventMessage) EncodeWireFields(e *wire.Encoder) {
 func (x *ToolResultEventMessage) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "event_seq")
+		p := c.Join(p, "event_seq")
 		x.EventSeq.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -12318,20 +12318,20 @@ func (x *StatusEventMessage) EncodeWireFields(e *wire.Encoder) {
 func (x *StatusEventMessage) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "event_seq")
+		p := c.Join(p, "event_seq")
 		x.EventSeq.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -12498,20 +12498,20 @@ func (x *MetricEventMessage) EncodeWireFields(e *wire.Encoder) {
 func (x *MetricEventMessage) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "event_seq")
+		p := c.Join(p, "event_seq")
 		x.EventSeq.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -12678,20 +12678,20 @@ func (x *ArtifactRefEventMessage) EncodeWireFields(e *wire.Encoder) {
 func (x *ArtifactRefEventMessage) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "event_seq")
+		p := c.Join(p, "event_seq")
 		x.EventSeq.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -12858,20 +12858,20 @@ func (x *DelegateEventMessage) EncodeWireFields(e *wire.Encoder) {
 func (x *DelegateEventMessage) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "event_seq")
+		p := c.Join(p, "event_seq")
 		x.EventSeq.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -13038,20 +13038,20 @@ func (x *ProgressEventMessage) EncodeWireFields(e *wire.Encoder) {
 func (x *ProgressEventMessage) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "event_seq")
+		p := c.Join(p, "event_seq")
 		x.EventSeq.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -13218,20 +13218,20 @@ func (x *ResultChunkEventMessage) EncodeWireFields(e *wire.Encoder) {
 func (x *ResultChunkEventMessage) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "event_seq")
+		p := c.Join(p, "event_seq")
 		x.EventSeq.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -13400,20 +13400,20 @@ func (x *JobResult) EncodeWireFields(e *wire.Encoder) {
 func (x *JobResult) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "event_seq")
+		p := c.Join(p, "event_seq")
 		x.EventSeq.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -13586,13 +13586,13 @@ func (x *JobResultPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobResultPayload) CheckWire(c *wire.Checker, p string) {
 	if x.ResultID != nil {
-		p := wire.Join(p, "result_id")
+		p := c.Join(p, "result_id")
 		if utf8.RuneCountInString(string((*x.ResultID))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.ResultSize != nil {
-		p := wire.Join(p, "result_size")
+		p := c.Join(p, "result_size")
 		if uint64((*x.ResultSize)) > 9223372036854775807 {
 			c.Fail(p, "%d is greater than the maximum 9223372036854775807", uint64((*x.ResultSize)))
 		}
@@ -13739,12 +13739,12 @@ func (x *JobSubmit) EncodeWireFields(e *wire.Encoder) {
 func (x *JobSubmit) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -13926,25 +13926,25 @@ func (x *JobSubmitPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobSubmitPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "agent")
+		p := c.Join(p, "agent")
 		x.Agent.CheckWire(c, p)
 	}
 	if x.LeaseRequest != nil {
-		p := wire.Join(p, "lease_request")
+		p := c.Join(p, "lease_request")
 		(*x.LeaseRequest).CheckWire(c, p)
 	}
 	if x.LeaseConstraints != nil {
-		p := wire.Join(p, "lease_constraints")
+		p := c.Join(p, "lease_constraints")
 		(*x.LeaseConstraints).CheckWire(c, p)
 	}
 	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
+		p := c.Join(p, "idempotency_key")
 		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.MaxRuntimeSec != nil {
-		p := wire.Join(p, "max_runtime_sec")
+		p := c.Join(p, "max_runtime_sec")
 		if uint64((*x.MaxRuntimeSec)) < 1 {
 			c.Fail(p, "%d is less than the minimum 1", uint64((*x.MaxRuntimeSec)))
 		}
@@ -14091,12 +14091,12 @@ func (x *JobSubscribe) EncodeWireFields(e *wire.Encoder) {
 func (x *JobSubscribe) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -14225,11 +14225,11 @@ func (x *JobSubscribePayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobSubscribePayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	if x.FromEventSeq != nil {
-		p := wire.Join(p, "from_event_seq")
+		p := c.Join(p, "from_event_seq")
 		(*x.FromEventSeq).CheckWire(c, p)
 	}
 }
@@ -14371,12 +14371,12 @@ func (x *JobSubscribed) EncodeWireFields(e *wire.Encoder) {
 func (x *JobSubscribed) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -14649,48 +14649,48 @@ func (x *JobSubscribedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobSubscribedPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "current_status")
+		p := c.Join(p, "current_status")
 		x.CurrentStatus.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "agent")
+		p := c.Join(p, "agent")
 		x.Agent.CheckWire(c, p)
 	}
 	if x.Lease != nil {
-		p := wire.Join(p, "lease")
+		p := c.Join(p, "lease")
 		(*x.Lease).CheckWire(c, p)
 	}
 	if x.LeaseConstraints != nil {
-		p := wire.Join(p, "lease_constraints")
+		p := c.Join(p, "lease_constraints")
 		(*x.LeaseConstraints).CheckWire(c, p)
 	}
 	if x.Budget != nil {
-		p := wire.Join(p, "budget")
+		p := c.Join(p, "budget")
 		x.Budget.CheckWire(c, p)
 	}
 	if x.Credentials != nil {
-		p := wire.Join(p, "credentials")
+		p := c.Join(p, "credentials")
 		for i0 := range x.Credentials {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Credentials[i0].CheckWire(c, p)
 		}
 	}
 	if v, ok := x.ParentJobID.Get(); ok {
-		p := wire.Join(p, "parent_job_id")
+		p := c.Join(p, "parent_job_id")
 		if utf8.RuneCountInString(string(v)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
+		p := c.Join(p, "trace_id")
 		(*x.TraceID).CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "subscribed_from")
+		p := c.Join(p, "subscribed_from")
 		x.SubscribedFrom.CheckWire(c, p)
 	}
 }
@@ -14832,12 +14832,12 @@ func (x *JobUnsubscribe) EncodeWireFields(e *wire.Encoder) {
 func (x *JobUnsubscribe) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -14930,7 +14930,7 @@ func (x *JobUnsubscribePayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobUnsubscribePayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 }
@@ -15357,7 +15357,7 @@ func CheckMessage(c *wire.Checker, p string, v Message) {
 		}
 	case *UnknownMessage:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of job.accepted, job.cancel, job.cancelled, job.error, job.event, job.result, job.submit, job.subscribe, job.subscribed, job.unsubscribe, session.ack, session.bye, session.close, session.closed, session.error, session.hello, session.jobs, session.list_jobs, session.ping, session.pong, session.resume, session.welcome", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of job.accepted, job.cancel, job.cancelled, job.error, job.event, job.result, job.submit, job.subscribe, job.subscribed, job.unsubscribe, session.ack, session.bye, session.close, session.closed, session.error, session.hello, session.jobs, session.list_jobs, session.ping, session.pong, session.resume, session.welcome", v.Tag)
 		}
 	}
 }
@@ -15495,7 +15495,7 @@ func (x *SessionHello) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -15633,19 +15633,19 @@ func (x *SessionHelloPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionHelloPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "client")
+		p := c.Join(p, "client")
 		x.Client.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "auth")
+		p := c.Join(p, "auth")
 		x.Auth.CheckWire(c, p)
 	}
 	if x.Capabilities != nil {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		(*x.Capabilities).CheckWire(c, p)
 	}
 	if x.Resume != nil {
-		p := wire.Join(p, "resume")
+		p := c.Join(p, "resume")
 		(*x.Resume).CheckWire(c, p)
 	}
 }
@@ -15787,12 +15787,12 @@ func (x *SessionWelcome) EncodeWireFields(e *wire.Encoder) {
 func (x *SessionWelcome) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -15952,17 +15952,17 @@ func (x *SessionWelcomePayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionWelcomePayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "runtime")
+		p := c.Join(p, "runtime")
 		x.Runtime.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "resume_token")
+		p := c.Join(p, "resume_token")
 		if utf8.RuneCountInString(string(x.ResumeToken)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "resume_window_sec")
+		p := c.Join(p, "resume_window_sec")
 		if uint64(x.ResumeWindowSec) < 1 {
 			c.Fail(p, "%d is less than the minimum 1", uint64(x.ResumeWindowSec))
 		}
@@ -15971,7 +15971,7 @@ func (x *SessionWelcomePayload) CheckWire(c *wire.Checker, p string) {
 		}
 	}
 	if x.HeartbeatIntervalSec != nil {
-		p := wire.Join(p, "heartbeat_interval_sec")
+		p := c.Join(p, "heartbeat_interval_sec")
 		if uint64((*x.HeartbeatIntervalSec)) < 1 {
 			c.Fail(p, "%d is less than the minimum 1", uint64((*x.HeartbeatIntervalSec)))
 		}
@@ -15980,7 +15980,7 @@ func (x *SessionWelcomePayload) CheckWire(c *wire.Checker, p string) {
 		}
 	}
 	{
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		x.Capabilities.CheckWire(c, p)
 	}
 }
@@ -16110,7 +16110,7 @@ func (x *SessionError) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -16253,12 +16253,12 @@ func (x *SessionBye) EncodeWireFields(e *wire.Encoder) {
 func (x *SessionBye) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -16492,12 +16492,12 @@ func (x *SessionClose) EncodeWireFields(e *wire.Encoder) {
 func (x *SessionClose) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -16731,12 +16731,12 @@ func (x *SessionClosed) EncodeWireFields(e *wire.Encoder) {
 func (x *SessionClosed) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -16970,12 +16970,12 @@ func (x *SessionResume) EncodeWireFields(e *wire.Encoder) {
 func (x *SessionResume) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -17085,13 +17085,13 @@ func (x *SessionResumePayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionResumePayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "resume_token")
+		p := c.Join(p, "resume_token")
 		if utf8.RuneCountInString(string(x.ResumeToken)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "last_event_seq")
+		p := c.Join(p, "last_event_seq")
 		x.LastEventSeq.CheckWire(c, p)
 	}
 }
@@ -17233,12 +17233,12 @@ func (x *SessionPing) EncodeWireFields(e *wire.Encoder) {
 func (x *SessionPing) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -17348,13 +17348,13 @@ func (x *SessionPingPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionPingPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "nonce")
+		p := c.Join(p, "nonce")
 		if utf8.RuneCountInString(string(x.Nonce)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "sent_at")
+		p := c.Join(p, "sent_at")
 		x.SentAt.CheckWire(c, p)
 	}
 }
@@ -17496,12 +17496,12 @@ func (x *SessionPong) EncodeWireFields(e *wire.Encoder) {
 func (x *SessionPong) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -17611,13 +17611,13 @@ func (x *SessionPongPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionPongPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "ping_nonce")
+		p := c.Join(p, "ping_nonce")
 		if utf8.RuneCountInString(string(x.PingNonce)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "received_at")
+		p := c.Join(p, "received_at")
 		x.ReceivedAt.CheckWire(c, p)
 	}
 }
@@ -17759,12 +17759,12 @@ func (x *SessionAck) EncodeWireFields(e *wire.Encoder) {
 func (x *SessionAck) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -17857,7 +17857,7 @@ func (x *SessionAckPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionAckPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "last_processed_seq")
+		p := c.Join(p, "last_processed_seq")
 		x.LastProcessedSeq.CheckWire(c, p)
 	}
 }
@@ -17999,12 +17999,12 @@ func (x *SessionListJobs) EncodeWireFields(e *wire.Encoder) {
 func (x *SessionListJobs) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -18147,11 +18147,11 @@ func (x *SessionListJobsPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionListJobsPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Filter != nil {
-		p := wire.Join(p, "filter")
+		p := c.Join(p, "filter")
 		(*x.Filter).CheckWire(c, p)
 	}
 	if x.Limit != nil {
-		p := wire.Join(p, "limit")
+		p := c.Join(p, "limit")
 		if uint64((*x.Limit)) < 1 {
 			c.Fail(p, "%d is less than the minimum 1", uint64((*x.Limit)))
 		}
@@ -18314,22 +18314,22 @@ func (x *JobListFilter) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobListFilter) CheckWire(c *wire.Checker, p string) {
 	if x.Status != nil {
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		for i0 := range x.Status {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Status[i0].CheckWire(c, p)
 		}
 	}
 	if x.Agent != nil {
-		p := wire.Join(p, "agent")
+		p := c.Join(p, "agent")
 		(*x.Agent).CheckWire(c, p)
 	}
 	if x.CreatedAfter != nil {
-		p := wire.Join(p, "created_after")
+		p := c.Join(p, "created_after")
 		(*x.CreatedAfter).CheckWire(c, p)
 	}
 	if x.CreatedBefore != nil {
-		p := wire.Join(p, "created_before")
+		p := c.Join(p, "created_before")
 		(*x.CreatedBefore).CheckWire(c, p)
 	}
 }
@@ -18471,12 +18471,12 @@ func (x *SessionJobs) EncodeWireFields(e *wire.Encoder) {
 func (x *SessionJobs) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 9)
@@ -18634,13 +18634,13 @@ func (x *SessionJobsPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionJobsPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "request_id")
+		p := c.Join(p, "request_id")
 		x.RequestID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "jobs")
+		p := c.Join(p, "jobs")
 		for i0 := range x.Jobs {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Jobs[i0].CheckWire(c, p)
 		}
 	}
@@ -18884,43 +18884,43 @@ func (x *JobListEntry) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobListEntry) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "agent")
+		p := c.Join(p, "agent")
 		x.Agent.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
 	if x.Lease != nil {
-		p := wire.Join(p, "lease")
+		p := c.Join(p, "lease")
 		(*x.Lease).CheckWire(c, p)
 	}
 	if v, ok := x.ParentJobID.Get(); ok {
-		p := wire.Join(p, "parent_job_id")
+		p := c.Join(p, "parent_job_id")
 		if utf8.RuneCountInString(string(v)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "created_at")
+		p := c.Join(p, "created_at")
 		x.CreatedAt.CheckWire(c, p)
 	}
 	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
+		p := c.Join(p, "trace_id")
 		(*x.TraceID).CheckWire(c, p)
 	}
 	if x.LastEventSeq != nil {
-		p := wire.Join(p, "last_event_seq")
+		p := c.Join(p, "last_event_seq")
 		(*x.LastEventSeq).CheckWire(c, p)
 	}
 	if x.Credentials != nil {
-		p := wire.Join(p, "credentials")
+		p := c.Join(p, "credentials")
 		for i0 := range x.Credentials {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Credentials[i0].CheckWire(c, p)
 		}
 	}
@@ -19043,7 +19043,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentInfo
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/AgentInventory":
@@ -19087,7 +19093,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentName
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/AgentRef":
@@ -19109,7 +19121,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentRef
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/AgentVersion":
@@ -19131,7 +19149,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentVersion
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Auth":
@@ -19153,7 +19177,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Auth
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Budget":
@@ -19193,7 +19223,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BudgetAmount
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Capabilities":
@@ -19215,7 +19251,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Capabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/CapabilityPatterns":
@@ -19237,7 +19279,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CapabilityPatterns
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/ClientInfo":
@@ -19259,7 +19307,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ClientInfo
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Credential":
@@ -19281,7 +19335,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Credential
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/CredentialConstraints":
@@ -19303,7 +19363,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CredentialConstraints
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Currency":
@@ -19325,7 +19391,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Currency
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/ErrorCode":
@@ -19347,7 +19419,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ErrorCode
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/ErrorPayload":
@@ -19369,7 +19447,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ErrorPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/EventSeq":
@@ -19391,7 +19475,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v EventSeq
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Extensions":
@@ -19413,7 +19503,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Extensions
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Feature":
@@ -19435,7 +19531,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Feature
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/JobId":
@@ -19457,7 +19559,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/JobState":
@@ -19479,7 +19587,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobState
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Lease":
@@ -19501,7 +19615,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Lease
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/LeaseConstraints":
@@ -19523,7 +19643,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LeaseConstraints
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/MessageId":
@@ -19545,7 +19671,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MessageID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/ResumeRequest":
@@ -19567,7 +19699,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ResumeRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/RuntimeInfo":
@@ -19589,7 +19727,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v RuntimeInfo
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/SessionId":
@@ -19611,7 +19755,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/Timestamp":
@@ -19633,7 +19783,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Timestamp
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/TraceId":
@@ -19655,7 +19811,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TraceID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/UtcTimestamp":
@@ -19677,7 +19839,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UtcTimestamp
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/envelope.json#", "https://agentproto.dev/schema/arcp/v1.1/envelope.json":
@@ -19699,7 +19867,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Envelope
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.artifact_ref.json#", "https://agentproto.dev/schema/arcp/v1.1/event.artifact_ref.json":
@@ -19721,7 +19895,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArtifactRefBody
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.delegate.json#", "https://agentproto.dev/schema/arcp/v1.1/event.delegate.json":
@@ -19765,7 +19945,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LogBody
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.metric.json#", "https://agentproto.dev/schema/arcp/v1.1/event.metric.json":
@@ -19787,7 +19973,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MetricBody
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.progress.json#", "https://agentproto.dev/schema/arcp/v1.1/event.progress.json":
@@ -19809,7 +20001,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProgressBody
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.result_chunk.json#", "https://agentproto.dev/schema/arcp/v1.1/event.result_chunk.json":
@@ -19831,7 +20029,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ResultChunkBody
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.status.json#", "https://agentproto.dev/schema/arcp/v1.1/event.status.json":
@@ -19853,7 +20057,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StatusBody
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.thought.json#", "https://agentproto.dev/schema/arcp/v1.1/event.thought.json":
@@ -19875,7 +20085,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ThoughtBody
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.tool_call.json#", "https://agentproto.dev/schema/arcp/v1.1/event.tool_call.json":
@@ -19897,7 +20113,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallBody
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/event.tool_result.json#", "https://agentproto.dev/schema/arcp/v1.1/event.tool_result.json":
@@ -19919,7 +20141,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolResultBody
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.accepted.json#", "https://agentproto.dev/schema/arcp/v1.1/job.accepted.json":
@@ -19977,7 +20205,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobCancel
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.cancel.json#/$defs/JobCancelPayload":
@@ -19999,7 +20233,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobCancelPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.cancelled.json#", "https://agentproto.dev/schema/arcp/v1.1/job.cancelled.json":
@@ -20021,7 +20261,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobCancelled
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.cancelled.json#/$defs/JobCancelledPayload":
@@ -20043,7 +20289,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobCancelledPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.error.json#", "https://agentproto.dev/schema/arcp/v1.1/job.error.json":
@@ -20065,7 +20317,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobError
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.error.json#/$defs/JobErrorPayload":
@@ -20087,7 +20345,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobErrorPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#", "https://agentproto.dev/schema/arcp/v1.1/job.event.json":
@@ -20131,7 +20395,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArtifactRefEvent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ArtifactRefEventMessage":
@@ -20153,7 +20423,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArtifactRefEventMessage
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/DelegateEvent":
@@ -20175,7 +20451,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DelegateEvent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/DelegateEventMessage":
@@ -20197,7 +20479,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DelegateEventMessage
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/JobEventPayload":
@@ -20245,7 +20533,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LogEvent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/LogEventMessage":
@@ -20267,7 +20561,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LogEventMessage
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/MetricEvent":
@@ -20289,7 +20589,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MetricEvent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/MetricEventMessage":
@@ -20311,7 +20617,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MetricEventMessage
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ProgressEvent":
@@ -20333,7 +20645,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProgressEvent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ProgressEventMessage":
@@ -20355,7 +20673,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProgressEventMessage
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ResultChunkEvent":
@@ -20377,7 +20701,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ResultChunkEvent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ResultChunkEventMessage":
@@ -20399,7 +20729,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ResultChunkEventMessage
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/StatusEvent":
@@ -20421,7 +20757,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StatusEvent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/StatusEventMessage":
@@ -20443,7 +20785,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StatusEventMessage
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ThoughtEvent":
@@ -20465,7 +20813,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ThoughtEvent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ThoughtEventMessage":
@@ -20487,7 +20841,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ThoughtEventMessage
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolCallEvent":
@@ -20509,7 +20869,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallEvent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolCallEventMessage":
@@ -20531,7 +20897,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallEventMessage
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolResultEvent":
@@ -20553,7 +20925,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolResultEvent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolResultEventMessage":
@@ -20575,7 +20953,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolResultEventMessage
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/VendorEvent":
@@ -20597,7 +20981,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v VendorEvent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.result.json#", "https://agentproto.dev/schema/arcp/v1.1/job.result.json":
@@ -20619,7 +21009,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobResult
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.result.json#/$defs/JobResultPayload":
@@ -20641,7 +21037,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobResultPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.submit.json#", "https://agentproto.dev/schema/arcp/v1.1/job.submit.json":
@@ -20663,7 +21065,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobSubmit
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.submit.json#/$defs/JobSubmitPayload":
@@ -20685,7 +21093,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobSubmitPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.subscribe.json#", "https://agentproto.dev/schema/arcp/v1.1/job.subscribe.json":
@@ -20707,7 +21121,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobSubscribe
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.subscribe.json#/$defs/JobSubscribePayload":
@@ -20729,7 +21149,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobSubscribePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.subscribed.json#", "https://agentproto.dev/schema/arcp/v1.1/job.subscribed.json":
@@ -20787,7 +21213,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobUnsubscribe
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.unsubscribe.json#/$defs/JobUnsubscribePayload":
@@ -20809,7 +21241,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobUnsubscribePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/message.json#", "https://agentproto.dev/schema/arcp/v1.1/message.json":
@@ -20857,7 +21295,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionAck
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.ack.json#/$defs/SessionAckPayload":
@@ -20879,7 +21323,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionAckPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.bye.json#", "https://agentproto.dev/schema/arcp/v1.1/session.bye.json":
@@ -20901,7 +21351,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionBye
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.bye.json#/$defs/SessionByePayload":
@@ -20923,7 +21379,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionByePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.close.json#", "https://agentproto.dev/schema/arcp/v1.1/session.close.json":
@@ -20945,7 +21407,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionClose
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.close.json#/$defs/SessionClosePayload":
@@ -20967,7 +21435,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionClosePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.closed.json#", "https://agentproto.dev/schema/arcp/v1.1/session.closed.json":
@@ -20989,7 +21463,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionClosed
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.closed.json#/$defs/SessionClosedPayload":
@@ -21011,7 +21491,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionClosedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.error.json#", "https://agentproto.dev/schema/arcp/v1.1/session.error.json":
@@ -21033,7 +21519,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionError
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.hello.json#", "https://agentproto.dev/schema/arcp/v1.1/session.hello.json":
@@ -21055,7 +21547,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionHello
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.hello.json#/$defs/SessionHelloPayload":
@@ -21077,7 +21575,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionHelloPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.jobs.json#", "https://agentproto.dev/schema/arcp/v1.1/session.jobs.json":
@@ -21099,7 +21603,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionJobs
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.jobs.json#/$defs/JobListEntry":
@@ -21121,7 +21631,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobListEntry
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.jobs.json#/$defs/SessionJobsPayload":
@@ -21143,7 +21659,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionJobsPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.list_jobs.json#", "https://agentproto.dev/schema/arcp/v1.1/session.list_jobs.json":
@@ -21165,7 +21687,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionListJobs
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.list_jobs.json#/$defs/JobListFilter":
@@ -21187,7 +21715,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobListFilter
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.list_jobs.json#/$defs/SessionListJobsPayload":
@@ -21209,7 +21743,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionListJobsPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.ping.json#", "https://agentproto.dev/schema/arcp/v1.1/session.ping.json":
@@ -21231,7 +21771,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionPing
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.ping.json#/$defs/SessionPingPayload":
@@ -21253,7 +21799,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionPingPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.pong.json#", "https://agentproto.dev/schema/arcp/v1.1/session.pong.json":
@@ -21275,7 +21827,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionPong
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.pong.json#/$defs/SessionPongPayload":
@@ -21297,7 +21855,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionPongPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.resume.json#", "https://agentproto.dev/schema/arcp/v1.1/session.resume.json":
@@ -21319,7 +21883,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionResume
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.resume.json#/$defs/SessionResumePayload":
@@ -21341,7 +21911,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionResumePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.welcome.json#", "https://agentproto.dev/schema/arcp/v1.1/session.welcome.json":
@@ -21363,7 +21939,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionWelcome
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/session.welcome.json#/$defs/SessionWelcomePayload":
@@ -21385,7 +21967,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionWelcomePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	}

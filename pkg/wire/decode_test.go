@@ -437,3 +437,42 @@ func TestCodecCheckAt(t *testing.T) {
 		t.Error("the zero Codec vouches for a value")
 	}
 }
+
+// TestQuietChecker: a quiet checker gives the same verdict with no detail,
+// and builds no pointer on the way.
+func TestQuietChecker(t *testing.T) {
+	check := func(c *wire.Checker, v []int) {
+		p := c.Join("", "items")
+		for i, x := range v {
+			if x < 0 {
+				c.Fail(c.JoinIndex(p, i), "%d is negative", x)
+			}
+		}
+	}
+	var loud wire.Checker
+	check(&loud, []int{1, -2})
+	if !loud.Failed() || loud.Err() == nil || loud.Err().Error() != "/items/1: -2 is negative" {
+		t.Fatalf("loud checker: failed %v, err %v", loud.Failed(), loud.Err())
+	}
+	var quiet wire.Checker
+	quiet.Quiet()
+	if quiet.Join("/a", "b") != "" || quiet.JoinIndex("/a", 3) != "" {
+		t.Fatal("a quiet checker builds pointers")
+	}
+	check(&quiet, []int{1, 2})
+	if quiet.Failed() || quiet.Err() != nil {
+		t.Fatalf("quiet checker on a valid value: failed %v, err %v", quiet.Failed(), quiet.Err())
+	}
+	check(&quiet, []int{1, -2})
+	if !quiet.Failed() || quiet.Err() == nil {
+		t.Fatalf("quiet checker missed a failure: failed %v, err %v", quiet.Failed(), quiet.Err())
+	}
+	valid := []int{1, 2, 3}
+	if n := testing.AllocsPerRun(100, func() {
+		var c wire.Checker
+		c.Quiet()
+		check(&c, valid)
+	}); n != 0 {
+		t.Fatalf("a quiet check of a valid value allocates %v times", n)
+	}
+}

@@ -128,22 +128,58 @@ func (es Errors) Error() string {
 }
 
 // Checker collects validation errors. Generated Validate methods pass one
-// down the value tree.
+// down the value tree, and build the pointers of the values they visit
+// with its Join and JoinIndex.
 type Checker struct {
-	errs Errors
+	errs   Errors
+	quiet  bool
+	failed bool
 }
+
+// Quiet makes the checker note only whether anything failed (Failed): it
+// keeps no errors, and its Join and JoinIndex build no pointers, so a
+// check of a valid value allocates nothing. For a caller that needs a
+// verdict, not an explanation.
+func (c *Checker) Quiet() { c.quiet = true }
 
 // Fail records that the value at pointer breaks a constraint.
 func (c *Checker) Fail(pointer, format string, args ...any) {
+	if c.quiet {
+		c.failed = true
+		return
+	}
 	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: fmt.Sprintf(format, args...), Code: CodeConstraint})
 }
 
-// Err returns the collected errors as Errors, or nil if there are none.
+// Failed reports whether Fail was called.
+func (c *Checker) Failed() bool { return c.failed || len(c.errs) > 0 }
+
+// Err returns the collected errors as Errors, or nil if there are none. A
+// quiet checker that saw a failure returns one error that says so.
 func (c *Checker) Err() error {
 	if len(c.errs) == 0 {
+		if c.failed {
+			return Errors{{Pointer: "", Offset: -1, Msg: "the value breaks a constraint (a quiet check keeps no detail)", Code: CodeConstraint}}
+		}
 		return nil
 	}
 	return c.errs
+}
+
+// Join is the package's Join, or "" for a quiet checker.
+func (c *Checker) Join(pointer, token string) string {
+	if c.quiet {
+		return ""
+	}
+	return Join(pointer, token)
+}
+
+// JoinIndex is the package's JoinIndex, or "" for a quiet checker.
+func (c *Checker) JoinIndex(pointer string, i int) string {
+	if c.quiet {
+		return ""
+	}
+	return JoinIndex(pointer, i)
 }
 
 // Join appends a JSON pointer token to a pointer.

@@ -1660,7 +1660,7 @@ func (x *AuthStatusRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthStatusRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -1798,18 +1798,18 @@ func (x *AuthStatusResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthStatusResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "state")
+		p := c.Join(p, "state")
 		x.State.CheckWire(c, p)
 	}
 	if x.Accounts != nil {
-		p := wire.Join(p, "accounts")
+		p := c.Join(p, "accounts")
 		for i0 := range x.Accounts {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Accounts[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -2090,7 +2090,7 @@ func (x *AuthAccount) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthAccount) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -2228,18 +2228,18 @@ func (x *AuthStatusUpdateNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "state")
+		p := c.Join(p, "state")
 		x.State.CheckWire(c, p)
 	}
 	if x.Accounts != nil {
-		p := wire.Join(p, "accounts")
+		p := c.Join(p, "accounts")
 		for i0 := range x.Accounts {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Accounts[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -2483,31 +2483,31 @@ func (x *ClientCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Fs != nil {
-		p := wire.Join(p, "fs")
+		p := c.Join(p, "fs")
 		(*x.Fs).CheckWire(c, p)
 	}
 	if v, ok := x.Session.Get(); ok {
-		p := wire.Join(p, "session")
+		p := c.Join(p, "session")
 		v.CheckWire(c, p)
 	}
 	if x.Auth != nil {
-		p := wire.Join(p, "auth")
+		p := c.Join(p, "auth")
 		(*x.Auth).CheckWire(c, p)
 	}
 	if v, ok := x.Elicitation.Get(); ok {
-		p := wire.Join(p, "elicitation")
+		p := c.Join(p, "elicitation")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Plan.Get(); ok {
-		p := wire.Join(p, "plan")
+		p := c.Join(p, "plan")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Subagents.Get(); ok {
-		p := wire.Join(p, "subagents")
+		p := c.Join(p, "subagents")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -2595,7 +2595,7 @@ func (x *PlanCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -2683,7 +2683,7 @@ func (x *SubagentCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubagentCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -2881,27 +2881,27 @@ func (x *AgentCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.PromptCapabilities != nil {
-		p := wire.Join(p, "promptCapabilities")
+		p := c.Join(p, "promptCapabilities")
 		(*x.PromptCapabilities).CheckWire(c, p)
 	}
 	if x.MCPCapabilities != nil {
-		p := wire.Join(p, "mcpCapabilities")
+		p := c.Join(p, "mcpCapabilities")
 		(*x.MCPCapabilities).CheckWire(c, p)
 	}
 	if x.SessionCapabilities != nil {
-		p := wire.Join(p, "sessionCapabilities")
+		p := c.Join(p, "sessionCapabilities")
 		(*x.SessionCapabilities).CheckWire(c, p)
 	}
 	if x.Auth != nil {
-		p := wire.Join(p, "auth")
+		p := c.Join(p, "auth")
 		(*x.Auth).CheckWire(c, p)
 	}
 	if v, ok := x.Providers.Get(); ok {
-		p := wire.Join(p, "providers")
+		p := c.Join(p, "providers")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3049,7 +3049,7 @@ func (x *MCPCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3397,47 +3397,47 @@ func (x *SessionCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.List.Get(); ok {
-		p := wire.Join(p, "list")
+		p := c.Join(p, "list")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Delete.Get(); ok {
-		p := wire.Join(p, "delete")
+		p := c.Join(p, "delete")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.AdditionalDirectories.Get(); ok {
-		p := wire.Join(p, "additionalDirectories")
+		p := c.Join(p, "additionalDirectories")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Resume.Get(); ok {
-		p := wire.Join(p, "resume")
+		p := c.Join(p, "resume")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Close.Get(); ok {
-		p := wire.Join(p, "close")
+		p := c.Join(p, "close")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.SystemPrompt.Get(); ok {
-		p := wire.Join(p, "systemPrompt")
+		p := c.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Fork.Get(); ok {
-		p := wire.Join(p, "fork")
+		p := c.Join(p, "fork")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Archive.Get(); ok {
-		p := wire.Join(p, "archive")
+		p := c.Join(p, "archive")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Status.Get(); ok {
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Title.Get(); ok {
-		p := wire.Join(p, "title")
+		p := c.Join(p, "title")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3551,11 +3551,11 @@ func (x *SessionSystemPromptCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionSystemPromptCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Mode.Get(); ok {
-		p := wire.Join(p, "mode")
+		p := c.Join(p, "mode")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3669,11 +3669,11 @@ func (x *SessionSystemPromptModeCapabilities) EncodeWireFields(e *wire.Encoder) 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionSystemPromptModeCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Override.Get(); ok {
-		p := wire.Join(p, "override")
+		p := c.Join(p, "override")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3761,7 +3761,7 @@ func (x *SessionSystemPromptOverrideCapabilities) EncodeWireFields(e *wire.Encod
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionSystemPromptOverrideCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3849,7 +3849,7 @@ func (x *SessionForkCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionForkCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3937,7 +3937,7 @@ func (x *SessionArchiveCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionArchiveCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4025,7 +4025,7 @@ func (x *SessionStatusCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionStatusCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4113,7 +4113,7 @@ func (x *SessionTitleCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionTitleCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4253,15 +4253,15 @@ func (x *AgentAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Logout.Get(); ok {
-		p := wire.Join(p, "logout")
+		p := c.Join(p, "logout")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Status.Get(); ok {
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4349,7 +4349,7 @@ func (x *AuthStatusCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthStatusCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4437,7 +4437,7 @@ func (x *ProvidersCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProvidersCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4652,11 +4652,11 @@ func (x *ProviderCurrentConfig) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProviderCurrentConfig) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "apiType")
+		p := c.Join(p, "apiType")
 		x.APIType.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4838,18 +4838,18 @@ func (x *ProviderInfo) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProviderInfo) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "supported")
+		p := c.Join(p, "supported")
 		for i0 := range x.Supported {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Supported[i0].CheckWire(c, p)
 		}
 	}
 	if v, ok := x.Current.Get(); ok {
-		p := wire.Join(p, "current")
+		p := c.Join(p, "current")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -5098,11 +5098,11 @@ func (x *SessionInfo) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -5397,18 +5397,18 @@ func (x *SystemPrompt) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SystemPrompt) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "mode")
+		p := c.Join(p, "mode")
 		x.Mode.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i0 := range x.Content {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			acp.CheckContentBlock(c, p, x.Content[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -5546,7 +5546,7 @@ func CheckMCPServer(c *wire.Checker, p string, v MCPServer) {
 		}
 	case *UnknownMCPServer:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of acp, http, sse", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of acp, http, sse", v.Tag)
 		}
 	}
 }
@@ -5733,14 +5733,14 @@ func (x *MCPServerHTTP) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "headers")
+		p := c.Join(p, "headers")
 		for i0 := range x.Headers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -5919,14 +5919,14 @@ func (x *MCPServerSSE) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerSSE) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "headers")
+		p := c.Join(p, "headers")
 		for i0 := range x.Headers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -6049,7 +6049,7 @@ func (x *MCPServerACP) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerACP) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -6290,14 +6290,14 @@ func (x *MCPServerStdio) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "env")
+		p := c.Join(p, "env")
 		for i0 := range x.Env {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -6693,7 +6693,7 @@ func (x *Usage) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Usage) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -7097,7 +7097,7 @@ func CheckSessionUpdate(c *wire.Checker, p string, v SessionUpdate) {
 		}
 	case *UnknownSessionUpdate:
 		if v != nil {
-			c.Fail(wire.Join(p, "sessionUpdate"), "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, plan_removed, plan_update, session_info_update, session_message, session_message_chunk, subagent_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
+			c.Fail(c.Join(p, "sessionUpdate"), "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, plan_removed, plan_update, session_info_update, session_message, session_message_chunk, subagent_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
 		}
 	}
 }
@@ -7258,15 +7258,15 @@ func (x *UserMessageChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UserMessageChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
 	}
 	if v, ok := x.MessageID.Get(); ok {
-		p := wire.Join(p, "messageId")
+		p := c.Join(p, "messageId")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -7419,15 +7419,15 @@ func (x *AgentMessageChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentMessageChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
 	}
 	if v, ok := x.MessageID.Get(); ok {
-		p := wire.Join(p, "messageId")
+		p := c.Join(p, "messageId")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -7580,15 +7580,15 @@ func (x *AgentThoughtChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentThoughtChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
 	}
 	if v, ok := x.MessageID.Get(); ok {
-		p := wire.Join(p, "messageId")
+		p := c.Join(p, "messageId")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -7894,33 +7894,33 @@ func (x *ToolCall) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCall) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "toolCallId")
+		p := c.Join(p, "toolCallId")
 		x.ToolCallID.CheckWire(c, p)
 	}
 	if x.Kind != nil {
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		(*x.Kind).CheckWire(c, p)
 	}
 	if x.Status != nil {
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		(*x.Status).CheckWire(c, p)
 	}
 	if x.Content != nil {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i0 := range x.Content {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			acp.CheckToolCallContent(c, p, x.Content[i0])
 		}
 	}
 	if x.Locations != nil {
-		p := wire.Join(p, "locations")
+		p := c.Join(p, "locations")
 		for i0 := range x.Locations {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Locations[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -8287,33 +8287,33 @@ func (x *ToolCallUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "toolCallId")
+		p := c.Join(p, "toolCallId")
 		x.ToolCallID.CheckWire(c, p)
 	}
 	if v, ok := x.Kind.Get(); ok {
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Status.Get(); ok {
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			acp.CheckToolCallContent(c, p, v[i1])
 		}
 	}
 	if v, ok := x.Locations.Get(); ok {
-		p := wire.Join(p, "locations")
+		p := c.Join(p, "locations")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -8458,14 +8458,14 @@ func (x *Plan) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Plan) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "entries")
+		p := c.Join(p, "entries")
 		for i0 := range x.Entries {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Entries[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -8575,11 +8575,11 @@ func (x *PlanUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "plan")
+		p := c.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -8717,7 +8717,7 @@ func CheckPlanUpdateContent(c *wire.Checker, p string, v PlanUpdateContent) {
 		}
 	case *UnknownPlanUpdateContent:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of file, items, markdown", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of file, items, markdown", v.Tag)
 		}
 	}
 }
@@ -8866,14 +8866,14 @@ func (x *PlanItems) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "entries")
+		p := c.Join(p, "entries")
 		for i0 := range x.Entries {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Entries[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -9036,7 +9036,7 @@ func (x *PlanFile) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanFile) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -9159,7 +9159,7 @@ func (x *PlanMarkdown) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanMarkdown) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -9265,7 +9265,7 @@ func (x *PlanRemoved) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanRemoved) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -9410,14 +9410,14 @@ func (x *AvailableCommandsUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "availableCommands")
+		p := c.Join(p, "availableCommands")
 		for i0 := range x.AvailableCommands {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.AvailableCommands[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -9540,11 +9540,11 @@ func (x *CurrentModeUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CurrentModeUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "currentModeId")
+		p := c.Join(p, "currentModeId")
 		x.CurrentModeID.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -9693,14 +9693,14 @@ func (x *ConfigOptionUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			acp.CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -9870,7 +9870,7 @@ func (x *SessionInfoUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -10040,11 +10040,11 @@ func (x *UsageUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Cost.Get(); ok {
-		p := wire.Join(p, "cost")
+		p := c.Join(p, "cost")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -10214,17 +10214,17 @@ func (x *Notice) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Notice) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "severity")
+		p := c.Join(p, "severity")
 		x.Severity.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "title")
+		p := c.Join(p, "title")
 		if utf8.RuneCountInString(string(x.Title)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -10442,22 +10442,22 @@ func (x *CompactionUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "compactionId")
+		p := c.Join(p, "compactionId")
 		x.CompactionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
 	if v, ok := x.Summary.Get(); ok {
-		p := wire.Join(p, "summary")
+		p := c.Join(p, "summary")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			acp.CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -10597,15 +10597,15 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "compactionId")
+		p := c.Join(p, "compactionId")
 		x.CompactionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -10909,19 +10909,19 @@ func (x *SubagentUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubagentUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	if v, ok := x.Capabilities.Get(); ok {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.State.Get(); ok {
-		p := wire.Join(p, "state")
+		p := c.Join(p, "state")
 		CheckStateUpdate(c, p, v)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -11035,11 +11035,11 @@ func (x *SubagentSessionCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubagentSessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Cancel.Get(); ok {
-		p := wire.Join(p, "cancel")
+		p := c.Join(p, "cancel")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -11127,7 +11127,7 @@ func (x *SessionCancelCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionCancelCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -11380,7 +11380,7 @@ func (x *RunningStateUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -11548,19 +11548,19 @@ func (x *IdleStateUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *IdleStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.StopReason.Get(); ok {
-		p := wire.Join(p, "stopReason")
+		p := c.Join(p, "stopReason")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Error.Get(); ok {
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
+		p := c.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -11706,7 +11706,7 @@ func (x *RequiresActionStateUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -11796,7 +11796,7 @@ func (x *UndeterminedStateUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UndeterminedStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -12058,34 +12058,34 @@ func (x *SessionMessage) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionMessage) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "messageId")
+		p := c.Join(p, "messageId")
 		x.MessageID.CheckWire(c, p)
 	}
 	if v, ok := x.SenderSessionID.Get(); ok {
-		p := wire.Join(p, "senderSessionId")
+		p := c.Join(p, "senderSessionId")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.RecipientSessionID.Get(); ok {
-		p := wire.Join(p, "recipientSessionId")
+		p := c.Join(p, "recipientSessionId")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.SenderMessageID.Get(); ok {
-		p := wire.Join(p, "senderMessageId")
+		p := c.Join(p, "senderMessageId")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.RecipientMessageID.Get(); ok {
-		p := wire.Join(p, "recipientMessageId")
+		p := c.Join(p, "recipientMessageId")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			acp.CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -12208,15 +12208,15 @@ func (x *SessionMessageChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionMessageChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "messageId")
+		p := c.Join(p, "messageId")
 		x.MessageID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -12362,19 +12362,19 @@ func (x *InitializeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "protocolVersion")
+		p := c.Join(p, "protocolVersion")
 		x.ProtocolVersion.CheckWire(c, p)
 	}
 	if x.ClientCapabilities != nil {
-		p := wire.Join(p, "clientCapabilities")
+		p := c.Join(p, "clientCapabilities")
 		(*x.ClientCapabilities).CheckWire(c, p)
 	}
 	if v, ok := x.ClientInfo.Get(); ok {
-		p := wire.Join(p, "clientInfo")
+		p := c.Join(p, "clientInfo")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -12558,26 +12558,26 @@ func (x *InitializeResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "protocolVersion")
+		p := c.Join(p, "protocolVersion")
 		x.ProtocolVersion.CheckWire(c, p)
 	}
 	if x.AgentCapabilities != nil {
-		p := wire.Join(p, "agentCapabilities")
+		p := c.Join(p, "agentCapabilities")
 		(*x.AgentCapabilities).CheckWire(c, p)
 	}
 	if x.AuthMethods != nil {
-		p := wire.Join(p, "authMethods")
+		p := c.Join(p, "authMethods")
 		for i0 := range x.AuthMethods {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			acp.CheckAuthMethod(c, p, x.AuthMethods[i0])
 		}
 	}
 	if v, ok := x.AgentInfo.Get(); ok {
-		p := wire.Join(p, "agentInfo")
+		p := c.Join(p, "agentInfo")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -12727,13 +12727,13 @@ func (x *MessageMCPNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -12883,13 +12883,13 @@ func (x *MessageMCPRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13155,7 +13155,7 @@ func (x *MessageMCPResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPResult) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13261,11 +13261,11 @@ func (x *MessageMCPError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPError) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		x.Error.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13369,7 +13369,7 @@ func (x *DisableProviderRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DisableProviderRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13457,7 +13457,7 @@ func (x *DisableProviderResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DisableProviderResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13545,7 +13545,7 @@ func (x *ListProvidersRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListProvidersRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13671,14 +13671,14 @@ func (x *ListProvidersResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListProvidersResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "providers")
+		p := c.Join(p, "providers")
 		for i0 := range x.Providers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Providers[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13856,11 +13856,11 @@ func (x *SetProviderRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetProviderRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "apiType")
+		p := c.Join(p, "apiType")
 		x.APIType.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13948,7 +13948,7 @@ func (x *SetProviderResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetProviderResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14072,7 +14072,7 @@ func (x *ProxySuccessorNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxySuccessorNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14196,7 +14196,7 @@ func (x *ProxySuccessorRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxySuccessorRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14340,11 +14340,11 @@ func (x *ArchiveSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14432,7 +14432,7 @@ func (x *ArchiveSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArchiveSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14655,22 +14655,22 @@ func (x *ForkSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ForkSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	if x.MCPServers != nil {
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	if v, ok := x.SystemPrompt.Get(); ok {
-		p := wire.Join(p, "systemPrompt")
+		p := c.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14852,22 +14852,22 @@ func (x *ForkSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ForkSessionResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	if v, ok := x.Modes.Get(); ok {
-		p := wire.Join(p, "modes")
+		p := c.Join(p, "modes")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.ConfigOptions.Get(); ok {
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			acp.CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -15041,11 +15041,11 @@ func (x *ListSessionsRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Archived.Get(); ok {
-		p := wire.Join(p, "archived")
+		p := c.Join(p, "archived")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -15201,14 +15201,14 @@ func (x *ListSessionsResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessions")
+		p := c.Join(p, "sessions")
 		for i0 := range x.Sessions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Sessions[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -15432,22 +15432,22 @@ func (x *LoadSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LoadSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	if v, ok := x.SystemPrompt.Get(); ok {
-		p := wire.Join(p, "systemPrompt")
+		p := c.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -15658,18 +15658,18 @@ func (x *NewSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	if v, ok := x.SystemPrompt.Get(); ok {
-		p := wire.Join(p, "systemPrompt")
+		p := c.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -15799,15 +15799,15 @@ func (x *PromptResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "stopReason")
+		p := c.Join(p, "stopReason")
 		x.StopReason.CheckWire(c, p)
 	}
 	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
+		p := c.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16030,22 +16030,22 @@ func (x *ResumeSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	if x.MCPServers != nil {
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	if v, ok := x.SystemPrompt.Get(); ok {
-		p := wire.Join(p, "systemPrompt")
+		p := c.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16166,11 +16166,11 @@ func (x *SetSessionTitleRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionTitleRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16278,7 +16278,7 @@ func (x *SetSessionTitleResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionTitleResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16382,11 +16382,11 @@ func (x *SessionStatusRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionStatusRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16490,11 +16490,11 @@ func (x *SessionStatusResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionStatusResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16598,11 +16598,11 @@ func (x *UnarchiveSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnarchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16690,7 +16690,7 @@ func (x *UnarchiveSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnarchiveSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16811,15 +16811,15 @@ func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "update")
+		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16923,7 +16923,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthStatusRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/auth.status.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/auth.status.result.json":
@@ -16945,7 +16951,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthStatusResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/auth.status_update.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/auth.status_update.params.json":
@@ -16967,7 +16979,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthStatusUpdateNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/AgentAuthCapabilities":
@@ -16989,7 +17007,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentAuthCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/AgentCapabilities":
@@ -17011,7 +17035,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/AuthAccount":
@@ -17033,7 +17063,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthAccount
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/AuthState":
@@ -17055,7 +17091,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthState
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/AuthStatusCapabilities":
@@ -17077,7 +17119,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthStatusCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/ClientCapabilities":
@@ -17099,7 +17147,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ClientCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/IdleStateUpdate":
@@ -17121,7 +17175,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v IdleStateUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/IdleStopReason":
@@ -17143,7 +17203,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v IdleStopReason
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/LlmProtocol":
@@ -17165,7 +17231,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LlmProtocol
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/McpCapabilities":
@@ -17187,7 +17259,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/McpError":
@@ -17209,7 +17287,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPError
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/McpRequestId":
@@ -17231,7 +17315,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPRequestID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/McpServer":
@@ -17275,7 +17365,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPServerACP
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/McpServerAcpId":
@@ -17297,7 +17393,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPServerACPID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanCapabilities":
@@ -17319,7 +17421,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanFile":
@@ -17341,7 +17449,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanFile
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanId":
@@ -17363,7 +17477,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanItems":
@@ -17385,7 +17505,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanItems
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanMarkdown":
@@ -17407,7 +17533,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanMarkdown
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanRemoved":
@@ -17429,7 +17561,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanRemoved
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanUpdate":
@@ -17451,7 +17589,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/PlanUpdateContent":
@@ -17495,7 +17639,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProviderCurrentConfig
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/ProviderId":
@@ -17517,7 +17667,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProviderID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/ProviderInfo":
@@ -17539,7 +17695,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProviderInfo
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/ProvidersCapabilities":
@@ -17561,7 +17723,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProvidersCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/RequiresActionStateUpdate":
@@ -17583,7 +17751,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v RequiresActionStateUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/RunningStateUpdate":
@@ -17605,7 +17779,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v RunningStateUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionArchiveCapabilities":
@@ -17627,7 +17807,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionArchiveCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionArchiveFilter":
@@ -17649,7 +17835,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionArchiveFilter
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionCancelCapabilities":
@@ -17671,7 +17863,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionCancelCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionCapabilities":
@@ -17693,7 +17891,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionForkCapabilities":
@@ -17715,7 +17919,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionForkCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionInfo":
@@ -17737,7 +17947,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionInfo
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionMessage":
@@ -17759,7 +17975,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionMessage
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionMessageChunk":
@@ -17781,7 +18003,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionMessageChunk
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionStatus":
@@ -17803,7 +18031,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionStatusCapabilities":
@@ -17825,7 +18059,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionStatusCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionSystemPromptCapabilities":
@@ -17847,7 +18087,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionSystemPromptCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionSystemPromptModeCapabilities":
@@ -17869,7 +18115,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionSystemPromptModeCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionSystemPromptOverrideCapabilities":
@@ -17891,7 +18143,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionSystemPromptOverrideCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionTitleCapabilities":
@@ -17913,7 +18171,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionTitleCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SessionUpdate":
@@ -17987,7 +18251,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SubagentCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SubagentSessionCapabilities":
@@ -18009,7 +18279,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SubagentSessionCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SubagentUpdate":
@@ -18056,7 +18332,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SystemPrompt
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SystemPromptMode":
@@ -18078,7 +18360,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SystemPromptMode
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/UnknownStateUpdate":
@@ -18100,7 +18388,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UndeterminedStateUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/Usage":
@@ -18122,7 +18416,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Usage
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/initialize.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/initialize.params.json":
@@ -18144,7 +18444,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v InitializeRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/initialize.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/initialize.result.json":
@@ -18166,7 +18472,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v InitializeResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.notification.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.notification.params.json":
@@ -18188,7 +18500,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MessageMCPNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.params.json":
@@ -18210,7 +18528,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MessageMCPRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/mcp.message.result.json":
@@ -18254,7 +18578,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DisableProviderRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/providers.disable.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.disable.result.json":
@@ -18276,7 +18606,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DisableProviderResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/providers.list.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.list.params.json":
@@ -18298,7 +18634,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListProvidersRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/providers.list.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.list.result.json":
@@ -18320,7 +18662,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListProvidersResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/providers.set.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.set.params.json":
@@ -18342,7 +18690,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetProviderRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/providers.set.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/providers.set.result.json":
@@ -18364,7 +18718,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetProviderResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.params.json":
@@ -18386,7 +18746,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v InitializeRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.result.json":
@@ -18408,7 +18774,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v InitializeResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.notification.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.notification.params.json":
@@ -18430,7 +18802,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProxySuccessorNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.params.json":
@@ -18452,7 +18830,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProxySuccessorRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.successor.result.json":
@@ -18474,7 +18858,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProxySuccessorResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.archive.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.archive.params.json":
@@ -18496,7 +18886,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArchiveSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.archive.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.archive.result.json":
@@ -18518,7 +18914,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArchiveSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.fork.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.fork.params.json":
@@ -18540,7 +18942,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ForkSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.fork.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.fork.result.json":
@@ -18562,7 +18970,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ForkSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.list.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.list.params.json":
@@ -18584,7 +18998,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListSessionsRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.list.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.list.result.json":
@@ -18606,7 +19026,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListSessionsResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.load.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.load.params.json":
@@ -18628,7 +19054,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LoadSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.new.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.new.params.json":
@@ -18650,7 +19082,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v NewSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.prompt.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.prompt.result.json":
@@ -18672,7 +19110,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PromptResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.resume.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.resume.params.json":
@@ -18694,7 +19138,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ResumeSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.params.json":
@@ -18716,7 +19166,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetSessionTitleRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.set_title.result.json":
@@ -18738,7 +19194,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetSessionTitleResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.status.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.status.params.json":
@@ -18760,7 +19222,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionStatusRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.status.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.status.result.json":
@@ -18782,7 +19250,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionStatusResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.params.json":
@@ -18804,7 +19278,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UnarchiveSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.unarchive.result.json":
@@ -18826,7 +19306,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UnarchiveSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/session.update.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/session.update.params.json":

@@ -1044,11 +1044,11 @@ func (x *Session) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Session) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "state")
+		p := c.Join(p, "state")
 		x.State.CheckWire(c, p)
 	}
 	if x.Metadata != nil {
-		p := wire.Join(p, "metadata")
+		p := c.Join(p, "metadata")
 		x.Metadata.CheckWire(c, p)
 	}
 }
@@ -1451,7 +1451,7 @@ func CheckPromptContent(c *wire.Checker, p string, v PromptContent) {
 		}
 	case *UnknownPromptContent:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of context, image, text", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of context, image, text", v.Tag)
 		}
 	}
 }
@@ -2215,16 +2215,16 @@ func (x *ConversationTurn) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ConversationTurn) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "prompt")
+		p := c.Join(p, "prompt")
 		for i0 := range x.Prompt {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckPromptContent(c, p, x.Prompt[i0])
 		}
 	}
 	if x.ToolCalls != nil {
-		p := wire.Join(p, "tool_calls")
+		p := c.Join(p, "tool_calls")
 		for i0 := range x.ToolCalls {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.ToolCalls[i0].CheckWire(c, p)
 		}
 	}
@@ -2462,7 +2462,7 @@ func (x *ToolExecutionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolExecutionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "tool_call")
+		p := c.Join(p, "tool_call")
 		x.ToolCall.CheckWire(c, p)
 	}
 }
@@ -2803,7 +2803,7 @@ func (x *EnvelopeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 }
@@ -3245,11 +3245,11 @@ func (x *EnvelopeResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Error != nil {
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		(*x.Error).CheckWire(c, p)
 	}
 	{
@@ -3534,7 +3534,7 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Request) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 }
@@ -3813,11 +3813,11 @@ func (x *Response) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Response) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Error != nil {
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		(*x.Error).CheckWire(c, p)
 	}
 	{
@@ -4310,13 +4310,13 @@ func (x *SessionLoadResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionLoadResult) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "session")
+		p := c.Join(p, "session")
 		x.Session.CheckWire(c, p)
 	}
 	if x.History != nil {
-		p := wire.Join(p, "history")
+		p := c.Join(p, "history")
 		for i0 := range x.History {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.History[i0].CheckWire(c, p)
 		}
 	}
@@ -4437,15 +4437,15 @@ func (x *SessionNewParams) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNewParams) CheckWire(c *wire.Checker, p string) {
 	if x.Metadata != nil {
-		p := wire.Join(p, "metadata")
+		p := c.Join(p, "metadata")
 		x.Metadata.CheckWire(c, p)
 	}
 	if x.Workspace != nil {
-		p := wire.Join(p, "workspace")
+		p := c.Join(p, "workspace")
 		(*x.Workspace).CheckWire(c, p)
 	}
 	if x.ModelPreferences != nil {
-		p := wire.Join(p, "model_preferences")
+		p := c.Join(p, "model_preferences")
 		(*x.ModelPreferences).CheckWire(c, p)
 	}
 }
@@ -4550,7 +4550,7 @@ func (x *SessionNewResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNewResult) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "state")
+		p := c.Join(p, "state")
 		x.State.CheckWire(c, p)
 	}
 }
@@ -4693,14 +4693,14 @@ func (x *SessionPromptParams) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionPromptParams) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i0 := range x.Content {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckPromptContent(c, p, x.Content[i0])
 		}
 	}
 	if x.Metadata != nil {
-		p := wire.Join(p, "metadata")
+		p := c.Join(p, "metadata")
 		x.Metadata.CheckWire(c, p)
 	}
 }
@@ -4859,14 +4859,14 @@ func (x *SessionPromptResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionPromptResult) CheckWire(c *wire.Checker, p string) {
 	if x.ToolCalls != nil {
-		p := wire.Join(p, "tool_calls")
+		p := c.Join(p, "tool_calls")
 		for i0 := range x.ToolCalls {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.ToolCalls[i0].CheckWire(c, p)
 		}
 	}
 	{
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
 }
@@ -5006,13 +5006,13 @@ func (x *RequestPermissionParams) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionParams) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "toolCall")
+		p := c.Join(p, "toolCall")
 		x.ToolCall.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Options[i0].CheckWire(c, p)
 		}
 	}
@@ -5120,7 +5120,7 @@ func CheckRequestPermissionResult(c *wire.Checker, p string, v RequestPermission
 		}
 	case *UnknownRequestPermissionResult:
 		if v != nil {
-			c.Fail(wire.Join(p, "outcome"), "%q is not one of cancelled, selected", v.Tag)
+			c.Fail(c.Join(p, "outcome"), "%q is not one of cancelled, selected", v.Tag)
 		}
 	}
 }
@@ -5502,7 +5502,7 @@ func CheckSessionUpdateNotification(c *wire.Checker, p string, v SessionUpdateNo
 		}
 	case *UnknownSessionUpdateNotification:
 		if v != nil {
-			c.Fail(wire.Join(p, "update_type"), "%q is not one of error, message_delta, server_request, tool_call_end, tool_call_start, turn_complete", v.Tag)
+			c.Fail(c.Join(p, "update_type"), "%q is not one of error, message_delta, server_request, tool_call_end, tool_call_start, turn_complete", v.Tag)
 		}
 	}
 }
@@ -5783,7 +5783,7 @@ func (x *ToolCallStart) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallStart) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "tool_call")
+		p := c.Join(p, "tool_call")
 		x.ToolCall.CheckWire(c, p)
 	}
 }
@@ -6073,7 +6073,7 @@ func (x *TurnComplete) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TurnComplete) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
 }
@@ -6363,7 +6363,7 @@ func (x *ServerRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ServerRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "request")
+		p := c.Join(p, "request")
 		x.Request.CheckWire(c, p)
 	}
 }
@@ -6407,7 +6407,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ConversationTurn
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/Metadata":
@@ -6429,7 +6435,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Metadata
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/ModelPreferences":
@@ -6451,7 +6463,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ModelPreferences
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/PermissionOption":
@@ -6473,7 +6491,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionOption
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/PromptContent":
@@ -6517,7 +6541,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Session
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/SessionId":
@@ -6539,7 +6569,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/SessionState":
@@ -6561,7 +6597,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionState
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/Timestamp":
@@ -6583,7 +6625,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Timestamp
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/ToolCallRecord":
@@ -6605,7 +6653,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallRecord
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/ToolExecutionRequest":
@@ -6627,7 +6681,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolExecutionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/TurnId":
@@ -6649,7 +6709,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TurnID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/TurnStatus":
@@ -6671,7 +6737,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TurnStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/common.json#/$defs/WorkspaceContext":
@@ -6693,7 +6765,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v WorkspaceContext
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#", "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json":
@@ -6737,7 +6815,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Error
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#/$defs/Notification":
@@ -6759,7 +6843,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Notification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#/$defs/Request":
@@ -6781,7 +6871,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Request
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#/$defs/RequestId":
@@ -6825,7 +6921,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Response
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/server_request.result.json#", "https://agentproto.dev/schema/acp/vtcode/server_request.result.json":
@@ -6847,7 +6949,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolExecutionResult
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.cancel.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.cancel.params.json":
@@ -6869,7 +6977,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionCancelParams
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.load.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.load.params.json":
@@ -6891,7 +7005,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionLoadParams
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.load.result.json#", "https://agentproto.dev/schema/acp/vtcode/session.load.result.json":
@@ -6913,7 +7033,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionLoadResult
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.new.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.new.params.json":
@@ -6935,7 +7061,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionNewParams
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.new.result.json#", "https://agentproto.dev/schema/acp/vtcode/session.new.result.json":
@@ -6957,7 +7089,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionNewResult
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.prompt.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.prompt.params.json":
@@ -6979,7 +7117,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionPromptParams
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.prompt.result.json#", "https://agentproto.dev/schema/acp/vtcode/session.prompt.result.json":
@@ -7001,7 +7145,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionPromptResult
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.request_permission.params.json#", "https://agentproto.dev/schema/acp/vtcode/session.request_permission.params.json":
@@ -7023,7 +7173,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v RequestPermissionParams
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/session.request_permission.result.json#", "https://agentproto.dev/schema/acp/vtcode/session.request_permission.result.json":

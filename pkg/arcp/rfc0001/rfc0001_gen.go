@@ -2596,12 +2596,12 @@ func (x *Ack) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -3076,7 +3076,7 @@ func (x *AckPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AckPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Note != nil {
-		p := wire.Join(p, "note")
+		p := c.Join(p, "note")
 		if utf8.RuneCountInString(string((*x.Note))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -3224,12 +3224,12 @@ func (x *ArtifactFetch) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -3321,7 +3321,7 @@ func (x *ArtifactFetchPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArtifactFetchPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "artifact_id")
+		p := c.Join(p, "artifact_id")
 		x.ArtifactID.CheckWire(c, p)
 	}
 }
@@ -3512,12 +3512,12 @@ func (x *ArtifactPut) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -3670,13 +3670,13 @@ func (x *ArtifactPutPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArtifactPutPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "media_type")
+		p := c.Join(p, "media_type")
 		if utf8.RuneCountInString(string(x.MediaType)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Sha256 != nil {
-		p := wire.Join(p, "sha256")
+		p := c.Join(p, "sha256")
 		if utf8.RuneCountInString(string((*x.Sha256))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -3824,12 +3824,12 @@ func (x *ArtifactRefMessage) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -3921,7 +3921,7 @@ func (x *ArtifactRefMessagePayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArtifactRefMessagePayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "artifact")
+		p := c.Join(p, "artifact")
 		x.Artifact.CheckWire(c, p)
 	}
 }
@@ -4100,29 +4100,29 @@ func (x *ArtifactRef) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArtifactRef) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "artifact_id")
+		p := c.Join(p, "artifact_id")
 		x.ArtifactID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "uri")
+		p := c.Join(p, "uri")
 		if utf8.RuneCountInString(string(x.URI)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "media_type")
+		p := c.Join(p, "media_type")
 		if utf8.RuneCountInString(string(x.MediaType)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Sha256 != nil {
-		p := wire.Join(p, "sha256")
+		p := c.Join(p, "sha256")
 		if utf8.RuneCountInString(string((*x.Sha256))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.ExpiresAt != nil {
-		p := wire.Join(p, "expires_at")
+		p := c.Join(p, "expires_at")
 		(*x.ExpiresAt).CheckWire(c, p)
 	}
 }
@@ -4268,12 +4268,12 @@ func (x *ArtifactRelease) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -4365,7 +4365,7 @@ func (x *ArtifactReleasePayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArtifactReleasePayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "artifact_id")
+		p := c.Join(p, "artifact_id")
 		x.ArtifactID.CheckWire(c, p)
 	}
 }
@@ -4511,12 +4511,12 @@ func (x *Backpressure) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -4652,7 +4652,7 @@ func (x *BackpressurePayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BackpressurePayload) CheckWire(c *wire.Checker, p string) {
 	if x.Reason != nil {
-		p := wire.Join(p, "reason")
+		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string((*x.Reason))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -4800,12 +4800,12 @@ func (x *CancelAccepted) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -4901,7 +4901,7 @@ func (x *CancelAcceptedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelAcceptedPayload) CheckWire(c *wire.Checker, p string) {
 	if x.TargetID != nil {
-		p := wire.Join(p, "target_id")
+		p := c.Join(p, "target_id")
 		if utf8.RuneCountInString(string((*x.TargetID))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -5049,12 +5049,12 @@ func (x *Cancel) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -5203,17 +5203,17 @@ func (x *CancelPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "target")
+		p := c.Join(p, "target")
 		x.Target.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "target_id")
+		p := c.Join(p, "target_id")
 		if utf8.RuneCountInString(string(x.TargetID)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Reason != nil {
-		p := wire.Join(p, "reason")
+		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string((*x.Reason))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -5415,12 +5415,12 @@ func (x *CancelRefused) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -5533,13 +5533,13 @@ func (x *CancelRefusedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelRefusedPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "target_id")
+		p := c.Join(p, "target_id")
 		if utf8.RuneCountInString(string(x.TargetID)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "reason")
+		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string(x.Reason)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -5938,11 +5938,11 @@ func (x *Credentials) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Credentials) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "scheme")
+		p := c.Join(p, "scheme")
 		x.Scheme.CheckWire(c, p)
 	}
 	if x.Token != nil {
-		p := wire.Join(p, "token")
+		p := c.Join(p, "token")
 		if utf8.RuneCountInString(string((*x.Token))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -6102,25 +6102,25 @@ func (x *ClientIdentity) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientIdentity) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		if utf8.RuneCountInString(string(x.Kind)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "version")
+		p := c.Join(p, "version")
 		if utf8.RuneCountInString(string(x.Version)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Fingerprint != nil {
-		p := wire.Join(p, "fingerprint")
+		p := c.Join(p, "fingerprint")
 		if utf8.RuneCountInString(string((*x.Fingerprint))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Principal != nil {
-		p := wire.Join(p, "principal")
+		p := c.Join(p, "principal")
 		if utf8.RuneCountInString(string((*x.Principal))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -6271,25 +6271,25 @@ func (x *RuntimeIdentity) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RuntimeIdentity) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		if utf8.RuneCountInString(string(x.Kind)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "version")
+		p := c.Join(p, "version")
 		if utf8.RuneCountInString(string(x.Version)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Fingerprint != nil {
-		p := wire.Join(p, "fingerprint")
+		p := c.Join(p, "fingerprint")
 		if utf8.RuneCountInString(string((*x.Fingerprint))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.TrustLevel != nil {
-		p := wire.Join(p, "trust_level")
+		p := c.Join(p, "trust_level")
 		(*x.TrustLevel).CheckWire(c, p)
 	}
 }
@@ -6825,39 +6825,39 @@ func (x *Capabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Capabilities) CheckWire(c *wire.Checker, p string) {
 	if x.HeartbeatRecovery != nil {
-		p := wire.Join(p, "heartbeat_recovery")
+		p := c.Join(p, "heartbeat_recovery")
 		(*x.HeartbeatRecovery).CheckWire(c, p)
 	}
 	if x.HeartbeatIntervalSeconds != nil {
-		p := wire.Join(p, "heartbeat_interval_seconds")
+		p := c.Join(p, "heartbeat_interval_seconds")
 		if uint64((*x.HeartbeatIntervalSeconds)) < 1 {
 			c.Fail(p, "%d is less than the minimum 1", uint64((*x.HeartbeatIntervalSeconds)))
 		}
 	}
 	if x.BinaryEncoding != nil {
-		p := wire.Join(p, "binary_encoding")
+		p := c.Join(p, "binary_encoding")
 		for i0 := range x.BinaryEncoding {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			if utf8.RuneCountInString(string(x.BinaryEncoding[i0])) < 1 {
 				c.Fail(p, "is shorter than 1 characters")
 			}
 		}
 	}
 	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
+		p := c.Join(p, "extensions")
 		for i0 := range x.Extensions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			if utf8.RuneCountInString(string(x.Extensions[i0])) < 1 {
 				c.Fail(p, "is shorter than 1 characters")
 			}
 		}
 	}
 	if x.ArtifactRetention != nil {
-		p := wire.Join(p, "artifact_retention")
+		p := c.Join(p, "artifact_retention")
 		(*x.ArtifactRetention).CheckWire(c, p)
 	}
 	if x.Agents != nil {
-		p := wire.Join(p, "agents")
+		p := c.Join(p, "agents")
 		CheckAgentInventory(c, p, x.Agents)
 	}
 }
@@ -7167,7 +7167,7 @@ func (x *AgentInventoryAgentNameList) EncodeWire(e *wire.Encoder) {
 func (x *AgentInventoryAgentNameList) CheckWire(c *wire.Checker, p string) {
 	v := []string(*x)
 	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
+		p := c.JoinIndex(p, i1)
 		if utf8.RuneCountInString(string(v[i1])) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -7323,22 +7323,22 @@ func (x *AgentInfo) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentInfo) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "name")
+		p := c.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Versions != nil {
-		p := wire.Join(p, "versions")
+		p := c.Join(p, "versions")
 		for i0 := range x.Versions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			if utf8.RuneCountInString(string(x.Versions[i0])) < 1 {
 				c.Fail(p, "is shorter than 1 characters")
 			}
 		}
 	}
 	if x.Default != nil {
-		p := wire.Join(p, "default")
+		p := c.Join(p, "default")
 		if utf8.RuneCountInString(string((*x.Default))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -7406,7 +7406,7 @@ func (x *AgentInventoryAgentInfoList) EncodeWire(e *wire.Encoder) {
 func (x *AgentInventoryAgentInfoList) CheckWire(c *wire.Checker, p string) {
 	v := []AgentInfo(*x)
 	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
+		p := c.JoinIndex(p, i1)
 		v[i1].CheckWire(c, p)
 	}
 }
@@ -7498,7 +7498,7 @@ func (x *SessionLease) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionLease) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "expires_at")
+		p := c.Join(p, "expires_at")
 		x.ExpiresAt.CheckWire(c, p)
 	}
 }
@@ -7707,14 +7707,14 @@ func (x *LeaseRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LeaseRequest) CheckWire(c *wire.Checker, p string) {
 	if x.CostBudget != nil {
-		p := wire.Join(p, "cost_budget")
+		p := c.Join(p, "cost_budget")
 		for i0 := range x.CostBudget {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.CostBudget[i0].CheckWire(c, p)
 		}
 	}
 	if x.ExpiresAt != nil {
-		p := wire.Join(p, "expires_at")
+		p := c.Join(p, "expires_at")
 		(*x.ExpiresAt).CheckWire(c, p)
 	}
 }
@@ -7897,31 +7897,31 @@ func (x *ProvisionedCredential) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProvisionedCredential) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		if utf8.RuneCountInString(string(x.ID)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "value")
+		p := c.Join(p, "value")
 		if utf8.RuneCountInString(string(x.Value)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "endpoint")
+		p := c.Join(p, "endpoint")
 		if utf8.RuneCountInString(string(x.Endpoint)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Profile != nil {
-		p := wire.Join(p, "profile")
+		p := c.Join(p, "profile")
 		if utf8.RuneCountInString(string((*x.Profile))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Constraints != nil {
-		p := wire.Join(p, "constraints")
+		p := c.Join(p, "constraints")
 		(*x.Constraints).CheckWire(c, p)
 	}
 }
@@ -8395,95 +8395,95 @@ func (x *Envelope) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "arcp")
+		p := c.Join(p, "arcp")
 		x.ARCP.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		x.ID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "type")
+		p := c.Join(p, "type")
 		if utf8.RuneCountInString(string(x.Type)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "timestamp")
+		p := c.Join(p, "timestamp")
 		x.Timestamp.CheckWire(c, p)
 	}
 	if x.Source != nil {
-		p := wire.Join(p, "source")
+		p := c.Join(p, "source")
 		if utf8.RuneCountInString(string((*x.Source))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Target != nil {
-		p := wire.Join(p, "target")
+		p := c.Join(p, "target")
 		if utf8.RuneCountInString(string((*x.Target))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.SessionID != nil {
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		(*x.SessionID).CheckWire(c, p)
 	}
 	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		(*x.JobID).CheckWire(c, p)
 	}
 	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
+		p := c.Join(p, "stream_id")
 		(*x.StreamID).CheckWire(c, p)
 	}
 	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
+		p := c.Join(p, "subscription_id")
 		(*x.SubscriptionID).CheckWire(c, p)
 	}
 	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
+		p := c.Join(p, "trace_id")
 		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
+		p := c.Join(p, "span_id")
 		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
+		p := c.Join(p, "parent_span_id")
 		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
+		p := c.Join(p, "correlation_id")
 		(*x.CorrelationID).CheckWire(c, p)
 	}
 	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
+		p := c.Join(p, "causation_id")
 		(*x.CausationID).CheckWire(c, p)
 	}
 	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
+		p := c.Join(p, "idempotency_key")
 		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Priority != nil {
-		p := wire.Join(p, "priority")
+		p := c.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
 	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
+		p := c.Join(p, "extensions")
 		if !wire.RawIs(x.Extensions, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	if x.Payload != nil {
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		if !wire.RawIs(x.Payload, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -8877,113 +8877,113 @@ func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
 		switch i {
 		case 0:
 			{
-				p := wire.Join(p, "arcp")
+				p := c.Join(p, "arcp")
 				x.ARCP.CheckWire(c, p)
 			}
 		case 1:
 			{
-				p := wire.Join(p, "id")
+				p := c.Join(p, "id")
 				x.ID.CheckWire(c, p)
 			}
 		case 2:
 			{
-				p := wire.Join(p, "type")
+				p := c.Join(p, "type")
 				if utf8.RuneCountInString(string(x.Type)) < 1 {
 					c.Fail(p, "is shorter than 1 characters")
 				}
 			}
 		case 3:
 			{
-				p := wire.Join(p, "timestamp")
+				p := c.Join(p, "timestamp")
 				x.Timestamp.CheckWire(c, p)
 			}
 		case 4:
 			if x.Source != nil {
-				p := wire.Join(p, "source")
+				p := c.Join(p, "source")
 				if utf8.RuneCountInString(string((*x.Source))) < 1 {
 					c.Fail(p, "is shorter than 1 characters")
 				}
 			}
 		case 5:
 			if x.Target != nil {
-				p := wire.Join(p, "target")
+				p := c.Join(p, "target")
 				if utf8.RuneCountInString(string((*x.Target))) < 1 {
 					c.Fail(p, "is shorter than 1 characters")
 				}
 			}
 		case 6:
 			if x.SessionID != nil {
-				p := wire.Join(p, "session_id")
+				p := c.Join(p, "session_id")
 				(*x.SessionID).CheckWire(c, p)
 			}
 		case 7:
 			if x.JobID != nil {
-				p := wire.Join(p, "job_id")
+				p := c.Join(p, "job_id")
 				(*x.JobID).CheckWire(c, p)
 			}
 		case 8:
 			if x.StreamID != nil {
-				p := wire.Join(p, "stream_id")
+				p := c.Join(p, "stream_id")
 				(*x.StreamID).CheckWire(c, p)
 			}
 		case 9:
 			if x.SubscriptionID != nil {
-				p := wire.Join(p, "subscription_id")
+				p := c.Join(p, "subscription_id")
 				(*x.SubscriptionID).CheckWire(c, p)
 			}
 		case 10:
 			if x.TraceID != nil {
-				p := wire.Join(p, "trace_id")
+				p := c.Join(p, "trace_id")
 				if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
 					c.Fail(p, "is shorter than 1 characters")
 				}
 			}
 		case 11:
 			if x.SpanID != nil {
-				p := wire.Join(p, "span_id")
+				p := c.Join(p, "span_id")
 				if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
 					c.Fail(p, "is shorter than 1 characters")
 				}
 			}
 		case 12:
 			if x.ParentSpanID != nil {
-				p := wire.Join(p, "parent_span_id")
+				p := c.Join(p, "parent_span_id")
 				if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
 					c.Fail(p, "is shorter than 1 characters")
 				}
 			}
 		case 13:
 			if x.CorrelationID != nil {
-				p := wire.Join(p, "correlation_id")
+				p := c.Join(p, "correlation_id")
 				(*x.CorrelationID).CheckWire(c, p)
 			}
 		case 14:
 			if x.CausationID != nil {
-				p := wire.Join(p, "causation_id")
+				p := c.Join(p, "causation_id")
 				(*x.CausationID).CheckWire(c, p)
 			}
 		case 15:
 			if x.IdempotencyKey != nil {
-				p := wire.Join(p, "idempotency_key")
+				p := c.Join(p, "idempotency_key")
 				if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
 					c.Fail(p, "is shorter than 1 characters")
 				}
 			}
 		case 16:
 			if x.Priority != nil {
-				p := wire.Join(p, "priority")
+				p := c.Join(p, "priority")
 				(*x.Priority).CheckWire(c, p)
 			}
 		case 17:
 			if x.Extensions != nil {
-				p := wire.Join(p, "extensions")
+				p := c.Join(p, "extensions")
 				if !wire.RawIs(x.Extensions, "object") {
 					c.Fail(p, "wrong type: want object")
 				}
 			}
 		case 19:
 			if x.Payload != nil {
-				p := wire.Join(p, "payload")
+				p := c.Join(p, "payload")
 				if !wire.RawIs(x.Payload, "object") {
 					c.Fail(p, "wrong type: want object")
 				}
@@ -9116,12 +9116,12 @@ func (x *EventEmit) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -9233,7 +9233,7 @@ func (x *EventEmitPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EventEmitPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "name")
+		p := c.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -9381,12 +9381,12 @@ func (x *Interrupt) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -9512,17 +9512,17 @@ func (x *InterruptPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InterruptPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "target")
+		p := c.Join(p, "target")
 		x.Target.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "target_id")
+		p := c.Join(p, "target_id")
 		if utf8.RuneCountInString(string(x.TargetID)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "prompt")
+		p := c.Join(p, "prompt")
 		if utf8.RuneCountInString(string(x.Prompt)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -9670,12 +9670,12 @@ func (x *JobAccepted) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -9817,18 +9817,18 @@ func (x *JobAcceptedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobAcceptedPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	if x.Credentials != nil {
-		p := wire.Join(p, "credentials")
+		p := c.Join(p, "credentials")
 		for i0 := range x.Credentials {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Credentials[i0].CheckWire(c, p)
 		}
 	}
 	if x.Lease != nil {
-		p := wire.Join(p, "lease")
+		p := c.Join(p, "lease")
 		(*x.Lease).CheckWire(c, p)
 	}
 }
@@ -9987,16 +9987,16 @@ func (x *JobCancelled) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -10092,7 +10092,7 @@ func (x *JobCancelledPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobCancelledPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Reason != nil {
-		p := wire.Join(p, "reason")
+		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string((*x.Reason))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -10253,16 +10253,16 @@ func (x *JobCompleted) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -10430,17 +10430,17 @@ func (x *JobCompletedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobCompletedPayload) CheckWire(c *wire.Checker, p string) {
 	if x.ResultRef != nil {
-		p := wire.Join(p, "result_ref")
+		p := c.Join(p, "result_ref")
 		(*x.ResultRef).CheckWire(c, p)
 	}
 	if x.ResultID != nil {
-		p := wire.Join(p, "result_id")
+		p := c.Join(p, "result_id")
 		if utf8.RuneCountInString(string((*x.ResultID))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Summary != nil {
-		p := wire.Join(p, "summary")
+		p := c.Join(p, "summary")
 		if utf8.RuneCountInString(string((*x.Summary))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -10601,16 +10601,16 @@ func (x *JobFailed) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -10755,17 +10755,17 @@ func (x *JobFailedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobFailedPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "code")
+		p := c.Join(p, "code")
 		x.Code.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "message")
+		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Details != nil {
-		p := wire.Join(p, "details")
+		p := c.Join(p, "details")
 		if !wire.RawIs(x.Details, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -10926,16 +10926,16 @@ func (x *JobHeartbeat) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -11064,7 +11064,7 @@ func (x *JobHeartbeatPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobHeartbeatPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "state")
+		p := c.Join(p, "state")
 		x.State.CheckWire(c, p)
 	}
 }
@@ -11223,16 +11223,16 @@ func (x *JobProgress) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -11388,25 +11388,25 @@ func (x *JobProgressPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobProgressPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "current")
+		p := c.Join(p, "current")
 		if float64(x.Current) < 0.0 {
 			c.Fail(p, "%v is less than 0", float64(x.Current))
 		}
 	}
 	if x.Total != nil {
-		p := wire.Join(p, "total")
+		p := c.Join(p, "total")
 		if float64((*x.Total)) < 0.0 {
 			c.Fail(p, "%v is less than 0", float64((*x.Total)))
 		}
 	}
 	if x.Units != nil {
-		p := wire.Join(p, "units")
+		p := c.Join(p, "units")
 		if utf8.RuneCountInString(string((*x.Units))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Message != nil {
-		p := wire.Join(p, "message")
+		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string((*x.Message))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -11567,16 +11567,16 @@ func (x *JobResultChunk) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -11736,13 +11736,13 @@ func (x *JobResultChunkPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobResultChunkPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "result_id")
+		p := c.Join(p, "result_id")
 		if utf8.RuneCountInString(string(x.ResultID)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "encoding")
+		p := c.Join(p, "encoding")
 		x.Encoding.CheckWire(c, p)
 	}
 }
@@ -11951,16 +11951,16 @@ func (x *JobStarted) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 8, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -12056,7 +12056,7 @@ func (x *JobStartedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobStartedPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Description != nil {
-		p := wire.Join(p, "description")
+		p := c.Join(p, "description")
 		if utf8.RuneCountInString(string((*x.Description))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -12204,12 +12204,12 @@ func (x *JobSubscribe) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -12341,7 +12341,7 @@ func (x *JobSubscribePayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobSubscribePayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 }
@@ -12487,12 +12487,12 @@ func (x *JobSubscribed) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -12691,27 +12691,27 @@ func (x *JobSubscribedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobSubscribedPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "current_status")
+		p := c.Join(p, "current_status")
 		if utf8.RuneCountInString(string(x.CurrentStatus)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "agent")
+		p := c.Join(p, "agent")
 		if utf8.RuneCountInString(string(x.Agent)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.ParentJobID != nil {
-		p := wire.Join(p, "parent_job_id")
+		p := c.Join(p, "parent_job_id")
 		(*x.ParentJobID).CheckWire(c, p)
 	}
 	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
+		p := c.Join(p, "trace_id")
 		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -12859,12 +12859,12 @@ func (x *JobUnsubscribe) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -12956,7 +12956,7 @@ func (x *JobUnsubscribePayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobUnsubscribePayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 }
@@ -13102,12 +13102,12 @@ func (x *LeaseExtended) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -13212,11 +13212,11 @@ func (x *LeaseExtendedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LeaseExtendedPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "lease_id")
+		p := c.Join(p, "lease_id")
 		x.LeaseID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "expires_at")
+		p := c.Join(p, "expires_at")
 		x.ExpiresAt.CheckWire(c, p)
 	}
 }
@@ -13362,12 +13362,12 @@ func (x *LeaseGranted) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -13523,29 +13523,29 @@ func (x *LeaseGrantedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LeaseGrantedPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "lease_id")
+		p := c.Join(p, "lease_id")
 		x.LeaseID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "permission")
+		p := c.Join(p, "permission")
 		if utf8.RuneCountInString(string(x.Permission)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "resource")
+		p := c.Join(p, "resource")
 		if utf8.RuneCountInString(string(x.Resource)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "operation")
+		p := c.Join(p, "operation")
 		if utf8.RuneCountInString(string(x.Operation)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "expires_at")
+		p := c.Join(p, "expires_at")
 		x.ExpiresAt.CheckWire(c, p)
 	}
 }
@@ -13691,12 +13691,12 @@ func (x *LeaseRefresh) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -13805,7 +13805,7 @@ func (x *LeaseRefreshPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LeaseRefreshPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "lease_id")
+		p := c.Join(p, "lease_id")
 		x.LeaseID.CheckWire(c, p)
 	}
 }
@@ -13951,12 +13951,12 @@ func (x *LeaseRevoked) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -14065,11 +14065,11 @@ func (x *LeaseRevokedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LeaseRevokedPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "lease_id")
+		p := c.Join(p, "lease_id")
 		x.LeaseID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "reason")
+		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string(x.Reason)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -14217,12 +14217,12 @@ func (x *Log) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -14347,11 +14347,11 @@ func (x *LogPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "level")
+		p := c.Join(p, "level")
 		x.Level.CheckWire(c, p)
 	}
 	if x.Attributes != nil {
-		p := wire.Join(p, "attributes")
+		p := c.Join(p, "attributes")
 		if !wire.RawIs(x.Attributes, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -15468,7 +15468,7 @@ func CheckMessage(c *wire.Checker, p string, v Message) {
 		}
 	case *UnknownMessage:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of ack, artifact.fetch, artifact.put, artifact.ref, artifact.release, backpressure, cancel, cancel.accepted, cancel.refused, event.emit, interrupt, job.accepted, job.cancelled, job.completed, job.failed, job.heartbeat, job.progress, job.result_chunk, job.started, job.subscribe, job.subscribed, job.unsubscribe, lease.extended, lease.granted, lease.refresh, lease.revoked, log, metric, nack, permission.deny, permission.grant, permission.request, ping, pong, resume, session.accepted, session.ack, session.authenticate, session.challenge, session.close, session.closed, session.evicted, session.jobs, session.list_jobs, session.open, session.ping, session.pong, session.refresh, session.rejected, session.resume, session.resumed, session.unauthenticated, stream.chunk, stream.close, stream.error, stream.open, subscribe, subscribe.accepted, subscribe.closed, subscribe.event, tool.error, tool.invoke, tool.result, trace.span, unsubscribe", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of ack, artifact.fetch, artifact.put, artifact.ref, artifact.release, backpressure, cancel, cancel.accepted, cancel.refused, event.emit, interrupt, job.accepted, job.cancelled, job.completed, job.failed, job.heartbeat, job.progress, job.result_chunk, job.started, job.subscribe, job.subscribed, job.unsubscribe, lease.extended, lease.granted, lease.refresh, lease.revoked, log, metric, nack, permission.deny, permission.grant, permission.request, ping, pong, resume, session.accepted, session.ack, session.authenticate, session.challenge, session.close, session.closed, session.evicted, session.jobs, session.list_jobs, session.open, session.ping, session.pong, session.refresh, session.rejected, session.resume, session.resumed, session.unauthenticated, stream.chunk, stream.close, stream.error, stream.open, subscribe, subscribe.accepted, subscribe.closed, subscribe.event, tool.error, tool.invoke, tool.result, trace.span, unsubscribe", v.Tag)
 		}
 	}
 }
@@ -15608,7 +15608,7 @@ func (x *SessionOpen) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -15729,15 +15729,15 @@ func (x *SessionOpenPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionOpenPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "auth")
+		p := c.Join(p, "auth")
 		x.Auth.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "client")
+		p := c.Join(p, "client")
 		x.Client.CheckWire(c, p)
 	}
 	if x.Capabilities != nil {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		(*x.Capabilities).CheckWire(c, p)
 	}
 	{
@@ -15853,7 +15853,7 @@ func (x *ifSessionOpenPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ifSessionOpenPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "auth")
+		p := c.Join(p, "auth")
 		x.Auth.CheckWire(c, p)
 	}
 }
@@ -16036,7 +16036,7 @@ func (x *thenSessionOpenPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *thenSessionOpenPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Client != nil {
-		p := wire.Join(p, "client")
+		p := c.Join(p, "client")
 		(*x.Client).CheckWire(c, p)
 	}
 }
@@ -16259,7 +16259,7 @@ func (x *SessionChallenge) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -16355,7 +16355,7 @@ func (x *SessionChallengePayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionChallengePayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "challenge")
+		p := c.Join(p, "challenge")
 		if utf8.RuneCountInString(string(x.Challenge)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -16489,7 +16489,7 @@ func (x *SessionAuthenticate) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -16585,7 +16585,7 @@ func (x *SessionAuthenticatePayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionAuthenticatePayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "response")
+		p := c.Join(p, "response")
 		if utf8.RuneCountInString(string(x.Response)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -16719,7 +16719,7 @@ func (x *SessionAccepted) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -16873,23 +16873,23 @@ func (x *SessionAcceptedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionAcceptedPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "runtime")
+		p := c.Join(p, "runtime")
 		x.Runtime.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		x.Capabilities.CheckWire(c, p)
 	}
 	if x.Lease != nil {
-		p := wire.Join(p, "lease")
+		p := c.Join(p, "lease")
 		(*x.Lease).CheckWire(c, p)
 	}
 	if x.ResumeToken != nil {
-		p := wire.Join(p, "resume_token")
+		p := c.Join(p, "resume_token")
 		if utf8.RuneCountInString(string((*x.ResumeToken))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -17023,7 +17023,7 @@ func (x *SessionUnauthenticated) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -17132,11 +17132,11 @@ func (x *SessionUnauthenticatedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionUnauthenticatedPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "code")
+		p := c.Join(p, "code")
 		x.Code.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "message")
+		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -17270,7 +17270,7 @@ func (x *SessionRejected) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -17379,11 +17379,11 @@ func (x *SessionRejectedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionRejectedPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "code")
+		p := c.Join(p, "code")
 		x.Code.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "message")
+		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -17531,12 +17531,12 @@ func (x *SessionRefresh) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -17648,11 +17648,11 @@ func (x *SessionRefreshPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionRefreshPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "deadline")
+		p := c.Join(p, "deadline")
 		x.Deadline.CheckWire(c, p)
 	}
 	if x.Challenge != nil {
-		p := wire.Join(p, "challenge")
+		p := c.Join(p, "challenge")
 		if utf8.RuneCountInString(string((*x.Challenge))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -17800,12 +17800,12 @@ func (x *SessionEvicted) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -17914,11 +17914,11 @@ func (x *SessionEvictedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionEvictedPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "code")
+		p := c.Join(p, "code")
 		x.Code.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "reason")
+		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string(x.Reason)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -18066,12 +18066,12 @@ func (x *SessionClose) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -18167,7 +18167,7 @@ func (x *SessionClosePayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionClosePayload) CheckWire(c *wire.Checker, p string) {
 	if x.Reason != nil {
-		p := wire.Join(p, "reason")
+		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string((*x.Reason))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -18315,12 +18315,12 @@ func (x *SessionClosed) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -18416,7 +18416,7 @@ func (x *SessionClosedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionClosedPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Reason != nil {
-		p := wire.Join(p, "reason")
+		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string((*x.Reason))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -18550,7 +18550,7 @@ func (x *SessionResume) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -18663,7 +18663,7 @@ func (x *SessionResumePayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionResumePayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "resume_token")
+		p := c.Join(p, "resume_token")
 		if utf8.RuneCountInString(string(x.ResumeToken)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -18797,7 +18797,7 @@ func (x *SessionResumed) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -18940,11 +18940,11 @@ func (x *SessionResumedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionResumedPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "resume_token")
+		p := c.Join(p, "resume_token")
 		if utf8.RuneCountInString(string(x.ResumeToken)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -19092,12 +19092,12 @@ func (x *SessionPing) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -19206,13 +19206,13 @@ func (x *SessionPingPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionPingPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "nonce")
+		p := c.Join(p, "nonce")
 		if utf8.RuneCountInString(string(x.Nonce)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "sent_at")
+		p := c.Join(p, "sent_at")
 		x.SentAt.CheckWire(c, p)
 	}
 }
@@ -19358,12 +19358,12 @@ func (x *SessionPong) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -19472,13 +19472,13 @@ func (x *SessionPongPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionPongPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "ping_nonce")
+		p := c.Join(p, "ping_nonce")
 		if utf8.RuneCountInString(string(x.PingNonce)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "received_at")
+		p := c.Join(p, "received_at")
 		x.ReceivedAt.CheckWire(c, p)
 	}
 }
@@ -19624,12 +19624,12 @@ func (x *SessionAck) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -19866,12 +19866,12 @@ func (x *SessionListJobs) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -20003,11 +20003,11 @@ func (x *SessionListJobsPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionListJobsPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Filter != nil {
-		p := wire.Join(p, "filter")
+		p := c.Join(p, "filter")
 		(*x.Filter).CheckWire(c, p)
 	}
 	if x.Cursor != nil {
-		p := wire.Join(p, "cursor")
+		p := c.Join(p, "cursor")
 		if utf8.RuneCountInString(string((*x.Cursor))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -20175,26 +20175,26 @@ func (x *JobListFilter) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobListFilter) CheckWire(c *wire.Checker, p string) {
 	if x.Status != nil {
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		for i0 := range x.Status {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			if utf8.RuneCountInString(string(x.Status[i0])) < 1 {
 				c.Fail(p, "is shorter than 1 characters")
 			}
 		}
 	}
 	if x.Agent != nil {
-		p := wire.Join(p, "agent")
+		p := c.Join(p, "agent")
 		if utf8.RuneCountInString(string((*x.Agent))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.CreatedAfter != nil {
-		p := wire.Join(p, "created_after")
+		p := c.Join(p, "created_after")
 		(*x.CreatedAfter).CheckWire(c, p)
 	}
 	if x.CreatedBefore != nil {
-		p := wire.Join(p, "created_before")
+		p := c.Join(p, "created_before")
 		(*x.CreatedBefore).CheckWire(c, p)
 	}
 }
@@ -20340,12 +20340,12 @@ func (x *SessionJobs) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -20505,15 +20505,15 @@ func (x *SessionJobsPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionJobsPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "request_id")
+		p := c.Join(p, "request_id")
 		if utf8.RuneCountInString(string(x.RequestID)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "jobs")
+		p := c.Join(p, "jobs")
 		for i0 := range x.Jobs {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Jobs[i0].CheckWire(c, p)
 		}
 	}
@@ -20706,31 +20706,31 @@ func (x *JobListEntry) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobListEntry) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "agent")
+		p := c.Join(p, "agent")
 		if utf8.RuneCountInString(string(x.Agent)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		if utf8.RuneCountInString(string(x.Status)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.ParentJobID != nil {
-		p := wire.Join(p, "parent_job_id")
+		p := c.Join(p, "parent_job_id")
 		(*x.ParentJobID).CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "created_at")
+		p := c.Join(p, "created_at")
 		x.CreatedAt.CheckWire(c, p)
 	}
 	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
+		p := c.Join(p, "trace_id")
 		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -20878,12 +20878,12 @@ func (x *Ping) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -20979,7 +20979,7 @@ func (x *PingPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PingPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Nonce != nil {
-		p := wire.Join(p, "nonce")
+		p := c.Join(p, "nonce")
 		if utf8.RuneCountInString(string((*x.Nonce))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -21127,12 +21127,12 @@ func (x *Pong) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -21228,7 +21228,7 @@ func (x *PongPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PongPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Nonce != nil {
-		p := wire.Join(p, "nonce")
+		p := c.Join(p, "nonce")
 		if utf8.RuneCountInString(string((*x.Nonce))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -21376,12 +21376,12 @@ func (x *Nack) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -21506,17 +21506,17 @@ func (x *NackPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NackPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "code")
+		p := c.Join(p, "code")
 		x.Code.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "message")
+		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Details != nil {
-		p := wire.Join(p, "details")
+		p := c.Join(p, "details")
 		if !wire.RawIs(x.Details, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -21664,12 +21664,12 @@ func (x *Resume) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -21801,11 +21801,11 @@ func (x *ResumePayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResumePayload) CheckWire(c *wire.Checker, p string) {
 	if x.AfterMessageID != nil {
-		p := wire.Join(p, "after_message_id")
+		p := c.Join(p, "after_message_id")
 		(*x.AfterMessageID).CheckWire(c, p)
 	}
 	if x.CheckpointID != nil {
-		p := wire.Join(p, "checkpoint_id")
+		p := c.Join(p, "checkpoint_id")
 		if utf8.RuneCountInString(string((*x.CheckpointID))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -21953,12 +21953,12 @@ func (x *ToolInvoke) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -22121,20 +22121,20 @@ func (x *ToolInvokePayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolInvokePayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "tool")
+		p := c.Join(p, "tool")
 		if utf8.RuneCountInString(string(x.Tool)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.CostBudget != nil {
-		p := wire.Join(p, "cost_budget")
+		p := c.Join(p, "cost_budget")
 		for i0 := range x.CostBudget {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.CostBudget[i0].CheckWire(c, p)
 		}
 	}
 	if x.LeaseRequest != nil {
-		p := wire.Join(p, "lease_request")
+		p := c.Join(p, "lease_request")
 		(*x.LeaseRequest).CheckWire(c, p)
 	}
 }
@@ -22280,12 +22280,12 @@ func (x *ToolResult) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -22393,7 +22393,7 @@ func (x *ToolResultPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolResultPayload) CheckWire(c *wire.Checker, p string) {
 	if x.ResultRef != nil {
-		p := wire.Join(p, "result_ref")
+		p := c.Join(p, "result_ref")
 		(*x.ResultRef).CheckWire(c, p)
 	}
 }
@@ -22539,12 +22539,12 @@ func (x *ToolError) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -22689,17 +22689,17 @@ func (x *ToolErrorPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolErrorPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "code")
+		p := c.Join(p, "code")
 		x.Code.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "message")
+		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Details != nil {
-		p := wire.Join(p, "details")
+		p := c.Join(p, "details")
 		if !wire.RawIs(x.Details, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22861,17 +22861,17 @@ func (x *StreamOpen) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 8)
 	{
-		p := wire.Join(p, "stream_id")
+		p := c.Join(p, "stream_id")
 		x.StreamID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 9, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -23003,17 +23003,17 @@ func (x *StreamOpenPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StreamOpenPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		x.Kind.CheckWire(c, p)
 	}
 	if x.ContentType != nil {
-		p := wire.Join(p, "content_type")
+		p := c.Join(p, "content_type")
 		if utf8.RuneCountInString(string((*x.ContentType))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Encoding != nil {
-		p := wire.Join(p, "encoding")
+		p := c.Join(p, "encoding")
 		if utf8.RuneCountInString(string((*x.Encoding))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -23235,17 +23235,17 @@ func (x *StreamChunk) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 8)
 	{
-		p := wire.Join(p, "stream_id")
+		p := c.Join(p, "stream_id")
 		x.StreamID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 9, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -23438,19 +23438,19 @@ func (x *StreamChunkPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StreamChunkPayload) CheckWire(c *wire.Checker, p string) {
 	if x.ContentType != nil {
-		p := wire.Join(p, "content_type")
+		p := c.Join(p, "content_type")
 		if utf8.RuneCountInString(string((*x.ContentType))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Sha256 != nil {
-		p := wire.Join(p, "sha256")
+		p := c.Join(p, "sha256")
 		if utf8.RuneCountInString(string((*x.Sha256))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Role != nil {
-		p := wire.Join(p, "role")
+		p := c.Join(p, "role")
 		if utf8.RuneCountInString(string((*x.Role))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -23612,17 +23612,17 @@ func (x *StreamClose) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 8)
 	{
-		p := wire.Join(p, "stream_id")
+		p := c.Join(p, "stream_id")
 		x.StreamID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 9, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -23873,17 +23873,17 @@ func (x *StreamError) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 8)
 	{
-		p := wire.Join(p, "stream_id")
+		p := c.Join(p, "stream_id")
 		x.StreamID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 9, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -23992,11 +23992,11 @@ func (x *StreamErrorPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StreamErrorPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "code")
+		p := c.Join(p, "code")
 		x.Code.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "message")
+		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -24144,12 +24144,12 @@ func (x *PermissionRequest) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -24319,25 +24319,25 @@ func (x *PermissionRequestPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionRequestPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "permission")
+		p := c.Join(p, "permission")
 		if utf8.RuneCountInString(string(x.Permission)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "resource")
+		p := c.Join(p, "resource")
 		if utf8.RuneCountInString(string(x.Resource)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "operation")
+		p := c.Join(p, "operation")
 		if utf8.RuneCountInString(string(x.Operation)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Reason != nil {
-		p := wire.Join(p, "reason")
+		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string((*x.Reason))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -24485,12 +24485,12 @@ func (x *PermissionGrant) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -24637,19 +24637,19 @@ func (x *PermissionGrantPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionGrantPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "permission")
+		p := c.Join(p, "permission")
 		if utf8.RuneCountInString(string(x.Permission)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "resource")
+		p := c.Join(p, "resource")
 		if utf8.RuneCountInString(string(x.Resource)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "operation")
+		p := c.Join(p, "operation")
 		if utf8.RuneCountInString(string(x.Operation)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -24797,12 +24797,12 @@ func (x *PermissionDeny) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -24915,13 +24915,13 @@ func (x *PermissionDenyPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionDenyPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "permission")
+		p := c.Join(p, "permission")
 		if utf8.RuneCountInString(string(x.Permission)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "reason")
+		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string(x.Reason)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -25069,12 +25069,12 @@ func (x *Subscribe) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -25182,11 +25182,11 @@ func (x *SubscribePayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubscribePayload) CheckWire(c *wire.Checker, p string) {
 	if x.Filter != nil {
-		p := wire.Join(p, "filter")
+		p := c.Join(p, "filter")
 		(*x.Filter).CheckWire(c, p)
 	}
 	if x.Since != nil {
-		p := wire.Join(p, "since")
+		p := c.Join(p, "since")
 		(*x.Since).CheckWire(c, p)
 	}
 }
@@ -25456,46 +25456,46 @@ func (x *SubscriptionFilter) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubscriptionFilter) CheckWire(c *wire.Checker, p string) {
 	if x.SessionID != nil {
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		for i0 := range x.SessionID {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.SessionID[i0].CheckWire(c, p)
 		}
 	}
 	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
+		p := c.Join(p, "trace_id")
 		for i0 := range x.TraceID {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			if utf8.RuneCountInString(string(x.TraceID[i0])) < 1 {
 				c.Fail(p, "is shorter than 1 characters")
 			}
 		}
 	}
 	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
+		p := c.Join(p, "job_id")
 		for i0 := range x.JobID {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.JobID[i0].CheckWire(c, p)
 		}
 	}
 	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
+		p := c.Join(p, "stream_id")
 		for i0 := range x.StreamID {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.StreamID[i0].CheckWire(c, p)
 		}
 	}
 	if x.Types != nil {
-		p := wire.Join(p, "types")
+		p := c.Join(p, "types")
 		for i0 := range x.Types {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			if utf8.RuneCountInString(string(x.Types[i0])) < 1 {
 				c.Fail(p, "is shorter than 1 characters")
 			}
 		}
 	}
 	if x.MinPriority != nil {
-		p := wire.Join(p, "min_priority")
+		p := c.Join(p, "min_priority")
 		(*x.MinPriority).CheckWire(c, p)
 	}
 }
@@ -25587,7 +25587,7 @@ func (x *SubscriptionSince) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubscriptionSince) CheckWire(c *wire.Checker, p string) {
 	if x.AfterMessageID != nil {
-		p := wire.Join(p, "after_message_id")
+		p := c.Join(p, "after_message_id")
 		(*x.AfterMessageID).CheckWire(c, p)
 	}
 }
@@ -25733,12 +25733,12 @@ func (x *SubscribeAccepted) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -25830,7 +25830,7 @@ func (x *SubscribeAcceptedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubscribeAcceptedPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "subscription_id")
+		p := c.Join(p, "subscription_id")
 		x.SubscriptionID.CheckWire(c, p)
 	}
 }
@@ -25990,17 +25990,17 @@ func (x *SubscribeEvent) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 9)
 	{
-		p := wire.Join(p, "subscription_id")
+		p := c.Join(p, "subscription_id")
 		x.SubscriptionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 10, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -26096,7 +26096,7 @@ func (x *SubscribeEventPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubscribeEventPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Event != nil {
-		p := wire.Join(p, "event")
+		p := c.Join(p, "event")
 		if !wire.RawIs(x.Event, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -26244,12 +26244,12 @@ func (x *Unsubscribe) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -26341,7 +26341,7 @@ func (x *UnsubscribePayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnsubscribePayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "subscription_id")
+		p := c.Join(p, "subscription_id")
 		x.SubscriptionID.CheckWire(c, p)
 	}
 }
@@ -26487,12 +26487,12 @@ func (x *SubscribeClosed) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -26614,15 +26614,15 @@ func (x *SubscribeClosedPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubscribeClosedPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "subscription_id")
+		p := c.Join(p, "subscription_id")
 		x.SubscriptionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "code")
+		p := c.Join(p, "code")
 		x.Code.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "reason")
+		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string(x.Reason)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -26770,12 +26770,12 @@ func (x *Metric) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -26921,13 +26921,13 @@ func (x *MetricPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MetricPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "name")
+		p := c.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Dims != nil {
-		p := wire.Join(p, "dims")
+		p := c.Join(p, "dims")
 		if !wire.RawIs(x.Dims, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -27075,12 +27075,12 @@ func (x *TraceSpan) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
-		p := wire.Join(p, "session_id")
+		p := c.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
 	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 }
@@ -27272,39 +27272,39 @@ func (x *TraceSpanPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TraceSpanPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "name")
+		p := c.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "trace_id")
+		p := c.Join(p, "trace_id")
 		if utf8.RuneCountInString(string(x.TraceID)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "span_id")
+		p := c.Join(p, "span_id")
 		if utf8.RuneCountInString(string(x.SpanID)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
+		p := c.Join(p, "parent_span_id")
 		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "start_time")
+		p := c.Join(p, "start_time")
 		x.StartTime.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "end_time")
+		p := c.Join(p, "end_time")
 		x.EndTime.CheckWire(c, p)
 	}
 	if x.Attributes != nil {
-		p := wire.Join(p, "attributes")
+		p := c.Join(p, "attributes")
 		if !wire.RawIs(x.Attributes, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -27350,7 +27350,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Ack
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/ack.json#/$defs/AckPayload":
@@ -27372,7 +27378,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AckPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.fetch.json#", "https://agentproto.dev/schema/arcp/rfc0001/artifact.fetch.json":
@@ -27394,7 +27406,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArtifactFetch
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.fetch.json#/$defs/ArtifactFetchPayload":
@@ -27416,7 +27434,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArtifactFetchPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.put.json#", "https://agentproto.dev/schema/arcp/rfc0001/artifact.put.json":
@@ -27438,7 +27462,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArtifactPut
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.put.json#/$defs/ArtifactPutPayload":
@@ -27460,7 +27490,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArtifactPutPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.ref.json#", "https://agentproto.dev/schema/arcp/rfc0001/artifact.ref.json":
@@ -27482,7 +27518,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArtifactRefMessage
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.ref.json#/$defs/ArtifactRefMessagePayload":
@@ -27504,7 +27546,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArtifactRefMessagePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.release.json#", "https://agentproto.dev/schema/arcp/rfc0001/artifact.release.json":
@@ -27526,7 +27574,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArtifactRelease
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/artifact.release.json#/$defs/ArtifactReleasePayload":
@@ -27548,7 +27602,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArtifactReleasePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/backpressure.json#", "https://agentproto.dev/schema/arcp/rfc0001/backpressure.json":
@@ -27570,7 +27630,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Backpressure
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/backpressure.json#/$defs/BackpressurePayload":
@@ -27592,7 +27658,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BackpressurePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.accepted.json#", "https://agentproto.dev/schema/arcp/rfc0001/cancel.accepted.json":
@@ -27614,7 +27686,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelAccepted
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.accepted.json#/$defs/CancelAcceptedPayload":
@@ -27636,7 +27714,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelAcceptedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.json#", "https://agentproto.dev/schema/arcp/rfc0001/cancel.json":
@@ -27658,7 +27742,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Cancel
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.json#/$defs/CancelPayload":
@@ -27680,7 +27770,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.refused.json#", "https://agentproto.dev/schema/arcp/rfc0001/cancel.refused.json":
@@ -27702,7 +27798,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelRefused
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/cancel.refused.json#/$defs/CancelRefusedPayload":
@@ -27724,7 +27826,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelRefusedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/AgentInfo":
@@ -27746,7 +27854,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentInfo
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/AgentInventory":
@@ -27790,7 +27904,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArtifactID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/ArtifactRef":
@@ -27812,7 +27932,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArtifactRef
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/ArtifactRetention":
@@ -27834,7 +27960,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArtifactRetention
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/AuthScheme":
@@ -27856,7 +27988,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthScheme
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/BudgetAmount":
@@ -27878,7 +28016,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BudgetAmount
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/Capabilities":
@@ -27900,7 +28044,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Capabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/ClientIdentity":
@@ -27922,7 +28072,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ClientIdentity
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/Credentials":
@@ -27944,7 +28100,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Credentials
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/ErrorCode":
@@ -27966,7 +28128,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ErrorCode
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/JobId":
@@ -27988,7 +28156,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/JobState":
@@ -28010,7 +28184,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobState
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/LeaseId":
@@ -28032,7 +28212,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LeaseID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/LeaseRequest":
@@ -28054,7 +28240,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LeaseRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/LogLevel":
@@ -28076,7 +28268,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LogLevel
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/MessageId":
@@ -28098,7 +28296,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MessageID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/Priority":
@@ -28120,7 +28324,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Priority
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/ProvisionedCredential":
@@ -28142,7 +28352,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProvisionedCredential
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/RuntimeIdentity":
@@ -28164,7 +28380,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v RuntimeIdentity
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/SessionId":
@@ -28186,7 +28408,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/SessionLease":
@@ -28208,7 +28436,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionLease
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/StreamId":
@@ -28230,7 +28464,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StreamID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/SubscriptionId":
@@ -28252,7 +28492,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SubscriptionID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/TargetKind":
@@ -28274,7 +28520,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TargetKind
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/Timestamp":
@@ -28296,7 +28548,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Timestamp
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/common.json#/$defs/TrustLevel":
@@ -28318,7 +28576,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TrustLevel
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/envelope.json#", "https://agentproto.dev/schema/arcp/rfc0001/envelope.json":
@@ -28340,7 +28604,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Envelope
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/event.emit.json#", "https://agentproto.dev/schema/arcp/rfc0001/event.emit.json":
@@ -28362,7 +28632,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v EventEmit
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/event.emit.json#/$defs/EventEmitPayload":
@@ -28384,7 +28660,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v EventEmitPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/interrupt.json#", "https://agentproto.dev/schema/arcp/rfc0001/interrupt.json":
@@ -28406,7 +28688,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Interrupt
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/interrupt.json#/$defs/InterruptPayload":
@@ -28428,7 +28716,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v InterruptPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.accepted.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.accepted.json":
@@ -28450,7 +28744,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobAccepted
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.accepted.json#/$defs/JobAcceptedPayload":
@@ -28472,7 +28772,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobAcceptedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.cancelled.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.cancelled.json":
@@ -28494,7 +28800,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobCancelled
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.cancelled.json#/$defs/JobCancelledPayload":
@@ -28516,7 +28828,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobCancelledPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.completed.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.completed.json":
@@ -28538,7 +28856,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobCompleted
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.completed.json#/$defs/JobCompletedPayload":
@@ -28560,7 +28884,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobCompletedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.failed.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.failed.json":
@@ -28582,7 +28912,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobFailed
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.failed.json#/$defs/JobFailedPayload":
@@ -28604,7 +28940,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobFailedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.heartbeat.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.heartbeat.json":
@@ -28626,7 +28968,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobHeartbeat
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.heartbeat.json#/$defs/JobHeartbeatPayload":
@@ -28648,7 +28996,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobHeartbeatPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.progress.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.progress.json":
@@ -28670,7 +29024,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobProgress
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.progress.json#/$defs/JobProgressPayload":
@@ -28692,7 +29052,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobProgressPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.result_chunk.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.result_chunk.json":
@@ -28714,7 +29080,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobResultChunk
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.result_chunk.json#/$defs/JobResultChunkPayload":
@@ -28736,7 +29108,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobResultChunkPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.started.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.started.json":
@@ -28758,7 +29136,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobStarted
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.started.json#/$defs/JobStartedPayload":
@@ -28780,7 +29164,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobStartedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.subscribe.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.subscribe.json":
@@ -28802,7 +29192,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobSubscribe
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.subscribe.json#/$defs/JobSubscribePayload":
@@ -28824,7 +29220,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobSubscribePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.subscribed.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.subscribed.json":
@@ -28846,7 +29248,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobSubscribed
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.subscribed.json#/$defs/JobSubscribedPayload":
@@ -28868,7 +29276,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobSubscribedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.unsubscribe.json#", "https://agentproto.dev/schema/arcp/rfc0001/job.unsubscribe.json":
@@ -28890,7 +29304,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobUnsubscribe
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/job.unsubscribe.json#/$defs/JobUnsubscribePayload":
@@ -28912,7 +29332,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobUnsubscribePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.extended.json#", "https://agentproto.dev/schema/arcp/rfc0001/lease.extended.json":
@@ -28934,7 +29360,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LeaseExtended
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.extended.json#/$defs/LeaseExtendedPayload":
@@ -28956,7 +29388,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LeaseExtendedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.granted.json#", "https://agentproto.dev/schema/arcp/rfc0001/lease.granted.json":
@@ -28978,7 +29416,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LeaseGranted
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.granted.json#/$defs/LeaseGrantedPayload":
@@ -29000,7 +29444,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LeaseGrantedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.refresh.json#", "https://agentproto.dev/schema/arcp/rfc0001/lease.refresh.json":
@@ -29022,7 +29472,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LeaseRefresh
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.refresh.json#/$defs/LeaseRefreshPayload":
@@ -29044,7 +29500,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LeaseRefreshPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.revoked.json#", "https://agentproto.dev/schema/arcp/rfc0001/lease.revoked.json":
@@ -29066,7 +29528,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LeaseRevoked
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/lease.revoked.json#/$defs/LeaseRevokedPayload":
@@ -29088,7 +29556,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LeaseRevokedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/log.json#", "https://agentproto.dev/schema/arcp/rfc0001/log.json":
@@ -29110,7 +29584,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Log
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/log.json#/$defs/LogPayload":
@@ -29132,7 +29612,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LogPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/message.json#", "https://agentproto.dev/schema/arcp/rfc0001/message.json":
@@ -29176,7 +29662,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Metric
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/metric.json#/$defs/MetricPayload":
@@ -29198,7 +29690,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MetricPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/nack.json#", "https://agentproto.dev/schema/arcp/rfc0001/nack.json":
@@ -29220,7 +29718,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Nack
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/nack.json#/$defs/NackPayload":
@@ -29242,7 +29746,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v NackPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.deny.json#", "https://agentproto.dev/schema/arcp/rfc0001/permission.deny.json":
@@ -29264,7 +29774,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionDeny
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.deny.json#/$defs/PermissionDenyPayload":
@@ -29286,7 +29802,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionDenyPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.grant.json#", "https://agentproto.dev/schema/arcp/rfc0001/permission.grant.json":
@@ -29308,7 +29830,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionGrant
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.grant.json#/$defs/PermissionGrantPayload":
@@ -29330,7 +29858,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionGrantPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.request.json#", "https://agentproto.dev/schema/arcp/rfc0001/permission.request.json":
@@ -29352,7 +29886,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/permission.request.json#/$defs/PermissionRequestPayload":
@@ -29374,7 +29914,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionRequestPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/ping.json#", "https://agentproto.dev/schema/arcp/rfc0001/ping.json":
@@ -29396,7 +29942,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Ping
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/ping.json#/$defs/PingPayload":
@@ -29418,7 +29970,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PingPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/pong.json#", "https://agentproto.dev/schema/arcp/rfc0001/pong.json":
@@ -29440,7 +29998,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Pong
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/pong.json#/$defs/PongPayload":
@@ -29462,7 +30026,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PongPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/resume.json#", "https://agentproto.dev/schema/arcp/rfc0001/resume.json":
@@ -29484,7 +30054,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Resume
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/resume.json#/$defs/ResumePayload":
@@ -29506,7 +30082,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ResumePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.accepted.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.accepted.json":
@@ -29528,7 +30110,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionAccepted
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.accepted.json#/$defs/SessionAcceptedPayload":
@@ -29550,7 +30138,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionAcceptedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.ack.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.ack.json":
@@ -29572,7 +30166,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionAck
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.ack.json#/$defs/SessionAckPayload":
@@ -29594,7 +30194,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionAckPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.authenticate.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.authenticate.json":
@@ -29616,7 +30222,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionAuthenticate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.authenticate.json#/$defs/SessionAuthenticatePayload":
@@ -29638,7 +30250,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionAuthenticatePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.challenge.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.challenge.json":
@@ -29660,7 +30278,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionChallenge
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.challenge.json#/$defs/SessionChallengePayload":
@@ -29682,7 +30306,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionChallengePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.close.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.close.json":
@@ -29704,7 +30334,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionClose
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.close.json#/$defs/SessionClosePayload":
@@ -29726,7 +30362,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionClosePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.closed.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.closed.json":
@@ -29748,7 +30390,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionClosed
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.closed.json#/$defs/SessionClosedPayload":
@@ -29770,7 +30418,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionClosedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.evicted.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.evicted.json":
@@ -29792,7 +30446,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionEvicted
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.evicted.json#/$defs/SessionEvictedPayload":
@@ -29814,7 +30474,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionEvictedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.jobs.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.jobs.json":
@@ -29836,7 +30502,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionJobs
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.jobs.json#/$defs/JobListEntry":
@@ -29858,7 +30530,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobListEntry
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.jobs.json#/$defs/SessionJobsPayload":
@@ -29880,7 +30558,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionJobsPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.list_jobs.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.list_jobs.json":
@@ -29902,7 +30586,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionListJobs
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.list_jobs.json#/$defs/JobListFilter":
@@ -29924,7 +30614,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v JobListFilter
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.list_jobs.json#/$defs/SessionListJobsPayload":
@@ -29946,7 +30642,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionListJobsPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.open.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.open.json":
@@ -29968,7 +30670,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionOpen
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.open.json#/$defs/SessionOpenPayload":
@@ -29990,7 +30698,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionOpenPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.ping.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.ping.json":
@@ -30012,7 +30726,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionPing
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.ping.json#/$defs/SessionPingPayload":
@@ -30034,7 +30754,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionPingPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.pong.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.pong.json":
@@ -30056,7 +30782,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionPong
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.pong.json#/$defs/SessionPongPayload":
@@ -30078,7 +30810,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionPongPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.refresh.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.refresh.json":
@@ -30100,7 +30838,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionRefresh
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.refresh.json#/$defs/SessionRefreshPayload":
@@ -30122,7 +30866,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionRefreshPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.rejected.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.rejected.json":
@@ -30144,7 +30894,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionRejected
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.rejected.json#/$defs/SessionRejectedPayload":
@@ -30166,7 +30922,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionRejectedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.resume.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.resume.json":
@@ -30188,7 +30950,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionResume
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.resume.json#/$defs/SessionResumePayload":
@@ -30210,7 +30978,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionResumePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.resumed.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.resumed.json":
@@ -30232,7 +31006,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionResumed
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.resumed.json#/$defs/SessionResumedPayload":
@@ -30254,7 +31034,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionResumedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.unauthenticated.json#", "https://agentproto.dev/schema/arcp/rfc0001/session.unauthenticated.json":
@@ -30276,7 +31062,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionUnauthenticated
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/session.unauthenticated.json#/$defs/SessionUnauthenticatedPayload":
@@ -30298,7 +31090,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionUnauthenticatedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.chunk.json#", "https://agentproto.dev/schema/arcp/rfc0001/stream.chunk.json":
@@ -30320,7 +31118,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StreamChunk
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.chunk.json#/$defs/StreamChunkPayload":
@@ -30342,7 +31146,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StreamChunkPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.close.json#", "https://agentproto.dev/schema/arcp/rfc0001/stream.close.json":
@@ -30364,7 +31174,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StreamClose
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.close.json#/$defs/StreamClosePayload":
@@ -30386,7 +31202,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StreamClosePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.error.json#", "https://agentproto.dev/schema/arcp/rfc0001/stream.error.json":
@@ -30408,7 +31230,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StreamError
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.error.json#/$defs/StreamErrorPayload":
@@ -30430,7 +31258,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StreamErrorPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.open.json#", "https://agentproto.dev/schema/arcp/rfc0001/stream.open.json":
@@ -30452,7 +31286,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StreamOpen
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/stream.open.json#/$defs/StreamOpenPayload":
@@ -30474,7 +31314,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StreamOpenPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.accepted.json#", "https://agentproto.dev/schema/arcp/rfc0001/subscribe.accepted.json":
@@ -30496,7 +31342,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SubscribeAccepted
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.accepted.json#/$defs/SubscribeAcceptedPayload":
@@ -30518,7 +31370,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SubscribeAcceptedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.closed.json#", "https://agentproto.dev/schema/arcp/rfc0001/subscribe.closed.json":
@@ -30540,7 +31398,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SubscribeClosed
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.closed.json#/$defs/SubscribeClosedPayload":
@@ -30562,7 +31426,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SubscribeClosedPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.event.json#", "https://agentproto.dev/schema/arcp/rfc0001/subscribe.event.json":
@@ -30584,7 +31454,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SubscribeEvent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.event.json#/$defs/SubscribeEventPayload":
@@ -30606,7 +31482,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SubscribeEventPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json#", "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json":
@@ -30628,7 +31510,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Subscribe
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json#/$defs/SubscribePayload":
@@ -30650,7 +31538,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SubscribePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json#/$defs/SubscriptionFilter":
@@ -30672,7 +31566,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SubscriptionFilter
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/subscribe.json#/$defs/SubscriptionSince":
@@ -30694,7 +31594,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SubscriptionSince
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.error.json#", "https://agentproto.dev/schema/arcp/rfc0001/tool.error.json":
@@ -30716,7 +31622,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolError
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.error.json#/$defs/ToolErrorPayload":
@@ -30738,7 +31650,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolErrorPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.invoke.json#", "https://agentproto.dev/schema/arcp/rfc0001/tool.invoke.json":
@@ -30760,7 +31678,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolInvoke
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.invoke.json#/$defs/ToolInvokePayload":
@@ -30782,7 +31706,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolInvokePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.result.json#", "https://agentproto.dev/schema/arcp/rfc0001/tool.result.json":
@@ -30804,7 +31734,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolResult
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/tool.result.json#/$defs/ToolResultPayload":
@@ -30826,7 +31762,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolResultPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/trace.span.json#", "https://agentproto.dev/schema/arcp/rfc0001/trace.span.json":
@@ -30848,7 +31790,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TraceSpan
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/trace.span.json#/$defs/TraceSpanPayload":
@@ -30870,7 +31818,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TraceSpanPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/unsubscribe.json#", "https://agentproto.dev/schema/arcp/rfc0001/unsubscribe.json":
@@ -30892,7 +31846,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Unsubscribe
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/rfc0001/unsubscribe.json#/$defs/UnsubscribePayload":
@@ -30914,7 +31874,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UnsubscribePayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	}

@@ -343,55 +343,55 @@ func (x *Account) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Account) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		if !check.IsUUID(string(x.ID)) {
 			c.Fail(p, "%q is not a valid uuid", string(x.ID))
 		}
 	}
 	{
-		p := wire.Join(p, "email")
+		p := c.Join(p, "email")
 		if !check.IsEmail(string(x.Email)) {
 			c.Fail(p, "%q is not a valid email", string(x.Email))
 		}
 	}
 	if x.Host != nil {
-		p := wire.Join(p, "host")
+		p := c.Join(p, "host")
 		if !check.IsHostname(string((*x.Host))) {
 			c.Fail(p, "%q is not a valid hostname", string((*x.Host)))
 		}
 	}
 	if x.Ipv4 != nil {
-		p := wire.Join(p, "ipv4")
+		p := c.Join(p, "ipv4")
 		if !check.IsIPv4(string((*x.Ipv4))) {
 			c.Fail(p, "%q is not a valid ipv4", string((*x.Ipv4)))
 		}
 	}
 	if x.Ipv6 != nil {
-		p := wire.Join(p, "ipv6")
+		p := c.Join(p, "ipv6")
 		if !check.IsIPv6(string((*x.Ipv6))) {
 			c.Fail(p, "%q is not a valid ipv6", string((*x.Ipv6)))
 		}
 	}
 	if x.Avatar != nil {
-		p := wire.Join(p, "avatar")
+		p := c.Join(p, "avatar")
 		if !check.IsURIReference(string((*x.Avatar))) {
 			c.Fail(p, "%q is not a valid uri-reference", string((*x.Avatar)))
 		}
 	}
 	if x.Homepage != nil {
-		p := wire.Join(p, "homepage")
+		p := c.Join(p, "homepage")
 		if !check.IsURI(string((*x.Homepage))) {
 			c.Fail(p, "%q is not a valid uri", string((*x.Homepage)))
 		}
 	}
 	if x.Created != nil {
-		p := wire.Join(p, "created")
+		p := c.Join(p, "created")
 		if !wire.IsDateTime(string((*x.Created))) {
 			c.Fail(p, "%q is not a valid date-time", string((*x.Created)))
 		}
 	}
 	{
-		p := wire.Join(p, "name")
+		p := c.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -400,7 +400,7 @@ func (x *Account) CheckWire(c *wire.Checker, p string) {
 		}
 	}
 	if x.Tags != nil {
-		p := wire.Join(p, "tags")
+		p := c.Join(p, "tags")
 		if len(x.Tags) > 5 {
 			c.Fail(p, "has %d items, want at most 5", len(x.Tags))
 		}
@@ -409,11 +409,11 @@ func (x *Account) CheckWire(c *wire.Checker, p string) {
 		}
 	}
 	if x.Plan != nil {
-		p := wire.Join(p, "plan")
+		p := c.Join(p, "plan")
 		(*x.Plan).CheckWire(c, p)
 	}
 	if x.Seats != nil {
-		p := wire.Join(p, "seats")
+		p := c.Join(p, "seats")
 		if uint32((*x.Seats)) < 1 {
 			c.Fail(p, "%d is less than the minimum 1", uint32((*x.Seats)))
 		}
@@ -422,7 +422,7 @@ func (x *Account) CheckWire(c *wire.Checker, p string) {
 		}
 	}
 	if x.Quota != nil {
-		p := wire.Join(p, "quota")
+		p := c.Join(p, "quota")
 		if float64((*x.Quota)) <= 0.0 {
 			c.Fail(p, "%v is not greater than 0", float64((*x.Quota)))
 		}
@@ -532,7 +532,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Account
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	}

@@ -299,7 +299,7 @@ func (x *Item) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Item) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		if utf8.RuneCountInString(string(x.ID)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -308,13 +308,13 @@ func (x *Item) CheckWire(c *wire.Checker, p string) {
 		}
 	}
 	if x.Tags != nil {
-		p := wire.Join(p, "tags")
+		p := c.Join(p, "tags")
 		if i, j, dup := check.Unique(x.Tags); dup {
 			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
 		}
 	}
 	if x.Labels != nil {
-		p := wire.Join(p, "labels")
+		p := c.Join(p, "labels")
 		(*x.Labels).CheckWire(c, p)
 	}
 }
@@ -446,7 +446,7 @@ func (x *Item) checkWireMembers(c *wire.Checker, p string, from, to int) {
 		switch i {
 		case 0:
 			{
-				p := wire.Join(p, "id")
+				p := c.Join(p, "id")
 				if utf8.RuneCountInString(string(x.ID)) < 1 {
 					c.Fail(p, "is shorter than 1 characters")
 				}
@@ -456,14 +456,14 @@ func (x *Item) checkWireMembers(c *wire.Checker, p string, from, to int) {
 			}
 		case 2:
 			if x.Tags != nil {
-				p := wire.Join(p, "tags")
+				p := c.Join(p, "tags")
 				if i, j, dup := check.Unique(x.Tags); dup {
 					c.Fail(p, "items %d and %d are equal, want unique items", i, j)
 				}
 			}
 		case 3:
 			if x.Labels != nil {
-				p := wire.Join(p, "labels")
+				p := c.Join(p, "labels")
 				(*x.Labels).CheckWire(c, p)
 			}
 		}
@@ -544,7 +544,7 @@ func (x *Labels) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Labels) CheckWire(c *wire.Checker, p string) {
 	for _, m := range x.Unknown {
-		p := wire.Join(p, m.Key)
+		p := c.Join(p, m.Key)
 		matched := false
 		if pattern0().MatchString(m.Key) {
 			matched = true
@@ -854,13 +854,13 @@ func (x *Product) CheckWire(c *wire.Checker, p string) {
 	x.Item.checkWireMembers(c, p, 0, 1)
 	x.Item.checkWireMembers(c, p, 2, 4)
 	{
-		p := wire.Join(p, "price")
+		p := c.Join(p, "price")
 		if float64(x.Price) < 0.0 {
 			c.Fail(p, "%v is less than 0", float64(x.Price))
 		}
 	}
 	if x.Variants != nil {
-		p := wire.Join(p, "variants")
+		p := c.Join(p, "variants")
 		if i, j, dup := check.UniqueJSON(len(x.Variants), func(k0 int) []byte {
 			e := wire.NewEncoder(nil)
 			x.Variants[k0].EncodeWire(e)
@@ -869,12 +869,12 @@ func (x *Product) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
 		}
 		for i0 := range x.Variants {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Variants[i0].CheckWire(c, p)
 		}
 	}
 	if x.Dims != nil {
-		p := wire.Join(p, "dims")
+		p := c.Join(p, "dims")
 		if i, j, dup := check.UniqueJSON(len(x.Dims), func(k0 int) []byte {
 			e := wire.NewEncoder(nil)
 			e.BeginArray()
@@ -1104,11 +1104,11 @@ func (x *Discount) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Discount) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		x.Kind.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "value")
+		p := c.Join(p, "value")
 		if float64(x.Value) < 0.0 {
 			c.Fail(p, "%v is less than 0", float64(x.Value))
 		}
@@ -1371,7 +1371,7 @@ func (x *thenDiscount) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *thenDiscount) CheckWire(c *wire.Checker, p string) {
 	if x.Value != nil {
-		p := wire.Join(p, "value")
+		p := c.Join(p, "value")
 		if float64((*x.Value)) > 100.0 {
 			c.Fail(p, "%v is greater than 100", float64((*x.Value)))
 		}
@@ -1501,17 +1501,17 @@ func (x *Shipment) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Shipment) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "mode")
+		p := c.Join(p, "mode")
 		x.Mode.CheckWire(c, p)
 	}
 	if x.Address != nil {
-		p := wire.Join(p, "address")
+		p := c.Join(p, "address")
 		if utf8.RuneCountInString(string((*x.Address))) < 3 {
 			c.Fail(p, "is shorter than 3 characters")
 		}
 	}
 	if x.Pickup != nil {
-		p := wire.Join(p, "pickup")
+		p := c.Join(p, "pickup")
 		if !wire.RawIs(x.Pickup, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -1999,7 +1999,7 @@ func (x *thenShipmentWithPickup) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *thenShipmentWithPickup) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "pickup")
+		p := c.Join(p, "pickup")
 		x.Pickup.CheckWire(c, p)
 	}
 }
@@ -2182,11 +2182,11 @@ func (x *Price) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Price) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "currency")
+		p := c.Join(p, "currency")
 		x.Currency.CheckWire(c, p)
 	}
 	for _, m := range x.Unknown {
-		p := wire.Join(p, m.Key)
+		p := c.Join(p, m.Key)
 		if err := func() error {
 			d := wire.NewDecoder(m.Value)
 			var v float64
@@ -2214,7 +2214,7 @@ func (x *Price) CheckWire(c *wire.Checker, p string) {
 		}
 	}
 	for _, m := range x.Unknown {
-		p := wire.Join(p, m.Key)
+		p := c.Join(p, m.Key)
 		k := m.Key
 		if utf8.RuneCountInString(string(k)) > 8 {
 			c.Fail(p, "is longer than 8 characters")
@@ -2320,7 +2320,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Discount
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/diff/catalog.json#/$defs/Item":
@@ -2342,7 +2348,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Item
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/diff/catalog.json#/$defs/Labels":
@@ -2364,7 +2376,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Labels
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/diff/catalog.json#/$defs/Price":
@@ -2386,7 +2404,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Price
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/diff/catalog.json#/$defs/Product":
@@ -2408,7 +2432,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Product
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/diff/catalog.json#/$defs/Shipment":
@@ -2430,7 +2460,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Shipment
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	}

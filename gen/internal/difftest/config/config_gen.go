@@ -331,39 +331,39 @@ func (x *Config) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Config) CheckWire(c *wire.Checker, p string) {
 	if x.Mode != nil {
-		p := wire.Join(p, "mode")
+		p := c.Join(p, "mode")
 		(*x.Mode).CheckWire(c, p)
 	}
 	if x.Retries != nil {
-		p := wire.Join(p, "retries")
+		p := c.Join(p, "retries")
 		if uint32((*x.Retries)) > 10 {
 			c.Fail(p, "%d is greater than the maximum 10", uint32((*x.Retries)))
 		}
 	}
 	if x.Timeout != nil {
-		p := wire.Join(p, "timeout")
+		p := c.Join(p, "timeout")
 		if float64((*x.Timeout)) >= 60.0 {
 			c.Fail(p, "%v is not less than 60", float64((*x.Timeout)))
 		}
 	}
 	if x.Paths != nil {
-		p := wire.Join(p, "paths")
+		p := c.Join(p, "paths")
 		if len(x.Paths) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(x.Paths))
 		}
 		for i0 := range x.Paths {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			if utf8.RuneCountInString(string(x.Paths[i0])) < 1 {
 				c.Fail(p, "is shorter than 1 characters")
 			}
 		}
 	}
 	if x.Proxy != nil {
-		p := wire.Join(p, "proxy")
+		p := c.Join(p, "proxy")
 		(*x.Proxy).CheckWire(c, p)
 	}
 	if x.Level != nil {
-		p := wire.Join(p, "level")
+		p := c.Join(p, "level")
 		(*x.Level).CheckWire(c, p)
 	}
 	{
@@ -578,7 +578,7 @@ func (x *ConfigProxy) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ConfigProxy) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "url")
+		p := c.Join(p, "url")
 		if !check.IsURI(string(x.URL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
 		}
@@ -822,7 +822,7 @@ func (x *thenConfig) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *thenConfig) CheckWire(c *wire.Checker, p string) {
 	if x.Retries != nil {
-		p := wire.Join(p, "retries")
+		p := c.Join(p, "retries")
 		if int64((*x.Retries)) > 2 {
 			c.Fail(p, "%d is greater than the maximum 2", int64((*x.Retries)))
 		}
@@ -959,7 +959,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Config
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	}

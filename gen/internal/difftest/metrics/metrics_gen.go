@@ -135,13 +135,13 @@ func (x *Sample) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Sample) CheckWire(c *wire.Checker, p string) {
 	if x.Source != nil {
-		p := wire.Join(p, "source")
+		p := c.Join(p, "source")
 		if !pattern0().MatchString(string((*x.Source))) {
 			c.Fail(p, "%q does not match the pattern ^[a-z][a-z0-9-]*$", string((*x.Source)))
 		}
 	}
 	for _, m := range x.Unknown {
-		p := wire.Join(p, m.Key)
+		p := c.Join(p, m.Key)
 		if err := func() error {
 			d := wire.NewDecoder(m.Value)
 			var v float64
@@ -242,7 +242,7 @@ func (x *Labels) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Labels) CheckWire(c *wire.Checker, p string) {
 	for _, m := range x.Unknown {
-		p := wire.Join(p, m.Key)
+		p := c.Join(p, m.Key)
 		if pattern1().MatchString(m.Key) {
 			if err := func() error {
 				d := wire.NewDecoder(m.Value)
@@ -395,7 +395,7 @@ func (x *OpenLabels) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *OpenLabels) CheckWire(c *wire.Checker, p string) {
 	for _, m := range x.Unknown {
-		p := wire.Join(p, m.Key)
+		p := c.Join(p, m.Key)
 		if pattern2().MatchString(m.Key) {
 			if err := func() error {
 				d := wire.NewDecoder(m.Value)
@@ -589,7 +589,7 @@ func (x *Series) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Series) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "points")
+		p := c.Join(p, "points")
 		if i, j, dup := check.UniqueJSON(len(x.Points), func(k0 int) []byte {
 			e := wire.NewEncoder(nil)
 			e.BeginArray()
@@ -602,7 +602,7 @@ func (x *Series) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
 		}
 		for i0 := range x.Points {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			if len(x.Points[i0]) < 2 {
 				c.Fail(p, "has %d items, want at least 2", len(x.Points[i0]))
 			}
@@ -652,7 +652,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Labels
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/diff/metrics.json#/$defs/OpenLabels":
@@ -674,7 +680,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v OpenLabels
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/diff/metrics.json#/$defs/Sample":
@@ -696,7 +708,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Sample
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/diff/metrics.json#/$defs/Series":
@@ -718,7 +736,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Series
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	}

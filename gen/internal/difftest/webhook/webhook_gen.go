@@ -324,25 +324,25 @@ func (x *Envelope) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		if !check.IsUUID(string(x.ID)) {
 			c.Fail(p, "%q is not a valid uuid", string(x.ID))
 		}
 	}
 	{
-		p := wire.Join(p, "type")
+		p := c.Join(p, "type")
 		if utf8.RuneCountInString(string(x.Type)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "at")
+		p := c.Join(p, "at")
 		if !wire.IsDateTime(string(x.At)) {
 			c.Fail(p, "%q is not a valid date-time", string(x.At))
 		}
 	}
 	if x.Attempt != nil {
-		p := wire.Join(p, "attempt")
+		p := c.Join(p, "attempt")
 		if uint32((*x.Attempt)) < 1 {
 			c.Fail(p, "%d is less than the minimum 1", uint32((*x.Attempt)))
 		}
@@ -351,7 +351,7 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 		}
 	}
 	if x.Data != nil {
-		p := wire.Join(p, "data")
+		p := c.Join(p, "data")
 		if !wire.RawIs(x.Data, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -480,28 +480,28 @@ func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
 		switch i {
 		case 0:
 			{
-				p := wire.Join(p, "id")
+				p := c.Join(p, "id")
 				if !check.IsUUID(string(x.ID)) {
 					c.Fail(p, "%q is not a valid uuid", string(x.ID))
 				}
 			}
 		case 1:
 			{
-				p := wire.Join(p, "type")
+				p := c.Join(p, "type")
 				if utf8.RuneCountInString(string(x.Type)) < 1 {
 					c.Fail(p, "is shorter than 1 characters")
 				}
 			}
 		case 2:
 			{
-				p := wire.Join(p, "at")
+				p := c.Join(p, "at")
 				if !wire.IsDateTime(string(x.At)) {
 					c.Fail(p, "%q is not a valid date-time", string(x.At))
 				}
 			}
 		case 3:
 			if x.Attempt != nil {
-				p := wire.Join(p, "attempt")
+				p := c.Join(p, "attempt")
 				if uint32((*x.Attempt)) < 1 {
 					c.Fail(p, "%d is less than the minimum 1", uint32((*x.Attempt)))
 				}
@@ -511,7 +511,7 @@ func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
 			}
 		case 4:
 			if x.Data != nil {
-				p := wire.Join(p, "data")
+				p := c.Join(p, "data")
 				if !wire.RawIs(x.Data, "object") {
 					c.Fail(p, "wrong type: want object")
 				}
@@ -645,11 +645,11 @@ func (x *UserCreated) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 1)
 	x.Envelope.checkWireMembers(c, p, 2, 4)
 	{
-		p := wire.Join(p, "data")
+		p := c.Join(p, "data")
 		CheckUser(c, p, x.Data)
 	}
 	if x.Mode != nil {
-		p := wire.Join(p, "mode")
+		p := c.Join(p, "mode")
 		(*x.Mode).CheckWire(c, p)
 	}
 }
@@ -953,13 +953,13 @@ func (x *UserWithEmail) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UserWithEmail) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "email")
+		p := c.Join(p, "email")
 		if !check.IsEmail(string(x.Email)) {
 			c.Fail(p, "%q is not a valid email", string(x.Email))
 		}
 	}
 	if x.Roles != nil {
-		p := wire.Join(p, "roles")
+		p := c.Join(p, "roles")
 		if i, j, dup := check.Unique(x.Roles); dup {
 			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
 		}
@@ -1076,7 +1076,7 @@ func (x *UserWithNameAndPhone) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UserWithNameAndPhone) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "phone")
+		p := c.Join(p, "phone")
 		if utf8.RuneCountInString(string(x.Phone)) < 3 {
 			c.Fail(p, "is shorter than 3 characters")
 		}
@@ -1258,13 +1258,13 @@ func (x *Notice) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Notice) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "at")
+		p := c.Join(p, "at")
 		if !wire.IsDateTime(string(x.At)) {
 			c.Fail(p, "%q is not a valid date-time", string(x.At))
 		}
 	}
 	{
-		p := wire.Join(p, "text")
+		p := c.Join(p, "text")
 		if utf8.RuneCountInString(string(x.Text)) > 10 {
 			c.Fail(p, "is longer than 10 characters")
 		}
@@ -1393,7 +1393,7 @@ func CheckSource(c *wire.Checker, p string, v Source) {
 		}
 	case *UnknownSource:
 		if v != nil {
-			c.Fail(wire.Join(p, "via"), "%q is not one of api, ui", v.Tag)
+			c.Fail(c.Join(p, "via"), "%q is not one of api, ui", v.Tag)
 		}
 	}
 }
@@ -1533,13 +1533,13 @@ func (x *APISource) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *APISource) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "at")
+		p := c.Join(p, "at")
 		if !wire.IsDateTime(string(x.At)) {
 			c.Fail(p, "%q is not a valid date-time", string(x.At))
 		}
 	}
 	{
-		p := wire.Join(p, "key")
+		p := c.Join(p, "key")
 		if utf8.RuneCountInString(string(x.Key)) < 2 {
 			c.Fail(p, "is shorter than 2 characters")
 		}
@@ -1673,7 +1673,7 @@ func (x *UISource) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UISource) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "at")
+		p := c.Join(p, "at")
 		if !wire.IsDateTime(string(x.At)) {
 			c.Fail(p, "%q is not a valid date-time", string(x.At))
 		}
@@ -1754,7 +1754,7 @@ func (x *Headers) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Headers) CheckWire(c *wire.Checker, p string) {
 	for _, m := range x.Unknown {
-		p := wire.Join(p, m.Key)
+		p := c.Join(p, m.Key)
 		if pattern0().MatchString(m.Key) {
 			if err := func() error {
 				d := wire.NewDecoder(m.Value)
@@ -1952,11 +1952,11 @@ func (x *Delivery) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Delivery) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "channel")
+		p := c.Join(p, "channel")
 		x.Channel.CheckWire(c, p)
 	}
 	if x.Attempt != nil {
-		p := wire.Join(p, "attempt")
+		p := c.Join(p, "attempt")
 		if uint64((*x.Attempt)) < 1 {
 			c.Fail(p, "%d is less than the minimum 1", uint64((*x.Attempt)))
 		}
@@ -2373,7 +2373,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Channel
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Delivery":
@@ -2395,7 +2401,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Delivery
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Envelope":
@@ -2417,7 +2429,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Envelope
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Event":
@@ -2465,7 +2483,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Headers
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Notice":
@@ -2487,7 +2511,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Notice
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Region":
@@ -2509,7 +2539,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Region
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/diff/webhook.json#/$defs/Source":
@@ -2575,7 +2611,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UserCreated
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	}

@@ -4669,11 +4669,11 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Request) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		x.Params.CheckWire(c, p)
 	}
 }
@@ -5274,7 +5274,7 @@ func (x *WriteTextFileRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *WriteTextFileRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -5501,7 +5501,7 @@ func (x *ReadTextFileRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ReadTextFileRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -5659,18 +5659,18 @@ func (x *RequestPermissionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "toolCall")
+		p := c.Join(p, "toolCall")
 		x.ToolCall.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Options[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -6026,29 +6026,29 @@ func (x *ToolCallUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Kind.Get(); ok {
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Status.Get(); ok {
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckToolCallContent(c, p, v[i1])
 		}
 	}
 	if v, ok := x.Locations.Get(); ok {
-		p := wire.Join(p, "locations")
+		p := c.Join(p, "locations")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -6353,7 +6353,7 @@ func CheckToolCallContent(c *wire.Checker, p string, v ToolCallContent) {
 		}
 	case *UnknownToolCallContent:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of content, diff, terminal", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of content, diff, terminal", v.Tag)
 		}
 	}
 }
@@ -6475,11 +6475,11 @@ func (x *Content) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Content) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -6661,7 +6661,7 @@ func CheckContentBlock(c *wire.Checker, p string, v ContentBlock) {
 		}
 	case *UnknownContentBlock:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of audio, image, resource, resource_link, text", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of audio, image, resource, resource_link, text", v.Tag)
 		}
 	}
 }
@@ -6809,11 +6809,11 @@ func (x *TextContent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextContent) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -7015,14 +7015,14 @@ func (x *Annotations) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Annotations) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Audience.Get(); ok {
-		p := wire.Join(p, "audience")
+		p := c.Join(p, "audience")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -7263,11 +7263,11 @@ func (x *ImageContent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -7426,11 +7426,11 @@ func (x *AudioContent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AudioContent) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -7709,11 +7709,11 @@ func (x *ResourceLink) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -7855,15 +7855,15 @@ func (x *EmbeddedResource) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "resource")
+		p := c.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -8182,7 +8182,7 @@ func (x *EmbeddedResourceResourceTextResourceContents) EncodeWireFields(e *wire.
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -8345,7 +8345,7 @@ func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWireFields(e *wire.
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -8508,7 +8508,7 @@ func (x *Diff) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Diff) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -8620,7 +8620,7 @@ func (x *Terminal) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Terminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -8804,7 +8804,7 @@ func (x *ToolCallLocation) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -8944,11 +8944,11 @@ func (x *PermissionOption) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		x.Kind.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -9303,14 +9303,14 @@ func (x *CreateTerminalRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CreateTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Env != nil {
-		p := wire.Join(p, "env")
+		p := c.Join(p, "env")
 		for i0 := range x.Env {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -9441,7 +9441,7 @@ func (x *EnvVariable) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -9564,7 +9564,7 @@ func (x *TerminalOutputRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalOutputRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -9687,7 +9687,7 @@ func (x *ReleaseTerminalRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ReleaseTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -9810,7 +9810,7 @@ func (x *WaitForTerminalExitRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *WaitForTerminalExitRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -9933,7 +9933,7 @@ func (x *KillTerminalRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *KillTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -10190,13 +10190,13 @@ func (x *Form) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Form) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	{
-		p := wire.Join(p, "requestedSchema")
+		p := c.Join(p, "requestedSchema")
 		x.RequestedSchema.CheckWire(c, p)
 	}
 	{
@@ -10480,19 +10480,19 @@ func (x *ElicitationSchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
 	if x.Type != nil {
-		p := wire.Join(p, "type")
+		p := c.Join(p, "type")
 		(*x.Type).CheckWire(c, p)
 	}
 	if x.Properties != nil {
-		p := wire.Join(p, "properties")
+		p := c.Join(p, "properties")
 		for _, k0 := range wire.SortedKeys(x.Properties) {
 			v0 := x.Properties[k0]
-			p := wire.Join(p, k0)
+			p := c.Join(p, k0)
 			CheckElicitationPropertySchema(c, p, v0)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -11125,18 +11125,18 @@ func (x *StringPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Format.Get(); ok {
-		p := wire.Join(p, "format")
+		p := c.Join(p, "format")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.OneOf.Get(); ok {
-		p := wire.Join(p, "oneOf")
+		p := c.Join(p, "oneOf")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -11353,7 +11353,7 @@ func (x *EnumOption) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnumOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -11599,7 +11599,7 @@ func (x *NumberPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -11845,7 +11845,7 @@ func (x *IntegerPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -12031,7 +12031,7 @@ func (x *BooleanPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -12319,11 +12319,11 @@ func (x *MultiSelectPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "items")
+		p := c.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -12571,7 +12571,7 @@ func (x *StringMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -12703,14 +12703,14 @@ func (x *TitledMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "anyOf")
+		p := c.Join(p, "anyOf")
 		for i0 := range x.AnyOf {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.AnyOf[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -13120,7 +13120,7 @@ func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 }
@@ -13281,13 +13281,13 @@ func (x *URL) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *URL) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	{
-		p := wire.Join(p, "url")
+		p := c.Join(p, "url")
 		if !check.IsURI(string(x.URL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
 		}
@@ -13718,7 +13718,7 @@ func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 }
@@ -14118,11 +14118,11 @@ func (x *Result) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Result) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Result != nil {
-		p := wire.Join(p, "result")
+		p := c.Join(p, "result")
 		x.Result.CheckWire(c, p)
 	}
 }
@@ -14681,22 +14681,22 @@ func (x *InitializeResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
 	if x.AgentCapabilities != nil {
-		p := wire.Join(p, "agentCapabilities")
+		p := c.Join(p, "agentCapabilities")
 		(*x.AgentCapabilities).CheckWire(c, p)
 	}
 	if x.AuthMethods != nil {
-		p := wire.Join(p, "authMethods")
+		p := c.Join(p, "authMethods")
 		for i0 := range x.AuthMethods {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckAuthMethod(c, p, x.AuthMethods[i0])
 		}
 	}
 	if v, ok := x.AgentInfo.Get(); ok {
-		p := wire.Join(p, "agentInfo")
+		p := c.Join(p, "agentInfo")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -14914,23 +14914,23 @@ func (x *AgentCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.PromptCapabilities != nil {
-		p := wire.Join(p, "promptCapabilities")
+		p := c.Join(p, "promptCapabilities")
 		(*x.PromptCapabilities).CheckWire(c, p)
 	}
 	if x.MCPCapabilities != nil {
-		p := wire.Join(p, "mcpCapabilities")
+		p := c.Join(p, "mcpCapabilities")
 		(*x.MCPCapabilities).CheckWire(c, p)
 	}
 	if x.SessionCapabilities != nil {
-		p := wire.Join(p, "sessionCapabilities")
+		p := c.Join(p, "sessionCapabilities")
 		(*x.SessionCapabilities).CheckWire(c, p)
 	}
 	if x.Auth != nil {
-		p := wire.Join(p, "auth")
+		p := c.Join(p, "auth")
 		(*x.Auth).CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -15084,7 +15084,7 @@ func (x *PromptCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -15218,7 +15218,7 @@ func (x *MCPCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -15442,27 +15442,27 @@ func (x *SessionCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.List.Get(); ok {
-		p := wire.Join(p, "list")
+		p := c.Join(p, "list")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Delete.Get(); ok {
-		p := wire.Join(p, "delete")
+		p := c.Join(p, "delete")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.AdditionalDirectories.Get(); ok {
-		p := wire.Join(p, "additionalDirectories")
+		p := c.Join(p, "additionalDirectories")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Resume.Get(); ok {
-		p := wire.Join(p, "resume")
+		p := c.Join(p, "resume")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Close.Get(); ok {
-		p := wire.Join(p, "close")
+		p := c.Join(p, "close")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -15556,7 +15556,7 @@ func (x *SessionListCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionListCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -15650,7 +15650,7 @@ func (x *SessionDeleteCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -15744,7 +15744,7 @@ func (x *SessionAdditionalDirectoriesCapabilities) EncodeWireFields(e *wire.Enco
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -15838,7 +15838,7 @@ func (x *SessionResumeCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionResumeCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -15932,7 +15932,7 @@ func (x *SessionCloseCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionCloseCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -16052,11 +16052,11 @@ func (x *AgentAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Logout.Get(); ok {
-		p := wire.Join(p, "logout")
+		p := c.Join(p, "logout")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -16150,7 +16150,7 @@ func (x *LogoutCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogoutCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -16258,7 +16258,7 @@ func CheckAuthMethod(c *wire.Checker, p string, v AuthMethod) {
 		}
 	case *UnknownAuthMethod:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of terminal", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of terminal", v.Tag)
 		}
 	}
 }
@@ -16505,7 +16505,7 @@ func (x *AuthMethodTerminal) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -16702,7 +16702,7 @@ func (x *AuthMethodAgent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -16902,7 +16902,7 @@ func (x *Implementation) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Implementation) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -16996,7 +16996,7 @@ func (x *AuthenticateResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthenticateResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -17090,7 +17090,7 @@ func (x *LogoutResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogoutResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -17278,18 +17278,18 @@ func (x *NewSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Modes.Get(); ok {
-		p := wire.Join(p, "modes")
+		p := c.Join(p, "modes")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.ConfigOptions.Get(); ok {
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -17434,14 +17434,14 @@ func (x *SessionModeState) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionModeState) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "availableModes")
+		p := c.Join(p, "availableModes")
 		for i0 := range x.AvailableModes {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.AvailableModes[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -17638,7 +17638,7 @@ func (x *SessionMode) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionMode) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -17747,7 +17747,7 @@ func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) 
 		}
 	case *UnknownSessionConfigOption:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of boolean, select", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of boolean, select", v.Tag)
 		}
 	}
 }
@@ -17985,17 +17985,17 @@ func (x *Select) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Select) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Category.Get(); ok {
-		p := wire.Join(p, "category")
+		p := c.Join(p, "category")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
 }
@@ -18362,7 +18362,7 @@ func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -18430,7 +18430,7 @@ func (x *SessionConfigSelectOptionsUngrouped) EncodeWire(e *wire.Encoder) {
 func (x *SessionConfigSelectOptionsUngrouped) CheckWire(c *wire.Checker, p string) {
 	v := []SessionConfigSelectOption(*x)
 	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
+		p := c.JoinIndex(p, i1)
 		v[i1].CheckWire(c, p)
 	}
 }
@@ -18590,14 +18590,14 @@ func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Options[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -18705,7 +18705,7 @@ func (x *SessionConfigSelectOptionsGrouped) EncodeWire(e *wire.Encoder) {
 func (x *SessionConfigSelectOptionsGrouped) CheckWire(c *wire.Checker, p string) {
 	v := []SessionConfigSelectGroup(*x)
 	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
+		p := c.JoinIndex(p, i1)
 		v[i1].CheckWire(c, p)
 	}
 }
@@ -18922,11 +18922,11 @@ func (x *Boolean) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Boolean) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Category.Get(); ok {
-		p := wire.Join(p, "category")
+		p := c.Join(p, "category")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -19098,18 +19098,18 @@ func (x *LoadSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LoadSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Modes.Get(); ok {
-		p := wire.Join(p, "modes")
+		p := c.Join(p, "modes")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.ConfigOptions.Get(); ok {
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -19271,14 +19271,14 @@ func (x *ListSessionsResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessions")
+		p := c.Join(p, "sessions")
 		for i0 := range x.Sessions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Sessions[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -19503,7 +19503,7 @@ func (x *SessionInfo) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -19597,7 +19597,7 @@ func (x *DeleteSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -19769,18 +19769,18 @@ func (x *ResumeSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResumeSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Modes.Get(); ok {
-		p := wire.Join(p, "modes")
+		p := c.Join(p, "modes")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.ConfigOptions.Get(); ok {
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -19874,7 +19874,7 @@ func (x *CloseSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -19968,7 +19968,7 @@ func (x *SetSessionModeResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionModeResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -20104,14 +20104,14 @@ func (x *SetSessionConfigOptionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionConfigOptionResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -20221,11 +20221,11 @@ func (x *PromptResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "stopReason")
+		p := c.Join(p, "stopReason")
 		x.StopReason.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -20445,11 +20445,11 @@ func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	{
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		x.Error.CheckWire(c, p)
 	}
 }
@@ -20574,7 +20574,7 @@ func (x *Error) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Error) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "code")
+		p := c.Join(p, "code")
 		x.Code.CheckWire(c, p)
 	}
 }
@@ -20767,7 +20767,7 @@ func (x *Notification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Notification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckAgentNotificationParams(c, p, v)
 	}
 }
@@ -21087,11 +21087,11 @@ func (x *AgentNotificationParamsSessionNotification) EncodeWireFields(e *wire.En
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "update")
+		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -21447,7 +21447,7 @@ func CheckSessionUpdate(c *wire.Checker, p string, v SessionUpdate) {
 		}
 	case *UnknownSessionUpdate:
 		if v != nil {
-			c.Fail(wire.Join(p, "sessionUpdate"), "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, session_info_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
+			c.Fail(c.Join(p, "sessionUpdate"), "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, session_info_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
 		}
 	}
 }
@@ -21593,11 +21593,11 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22085,29 +22085,29 @@ func (x *ToolCall) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCall) CheckWire(c *wire.Checker, p string) {
 	if x.Kind != nil {
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		(*x.Kind).CheckWire(c, p)
 	}
 	if x.Status != nil {
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		(*x.Status).CheckWire(c, p)
 	}
 	if x.Content != nil {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i0 := range x.Content {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckToolCallContent(c, p, x.Content[i0])
 		}
 	}
 	if x.Locations != nil {
-		p := wire.Join(p, "locations")
+		p := c.Join(p, "locations")
 		for i0 := range x.Locations {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Locations[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22241,14 +22241,14 @@ func (x *Plan) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Plan) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "entries")
+		p := c.Join(p, "entries")
 		for i0 := range x.Entries {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Entries[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22388,15 +22388,15 @@ func (x *PlanEntry) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanEntry) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "priority")
+		p := c.Join(p, "priority")
 		x.Priority.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22638,14 +22638,14 @@ func (x *AvailableCommandsUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "availableCommands")
+		p := c.Join(p, "availableCommands")
 		for i0 := range x.AvailableCommands {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.AvailableCommands[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22802,11 +22802,11 @@ func (x *AvailableCommand) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AvailableCommand) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Input.Get(); ok {
-		p := wire.Join(p, "input")
+		p := c.Join(p, "input")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22920,7 +22920,7 @@ func (x *UnstructuredCommandInput) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnstructuredCommandInput) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -23032,7 +23032,7 @@ func (x *CurrentModeUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CurrentModeUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -23170,14 +23170,14 @@ func (x *ConfigOptionUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -23333,7 +23333,7 @@ func (x *SessionInfoUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -23492,11 +23492,11 @@ func (x *UsageUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Cost.Get(); ok {
-		p := wire.Join(p, "cost")
+		p := c.Join(p, "cost")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -23627,7 +23627,7 @@ func (x *Cost) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Cost) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -23786,17 +23786,17 @@ func (x *Notice) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Notice) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "severity")
+		p := c.Join(p, "severity")
 		x.Severity.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "title")
+		p := c.Join(p, "title")
 		if utf8.RuneCountInString(string(x.Title)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -24053,18 +24053,18 @@ func (x *CompactionUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
 	if v, ok := x.Summary.Get(); ok {
-		p := wire.Join(p, "summary")
+		p := c.Join(p, "summary")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -24285,11 +24285,11 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -24401,7 +24401,7 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) EncodeWireField
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsCompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -24795,11 +24795,11 @@ func (x *AgentClientProtocolClientRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolClientRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		x.Params.CheckWire(c, p)
 	}
 }
@@ -25324,15 +25324,15 @@ func (x *InitializeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ClientCapabilities != nil {
-		p := wire.Join(p, "clientCapabilities")
+		p := c.Join(p, "clientCapabilities")
 		(*x.ClientCapabilities).CheckWire(c, p)
 	}
 	if v, ok := x.ClientInfo.Get(); ok {
-		p := wire.Join(p, "clientInfo")
+		p := c.Join(p, "clientInfo")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -25530,23 +25530,23 @@ func (x *ClientCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Fs != nil {
-		p := wire.Join(p, "fs")
+		p := c.Join(p, "fs")
 		(*x.Fs).CheckWire(c, p)
 	}
 	if v, ok := x.Session.Get(); ok {
-		p := wire.Join(p, "session")
+		p := c.Join(p, "session")
 		v.CheckWire(c, p)
 	}
 	if x.Auth != nil {
-		p := wire.Join(p, "auth")
+		p := c.Join(p, "auth")
 		(*x.Auth).CheckWire(c, p)
 	}
 	if v, ok := x.Elicitation.Get(); ok {
-		p := wire.Join(p, "elicitation")
+		p := c.Join(p, "elicitation")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -25680,7 +25680,7 @@ func (x *FileSystemCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *FileSystemCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -25824,19 +25824,19 @@ func (x *ClientSessionCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientSessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Compaction != nil && string(x.Compaction) != "null" {
-		p := wire.Join(p, "compaction")
+		p := c.Join(p, "compaction")
 		x.Compaction.CheckWire(c, p)
 	}
 	if v, ok := x.ConfigOptions.Get(); ok {
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		v.CheckWire(c, p)
 	}
 	if x.Notices != nil && string(x.Notices) != "null" {
-		p := wire.Join(p, "notices")
+		p := c.Join(p, "notices")
 		x.Notices.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -26001,11 +26001,11 @@ func (x *SessionConfigOptionsCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigOptionsCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Boolean.Get(); ok {
-		p := wire.Join(p, "boolean")
+		p := c.Join(p, "boolean")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -26099,7 +26099,7 @@ func (x *BooleanConfigOptionCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BooleanConfigOptionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -26258,7 +26258,7 @@ func (x *AuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -26404,15 +26404,15 @@ func (x *ElicitationCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Form.Get(); ok {
-		p := wire.Join(p, "form")
+		p := c.Join(p, "form")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.URL.Get(); ok {
-		p := wire.Join(p, "url")
+		p := c.Join(p, "url")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -26506,7 +26506,7 @@ func (x *ElicitationFormCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -26600,7 +26600,7 @@ func (x *ElicitationURLCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -26710,7 +26710,7 @@ func (x *AuthenticateRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthenticateRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -26804,7 +26804,7 @@ func (x *LogoutRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogoutRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -26995,14 +26995,14 @@ func (x *NewSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -27131,7 +27131,7 @@ func CheckMCPServer(c *wire.Checker, p string, v MCPServer) {
 		}
 	case *UnknownMCPServer:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of http, sse", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of http, sse", v.Tag)
 		}
 	}
 }
@@ -27305,14 +27305,14 @@ func (x *MCPServerHTTP) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "headers")
+		p := c.Join(p, "headers")
 		for i0 := range x.Headers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -27443,7 +27443,7 @@ func (x *HTTPHeader) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -27611,14 +27611,14 @@ func (x *MCPServerSSE) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerSSE) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "headers")
+		p := c.Join(p, "headers")
 		for i0 := range x.Headers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -27823,14 +27823,14 @@ func (x *MCPServerStdio) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "env")
+		p := c.Join(p, "env")
 		for i0 := range x.Env {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -28073,14 +28073,14 @@ func (x *LoadSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LoadSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -28234,7 +28234,7 @@ func (x *ListSessionsRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -28344,7 +28344,7 @@ func (x *DeleteSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -28547,14 +28547,14 @@ func (x *ResumeSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.MCPServers != nil {
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -28664,7 +28664,7 @@ func (x *CloseSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -28787,7 +28787,7 @@ func (x *SetSessionModeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionModeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -28890,7 +28890,7 @@ func CheckSetSessionConfigOptionRequest(c *wire.Checker, p string, v SetSessionC
 		}
 	case *UnknownSetSessionConfigOptionRequest:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of boolean", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of boolean", v.Tag)
 		}
 	}
 }
@@ -29055,7 +29055,7 @@ func (x *SetSessionConfigOptionRequestBoolean) EncodeWireFields(e *wire.Encoder)
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -29193,7 +29193,7 @@ func (x *ValueID) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ValueID) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -29342,14 +29342,14 @@ func (x *PromptRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "prompt")
+		p := c.Join(p, "prompt")
 		for i0 := range x.Prompt {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckContentBlock(c, p, x.Prompt[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -29711,11 +29711,11 @@ func (x *ClientResponseResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseResult) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Result != nil {
-		p := wire.Join(p, "result")
+		p := c.Join(p, "result")
 		x.Result.CheckWire(c, p)
 	}
 }
@@ -30107,7 +30107,7 @@ func (x *WriteTextFileResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *WriteTextFileResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -30221,7 +30221,7 @@ func (x *ReadTextFileResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ReadTextFileResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -30335,11 +30335,11 @@ func (x *RequestPermissionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "outcome")
+		p := c.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -30453,7 +30453,7 @@ func CheckRequestPermissionOutcome(c *wire.Checker, p string, v RequestPermissio
 		}
 	case *UnknownRequestPermissionOutcome:
 		if v != nil {
-			c.Fail(wire.Join(p, "outcome"), "%q is not one of cancelled, selected", v.Tag)
+			c.Fail(c.Join(p, "outcome"), "%q is not one of cancelled, selected", v.Tag)
 		}
 	}
 }
@@ -30664,7 +30664,7 @@ func (x *SelectedPermissionOutcome) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -30774,7 +30774,7 @@ func (x *CreateTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CreateTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -30931,11 +30931,11 @@ func (x *TerminalOutputResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalOutputResponse) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.ExitStatus.Get(); ok {
-		p := wire.Join(p, "exitStatus")
+		p := c.Join(p, "exitStatus")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -31089,7 +31089,7 @@ func (x *TerminalExitStatus) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -31183,7 +31183,7 @@ func (x *ReleaseTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ReleaseTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -31337,7 +31337,7 @@ func (x *WaitForTerminalExitResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *WaitForTerminalExitResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -31431,7 +31431,7 @@ func (x *KillTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *KillTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -31732,16 +31732,16 @@ func (x *Accept) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Accept) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for _, k1 := range wire.SortedKeys(v) {
 			v1 := v[k1]
-			p := wire.Join(p, k1)
+			p := c.Join(p, k1)
 			CheckElicitationContentValue(c, p, v1)
 		}
 	}
@@ -32188,7 +32188,7 @@ func (x *Decline) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Decline) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -32304,7 +32304,7 @@ func (x *Cancel) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Cancel) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -32417,11 +32417,11 @@ func (x *ClientResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseError) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	{
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		x.Error.CheckWire(c, p)
 	}
 }
@@ -32549,7 +32549,7 @@ func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolClientNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckClientNotificationParams(c, p, v)
 	}
 }
@@ -32815,7 +32815,7 @@ func (x *ClientNotificationParamsCancelNotification) EncodeWireFields(e *wire.En
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientNotificationParamsCancelNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -33028,7 +33028,7 @@ func (x *AgentClientProtocolProtocolLevel) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolProtocolLevel) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		v.CheckWire(c, p)
 	}
 }
@@ -33140,11 +33140,11 @@ func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -33271,11 +33271,11 @@ func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		x.Params.CheckWire(c, p)
 	}
 }
@@ -33434,7 +33434,7 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -33595,7 +33595,7 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -33806,7 +33806,7 @@ func (x *ElicitationRequestScope) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 }
@@ -33915,7 +33915,7 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
 }
@@ -34132,7 +34132,7 @@ func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckAgentNotificationParams(c, p, v)
 	}
 }
@@ -34257,11 +34257,11 @@ func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "update")
+		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -34371,7 +34371,7 @@ func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -34538,11 +34538,11 @@ func (x *ClientRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		x.Params.CheckWire(c, p)
 	}
 }
@@ -34676,10 +34676,10 @@ func (x *ElicitationAcceptAction) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationAcceptAction) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for _, k1 := range wire.SortedKeys(v) {
 			v1 := v[k1]
-			p := wire.Join(p, k1)
+			p := c.Join(p, k1)
 			CheckElicitationContentValue(c, p, v1)
 		}
 	}
@@ -34806,7 +34806,7 @@ func (x *ClientNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckClientNotificationParams(c, p, v)
 	}
 }
@@ -34914,7 +34914,7 @@ func (x *CancelNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -35052,7 +35052,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentAuthCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AgentCapabilities":
@@ -35074,7 +35080,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AgentNotification":
@@ -35096,7 +35108,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AgentRequest":
@@ -35162,7 +35180,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Annotations
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AudioContent":
@@ -35184,7 +35208,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AudioContent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthCapabilities":
@@ -35206,7 +35236,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthMethod":
@@ -35250,7 +35286,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthMethodAgent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthMethodId":
@@ -35272,7 +35314,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthMethodID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthMethodTerminal":
@@ -35294,7 +35342,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthMethodTerminal
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthenticateRequest":
@@ -35316,7 +35370,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthenticateRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthenticateResponse":
@@ -35338,7 +35398,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthenticateResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AvailableCommand":
@@ -35360,7 +35426,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AvailableCommand
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AvailableCommandInput":
@@ -35382,7 +35454,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UnstructuredCommandInput
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AvailableCommandsUpdate":
@@ -35404,7 +35482,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AvailableCommandsUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/BlobResourceContents":
@@ -35426,7 +35510,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BlobResourceContents
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/BooleanConfigOptionCapabilities":
@@ -35448,7 +35538,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BooleanConfigOptionCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/BooleanPropertySchema":
@@ -35470,7 +35566,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BooleanPropertySchema
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CancelNotification":
@@ -35492,7 +35594,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CancelRequestNotification":
@@ -35514,7 +35622,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelRequestNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ClientCapabilities":
@@ -35536,7 +35650,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ClientCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ClientNotification":
@@ -35558,7 +35678,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ClientNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ClientRequest":
@@ -35624,7 +35750,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ClientSessionCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CloseSessionRequest":
@@ -35646,7 +35778,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CloseSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CloseSessionResponse":
@@ -35668,7 +35806,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CloseSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CompactionCapabilities":
@@ -35690,7 +35834,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompactionCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CompactionId":
@@ -35712,7 +35862,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompactionID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CompactionStatus":
@@ -35734,7 +35890,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompactionStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CompactionSummaryChunk":
@@ -35756,7 +35918,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompactionSummaryChunk
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CompactionUpdate":
@@ -35778,7 +35946,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompactionUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CompleteElicitationNotification":
@@ -35800,7 +35974,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompleteElicitationNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
@@ -35822,7 +36002,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ConfigOptionUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Content":
@@ -35844,7 +36030,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Content
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ContentBlock":
@@ -35888,7 +36080,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ContentChunk
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Cost":
@@ -35910,7 +36108,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Cost
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CreateElicitationRequest":
@@ -35984,7 +36188,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CreateTerminalRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CreateTerminalResponse":
@@ -36006,7 +36216,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CreateTerminalResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CurrentModeUpdate":
@@ -36028,7 +36244,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CurrentModeUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/DeleteSessionRequest":
@@ -36050,7 +36272,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DeleteSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/DeleteSessionResponse":
@@ -36072,7 +36300,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DeleteSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Diff":
@@ -36094,7 +36328,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Diff
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationAcceptAction":
@@ -36116,7 +36356,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationAcceptAction
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationCapabilities":
@@ -36138,7 +36384,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationContentValue":
@@ -36182,7 +36434,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationFormCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationFormMode":
@@ -36226,7 +36484,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationPropertySchema":
@@ -36274,7 +36538,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationRequestScope
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationSchema":
@@ -36314,7 +36584,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationSchemaType
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationSessionScope":
@@ -36336,7 +36612,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationSessionScope
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationUrlCapabilities":
@@ -36358,7 +36640,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationURLCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationUrlMode":
@@ -36402,7 +36690,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v EmbeddedResource
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/EmbeddedResourceResource":
@@ -36446,7 +36740,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v EnumOption
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/EnvVariable":
@@ -36468,7 +36768,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v EnvVariable
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Error":
@@ -36490,7 +36796,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Error
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ErrorCode":
@@ -36512,7 +36824,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ErrorCode
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ExtNotification":
@@ -36534,7 +36852,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ExtNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ExtRequest":
@@ -36556,7 +36880,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ExtRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ExtResponse":
@@ -36578,7 +36908,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ExtResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/FileSystemCapabilities":
@@ -36600,7 +36936,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v FileSystemCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/HttpHeader":
@@ -36622,7 +36964,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v HTTPHeader
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ImageContent":
@@ -36644,7 +36992,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ImageContent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Implementation":
@@ -36666,7 +37020,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Implementation
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/InitializeRequest":
@@ -36688,7 +37048,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v InitializeRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/InitializeResponse":
@@ -36710,7 +37076,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v InitializeResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/IntegerPropertySchema":
@@ -36732,7 +37104,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v IntegerPropertySchema
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/KillTerminalRequest":
@@ -36754,7 +37132,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v KillTerminalRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/KillTerminalResponse":
@@ -36776,7 +37160,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v KillTerminalResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ListSessionsRequest":
@@ -36798,7 +37188,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListSessionsRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ListSessionsResponse":
@@ -36820,7 +37216,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListSessionsResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/LoadSessionRequest":
@@ -36842,7 +37244,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LoadSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/LoadSessionResponse":
@@ -36864,7 +37272,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LoadSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/LogoutCapabilities":
@@ -36886,7 +37300,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LogoutCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/LogoutRequest":
@@ -36908,7 +37328,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LogoutRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/LogoutResponse":
@@ -36930,7 +37356,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LogoutResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpCapabilities":
@@ -36952,7 +37384,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpServer":
@@ -36996,7 +37434,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPServerHTTP
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpServerSse":
@@ -37018,7 +37462,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPServerSSE
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpServerStdio":
@@ -37040,7 +37490,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPServerStdio
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/MessageId":
@@ -37062,7 +37518,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MessageID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/MultiSelectItems":
@@ -37132,7 +37594,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v NewSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/NewSessionResponse":
@@ -37154,7 +37622,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v NewSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Notice":
@@ -37176,7 +37650,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Notice
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/NoticeCapabilities":
@@ -37198,7 +37678,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v NoticeCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/NoticeSeverity":
@@ -37220,7 +37706,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v NoticeSeverity
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/NumberPropertySchema":
@@ -37242,7 +37734,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v NumberPropertySchema
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PermissionOption":
@@ -37264,7 +37762,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionOption
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PermissionOptionId":
@@ -37286,7 +37790,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionOptionID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PermissionOptionKind":
@@ -37308,7 +37818,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionOptionKind
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Plan":
@@ -37330,7 +37846,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Plan
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanEntry":
@@ -37352,7 +37874,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanEntry
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanEntryPriority":
@@ -37374,7 +37902,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanEntryPriority
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanEntryStatus":
@@ -37396,7 +37930,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanEntryStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PromptCapabilities":
@@ -37418,7 +37958,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PromptCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PromptRequest":
@@ -37440,7 +37986,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PromptRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PromptResponse":
@@ -37462,7 +38014,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PromptResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ProtocolVersion":
@@ -37484,7 +38042,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProtocolVersion
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ReadTextFileRequest":
@@ -37506,7 +38070,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ReadTextFileRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ReadTextFileResponse":
@@ -37528,7 +38098,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ReadTextFileResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ReleaseTerminalRequest":
@@ -37550,7 +38126,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ReleaseTerminalRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ReleaseTerminalResponse":
@@ -37572,7 +38154,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ReleaseTerminalResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/RequestId":
@@ -37638,7 +38226,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v RequestPermissionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/RequestPermissionResponse":
@@ -37660,7 +38254,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v RequestPermissionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ResourceLink":
@@ -37682,7 +38282,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ResourceLink
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ResumeSessionRequest":
@@ -37704,7 +38310,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ResumeSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ResumeSessionResponse":
@@ -37726,7 +38338,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ResumeSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Role":
@@ -37748,7 +38366,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Role
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SelectedPermissionOutcome":
@@ -37770,7 +38394,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SelectedPermissionOutcome
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionAdditionalDirectoriesCapabilities":
@@ -37792,7 +38422,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionAdditionalDirectoriesCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionCapabilities":
@@ -37814,7 +38450,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionCloseCapabilities":
@@ -37836,7 +38478,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionCloseCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigBoolean":
@@ -37858,7 +38506,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigBoolean
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigGroupId":
@@ -37880,7 +38534,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigGroupID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigId":
@@ -37902,7 +38562,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigOption":
@@ -37946,7 +38612,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigOptionCategory
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigOptionsCapabilities":
@@ -37968,7 +38640,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigOptionsCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigSelect":
@@ -37990,7 +38668,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigSelect
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigSelectGroup":
@@ -38012,7 +38696,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigSelectGroup
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigSelectOption":
@@ -38034,7 +38724,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigSelectOption
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigSelectOptions":
@@ -38078,7 +38774,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigValueID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionDeleteCapabilities":
@@ -38100,7 +38802,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionDeleteCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionId":
@@ -38122,7 +38830,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionInfo":
@@ -38144,7 +38858,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionInfo
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionInfoUpdate":
@@ -38166,7 +38886,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionInfoUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionListCapabilities":
@@ -38188,7 +38914,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionListCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionMode":
@@ -38210,7 +38942,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionMode
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionModeId":
@@ -38232,7 +38970,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionModeID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionModeState":
@@ -38254,7 +38998,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionModeState
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionNotification":
@@ -38276,7 +39026,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionResumeCapabilities":
@@ -38298,7 +39054,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionResumeCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionUpdate":
@@ -38364,7 +39126,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetSessionConfigOptionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SetSessionModeRequest":
@@ -38386,7 +39154,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetSessionModeRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SetSessionModeResponse":
@@ -38408,7 +39182,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetSessionModeResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/StopReason":
@@ -38430,7 +39210,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StopReason
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/StringFormat":
@@ -38452,7 +39238,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StringFormat
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/StringMultiSelectItems":
@@ -38474,7 +39266,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StringMultiSelectItems
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/StringPropertySchema":
@@ -38496,7 +39294,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StringPropertySchema
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Terminal":
@@ -38518,7 +39322,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Terminal
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalExitStatus":
@@ -38540,7 +39350,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalExitStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalId":
@@ -38562,7 +39378,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalOutputRequest":
@@ -38584,7 +39406,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalOutputRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalOutputResponse":
@@ -38606,7 +39434,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalOutputResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TextContent":
@@ -38628,7 +39462,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TextContent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TextResourceContents":
@@ -38650,7 +39490,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TextResourceContents
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TitledMultiSelectItems":
@@ -38672,7 +39518,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TitledMultiSelectItems
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolCall":
@@ -38694,7 +39546,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCall
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolCallContent":
@@ -38738,7 +39596,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolCallLocation":
@@ -38760,7 +39624,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallLocation
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolCallStatus":
@@ -38782,7 +39652,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolCallUpdate":
@@ -38804,7 +39680,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolKind":
@@ -38826,7 +39708,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolKind
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/UnstructuredCommandInput":
@@ -38848,7 +39736,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UnstructuredCommandInput
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/UsageUpdate":
@@ -38870,7 +39764,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UsageUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/WaitForTerminalExitRequest":
@@ -38892,7 +39792,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v WaitForTerminalExitRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/WaitForTerminalExitResponse":
@@ -38914,7 +39820,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v WaitForTerminalExitResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/WriteTextFileRequest":
@@ -38936,7 +39848,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v WriteTextFileRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/WriteTextFileResponse":
@@ -38958,7 +39876,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v WriteTextFileResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	}

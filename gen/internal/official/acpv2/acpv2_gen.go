@@ -6080,11 +6080,11 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Request) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckAgentRequestParams(c, p, v)
 	}
 }
@@ -6649,21 +6649,21 @@ func (x *AgentRequestParamsRequestPermissionRequest) EncodeWireFields(e *wire.En
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequestParamsRequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Subject.Get(); ok {
-		p := wire.Join(p, "subject")
+		p := c.Join(p, "subject")
 		CheckRequestPermissionSubject(c, p, v)
 	}
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		if len(x.Options) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(x.Options))
 		}
 		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Options[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -6936,11 +6936,11 @@ func (x *ToolCallPermissionSubject) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallPermissionSubject) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "toolCall")
+		p := c.Join(p, "toolCall")
 		x.ToolCall.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -7322,33 +7322,33 @@ func (x *ToolCallUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Kind.Get(); ok {
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Status.Get(); ok {
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckToolCallContent(c, p, v[i1])
 		}
 	}
 	if v, ok := x.Locations.Get(); ok {
-		p := wire.Join(p, "locations")
+		p := c.Join(p, "locations")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
 		}
 	}
 	if v, ok := x.Capabilities.Get(); ok {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -7770,11 +7770,11 @@ func (x *Content) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Content) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -8100,11 +8100,11 @@ func (x *TextContent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextContent) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -8306,14 +8306,14 @@ func (x *Annotations) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Annotations) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Audience.Get(); ok {
-		p := wire.Join(p, "audience")
+		p := c.Join(p, "audience")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
 		}
 	}
 	if v, ok := x.Priority.Get(); ok {
-		p := wire.Join(p, "priority")
+		p := c.Join(p, "priority")
 		if float64(v) < 0.0 {
 			c.Fail(p, "%v is less than 0", float64(v))
 		}
@@ -8322,7 +8322,7 @@ func (x *Annotations) CheckWire(c *wire.Checker, p string) {
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -8555,17 +8555,17 @@ func (x *ImageContent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.URI.Get(); ok {
-		p := wire.Join(p, "uri")
+		p := c.Join(p, "uri")
 		if !check.IsURI(string(v)) {
 			c.Fail(p, "%q is not a valid uri", string(v))
 		}
 	}
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -8760,11 +8760,11 @@ func (x *AudioContent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AudioContent) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -9087,24 +9087,24 @@ func (x *ResourceLink) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "uri")
+		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if v, ok := x.Icons.Get(); ok {
-		p := wire.Join(p, "icons")
+		p := c.Join(p, "icons")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
 		}
 	}
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -9322,17 +9322,17 @@ func (x *Icon) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Icon) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "src")
+		p := c.Join(p, "src")
 		if !check.IsURI(string(x.Src)) {
 			c.Fail(p, "%q is not a valid uri", string(x.Src))
 		}
 	}
 	if v, ok := x.Theme.Get(); ok {
-		p := wire.Join(p, "theme")
+		p := c.Join(p, "theme")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -9522,15 +9522,15 @@ func (x *EmbeddedResource) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "resource")
+		p := c.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
 	}
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -9845,13 +9845,13 @@ func (x *EmbeddedResourceResourceTextResourceContents) EncodeWireFields(e *wire.
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "uri")
+		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -10010,13 +10010,13 @@ func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWireFields(e *wire.
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "uri")
+		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -10180,18 +10180,18 @@ func (x *Diff) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Diff) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "changes")
+		p := c.Join(p, "changes")
 		for i0 := range x.Changes {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckDiffChange(c, p, x.Changes[i0])
 		}
 	}
 	if v, ok := x.Patch.Get(); ok {
-		p := wire.Join(p, "patch")
+		p := c.Join(p, "patch")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -10531,11 +10531,11 @@ func (x *Add) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Add) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.FileType.Get(); ok {
-		p := wire.Join(p, "fileType")
+		p := c.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -10808,11 +10808,11 @@ func (x *Delete) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Delete) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.FileType.Get(); ok {
-		p := wire.Join(p, "fileType")
+		p := c.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -10993,11 +10993,11 @@ func (x *Modify) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Modify) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.FileType.Get(); ok {
-		p := wire.Join(p, "fileType")
+		p := c.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -11191,11 +11191,11 @@ func (x *Move) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Move) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.FileType.Get(); ok {
-		p := wire.Join(p, "fileType")
+		p := c.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -11389,11 +11389,11 @@ func (x *Copy) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Copy) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.FileType.Get(); ok {
-		p := wire.Join(p, "fileType")
+		p := c.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -11520,11 +11520,11 @@ func (x *DiffPatch) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DiffPatch) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "format")
+		p := c.Join(p, "format")
 		x.Format.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -11693,7 +11693,7 @@ func (x *Terminal) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Terminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -11873,13 +11873,13 @@ func (x *ToolCallLocation) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Line.Get(); ok {
-		p := wire.Join(p, "line")
+		p := c.Join(p, "line")
 		if uint32(v) < 1 {
 			c.Fail(p, "%d is less than the minimum 1", uint32(v))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -11999,11 +11999,11 @@ func (x *ToolCallCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Cancel.Get(); ok {
-		p := wire.Join(p, "cancel")
+		p := c.Join(p, "cancel")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -12097,7 +12097,7 @@ func (x *ToolCallCancelCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallCancelCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -12278,7 +12278,7 @@ func (x *CommandPermissionSubject) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CommandPermissionSubject) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -12418,11 +12418,11 @@ func (x *PermissionOption) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		x.Kind.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -12630,7 +12630,7 @@ func (x *AgentRequestParamsCreateElicitationRequest) EncodeWireFields(e *wire.En
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequestParamsCreateElicitationRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -12907,13 +12907,13 @@ func (x *Form) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Form) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	{
-		p := wire.Join(p, "requestedSchema")
+		p := c.Join(p, "requestedSchema")
 		x.RequestedSchema.CheckWire(c, p)
 	}
 	{
@@ -13198,19 +13198,19 @@ func (x *ElicitationSchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "type")
+		p := c.Join(p, "type")
 		x.Type.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "properties")
+		p := c.Join(p, "properties")
 		for _, k0 := range wire.SortedKeys(x.Properties) {
 			v0 := x.Properties[k0]
-			p := wire.Join(p, k0)
+			p := c.Join(p, k0)
 			CheckElicitationPropertySchema(c, p, v0)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -13843,27 +13843,27 @@ func (x *StringPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Format.Get(); ok {
-		p := wire.Join(p, "format")
+		p := c.Join(p, "format")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Enum.Get(); ok {
-		p := wire.Join(p, "enum")
+		p := c.Join(p, "enum")
 		if len(v) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(v))
 		}
 	}
 	if v, ok := x.OneOf.Get(); ok {
-		p := wire.Join(p, "oneOf")
+		p := c.Join(p, "oneOf")
 		if len(v) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(v))
 		}
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -14076,7 +14076,7 @@ func (x *EnumOption) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnumOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -14322,7 +14322,7 @@ func (x *NumberPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -14568,7 +14568,7 @@ func (x *IntegerPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -14754,7 +14754,7 @@ func (x *BooleanPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -15042,11 +15042,11 @@ func (x *MultiSelectPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "items")
+		p := c.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -15294,13 +15294,13 @@ func (x *StringMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "enum")
+		p := c.Join(p, "enum")
 		if len(x.Enum) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(x.Enum))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -15432,17 +15432,17 @@ func (x *TitledMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "anyOf")
+		p := c.Join(p, "anyOf")
 		if len(x.AnyOf) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(x.AnyOf))
 		}
 		for i0 := range x.AnyOf {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.AnyOf[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -15864,7 +15864,7 @@ func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 }
@@ -16025,13 +16025,13 @@ func (x *URL) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *URL) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	{
-		p := wire.Join(p, "url")
+		p := c.Join(p, "url")
 		if !check.IsURI(string(x.URL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
 		}
@@ -16474,7 +16474,7 @@ func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 }
@@ -16906,11 +16906,11 @@ func (x *Result) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Result) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Result != nil {
-		p := wire.Join(p, "result")
+		p := c.Join(p, "result")
 		x.Result.CheckWire(c, p)
 	}
 }
@@ -17456,22 +17456,22 @@ func (x *InitializeResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "info")
+		p := c.Join(p, "info")
 		x.Info.CheckWire(c, p)
 	}
 	if x.Capabilities != nil {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		(*x.Capabilities).CheckWire(c, p)
 	}
 	if x.AuthMethods != nil {
-		p := wire.Join(p, "authMethods")
+		p := c.Join(p, "authMethods")
 		for i0 := range x.AuthMethods {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckAuthMethod(c, p, x.AuthMethods[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -17672,7 +17672,7 @@ func (x *Implementation) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Implementation) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -17818,15 +17818,15 @@ func (x *AgentCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Session.Get(); ok {
-		p := wire.Join(p, "session")
+		p := c.Join(p, "session")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Auth.Get(); ok {
-		p := wire.Join(p, "auth")
+		p := c.Join(p, "auth")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -18024,23 +18024,23 @@ func (x *SessionCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Prompt.Get(); ok {
-		p := wire.Join(p, "prompt")
+		p := c.Join(p, "prompt")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.MCP.Get(); ok {
-		p := wire.Join(p, "mcp")
+		p := c.Join(p, "mcp")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Delete.Get(); ok {
-		p := wire.Join(p, "delete")
+		p := c.Join(p, "delete")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.AdditionalDirectories.Get(); ok {
-		p := wire.Join(p, "additionalDirectories")
+		p := c.Join(p, "additionalDirectories")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -18212,19 +18212,19 @@ func (x *PromptCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Image.Get(); ok {
-		p := wire.Join(p, "image")
+		p := c.Join(p, "image")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Audio.Get(); ok {
-		p := wire.Join(p, "audio")
+		p := c.Join(p, "audio")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.EmbeddedContext.Get(); ok {
-		p := wire.Join(p, "embeddedContext")
+		p := c.Join(p, "embeddedContext")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -18318,7 +18318,7 @@ func (x *PromptImageCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptImageCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -18412,7 +18412,7 @@ func (x *PromptAudioCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptAudioCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -18506,7 +18506,7 @@ func (x *PromptEmbeddedContextCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptEmbeddedContextCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -18652,15 +18652,15 @@ func (x *MCPCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Stdio.Get(); ok {
-		p := wire.Join(p, "stdio")
+		p := c.Join(p, "stdio")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.HTTP.Get(); ok {
-		p := wire.Join(p, "http")
+		p := c.Join(p, "http")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -18754,7 +18754,7 @@ func (x *MCPStdioCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPStdioCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -18848,7 +18848,7 @@ func (x *MCPHTTPCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPHTTPCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -18942,7 +18942,7 @@ func (x *SessionDeleteCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -19036,7 +19036,7 @@ func (x *SessionAdditionalDirectoriesCapabilities) EncodeWireFields(e *wire.Enco
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -19130,7 +19130,7 @@ func (x *AgentAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -19482,14 +19482,14 @@ func (x *AuthMethodTerminal) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
 	if x.Env != nil {
-		p := wire.Join(p, "env")
+		p := c.Join(p, "env")
 		for i0 := range x.Env {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -19660,7 +19660,7 @@ func (x *EnvVariable) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -19819,7 +19819,7 @@ func (x *AuthMethodAgent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -19913,7 +19913,7 @@ func (x *LoginAuthResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LoginAuthResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -20007,7 +20007,7 @@ func (x *LogoutAuthResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogoutAuthResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -20193,21 +20193,21 @@ func (x *NewSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.ConfigOptions != nil {
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
 	if x.AvailableCommands != nil {
-		p := wire.Join(p, "availableCommands")
+		p := c.Join(p, "availableCommands")
 		for i0 := range x.AvailableCommands {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -20550,17 +20550,17 @@ func (x *Select) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Select) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Category.Get(); ok {
-		p := wire.Join(p, "category")
+		p := c.Join(p, "category")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
 }
@@ -20927,7 +20927,7 @@ func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -20998,7 +20998,7 @@ func (x *SessionConfigSelectOptionsUngrouped) CheckWire(c *wire.Checker, p strin
 		c.Fail(p, "has %d items, want at least 1", len(v))
 	}
 	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
+		p := c.JoinIndex(p, i1)
 		v[i1].CheckWire(c, p)
 	}
 }
@@ -21158,17 +21158,17 @@ func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		if len(x.Options) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(x.Options))
 		}
 		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Options[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -21279,7 +21279,7 @@ func (x *SessionConfigSelectOptionsGrouped) CheckWire(c *wire.Checker, p string)
 		c.Fail(p, "has %d items, want at least 1", len(v))
 	}
 	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
+		p := c.JoinIndex(p, i1)
 		v[i1].CheckWire(c, p)
 	}
 }
@@ -21496,11 +21496,11 @@ func (x *Boolean) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Boolean) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Category.Get(); ok {
-		p := wire.Join(p, "category")
+		p := c.Join(p, "category")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -21763,11 +21763,11 @@ func (x *Command) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Command) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Input.Get(); ok {
-		p := wire.Join(p, "input")
+		p := c.Join(p, "input")
 		CheckAvailableCommandInput(c, p, v)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -21983,7 +21983,7 @@ func (x *TextCommandInput) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextCommandInput) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22141,14 +22141,14 @@ func (x *ListSessionsResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessions")
+		p := c.Join(p, "sessions")
 		for i0 := range x.Sessions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Sessions[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22365,13 +22365,13 @@ func (x *SessionInfo) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.UpdatedAt.Get(); ok {
-		p := wire.Join(p, "updatedAt")
+		p := c.Join(p, "updatedAt")
 		if !wire.IsDateTime(string(v)) {
 			c.Fail(p, "%q is not a valid date-time", string(v))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22505,7 +22505,7 @@ func (x *DeleteSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22675,21 +22675,21 @@ func (x *ResumeSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResumeSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.ConfigOptions != nil {
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
 	if x.AvailableCommands != nil {
-		p := wire.Join(p, "availableCommands")
+		p := c.Join(p, "availableCommands")
 		for i0 := range x.AvailableCommands {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22783,7 +22783,7 @@ func (x *CloseSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22877,7 +22877,7 @@ func (x *CancelToolCallResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelToolCallResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22971,7 +22971,7 @@ func (x *CancelTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -23107,14 +23107,14 @@ func (x *SetSessionConfigOptionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionConfigOptionResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -23224,7 +23224,7 @@ func (x *PromptResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -23417,11 +23417,11 @@ func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckAgentResponseErrorID(c, p, x.ID)
 	}
 	{
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		x.Error.CheckWire(c, p)
 	}
 }
@@ -23719,11 +23719,11 @@ func (x *Error) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Error) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "code")
+		p := c.Join(p, "code")
 		x.Code.CheckWire(c, p)
 	}
 	if v, ok := x.Data.Get(); ok {
-		p := wire.Join(p, "data")
+		p := c.Join(p, "data")
 		CheckErrorData(c, p, v)
 	}
 }
@@ -24140,7 +24140,7 @@ func (x *UnsupportedProtocolVersion) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnsupportedProtocolVersion) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -24252,7 +24252,7 @@ func (x *SessionNotFound) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotFound) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -24382,7 +24382,7 @@ func (x *Notification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Notification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckAgentNotificationParams(c, p, v)
 	}
 }
@@ -24702,11 +24702,11 @@ func (x *AgentNotificationParamsUpdateSessionNotification) EncodeWireFields(e *w
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsUpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "update")
+		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -25291,11 +25291,11 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -25510,14 +25510,14 @@ func (x *UserMessage) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UserMessage) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -25732,14 +25732,14 @@ func (x *AgentMessage) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentMessage) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -25954,14 +25954,14 @@ func (x *AgentThought) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentThought) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -26360,14 +26360,14 @@ func (x *RunningStateUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -26600,7 +26600,7 @@ func (x *BackgroundTerminal) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BackgroundTerminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -26712,7 +26712,7 @@ func (x *BackgroundToolCall) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BackgroundToolCall) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -26910,14 +26910,14 @@ func (x *Idle) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Idle) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -27290,14 +27290,14 @@ func (x *EndTurn) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EndTurn) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -27465,14 +27465,14 @@ func (x *MaxTokens) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MaxTokens) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -27640,14 +27640,14 @@ func (x *MaxTurnRequests) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MaxTurnRequests) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -27815,14 +27815,14 @@ func (x *Refusal) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Refusal) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -27990,14 +27990,14 @@ func (x *Cancelled) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Cancelled) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -28191,20 +28191,20 @@ func (x *IdleStateUpdateError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *IdleStateUpdateError) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	if v, ok := x.Error.Get(); ok {
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		v.CheckWire(c, p)
 	}
 }
@@ -28350,14 +28350,14 @@ func (x *None) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *None) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -28505,14 +28505,14 @@ func (x *RequiresActionStateUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -28641,11 +28641,11 @@ func (x *ToolCallContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		CheckToolCallContent(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -28917,23 +28917,23 @@ func (x *TerminalUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Output.Get(); ok {
-		p := wire.Join(p, "output")
+		p := c.Join(p, "output")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.ExitStatus.Get(); ok {
-		p := wire.Join(p, "exitStatus")
+		p := c.Join(p, "exitStatus")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Size.Get(); ok {
-		p := wire.Join(p, "size")
+		p := c.Join(p, "size")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Capabilities.Get(); ok {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -29047,7 +29047,7 @@ func (x *TerminalOutput) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalOutput) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -29201,7 +29201,7 @@ func (x *TerminalExitStatus) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -29332,19 +29332,19 @@ func (x *TerminalSize) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalSize) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "cols")
+		p := c.Join(p, "cols")
 		if uint16(x.Cols) < 1 {
 			c.Fail(p, "%d is less than the minimum 1", uint16(x.Cols))
 		}
 	}
 	{
-		p := wire.Join(p, "rows")
+		p := c.Join(p, "rows")
 		if uint16(x.Rows) < 1 {
 			c.Fail(p, "%d is less than the minimum 1", uint16(x.Rows))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -29464,11 +29464,11 @@ func (x *TerminalCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Cancel.Get(); ok {
-		p := wire.Join(p, "cancel")
+		p := c.Join(p, "cancel")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -29562,7 +29562,7 @@ func (x *TerminalCancelCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalCancelCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -29691,7 +29691,7 @@ func (x *TerminalOutputChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalOutputChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -29807,11 +29807,11 @@ func (x *PlanUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "plan")
+		p := c.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -30058,14 +30058,14 @@ func (x *PlanItems) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "entries")
+		p := c.Join(p, "entries")
 		for i0 := range x.Entries {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Entries[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -30245,15 +30245,15 @@ func (x *PlanEntry) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanEntry) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "priority")
+		p := c.Join(p, "priority")
 		x.Priority.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -30493,14 +30493,14 @@ func (x *AvailableCommandsUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "availableCommands")
+		p := c.Join(p, "availableCommands")
 		for i0 := range x.AvailableCommands {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -30638,14 +30638,14 @@ func (x *ConfigOptionUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -30801,13 +30801,13 @@ func (x *SessionInfoUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.UpdatedAt.Get(); ok {
-		p := wire.Join(p, "updatedAt")
+		p := c.Join(p, "updatedAt")
 		if !wire.IsDateTime(string(v)) {
 			c.Fail(p, "%q is not a valid date-time", string(v))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -30966,11 +30966,11 @@ func (x *UsageUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Cost.Get(); ok {
-		p := wire.Join(p, "cost")
+		p := c.Join(p, "cost")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -31101,7 +31101,7 @@ func (x *Cost) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Cost) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -31260,17 +31260,17 @@ func (x *Notice) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Notice) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "severity")
+		p := c.Join(p, "severity")
 		x.Severity.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "title")
+		p := c.Join(p, "title")
 		if utf8.RuneCountInString(string(x.Title)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -31527,18 +31527,18 @@ func (x *CompactionUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
 	if v, ok := x.Summary.Get(); ok {
-		p := wire.Join(p, "summary")
+		p := c.Join(p, "summary")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -31759,11 +31759,11 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -31875,7 +31875,7 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) EncodeWireField
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsCompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -32269,11 +32269,11 @@ func (x *AgentClientProtocolClientRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolClientRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		x.Params.CheckWire(c, p)
 	}
 }
@@ -32785,15 +32785,15 @@ func (x *InitializeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "info")
+		p := c.Join(p, "info")
 		x.Info.CheckWire(c, p)
 	}
 	if x.Capabilities != nil {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		(*x.Capabilities).CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -32939,15 +32939,15 @@ func (x *ClientCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Auth.Get(); ok {
-		p := wire.Join(p, "auth")
+		p := c.Join(p, "auth")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Elicitation.Get(); ok {
-		p := wire.Join(p, "elicitation")
+		p := c.Join(p, "elicitation")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -33067,11 +33067,11 @@ func (x *ClientAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Terminal.Get(); ok {
-		p := wire.Join(p, "terminal")
+		p := c.Join(p, "terminal")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -33165,7 +33165,7 @@ func (x *TerminalAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -33311,15 +33311,15 @@ func (x *ElicitationCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Form.Get(); ok {
-		p := wire.Join(p, "form")
+		p := c.Join(p, "form")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.URL.Get(); ok {
-		p := wire.Join(p, "url")
+		p := c.Join(p, "url")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -33413,7 +33413,7 @@ func (x *ElicitationFormCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -33507,7 +33507,7 @@ func (x *ElicitationURLCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -33617,7 +33617,7 @@ func (x *LoginAuthRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LoginAuthRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -33711,7 +33711,7 @@ func (x *LogoutAuthRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogoutAuthRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -33893,14 +33893,14 @@ func (x *NewSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.MCPServers != nil {
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -34188,20 +34188,20 @@ func (x *MCPServerHTTP) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "url")
+		p := c.Join(p, "url")
 		if !check.IsURI(string(x.URL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
 		}
 	}
 	if x.Headers != nil {
-		p := wire.Join(p, "headers")
+		p := c.Join(p, "headers")
 		for i0 := range x.Headers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -34332,7 +34332,7 @@ func (x *HTTPHeader) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -34533,14 +34533,14 @@ func (x *MCPServerStdio) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
 	if x.Env != nil {
-		p := wire.Join(p, "env")
+		p := c.Join(p, "env")
 		for i0 := range x.Env {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -34686,7 +34686,7 @@ func (x *ListSessionsRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -34796,7 +34796,7 @@ func (x *DeleteSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -35021,18 +35021,18 @@ func (x *ResumeSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.MCPServers != nil {
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	if v, ok := x.ReplayFrom.Get(); ok {
-		p := wire.Join(p, "replayFrom")
+		p := c.Join(p, "replayFrom")
 		CheckReplayFrom(c, p, v)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -35228,7 +35228,7 @@ func (x *ReplayFromStart) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ReplayFromStart) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -35338,7 +35338,7 @@ func (x *CloseSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -35461,7 +35461,7 @@ func (x *CancelToolCallRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelToolCallRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -35584,7 +35584,7 @@ func (x *CancelTerminalRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -35850,7 +35850,7 @@ func (x *ID) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ID) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -36009,7 +36009,7 @@ func (x *SetSessionConfigOptionRequestBoolean) EncodeWireFields(e *wire.Encoder)
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -36158,17 +36158,17 @@ func (x *PromptRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "prompt")
+		p := c.Join(p, "prompt")
 		if len(x.Prompt) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(x.Prompt))
 		}
 		for i0 := range x.Prompt {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckContentBlock(c, p, x.Prompt[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -36570,11 +36570,11 @@ func (x *ClientResponseResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseResult) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Result != nil {
-		p := wire.Join(p, "result")
+		p := c.Join(p, "result")
 		x.Result.CheckWire(c, p)
 	}
 }
@@ -36811,11 +36811,11 @@ func (x *RequestPermissionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "outcome")
+		p := c.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -37032,7 +37032,7 @@ func (x *CancelledPermissionOutcome) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelledPermissionOutcome) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -37144,7 +37144,7 @@ func (x *SelectedPermissionOutcome) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -37445,16 +37445,16 @@ func (x *Accept) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Accept) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for _, k1 := range wire.SortedKeys(v) {
 			v1 := v[k1]
-			p := wire.Join(p, k1)
+			p := c.Join(p, k1)
 			CheckElicitationContentValue(c, p, v1)
 		}
 	}
@@ -37949,7 +37949,7 @@ func (x *Decline) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Decline) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -38065,7 +38065,7 @@ func (x *Cancel) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Cancel) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -38178,11 +38178,11 @@ func (x *ClientResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseError) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckClientResponseErrorID(c, p, x.ID)
 	}
 	{
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		x.Error.CheckWire(c, p)
 	}
 }
@@ -38469,7 +38469,7 @@ func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolClientNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckClientNotificationParams(c, p, v)
 	}
 }
@@ -38735,7 +38735,7 @@ func (x *ClientNotificationParamsCancelSessionNotification) EncodeWireFields(e *
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientNotificationParamsCancelSessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -38948,7 +38948,7 @@ func (x *AgentClientProtocolProtocolLevel) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolProtocolLevel) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		v.CheckWire(c, p)
 	}
 }
@@ -39060,11 +39060,11 @@ func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -39209,11 +39209,11 @@ func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckAgentRequestParams(c, p, v)
 	}
 }
@@ -39433,21 +39433,21 @@ func (x *RequestPermissionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Subject.Get(); ok {
-		p := wire.Join(p, "subject")
+		p := c.Join(p, "subject")
 		CheckRequestPermissionSubject(c, p, v)
 	}
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		if len(x.Options) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(x.Options))
 		}
 		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Options[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -39604,13 +39604,13 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "uri")
+		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -39767,13 +39767,13 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "uri")
+		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -40171,7 +40171,7 @@ func (x *ElicitationRequestScope) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 }
@@ -40280,7 +40280,7 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
 }
@@ -40514,7 +40514,7 @@ func (x *UnsupportedProtocolVersionErrorData) EncodeWireFields(e *wire.Encoder) 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnsupportedProtocolVersionErrorData) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -40624,7 +40624,7 @@ func (x *SessionNotFoundErrorData) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotFoundErrorData) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -40752,7 +40752,7 @@ func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckAgentNotificationParams(c, p, v)
 	}
 }
@@ -40877,11 +40877,11 @@ func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "update")
+		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -40985,7 +40985,7 @@ func (x *ErrorStopReason) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ErrorStopReason) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Error.Get(); ok {
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		v.CheckWire(c, p)
 	}
 }
@@ -41093,7 +41093,7 @@ func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -41260,11 +41260,11 @@ func (x *ClientRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		x.Params.CheckWire(c, p)
 	}
 }
@@ -41398,10 +41398,10 @@ func (x *ElicitationAcceptAction) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationAcceptAction) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for _, k1 := range wire.SortedKeys(v) {
 			v1 := v[k1]
-			p := wire.Join(p, k1)
+			p := c.Join(p, k1)
 			CheckElicitationContentValue(c, p, v1)
 		}
 	}
@@ -41528,7 +41528,7 @@ func (x *ClientNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckClientNotificationParams(c, p, v)
 	}
 }
@@ -41636,7 +41636,7 @@ func (x *CancelSessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelSessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -41996,7 +41996,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AbsolutePath
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AgentAuthCapabilities":
@@ -42018,7 +42024,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentAuthCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AgentCapabilities":
@@ -42040,7 +42052,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AgentMessage":
@@ -42174,7 +42192,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Annotations
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AudioContent":
@@ -42196,7 +42220,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AudioContent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthMethod":
@@ -42244,7 +42274,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthMethodAgent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthMethodId":
@@ -42266,7 +42302,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthMethodID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthMethodTerminal":
@@ -42288,7 +42330,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthMethodTerminal
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AvailableCommand":
@@ -42376,7 +42424,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BackgroundTerminal
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/BackgroundToolCall":
@@ -42398,7 +42452,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BackgroundToolCall
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/BackgroundWork":
@@ -42446,7 +42506,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BlobResourceContents
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/BooleanPropertySchema":
@@ -42468,7 +42534,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BooleanPropertySchema
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CancelRequestNotification":
@@ -42490,7 +42562,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelRequestNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CancelSessionNotification":
@@ -42512,7 +42590,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelSessionNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CancelTerminalRequest":
@@ -42534,7 +42618,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelTerminalRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CancelTerminalResponse":
@@ -42556,7 +42646,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelTerminalResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CancelToolCallRequest":
@@ -42578,7 +42674,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelToolCallRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CancelToolCallResponse":
@@ -42600,7 +42702,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelToolCallResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CancelledPermissionOutcome":
@@ -42622,7 +42730,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelledPermissionOutcome
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ClientAuthCapabilities":
@@ -42644,7 +42758,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ClientAuthCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ClientCapabilities":
@@ -42666,7 +42786,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ClientCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ClientNotification":
@@ -42688,7 +42814,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ClientNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ClientRequest":
@@ -42754,7 +42886,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CloseSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CloseSessionResponse":
@@ -42776,7 +42914,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CloseSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Command":
@@ -42823,7 +42967,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CommandPermissionSubject
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CompactionId":
@@ -42845,7 +42995,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompactionID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CompactionStatus":
@@ -42867,7 +43023,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompactionStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CompactionSummaryChunk":
@@ -42929,7 +43091,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompleteElicitationNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
@@ -43039,7 +43207,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Cost
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CreateElicitationRequest":
@@ -43113,7 +43287,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DeleteSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/DeleteSessionResponse":
@@ -43135,7 +43315,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DeleteSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Diff":
@@ -43201,7 +43387,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DiffFileType
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/DiffPatch":
@@ -43223,7 +43415,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DiffPatch
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/DiffPatchFormat":
@@ -43245,7 +43443,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DiffPatchFormat
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/DiffPathChange":
@@ -43267,7 +43471,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DiffPathChange
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/DiffPathPairChange":
@@ -43289,7 +43499,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DiffPathPairChange
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationAcceptAction":
@@ -43311,7 +43527,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationAcceptAction
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationCapabilities":
@@ -43333,7 +43555,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationContentValue":
@@ -43377,7 +43605,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationFormCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationFormMode":
@@ -43421,7 +43655,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationPropertySchema":
@@ -43469,7 +43709,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationRequestScope
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationSchema":
@@ -43509,7 +43755,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationSchemaType
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationSessionScope":
@@ -43531,7 +43783,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationSessionScope
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationUrlCapabilities":
@@ -43553,7 +43811,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationURLCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationUrlMode":
@@ -43597,7 +43861,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v EmbeddedResource
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/EmbeddedResourceResource":
@@ -43641,7 +43911,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v EnumOption
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/EnvVariable":
@@ -43663,7 +43939,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v EnvVariable
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Error":
@@ -43685,7 +43967,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Error
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ErrorCode":
@@ -43707,7 +43995,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ErrorCode
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ErrorData":
@@ -43751,7 +44045,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ErrorStopReason
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ExtNotification":
@@ -43773,7 +44073,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ExtNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ExtRequest":
@@ -43795,7 +44101,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ExtRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ExtResponse":
@@ -43817,7 +44129,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ExtResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/HttpHeader":
@@ -43839,7 +44157,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v HTTPHeader
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Icon":
@@ -43861,7 +44185,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Icon
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/IconTheme":
@@ -43883,7 +44213,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v IconTheme
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/IdleStateUpdate":
@@ -43927,7 +44263,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ImageContent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Implementation":
@@ -43949,7 +44291,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Implementation
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/InitializeRequest":
@@ -43971,7 +44319,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v InitializeRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/InitializeResponse":
@@ -44011,7 +44365,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v IntegerPropertySchema
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ListSessionsRequest":
@@ -44033,7 +44393,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListSessionsRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ListSessionsResponse":
@@ -44055,7 +44421,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListSessionsResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/LoginAuthRequest":
@@ -44077,7 +44449,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LoginAuthRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/LoginAuthResponse":
@@ -44099,7 +44477,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LoginAuthResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/LogoutAuthRequest":
@@ -44121,7 +44505,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LogoutAuthRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/LogoutAuthResponse":
@@ -44143,7 +44533,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LogoutAuthResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpCapabilities":
@@ -44165,7 +44561,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpHttpCapabilities":
@@ -44187,7 +44589,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPHTTPCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpServer":
@@ -44235,7 +44643,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPServerHTTP
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpServerStdio":
@@ -44257,7 +44671,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPServerStdio
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpStdioCapabilities":
@@ -44279,7 +44699,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPStdioCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/MediaType":
@@ -44301,7 +44727,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MediaType
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/MessageId":
@@ -44323,7 +44755,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MessageID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/MultiSelectItems":
@@ -44429,7 +44867,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Notice
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/NoticeSeverity":
@@ -44451,7 +44895,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v NoticeSeverity
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/NumberPropertySchema":
@@ -44473,7 +44923,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v NumberPropertySchema
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PermissionOption":
@@ -44495,7 +44951,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionOption
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PermissionOptionId":
@@ -44517,7 +44979,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionOptionID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PermissionOptionKind":
@@ -44539,7 +45007,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionOptionKind
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanEntry":
@@ -44561,7 +45035,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanEntry
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanEntryPriority":
@@ -44583,7 +45063,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanEntryPriority
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanEntryStatus":
@@ -44605,7 +45091,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanEntryStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanId":
@@ -44627,7 +45119,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanItems":
@@ -44649,7 +45147,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanItems
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanUpdate":
@@ -44719,7 +45223,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PromptAudioCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PromptCapabilities":
@@ -44741,7 +45251,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PromptCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PromptEmbeddedContextCapabilities":
@@ -44763,7 +45279,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PromptEmbeddedContextCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PromptImageCapabilities":
@@ -44785,7 +45307,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PromptImageCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PromptRequest":
@@ -44825,7 +45353,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PromptResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ProtocolVersion":
@@ -44847,7 +45381,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProtocolVersion
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ReplayFrom":
@@ -44895,7 +45435,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ReplayFromStart
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/RequestId":
@@ -45056,7 +45602,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ResourceLink
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ResumeSessionRequest":
@@ -45114,7 +45666,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Role
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/RunningStateUpdate":
@@ -45154,7 +45712,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SelectedPermissionOutcome
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionAdditionalDirectoriesCapabilities":
@@ -45176,7 +45740,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionAdditionalDirectoriesCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionCapabilities":
@@ -45198,7 +45768,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigBoolean":
@@ -45220,7 +45796,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigBoolean
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigGroupId":
@@ -45242,7 +45824,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigGroupID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigId":
@@ -45264,7 +45852,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigOption":
@@ -45312,7 +45906,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigOptionCategory
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigSelect":
@@ -45334,7 +45934,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigSelect
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigSelectGroup":
@@ -45356,7 +45962,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigSelectGroup
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigSelectOption":
@@ -45378,7 +45990,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigSelectOption
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigSelectOptions":
@@ -45422,7 +46040,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigValueID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionDeleteCapabilities":
@@ -45444,7 +46068,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionDeleteCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionId":
@@ -45466,7 +46096,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionInfo":
@@ -45488,7 +46124,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionInfo
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionInfoUpdate":
@@ -45510,7 +46152,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionInfoUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionListCursor":
@@ -45532,7 +46180,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionListCursor
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionNotFoundErrorData":
@@ -45554,7 +46208,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionNotFoundErrorData
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionUpdate":
@@ -45668,7 +46328,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StringFormat
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/StringMultiSelectItems":
@@ -45690,7 +46356,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StringMultiSelectItems
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/StringPropertySchema":
@@ -45730,7 +46402,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Terminal
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalAuthCapabilities":
@@ -45752,7 +46430,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalAuthCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalCancelCapabilities":
@@ -45774,7 +46458,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalCancelCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalCapabilities":
@@ -45796,7 +46486,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalExitStatus":
@@ -45818,7 +46514,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalExitStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalId":
@@ -45840,7 +46542,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalOutput":
@@ -45862,7 +46570,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalOutput
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalOutputChunk":
@@ -45884,7 +46598,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalOutputChunk
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalSize":
@@ -45906,7 +46626,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalSize
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalUpdate":
@@ -45928,7 +46654,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TextCommandInput":
@@ -45950,7 +46682,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TextCommandInput
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TextContent":
@@ -45972,7 +46710,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TextContent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TextResourceContents":
@@ -45994,7 +46738,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TextResourceContents
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TitledMultiSelectItems":
@@ -46016,7 +46766,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TitledMultiSelectItems
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolCallCancelCapabilities":
@@ -46038,7 +46794,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallCancelCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolCallCapabilities":
@@ -46060,7 +46822,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolCallContent":
@@ -46130,7 +46898,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolCallLocation":
@@ -46152,7 +46926,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallLocation
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolCallPermissionSubject":
@@ -46192,7 +46972,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolCallUpdate":
@@ -46232,7 +47018,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolKind
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/UnsupportedProtocolVersionErrorData":
@@ -46254,7 +47046,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UnsupportedProtocolVersionErrorData
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/UpdateSessionNotification":
@@ -46298,7 +47096,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UsageUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/UserMessage":

@@ -8455,11 +8455,11 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Request) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckAgentRequestParams(c, p, v)
 	}
 }
@@ -9061,21 +9061,21 @@ func (x *AgentRequestParamsRequestPermissionRequest) EncodeWireFields(e *wire.En
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequestParamsRequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Subject.Get(); ok {
-		p := wire.Join(p, "subject")
+		p := c.Join(p, "subject")
 		CheckRequestPermissionSubject(c, p, v)
 	}
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		if len(x.Options) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(x.Options))
 		}
 		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Options[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -9348,11 +9348,11 @@ func (x *ToolCallPermissionSubject) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallPermissionSubject) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "toolCall")
+		p := c.Join(p, "toolCall")
 		x.ToolCall.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -9734,33 +9734,33 @@ func (x *ToolCallUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Kind.Get(); ok {
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Status.Get(); ok {
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckToolCallContent(c, p, v[i1])
 		}
 	}
 	if v, ok := x.Locations.Get(); ok {
-		p := wire.Join(p, "locations")
+		p := c.Join(p, "locations")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
 		}
 	}
 	if v, ok := x.Capabilities.Get(); ok {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -10182,11 +10182,11 @@ func (x *Content) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Content) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -10512,11 +10512,11 @@ func (x *TextContent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextContent) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -10718,14 +10718,14 @@ func (x *Annotations) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Annotations) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Audience.Get(); ok {
-		p := wire.Join(p, "audience")
+		p := c.Join(p, "audience")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
 		}
 	}
 	if v, ok := x.Priority.Get(); ok {
-		p := wire.Join(p, "priority")
+		p := c.Join(p, "priority")
 		if float64(v) < 0.0 {
 			c.Fail(p, "%v is less than 0", float64(v))
 		}
@@ -10734,7 +10734,7 @@ func (x *Annotations) CheckWire(c *wire.Checker, p string) {
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -10967,17 +10967,17 @@ func (x *ImageContent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.URI.Get(); ok {
-		p := wire.Join(p, "uri")
+		p := c.Join(p, "uri")
 		if !check.IsURI(string(v)) {
 			c.Fail(p, "%q is not a valid uri", string(v))
 		}
 	}
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -11172,11 +11172,11 @@ func (x *AudioContent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AudioContent) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -11499,24 +11499,24 @@ func (x *ResourceLink) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "uri")
+		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if v, ok := x.Icons.Get(); ok {
-		p := wire.Join(p, "icons")
+		p := c.Join(p, "icons")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
 		}
 	}
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -11734,17 +11734,17 @@ func (x *Icon) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Icon) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "src")
+		p := c.Join(p, "src")
 		if !check.IsURI(string(x.Src)) {
 			c.Fail(p, "%q is not a valid uri", string(x.Src))
 		}
 	}
 	if v, ok := x.Theme.Get(); ok {
-		p := wire.Join(p, "theme")
+		p := c.Join(p, "theme")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -11934,15 +11934,15 @@ func (x *EmbeddedResource) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "resource")
+		p := c.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
 	}
 	if v, ok := x.Annotations.Get(); ok {
-		p := wire.Join(p, "annotations")
+		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -12257,13 +12257,13 @@ func (x *EmbeddedResourceResourceTextResourceContents) EncodeWireFields(e *wire.
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "uri")
+		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -12422,13 +12422,13 @@ func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWireFields(e *wire.
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "uri")
+		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -12592,18 +12592,18 @@ func (x *Diff) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Diff) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "changes")
+		p := c.Join(p, "changes")
 		for i0 := range x.Changes {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckDiffChange(c, p, x.Changes[i0])
 		}
 	}
 	if v, ok := x.Patch.Get(); ok {
-		p := wire.Join(p, "patch")
+		p := c.Join(p, "patch")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -12943,11 +12943,11 @@ func (x *Add) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Add) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.FileType.Get(); ok {
-		p := wire.Join(p, "fileType")
+		p := c.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -13220,11 +13220,11 @@ func (x *Delete) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Delete) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.FileType.Get(); ok {
-		p := wire.Join(p, "fileType")
+		p := c.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -13405,11 +13405,11 @@ func (x *Modify) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Modify) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.FileType.Get(); ok {
-		p := wire.Join(p, "fileType")
+		p := c.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -13603,11 +13603,11 @@ func (x *Move) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Move) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.FileType.Get(); ok {
-		p := wire.Join(p, "fileType")
+		p := c.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -13801,11 +13801,11 @@ func (x *Copy) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Copy) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.FileType.Get(); ok {
-		p := wire.Join(p, "fileType")
+		p := c.Join(p, "fileType")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -13932,11 +13932,11 @@ func (x *DiffPatch) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DiffPatch) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "format")
+		p := c.Join(p, "format")
 		x.Format.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -14105,7 +14105,7 @@ func (x *Terminal) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Terminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -14285,13 +14285,13 @@ func (x *ToolCallLocation) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Line.Get(); ok {
-		p := wire.Join(p, "line")
+		p := c.Join(p, "line")
 		if uint32(v) < 1 {
 			c.Fail(p, "%d is less than the minimum 1", uint32(v))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -14411,11 +14411,11 @@ func (x *ToolCallCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Cancel.Get(); ok {
-		p := wire.Join(p, "cancel")
+		p := c.Join(p, "cancel")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -14509,7 +14509,7 @@ func (x *ToolCallCancelCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallCancelCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -14690,7 +14690,7 @@ func (x *CommandPermissionSubject) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CommandPermissionSubject) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -14830,11 +14830,11 @@ func (x *PermissionOption) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		x.Kind.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -15042,7 +15042,7 @@ func (x *AgentRequestParamsCreateElicitationRequest) EncodeWireFields(e *wire.En
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequestParamsCreateElicitationRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -15319,13 +15319,13 @@ func (x *Form) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Form) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	{
-		p := wire.Join(p, "requestedSchema")
+		p := c.Join(p, "requestedSchema")
 		x.RequestedSchema.CheckWire(c, p)
 	}
 	{
@@ -15610,19 +15610,19 @@ func (x *ElicitationSchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "type")
+		p := c.Join(p, "type")
 		x.Type.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "properties")
+		p := c.Join(p, "properties")
 		for _, k0 := range wire.SortedKeys(x.Properties) {
 			v0 := x.Properties[k0]
-			p := wire.Join(p, k0)
+			p := c.Join(p, k0)
 			CheckElicitationPropertySchema(c, p, v0)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -16255,27 +16255,27 @@ func (x *StringPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Format.Get(); ok {
-		p := wire.Join(p, "format")
+		p := c.Join(p, "format")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Enum.Get(); ok {
-		p := wire.Join(p, "enum")
+		p := c.Join(p, "enum")
 		if len(v) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(v))
 		}
 	}
 	if v, ok := x.OneOf.Get(); ok {
-		p := wire.Join(p, "oneOf")
+		p := c.Join(p, "oneOf")
 		if len(v) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(v))
 		}
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -16488,7 +16488,7 @@ func (x *EnumOption) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnumOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -16734,7 +16734,7 @@ func (x *NumberPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -16980,7 +16980,7 @@ func (x *IntegerPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -17166,7 +17166,7 @@ func (x *BooleanPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -17454,11 +17454,11 @@ func (x *MultiSelectPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "items")
+		p := c.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -17706,13 +17706,13 @@ func (x *StringMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "enum")
+		p := c.Join(p, "enum")
 		if len(x.Enum) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(x.Enum))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -17844,17 +17844,17 @@ func (x *TitledMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "anyOf")
+		p := c.Join(p, "anyOf")
 		if len(x.AnyOf) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(x.AnyOf))
 		}
 		for i0 := range x.AnyOf {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.AnyOf[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -18276,7 +18276,7 @@ func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 }
@@ -18437,13 +18437,13 @@ func (x *URL) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *URL) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	{
-		p := wire.Join(p, "url")
+		p := c.Join(p, "url")
 		if !check.IsURI(string(x.URL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
 		}
@@ -18886,7 +18886,7 @@ func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 }
@@ -19042,13 +19042,13 @@ func (x *AgentRequestParamsMessageMCPRequest) EncodeWireFields(e *wire.Encoder) 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequestParamsMessageMCPRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -19562,11 +19562,11 @@ func (x *Result) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Result) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Result != nil {
-		p := wire.Join(p, "result")
+		p := c.Join(p, "result")
 		x.Result.CheckWire(c, p)
 	}
 }
@@ -20337,22 +20337,22 @@ func (x *InitializeResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "info")
+		p := c.Join(p, "info")
 		x.Info.CheckWire(c, p)
 	}
 	if x.Capabilities != nil {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		(*x.Capabilities).CheckWire(c, p)
 	}
 	if x.AuthMethods != nil {
-		p := wire.Join(p, "authMethods")
+		p := c.Join(p, "authMethods")
 		for i0 := range x.AuthMethods {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckAuthMethod(c, p, x.AuthMethods[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -20553,7 +20553,7 @@ func (x *Implementation) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Implementation) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -20725,19 +20725,19 @@ func (x *AgentCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Session.Get(); ok {
-		p := wire.Join(p, "session")
+		p := c.Join(p, "session")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Auth.Get(); ok {
-		p := wire.Join(p, "auth")
+		p := c.Join(p, "auth")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Providers.Get(); ok {
-		p := wire.Join(p, "providers")
+		p := c.Join(p, "providers")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -21065,43 +21065,43 @@ func (x *SessionCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Prompt.Get(); ok {
-		p := wire.Join(p, "prompt")
+		p := c.Join(p, "prompt")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.MCP.Get(); ok {
-		p := wire.Join(p, "mcp")
+		p := c.Join(p, "mcp")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Delete.Get(); ok {
-		p := wire.Join(p, "delete")
+		p := c.Join(p, "delete")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.AdditionalDirectories.Get(); ok {
-		p := wire.Join(p, "additionalDirectories")
+		p := c.Join(p, "additionalDirectories")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.SystemPrompt.Get(); ok {
-		p := wire.Join(p, "systemPrompt")
+		p := c.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Fork.Get(); ok {
-		p := wire.Join(p, "fork")
+		p := c.Join(p, "fork")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Archive.Get(); ok {
-		p := wire.Join(p, "archive")
+		p := c.Join(p, "archive")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Status.Get(); ok {
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Title.Get(); ok {
-		p := wire.Join(p, "title")
+		p := c.Join(p, "title")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -21273,19 +21273,19 @@ func (x *PromptCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Image.Get(); ok {
-		p := wire.Join(p, "image")
+		p := c.Join(p, "image")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Audio.Get(); ok {
-		p := wire.Join(p, "audio")
+		p := c.Join(p, "audio")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.EmbeddedContext.Get(); ok {
-		p := wire.Join(p, "embeddedContext")
+		p := c.Join(p, "embeddedContext")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -21379,7 +21379,7 @@ func (x *PromptImageCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptImageCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -21473,7 +21473,7 @@ func (x *PromptAudioCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptAudioCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -21567,7 +21567,7 @@ func (x *PromptEmbeddedContextCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptEmbeddedContextCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -21739,19 +21739,19 @@ func (x *MCPCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Stdio.Get(); ok {
-		p := wire.Join(p, "stdio")
+		p := c.Join(p, "stdio")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.HTTP.Get(); ok {
-		p := wire.Join(p, "http")
+		p := c.Join(p, "http")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.ACP.Get(); ok {
-		p := wire.Join(p, "acp")
+		p := c.Join(p, "acp")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -21845,7 +21845,7 @@ func (x *MCPStdioCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPStdioCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -21939,7 +21939,7 @@ func (x *MCPHTTPCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPHTTPCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22033,7 +22033,7 @@ func (x *MCPACPCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPACPCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22127,7 +22127,7 @@ func (x *SessionDeleteCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22221,7 +22221,7 @@ func (x *SessionAdditionalDirectoriesCapabilities) EncodeWireFields(e *wire.Enco
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22341,11 +22341,11 @@ func (x *SessionSystemPromptCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionSystemPromptCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Mode.Get(); ok {
-		p := wire.Join(p, "mode")
+		p := c.Join(p, "mode")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22465,11 +22465,11 @@ func (x *SessionSystemPromptModeCapabilities) EncodeWireFields(e *wire.Encoder) 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionSystemPromptModeCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Override.Get(); ok {
-		p := wire.Join(p, "override")
+		p := c.Join(p, "override")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22563,7 +22563,7 @@ func (x *SessionSystemPromptOverrideCapabilities) EncodeWireFields(e *wire.Encod
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionSystemPromptOverrideCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22657,7 +22657,7 @@ func (x *SessionForkCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionForkCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22751,7 +22751,7 @@ func (x *SessionArchiveCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionArchiveCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22845,7 +22845,7 @@ func (x *SessionStatusCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionStatusCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -22939,7 +22939,7 @@ func (x *SessionTitleCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionTitleCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -23059,11 +23059,11 @@ func (x *AgentAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Status.Get(); ok {
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -23157,7 +23157,7 @@ func (x *AuthStatusCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthStatusCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -23251,7 +23251,7 @@ func (x *ProvidersCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProvidersCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -23603,14 +23603,14 @@ func (x *AuthMethodTerminal) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
 	if x.Env != nil {
-		p := wire.Join(p, "env")
+		p := c.Join(p, "env")
 		for i0 := range x.Env {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -23781,7 +23781,7 @@ func (x *EnvVariable) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -23940,7 +23940,7 @@ func (x *AuthMethodAgent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -24034,7 +24034,7 @@ func (x *LoginAuthResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LoginAuthResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -24166,14 +24166,14 @@ func (x *ListProvidersResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListProvidersResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "providers")
+		p := c.Join(p, "providers")
 		for i0 := range x.Providers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Providers[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -24361,18 +24361,18 @@ func (x *ProviderInfo) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProviderInfo) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "supported")
+		p := c.Join(p, "supported")
 		for i0 := range x.Supported {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Supported[i0].CheckWire(c, p)
 		}
 	}
 	if v, ok := x.Current.Get(); ok {
-		p := wire.Join(p, "current")
+		p := c.Join(p, "current")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -24593,17 +24593,17 @@ func (x *ProviderCurrentConfig) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProviderCurrentConfig) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "apiType")
+		p := c.Join(p, "apiType")
 		x.APIType.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "baseUrl")
+		p := c.Join(p, "baseUrl")
 		if !check.IsURI(string(x.BaseURL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.BaseURL))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -24697,7 +24697,7 @@ func (x *SetProviderResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetProviderResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -24791,7 +24791,7 @@ func (x *DisableProviderResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DisableProviderResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -24885,7 +24885,7 @@ func (x *LogoutAuthResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogoutAuthResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -25029,18 +25029,18 @@ func (x *AuthStatusResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthStatusResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "state")
+		p := c.Join(p, "state")
 		x.State.CheckWire(c, p)
 	}
 	if x.Accounts != nil {
-		p := wire.Join(p, "accounts")
+		p := c.Join(p, "accounts")
 		for i0 := range x.Accounts {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Accounts[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -25328,7 +25328,7 @@ func (x *AuthAccount) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthAccount) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -25514,21 +25514,21 @@ func (x *NewSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.ConfigOptions != nil {
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
 	if x.AvailableCommands != nil {
-		p := wire.Join(p, "availableCommands")
+		p := c.Join(p, "availableCommands")
 		for i0 := range x.AvailableCommands {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -25871,17 +25871,17 @@ func (x *Select) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Select) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Category.Get(); ok {
-		p := wire.Join(p, "category")
+		p := c.Join(p, "category")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
 }
@@ -26248,7 +26248,7 @@ func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -26319,7 +26319,7 @@ func (x *SessionConfigSelectOptionsUngrouped) CheckWire(c *wire.Checker, p strin
 		c.Fail(p, "has %d items, want at least 1", len(v))
 	}
 	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
+		p := c.JoinIndex(p, i1)
 		v[i1].CheckWire(c, p)
 	}
 }
@@ -26479,17 +26479,17 @@ func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		if len(x.Options) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(x.Options))
 		}
 		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Options[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -26600,7 +26600,7 @@ func (x *SessionConfigSelectOptionsGrouped) CheckWire(c *wire.Checker, p string)
 		c.Fail(p, "has %d items, want at least 1", len(v))
 	}
 	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
+		p := c.JoinIndex(p, i1)
 		v[i1].CheckWire(c, p)
 	}
 }
@@ -26817,11 +26817,11 @@ func (x *Boolean) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Boolean) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Category.Get(); ok {
-		p := wire.Join(p, "category")
+		p := c.Join(p, "category")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -27084,11 +27084,11 @@ func (x *Command) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Command) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Input.Get(); ok {
-		p := wire.Join(p, "input")
+		p := c.Join(p, "input")
 		CheckAvailableCommandInput(c, p, v)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -27304,7 +27304,7 @@ func (x *TextCommandInput) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextCommandInput) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -27462,14 +27462,14 @@ func (x *ListSessionsResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessions")
+		p := c.Join(p, "sessions")
 		for i0 := range x.Sessions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Sessions[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -27716,13 +27716,13 @@ func (x *SessionInfo) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.UpdatedAt.Get(); ok {
-		p := wire.Join(p, "updatedAt")
+		p := c.Join(p, "updatedAt")
 		if !wire.IsDateTime(string(v)) {
 			c.Fail(p, "%q is not a valid date-time", string(v))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -27856,7 +27856,7 @@ func (x *DeleteSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -28042,21 +28042,21 @@ func (x *ForkSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ForkSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.ConfigOptions != nil {
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
 	if x.AvailableCommands != nil {
-		p := wire.Join(p, "availableCommands")
+		p := c.Join(p, "availableCommands")
 		for i0 := range x.AvailableCommands {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -28150,7 +28150,7 @@ func (x *ArchiveSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArchiveSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -28244,7 +28244,7 @@ func (x *UnarchiveSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnarchiveSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -28384,15 +28384,15 @@ func (x *SessionStatusResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionStatusResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
 	if v, ok := x.State.Get(); ok {
-		p := wire.Join(p, "state")
+		p := c.Join(p, "state")
 		CheckStateUpdate(c, p, v)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -28755,14 +28755,14 @@ func (x *RunningStateUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -29016,7 +29016,7 @@ func (x *BackgroundTerminal) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BackgroundTerminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -29128,7 +29128,7 @@ func (x *BackgroundToolCall) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BackgroundToolCall) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -29240,7 +29240,7 @@ func (x *BackgroundSubagent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BackgroundSubagent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -29464,18 +29464,18 @@ func (x *Idle) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Idle) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
+		p := c.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -29733,7 +29733,7 @@ func (x *Usage) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Usage) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -30112,18 +30112,18 @@ func (x *EndTurn) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EndTurn) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
+		p := c.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -30317,18 +30317,18 @@ func (x *MaxTokens) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MaxTokens) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
+		p := c.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -30522,18 +30522,18 @@ func (x *MaxTurnRequests) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MaxTurnRequests) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
+		p := c.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -30727,18 +30727,18 @@ func (x *Refusal) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Refusal) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
+		p := c.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -30932,18 +30932,18 @@ func (x *Cancelled) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Cancelled) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
+		p := c.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -31163,24 +31163,24 @@ func (x *IdleStateUpdateError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *IdleStateUpdateError) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
+		p := c.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	if v, ok := x.Error.Get(); ok {
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		v.CheckWire(c, p)
 	}
 }
@@ -31319,11 +31319,11 @@ func (x *Error) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Error) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "code")
+		p := c.Join(p, "code")
 		x.Code.CheckWire(c, p)
 	}
 	if v, ok := x.Data.Get(); ok {
-		p := wire.Join(p, "data")
+		p := c.Join(p, "data")
 		CheckErrorData(c, p, v)
 	}
 }
@@ -31740,7 +31740,7 @@ func (x *UnsupportedProtocolVersion) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnsupportedProtocolVersion) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -31852,7 +31852,7 @@ func (x *SessionNotFound) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotFound) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -32026,18 +32026,18 @@ func (x *None) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *None) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
+		p := c.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -32185,14 +32185,14 @@ func (x *RequiresActionStateUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -32340,14 +32340,14 @@ func (x *UnknownStateUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnknownStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -32461,7 +32461,7 @@ func (x *SetSessionTitleResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionTitleResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -32631,21 +32631,21 @@ func (x *ResumeSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResumeSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.ConfigOptions != nil {
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
 	if x.AvailableCommands != nil {
-		p := wire.Join(p, "availableCommands")
+		p := c.Join(p, "availableCommands")
 		for i0 := range x.AvailableCommands {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -32739,7 +32739,7 @@ func (x *CloseSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -32833,7 +32833,7 @@ func (x *CancelToolCallResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelToolCallResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -32927,7 +32927,7 @@ func (x *CancelTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -33063,14 +33063,14 @@ func (x *SetSessionConfigOptionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionConfigOptionResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -33180,7 +33180,7 @@ func (x *PromptResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -33373,11 +33373,11 @@ func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckAgentResponseErrorID(c, p, x.ID)
 	}
 	{
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		x.Error.CheckWire(c, p)
 	}
 }
@@ -33664,7 +33664,7 @@ func (x *Notification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Notification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckAgentNotificationParams(c, p, v)
 	}
 }
@@ -34021,11 +34021,11 @@ func (x *AgentNotificationParamsUpdateSessionNotification) EncodeWireFields(e *w
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsUpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "update")
+		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -34694,11 +34694,11 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -34913,14 +34913,14 @@ func (x *UserMessage) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UserMessage) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -35135,14 +35135,14 @@ func (x *AgentMessage) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentMessage) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -35357,14 +35357,14 @@ func (x *AgentThought) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentThought) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -35607,11 +35607,11 @@ func (x *ToolCallContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		CheckToolCallContent(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -35883,23 +35883,23 @@ func (x *TerminalUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Output.Get(); ok {
-		p := wire.Join(p, "output")
+		p := c.Join(p, "output")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.ExitStatus.Get(); ok {
-		p := wire.Join(p, "exitStatus")
+		p := c.Join(p, "exitStatus")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Size.Get(); ok {
-		p := wire.Join(p, "size")
+		p := c.Join(p, "size")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Capabilities.Get(); ok {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -36013,7 +36013,7 @@ func (x *TerminalOutput) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalOutput) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -36167,7 +36167,7 @@ func (x *TerminalExitStatus) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -36298,19 +36298,19 @@ func (x *TerminalSize) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalSize) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "cols")
+		p := c.Join(p, "cols")
 		if uint16(x.Cols) < 1 {
 			c.Fail(p, "%d is less than the minimum 1", uint16(x.Cols))
 		}
 	}
 	{
-		p := wire.Join(p, "rows")
+		p := c.Join(p, "rows")
 		if uint16(x.Rows) < 1 {
 			c.Fail(p, "%d is less than the minimum 1", uint16(x.Rows))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -36430,11 +36430,11 @@ func (x *TerminalCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Cancel.Get(); ok {
-		p := wire.Join(p, "cancel")
+		p := c.Join(p, "cancel")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -36528,7 +36528,7 @@ func (x *TerminalCancelCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalCancelCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -36657,7 +36657,7 @@ func (x *TerminalOutputChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalOutputChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -36773,11 +36773,11 @@ func (x *PlanUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "plan")
+		p := c.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -37066,14 +37066,14 @@ func (x *PlanItems) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "entries")
+		p := c.Join(p, "entries")
 		for i0 := range x.Entries {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Entries[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -37253,15 +37253,15 @@ func (x *PlanEntry) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanEntry) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "priority")
+		p := c.Join(p, "priority")
 		x.Priority.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -37492,13 +37492,13 @@ func (x *PlanFile) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanFile) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "uri")
+		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -37627,7 +37627,7 @@ func (x *PlanMarkdown) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanMarkdown) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -37739,7 +37739,7 @@ func (x *PlanRemoved) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanRemoved) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -37877,14 +37877,14 @@ func (x *AvailableCommandsUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "availableCommands")
+		p := c.Join(p, "availableCommands")
 		for i0 := range x.AvailableCommands {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -38022,14 +38022,14 @@ func (x *ConfigOptionUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -38185,13 +38185,13 @@ func (x *SessionInfoUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.UpdatedAt.Get(); ok {
-		p := wire.Join(p, "updatedAt")
+		p := c.Join(p, "updatedAt")
 		if !wire.IsDateTime(string(v)) {
 			c.Fail(p, "%q is not a valid date-time", string(v))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -38350,11 +38350,11 @@ func (x *UsageUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Cost.Get(); ok {
-		p := wire.Join(p, "cost")
+		p := c.Join(p, "cost")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -38485,7 +38485,7 @@ func (x *Cost) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Cost) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -38644,17 +38644,17 @@ func (x *Notice) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Notice) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "severity")
+		p := c.Join(p, "severity")
 		x.Severity.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "title")
+		p := c.Join(p, "title")
 		if utf8.RuneCountInString(string(x.Title)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -38911,18 +38911,18 @@ func (x *CompactionUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
 	if v, ok := x.Summary.Get(); ok {
-		p := wire.Join(p, "summary")
+		p := c.Join(p, "summary")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -39143,11 +39143,11 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -39449,15 +39449,15 @@ func (x *SubagentUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubagentUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Capabilities.Get(); ok {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.State.Get(); ok {
-		p := wire.Join(p, "state")
+		p := c.Join(p, "state")
 		CheckStateUpdate(c, p, v)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -39577,11 +39577,11 @@ func (x *SubagentSessionCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubagentSessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Cancel.Get(); ok {
-		p := wire.Join(p, "cancel")
+		p := c.Join(p, "cancel")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -39675,7 +39675,7 @@ func (x *SessionCancelCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionCancelCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -39943,14 +39943,14 @@ func (x *SessionMessage) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionMessage) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -40079,11 +40079,11 @@ func (x *SessionMessageChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionMessageChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -40195,7 +40195,7 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) EncodeWireField
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsCompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -40341,18 +40341,18 @@ func (x *AgentNotificationParamsAuthStatusUpdateNotification) EncodeWireFields(e
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsAuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "state")
+		p := c.Join(p, "state")
 		x.State.CheckWire(c, p)
 	}
 	if x.Accounts != nil {
-		p := wire.Join(p, "accounts")
+		p := c.Join(p, "accounts")
 		for i0 := range x.Accounts {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Accounts[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -40746,11 +40746,11 @@ func (x *AgentClientProtocolClientRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolClientRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		x.Params.CheckWire(c, p)
 	}
 }
@@ -41487,15 +41487,15 @@ func (x *InitializeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "info")
+		p := c.Join(p, "info")
 		x.Info.CheckWire(c, p)
 	}
 	if x.Capabilities != nil {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		(*x.Capabilities).CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -41641,15 +41641,15 @@ func (x *ClientCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Auth.Get(); ok {
-		p := wire.Join(p, "auth")
+		p := c.Join(p, "auth")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Elicitation.Get(); ok {
-		p := wire.Join(p, "elicitation")
+		p := c.Join(p, "elicitation")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -41769,11 +41769,11 @@ func (x *ClientAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Terminal.Get(); ok {
-		p := wire.Join(p, "terminal")
+		p := c.Join(p, "terminal")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -41867,7 +41867,7 @@ func (x *TerminalAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -42013,15 +42013,15 @@ func (x *ElicitationCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Form.Get(); ok {
-		p := wire.Join(p, "form")
+		p := c.Join(p, "form")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.URL.Get(); ok {
-		p := wire.Join(p, "url")
+		p := c.Join(p, "url")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -42115,7 +42115,7 @@ func (x *ElicitationFormCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -42209,7 +42209,7 @@ func (x *ElicitationURLCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -42319,7 +42319,7 @@ func (x *LoginAuthRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LoginAuthRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -42413,7 +42413,7 @@ func (x *ListProvidersRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListProvidersRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -42597,17 +42597,17 @@ func (x *SetProviderRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetProviderRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "apiType")
+		p := c.Join(p, "apiType")
 		x.APIType.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "baseUrl")
+		p := c.Join(p, "baseUrl")
 		if !check.IsURI(string(x.BaseURL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.BaseURL))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -42717,7 +42717,7 @@ func (x *DisableProviderRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DisableProviderRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -42811,7 +42811,7 @@ func (x *LogoutAuthRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogoutAuthRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -42905,7 +42905,7 @@ func (x *AuthStatusRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthStatusRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -43113,18 +43113,18 @@ func (x *NewSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.MCPServers != nil {
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	if v, ok := x.SystemPrompt.Get(); ok {
-		p := wire.Join(p, "systemPrompt")
+		p := c.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -43433,20 +43433,20 @@ func (x *MCPServerHTTP) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "url")
+		p := c.Join(p, "url")
 		if !check.IsURI(string(x.URL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
 		}
 	}
 	if x.Headers != nil {
-		p := wire.Join(p, "headers")
+		p := c.Join(p, "headers")
 		for i0 := range x.Headers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -43577,7 +43577,7 @@ func (x *HTTPHeader) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -43706,7 +43706,7 @@ func (x *MCPServerACP) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerACP) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -43907,14 +43907,14 @@ func (x *MCPServerStdio) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
 	if x.Env != nil {
-		p := wire.Join(p, "env")
+		p := c.Join(p, "env")
 		for i0 := range x.Env {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -44063,18 +44063,18 @@ func (x *SystemPrompt) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SystemPrompt) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "mode")
+		p := c.Join(p, "mode")
 		x.Mode.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i0 := range x.Content {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckContentBlock(c, p, x.Content[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -44308,11 +44308,11 @@ func (x *ListSessionsRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Archived.Get(); ok {
-		p := wire.Join(p, "archived")
+		p := c.Join(p, "archived")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -44472,7 +44472,7 @@ func (x *DeleteSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -44693,18 +44693,18 @@ func (x *ForkSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ForkSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.MCPServers != nil {
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	if v, ok := x.SystemPrompt.Get(); ok {
-		p := wire.Join(p, "systemPrompt")
+		p := c.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -44814,7 +44814,7 @@ func (x *ArchiveSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -44924,7 +44924,7 @@ func (x *UnarchiveSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnarchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -45034,7 +45034,7 @@ func (x *SessionStatusRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionStatusRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -45161,7 +45161,7 @@ func (x *SetSessionTitleRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionTitleRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -45412,22 +45412,22 @@ func (x *ResumeSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.MCPServers != nil {
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	if v, ok := x.ReplayFrom.Get(); ok {
-		p := wire.Join(p, "replayFrom")
+		p := c.Join(p, "replayFrom")
 		CheckReplayFrom(c, p, v)
 	}
 	if v, ok := x.SystemPrompt.Get(); ok {
-		p := wire.Join(p, "systemPrompt")
+		p := c.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -45623,7 +45623,7 @@ func (x *ReplayFromStart) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ReplayFromStart) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -45733,7 +45733,7 @@ func (x *CloseSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -45856,7 +45856,7 @@ func (x *CancelToolCallRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelToolCallRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -45979,7 +45979,7 @@ func (x *CancelTerminalRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -46245,7 +46245,7 @@ func (x *ID) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ID) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -46404,7 +46404,7 @@ func (x *SetSessionConfigOptionRequestBoolean) EncodeWireFields(e *wire.Encoder)
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -46553,17 +46553,17 @@ func (x *PromptRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "prompt")
+		p := c.Join(p, "prompt")
 		if len(x.Prompt) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(x.Prompt))
 		}
 		for i0 := range x.Prompt {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckContentBlock(c, p, x.Prompt[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -46965,11 +46965,11 @@ func (x *ClientResponseResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseResult) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Result != nil {
-		p := wire.Join(p, "result")
+		p := c.Join(p, "result")
 		x.Result.CheckWire(c, p)
 	}
 }
@@ -47235,11 +47235,11 @@ func (x *RequestPermissionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "outcome")
+		p := c.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -47456,7 +47456,7 @@ func (x *CancelledPermissionOutcome) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelledPermissionOutcome) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -47568,7 +47568,7 @@ func (x *SelectedPermissionOutcome) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -47869,16 +47869,16 @@ func (x *Accept) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Accept) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for _, k1 := range wire.SortedKeys(v) {
 			v1 := v[k1]
-			p := wire.Join(p, k1)
+			p := c.Join(p, k1)
 			CheckElicitationContentValue(c, p, v1)
 		}
 	}
@@ -48373,7 +48373,7 @@ func (x *Decline) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Decline) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -48489,7 +48489,7 @@ func (x *Cancel) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Cancel) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -48761,7 +48761,7 @@ func (x *MessageMCPResponseResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPResponseResult) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -48873,11 +48873,11 @@ func (x *MessageMCPResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPResponseError) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		x.Error.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -49114,11 +49114,11 @@ func (x *ClientResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseError) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckClientResponseErrorID(c, p, x.ID)
 	}
 	{
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		x.Error.CheckWire(c, p)
 	}
 }
@@ -49405,7 +49405,7 @@ func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolClientNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckClientNotificationParams(c, p, v)
 	}
 }
@@ -49708,7 +49708,7 @@ func (x *ClientNotificationParamsCancelSessionNotification) EncodeWireFields(e *
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientNotificationParamsCancelSessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -49866,13 +49866,13 @@ func (x *ClientNotificationParamsMessageMCPNotification) EncodeWireFields(e *wir
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientNotificationParamsMessageMCPNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -50085,7 +50085,7 @@ func (x *AgentClientProtocolProtocolLevel) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolProtocolLevel) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		v.CheckWire(c, p)
 	}
 }
@@ -50197,11 +50197,11 @@ func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -50541,11 +50541,11 @@ func (x *AgentClientProtocolProxyRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolProxyRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckProxyRequestParams(c, p, v)
 	}
 }
@@ -50840,15 +50840,15 @@ func (x *ProxyRequestParamsInitializeProxyRequest) EncodeWireFields(e *wire.Enco
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyRequestParamsInitializeProxyRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "info")
+		p := c.Join(p, "info")
 		x.Info.CheckWire(c, p)
 	}
 	if x.Capabilities != nil {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		(*x.Capabilities).CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -50980,7 +50980,7 @@ func (x *ProxyRequestParamsProxySuccessorRequest) EncodeWireFields(e *wire.Encod
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyRequestParamsProxySuccessorRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -51346,11 +51346,11 @@ func (x *ProxyResponseResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyResponseResult) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	{
-		p := wire.Join(p, "result")
+		p := c.Join(p, "result")
 		CheckProxyResponseResultResult(c, p, x.Result)
 	}
 }
@@ -51683,22 +51683,22 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) EncodeWireFields(e *w
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyResponseResultResultInitializeProxyResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "info")
+		p := c.Join(p, "info")
 		x.Info.CheckWire(c, p)
 	}
 	if x.Capabilities != nil {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		(*x.Capabilities).CheckWire(c, p)
 	}
 	if x.AuthMethods != nil {
-		p := wire.Join(p, "authMethods")
+		p := c.Join(p, "authMethods")
 		for i0 := range x.AuthMethods {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckAuthMethod(c, p, x.AuthMethods[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -51883,11 +51883,11 @@ func (x *ProxyResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyResponseError) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckProxyResponseErrorID(c, p, x.ID)
 	}
 	{
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		x.Error.CheckWire(c, p)
 	}
 }
@@ -52170,7 +52170,7 @@ func (x *AgentClientProtocolProxyNotification) EncodeWireFields(e *wire.Encoder)
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolProxyNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		v.CheckWire(c, p)
 	}
 }
@@ -52298,7 +52298,7 @@ func (x *ProxySuccessorNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxySuccessorNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -52443,11 +52443,11 @@ func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckAgentRequestParams(c, p, v)
 	}
 }
@@ -52667,21 +52667,21 @@ func (x *RequestPermissionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Subject.Get(); ok {
-		p := wire.Join(p, "subject")
+		p := c.Join(p, "subject")
 		CheckRequestPermissionSubject(c, p, v)
 	}
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		if len(x.Options) < 1 {
 			c.Fail(p, "has %d items, want at least 1", len(x.Options))
 		}
 		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Options[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -52838,13 +52838,13 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "uri")
+		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -53001,13 +53001,13 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "uri")
+		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -53405,7 +53405,7 @@ func (x *ElicitationRequestScope) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 }
@@ -53559,13 +53559,13 @@ func (x *MessageMCPRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -53676,7 +53676,7 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "options")
+		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
 }
@@ -53910,7 +53910,7 @@ func (x *UnsupportedProtocolVersionErrorData) EncodeWireFields(e *wire.Encoder) 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnsupportedProtocolVersionErrorData) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -54020,7 +54020,7 @@ func (x *SessionNotFoundErrorData) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotFoundErrorData) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -54124,7 +54124,7 @@ func (x *ErrorStopReason) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ErrorStopReason) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Error.Get(); ok {
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		v.CheckWire(c, p)
 	}
 }
@@ -54250,7 +54250,7 @@ func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckAgentNotificationParams(c, p, v)
 	}
 }
@@ -54375,11 +54375,11 @@ func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "update")
+		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -54489,7 +54489,7 @@ func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -54633,18 +54633,18 @@ func (x *AuthStatusUpdateNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "state")
+		p := c.Join(p, "state")
 		x.State.CheckWire(c, p)
 	}
 	if x.Accounts != nil {
-		p := wire.Join(p, "accounts")
+		p := c.Join(p, "accounts")
 		for i0 := range x.Accounts {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Accounts[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -54811,11 +54811,11 @@ func (x *ClientRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		x.Params.CheckWire(c, p)
 	}
 }
@@ -54949,10 +54949,10 @@ func (x *ElicitationAcceptAction) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationAcceptAction) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for _, k1 := range wire.SortedKeys(v) {
 			v1 := v[k1]
-			p := wire.Join(p, k1)
+			p := c.Join(p, k1)
 			CheckElicitationContentValue(c, p, v1)
 		}
 	}
@@ -55079,7 +55079,7 @@ func (x *ClientNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckClientNotificationParams(c, p, v)
 	}
 }
@@ -55187,7 +55187,7 @@ func (x *CancelSessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelSessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -55343,13 +55343,13 @@ func (x *MessageMCPNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -55494,11 +55494,11 @@ func (x *ProxyRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		CheckProxyRequestParams(c, p, v)
 	}
 }
@@ -55626,7 +55626,7 @@ func (x *ProxySuccessorRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxySuccessorRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -55790,7 +55790,7 @@ func (x *ProxyNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		v.CheckWire(c, p)
 	}
 }
@@ -56179,7 +56179,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AbsolutePath
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AgentAuthCapabilities":
@@ -56201,7 +56207,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentAuthCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AgentCapabilities":
@@ -56223,7 +56235,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AgentMessage":
@@ -56357,7 +56375,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Annotations
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ArchiveSessionRequest":
@@ -56379,7 +56403,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArchiveSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ArchiveSessionResponse":
@@ -56401,7 +56431,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArchiveSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AudioContent":
@@ -56423,7 +56459,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AudioContent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthAccount":
@@ -56445,7 +56487,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthAccount
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthMethod":
@@ -56493,7 +56541,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthMethodAgent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthMethodId":
@@ -56515,7 +56569,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthMethodID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthMethodTerminal":
@@ -56537,7 +56597,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthMethodTerminal
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthState":
@@ -56559,7 +56625,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthState
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthStatusCapabilities":
@@ -56581,7 +56653,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthStatusCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthStatusRequest":
@@ -56603,7 +56681,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthStatusRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthStatusResponse":
@@ -56625,7 +56709,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthStatusResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AuthStatusUpdateNotification":
@@ -56647,7 +56737,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthStatusUpdateNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/AvailableCommand":
@@ -56735,7 +56831,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BackgroundSubagent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/BackgroundTerminal":
@@ -56757,7 +56859,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BackgroundTerminal
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/BackgroundToolCall":
@@ -56779,7 +56887,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BackgroundToolCall
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/BackgroundWork":
@@ -56827,7 +56941,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BlobResourceContents
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/BooleanPropertySchema":
@@ -56849,7 +56969,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BooleanPropertySchema
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CancelRequestNotification":
@@ -56871,7 +56997,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelRequestNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CancelSessionNotification":
@@ -56893,7 +57025,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelSessionNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CancelTerminalRequest":
@@ -56915,7 +57053,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelTerminalRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CancelTerminalResponse":
@@ -56937,7 +57081,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelTerminalResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CancelToolCallRequest":
@@ -56959,7 +57109,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelToolCallRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CancelToolCallResponse":
@@ -56981,7 +57137,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelToolCallResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CancelledPermissionOutcome":
@@ -57003,7 +57165,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CancelledPermissionOutcome
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ClientAuthCapabilities":
@@ -57025,7 +57193,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ClientAuthCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ClientCapabilities":
@@ -57047,7 +57221,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ClientCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ClientNotification":
@@ -57069,7 +57249,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ClientNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ClientRequest":
@@ -57135,7 +57321,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CloseSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CloseSessionResponse":
@@ -57157,7 +57349,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CloseSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Command":
@@ -57204,7 +57402,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CommandPermissionSubject
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CompactionId":
@@ -57226,7 +57430,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompactionID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CompactionStatus":
@@ -57248,7 +57458,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompactionStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CompactionSummaryChunk":
@@ -57310,7 +57526,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v CompleteElicitationNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
@@ -57420,7 +57642,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Cost
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/CreateElicitationRequest":
@@ -57494,7 +57722,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DeleteSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/DeleteSessionResponse":
@@ -57516,7 +57750,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DeleteSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Diff":
@@ -57582,7 +57822,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DiffFileType
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/DiffPatch":
@@ -57604,7 +57850,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DiffPatch
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/DiffPatchFormat":
@@ -57626,7 +57878,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DiffPatchFormat
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/DiffPathChange":
@@ -57648,7 +57906,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DiffPathChange
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/DiffPathPairChange":
@@ -57670,7 +57934,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DiffPathPairChange
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/DisableProviderRequest":
@@ -57692,7 +57962,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DisableProviderRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/DisableProviderResponse":
@@ -57714,7 +57990,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DisableProviderResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationAcceptAction":
@@ -57736,7 +58018,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationAcceptAction
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationCapabilities":
@@ -57758,7 +58046,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationContentValue":
@@ -57802,7 +58096,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationFormCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationFormMode":
@@ -57846,7 +58146,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationPropertySchema":
@@ -57894,7 +58200,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationRequestScope
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationSchema":
@@ -57934,7 +58246,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationSchemaType
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationSessionScope":
@@ -57956,7 +58274,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationSessionScope
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationUrlCapabilities":
@@ -57978,7 +58302,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ElicitationURLCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ElicitationUrlMode":
@@ -58022,7 +58352,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v EmbeddedResource
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/EmbeddedResourceResource":
@@ -58066,7 +58402,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v EnumOption
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/EnvVariable":
@@ -58088,7 +58430,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v EnvVariable
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Error":
@@ -58110,7 +58458,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Error
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ErrorCode":
@@ -58132,7 +58486,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ErrorCode
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ErrorData":
@@ -58176,7 +58536,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ErrorStopReason
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ExtNotification":
@@ -58198,7 +58564,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ExtNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ExtRequest":
@@ -58220,7 +58592,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ExtRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ExtResponse":
@@ -58242,7 +58620,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ExtResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ForkSessionRequest":
@@ -58300,7 +58684,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v HTTPHeader
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Icon":
@@ -58322,7 +58712,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Icon
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/IconTheme":
@@ -58344,7 +58740,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v IconTheme
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/IdleStateUpdate":
@@ -58388,7 +58790,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ImageContent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Implementation":
@@ -58410,7 +58818,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Implementation
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/InitializeProxyRequest":
@@ -58432,7 +58846,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v InitializeRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/InitializeProxyResponse":
@@ -58472,7 +58892,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v InitializeRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/InitializeResponse":
@@ -58512,7 +58938,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v IntegerPropertySchema
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ListProvidersRequest":
@@ -58534,7 +58966,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListProvidersRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ListProvidersResponse":
@@ -58556,7 +58994,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListProvidersResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ListSessionsRequest":
@@ -58578,7 +59022,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListSessionsRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ListSessionsResponse":
@@ -58600,7 +59050,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListSessionsResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/LlmProtocol":
@@ -58622,7 +59078,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LlmProtocol
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/LoginAuthRequest":
@@ -58644,7 +59106,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LoginAuthRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/LoginAuthResponse":
@@ -58666,7 +59134,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LoginAuthResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/LogoutAuthRequest":
@@ -58688,7 +59162,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LogoutAuthRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/LogoutAuthResponse":
@@ -58710,7 +59190,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LogoutAuthResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpAcpCapabilities":
@@ -58732,7 +59218,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPACPCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpCapabilities":
@@ -58754,7 +59246,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpError":
@@ -58776,7 +59274,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPError
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpHttpCapabilities":
@@ -58798,7 +59302,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPHTTPCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpRequestId":
@@ -58820,7 +59330,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPRequestID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpServer":
@@ -58868,7 +59384,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPServerACP
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpServerAcpId":
@@ -58890,7 +59412,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPServerACPID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpServerHttp":
@@ -58912,7 +59440,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPServerHTTP
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpServerStdio":
@@ -58934,7 +59468,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPServerStdio
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/McpStdioCapabilities":
@@ -58956,7 +59496,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPStdioCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/MediaType":
@@ -58978,7 +59524,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MediaType
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/MessageId":
@@ -59000,7 +59552,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MessageID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/MessageMcpNotification":
@@ -59022,7 +59580,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MessageMCPNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/MessageMcpRequest":
@@ -59044,7 +59608,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MessageMCPRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/MessageMcpResponse":
@@ -59172,7 +59742,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Notice
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/NoticeSeverity":
@@ -59194,7 +59770,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v NoticeSeverity
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/NumberPropertySchema":
@@ -59216,7 +59798,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v NumberPropertySchema
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PermissionOption":
@@ -59238,7 +59826,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionOption
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PermissionOptionId":
@@ -59260,7 +59854,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionOptionID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PermissionOptionKind":
@@ -59282,7 +59882,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PermissionOptionKind
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanEntry":
@@ -59304,7 +59910,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanEntry
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanEntryPriority":
@@ -59326,7 +59938,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanEntryPriority
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanEntryStatus":
@@ -59348,7 +59966,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanEntryStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanFile":
@@ -59370,7 +59994,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanFile
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanId":
@@ -59392,7 +60022,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanItems":
@@ -59414,7 +60050,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanItems
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanMarkdown":
@@ -59436,7 +60078,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanMarkdown
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanRemoved":
@@ -59458,7 +60106,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanRemoved
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PlanUpdate":
@@ -59528,7 +60182,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PromptAudioCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PromptCapabilities":
@@ -59550,7 +60210,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PromptCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PromptEmbeddedContextCapabilities":
@@ -59572,7 +60238,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PromptEmbeddedContextCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PromptImageCapabilities":
@@ -59594,7 +60266,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PromptImageCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/PromptRequest":
@@ -59634,7 +60312,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PromptResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ProtocolVersion":
@@ -59656,7 +60340,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProtocolVersion
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ProviderCurrentConfig":
@@ -59678,7 +60368,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProviderCurrentConfig
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ProviderId":
@@ -59700,7 +60396,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProviderID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ProviderInfo":
@@ -59722,7 +60424,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProviderInfo
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ProvidersCapabilities":
@@ -59744,7 +60452,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProvidersCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ProxyNotification":
@@ -59766,7 +60480,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProxyNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ProxyRequest":
@@ -59788,7 +60508,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProxyRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ProxyResponse":
@@ -59836,7 +60562,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProxySuccessorNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ProxySuccessorRequest":
@@ -59858,7 +60590,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProxySuccessorRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ProxySuccessorResponse":
@@ -59880,7 +60618,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProxySuccessorResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ReplayFrom":
@@ -59928,7 +60672,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ReplayFromStart
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/RequestId":
@@ -60089,7 +60839,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ResourceLink
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ResumeSessionRequest":
@@ -60147,7 +60903,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Role
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/RunningStateUpdate":
@@ -60187,7 +60949,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SelectedPermissionOutcome
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionAdditionalDirectoriesCapabilities":
@@ -60209,7 +60977,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionAdditionalDirectoriesCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionArchiveCapabilities":
@@ -60231,7 +61005,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionArchiveCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionArchiveFilter":
@@ -60253,7 +61033,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionArchiveFilter
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionCancelCapabilities":
@@ -60275,7 +61061,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionCancelCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionCapabilities":
@@ -60297,7 +61089,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigBoolean":
@@ -60319,7 +61117,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigBoolean
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigGroupId":
@@ -60341,7 +61145,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigGroupID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigId":
@@ -60363,7 +61173,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigOption":
@@ -60411,7 +61227,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigOptionCategory
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigSelect":
@@ -60433,7 +61255,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigSelect
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigSelectGroup":
@@ -60455,7 +61283,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigSelectGroup
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigSelectOption":
@@ -60477,7 +61311,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigSelectOption
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionConfigSelectOptions":
@@ -60521,7 +61361,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionConfigValueID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionDeleteCapabilities":
@@ -60543,7 +61389,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionDeleteCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionForkCapabilities":
@@ -60565,7 +61417,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionForkCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionId":
@@ -60587,7 +61445,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionInfo":
@@ -60609,7 +61473,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionInfo
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionInfoUpdate":
@@ -60631,7 +61501,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionInfoUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionListCursor":
@@ -60653,7 +61529,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionListCursor
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionMessage":
@@ -60715,7 +61597,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionNotFoundErrorData
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionStatus":
@@ -60737,7 +61625,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionStatusCapabilities":
@@ -60759,7 +61653,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionStatusCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionStatusRequest":
@@ -60781,7 +61681,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionStatusRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionStatusResponse":
@@ -60821,7 +61727,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionSystemPromptCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionSystemPromptModeCapabilities":
@@ -60843,7 +61755,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionSystemPromptModeCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionSystemPromptOverrideCapabilities":
@@ -60865,7 +61783,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionSystemPromptOverrideCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionTitleCapabilities":
@@ -60887,7 +61811,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionTitleCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SessionUpdate":
@@ -60935,7 +61865,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetProviderRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SetProviderResponse":
@@ -60957,7 +61893,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetProviderResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SetSessionConfigOptionRequest":
@@ -61023,7 +61965,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetSessionTitleRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SetSessionTitleResponse":
@@ -61045,7 +61993,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetSessionTitleResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/StateUpdate":
@@ -61089,7 +62043,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StringFormat
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/StringMultiSelectItems":
@@ -61111,7 +62071,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v StringMultiSelectItems
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/StringPropertySchema":
@@ -61151,7 +62117,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SubagentSessionCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/SubagentUpdate":
@@ -61209,7 +62181,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SystemPromptMode
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Terminal":
@@ -61231,7 +62209,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Terminal
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalAuthCapabilities":
@@ -61253,7 +62237,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalAuthCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalCancelCapabilities":
@@ -61275,7 +62265,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalCancelCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalCapabilities":
@@ -61297,7 +62293,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalExitStatus":
@@ -61319,7 +62321,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalExitStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalId":
@@ -61341,7 +62349,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalOutput":
@@ -61363,7 +62377,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalOutput
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalOutputChunk":
@@ -61385,7 +62405,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalOutputChunk
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalSize":
@@ -61407,7 +62433,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalSize
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TerminalUpdate":
@@ -61429,7 +62461,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TerminalUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TextCommandInput":
@@ -61451,7 +62489,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TextCommandInput
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TextContent":
@@ -61473,7 +62517,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TextContent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TextResourceContents":
@@ -61495,7 +62545,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TextResourceContents
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/TitledMultiSelectItems":
@@ -61517,7 +62573,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v TitledMultiSelectItems
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolCallCancelCapabilities":
@@ -61539,7 +62601,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallCancelCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolCallCapabilities":
@@ -61561,7 +62629,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolCallContent":
@@ -61631,7 +62705,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolCallLocation":
@@ -61653,7 +62733,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallLocation
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolCallPermissionSubject":
@@ -61693,7 +62779,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolCallStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/ToolCallUpdate":
@@ -61733,7 +62825,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolKind
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/UnarchiveSessionRequest":
@@ -61755,7 +62853,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UnarchiveSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/UnarchiveSessionResponse":
@@ -61777,7 +62881,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UnarchiveSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/UnknownStateUpdate":
@@ -61817,7 +62927,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UnsupportedProtocolVersionErrorData
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/UpdateSessionNotification":
@@ -61861,7 +62977,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Usage
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/UsageUpdate":
@@ -61883,7 +63005,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UsageUpdate
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/UserMessage":

@@ -173,15 +173,15 @@ func (x *Note) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Note) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
 	}
 	if x.Stop != nil {
-		p := wire.Join(p, "stop")
+		p := c.Join(p, "stop")
 		(*x.Stop).CheckWire(c, p)
 	}
 	if x.Part != nil {
-		p := wire.Join(p, "part")
+		p := c.Join(p, "part")
 		CheckPart(c, p, x.Part)
 	}
 }
@@ -288,7 +288,7 @@ func CheckPart(c *wire.Checker, p string, v Part) {
 		}
 	case *UnknownPart:
 		if v != nil {
-			c.Fail(wire.Join(p, "kind"), "%q is not one of plan, text", v.Tag)
+			c.Fail(c.Join(p, "kind"), "%q is not one of plan, text", v.Tag)
 		}
 	}
 }
@@ -442,7 +442,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Note
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/downstream/note.json#/$defs/Part":

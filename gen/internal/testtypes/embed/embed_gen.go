@@ -282,41 +282,41 @@ func (x *Envelope) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "v")
+		p := c.Join(p, "v")
 		x.V.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		if utf8.RuneCountInString(string(x.ID)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "type")
+		p := c.Join(p, "type")
 		if utf8.RuneCountInString(string(x.Type)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Trace != nil {
-		p := wire.Join(p, "trace")
+		p := c.Join(p, "trace")
 		if !pattern0().MatchString(string((*x.Trace))) {
 			c.Fail(p, "%q does not match the pattern ^[0-9a-f]{4}$", string((*x.Trace)))
 		}
 	}
 	if x.Seq != nil {
-		p := wire.Join(p, "seq")
+		p := c.Join(p, "seq")
 		if uint64((*x.Seq)) < 1 {
 			c.Fail(p, "%d is less than the minimum 1", uint64((*x.Seq)))
 		}
 	}
 	if x.Tags != nil {
-		p := wire.Join(p, "tags")
+		p := c.Join(p, "tags")
 		if i, j, dup := check.Unique(x.Tags); dup {
 			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
 		}
 	}
 	if x.Payload != nil {
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		if !wire.RawIs(x.Payload, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
@@ -501,47 +501,47 @@ func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
 		switch i {
 		case 0:
 			{
-				p := wire.Join(p, "v")
+				p := c.Join(p, "v")
 				x.V.CheckWire(c, p)
 			}
 		case 1:
 			{
-				p := wire.Join(p, "id")
+				p := c.Join(p, "id")
 				if utf8.RuneCountInString(string(x.ID)) < 1 {
 					c.Fail(p, "is shorter than 1 characters")
 				}
 			}
 		case 2:
 			{
-				p := wire.Join(p, "type")
+				p := c.Join(p, "type")
 				if utf8.RuneCountInString(string(x.Type)) < 1 {
 					c.Fail(p, "is shorter than 1 characters")
 				}
 			}
 		case 3:
 			if x.Trace != nil {
-				p := wire.Join(p, "trace")
+				p := c.Join(p, "trace")
 				if !pattern0().MatchString(string((*x.Trace))) {
 					c.Fail(p, "%q does not match the pattern ^[0-9a-f]{4}$", string((*x.Trace)))
 				}
 			}
 		case 4:
 			if x.Seq != nil {
-				p := wire.Join(p, "seq")
+				p := c.Join(p, "seq")
 				if uint64((*x.Seq)) < 1 {
 					c.Fail(p, "%d is less than the minimum 1", uint64((*x.Seq)))
 				}
 			}
 		case 5:
 			if x.Tags != nil {
-				p := wire.Join(p, "tags")
+				p := c.Join(p, "tags")
 				if i, j, dup := check.Unique(x.Tags); dup {
 					c.Fail(p, "items %d and %d are equal, want unique items", i, j)
 				}
 			}
 		case 6:
 			if x.Payload != nil {
-				p := wire.Join(p, "payload")
+				p := c.Join(p, "payload")
 				if !wire.RawIs(x.Payload, "object") {
 					c.Fail(p, "wrong type: want object")
 				}
@@ -712,7 +712,7 @@ func (x *Note) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	x.Envelope.checkWireMembers(c, p, 3, 7)
 	{
-		p := wire.Join(p, "text")
+		p := c.Join(p, "text")
 		if utf8.RuneCountInString(string(x.Text)) > 20 {
 			c.Fail(p, "is longer than 20 characters")
 		}
@@ -877,18 +877,18 @@ func (x *Ping) EncodeWireFields(e *wire.Encoder) {
 func (x *Ping) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
-		p := wire.Join(p, "trace")
+		p := c.Join(p, "trace")
 		if !pattern0().MatchString(string(x.Trace)) {
 			c.Fail(p, "%q does not match the pattern ^[0-9a-f]{4}$", string(x.Trace))
 		}
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 6)
 	{
-		p := wire.Join(p, "payload")
+		p := c.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
 	if x.Hops != nil {
-		p := wire.Join(p, "hops")
+		p := c.Join(p, "hops")
 		if uint32((*x.Hops)) > 8 {
 			c.Fail(p, "%d is greater than the maximum 8", uint32((*x.Hops)))
 		}
@@ -986,7 +986,7 @@ func (x *PingPayload) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PingPayload) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "nonce")
+		p := c.Join(p, "nonce")
 		if utf8.RuneCountInString(string(x.Nonce)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
@@ -1032,7 +1032,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Envelope
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/embed/note.json#", "https://example.test/embed/note.json":
@@ -1054,7 +1060,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Note
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/embed/ping.json#", "https://example.test/embed/ping.json":
@@ -1076,7 +1088,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Ping
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/embed/ping.json#/$defs/PingPayload":
@@ -1098,7 +1116,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PingPayload
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	}

@@ -1192,69 +1192,69 @@ func (x *Envelope) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "id")
+		p := c.Join(p, "id")
 		if utf8.RuneCountInString(string(x.ID)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	{
-		p := wire.Join(p, "event")
+		p := c.Join(p, "event")
 		CheckEvent(c, p, x.Event)
 	}
 	if x.RequestID != nil {
-		p := wire.Join(p, "requestId")
+		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
 	if v, ok := x.Parent.Get(); ok {
-		p := wire.Join(p, "parent")
+		p := c.Join(p, "parent")
 		v.CheckWire(c, p)
 	}
 	if x.Tags != nil {
-		p := wire.Join(p, "tags")
+		p := c.Join(p, "tags")
 		if len(x.Tags) > 3 {
 			c.Fail(p, "has %d items, want at most 3", len(x.Tags))
 		}
 		for i0 := range x.Tags {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			if !pattern0().MatchString(string(x.Tags[i0])) {
 				c.Fail(p, "%q does not match the pattern ^[a-z]+$", string(x.Tags[i0]))
 			}
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	if x.Priority != nil {
-		p := wire.Join(p, "priority")
+		p := c.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
 	if x.Mode != nil {
-		p := wire.Join(p, "mode")
+		p := c.Join(p, "mode")
 		(*x.Mode).CheckWire(c, p)
 	}
 	if x.At != nil {
-		p := wire.Join(p, "at")
+		p := c.Join(p, "at")
 		if !wire.IsDateTime(string((*x.At))) {
 			c.Fail(p, "%q is not a valid date-time", string((*x.At)))
 		}
 	}
 	if x.Limits != nil {
-		p := wire.Join(p, "limits")
+		p := c.Join(p, "limits")
 		(*x.Limits).CheckWire(c, p)
 	}
 	if x.Server != nil {
-		p := wire.Join(p, "server")
+		p := c.Join(p, "server")
 		CheckServer(c, p, x.Server)
 	}
 	if x.Wrapped != nil {
-		p := wire.Join(p, "wrapped")
+		p := c.Join(p, "wrapped")
 		(*x.Wrapped).CheckWire(c, p)
 	}
 	if x.Ratio != nil {
-		p := wire.Join(p, "ratio")
+		p := c.Join(p, "ratio")
 		if float64((*x.Ratio)) < 0.0 {
 			c.Fail(p, "%v is less than 0", float64((*x.Ratio)))
 		}
@@ -1263,7 +1263,7 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 		}
 	}
 	if x.Label != nil {
-		p := wire.Join(p, "label")
+		p := c.Join(p, "label")
 		(*x.Label).CheckWire(c, p)
 	}
 }
@@ -1402,7 +1402,7 @@ func CheckEvent(c *wire.Checker, p string, v Event) {
 		}
 	case *UnknownEvent:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of chunk, moved, started, thought_chunk", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of chunk, moved, started, thought_chunk", v.Tag)
 		}
 	}
 }
@@ -1725,7 +1725,7 @@ func (x *Moved) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Moved) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "to")
+		p := c.Join(p, "to")
 		x.To.CheckWire(c, p)
 	}
 }
@@ -2171,7 +2171,7 @@ func (x *Limits) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Limits) CheckWire(c *wire.Checker, p string) {
 	if x.Percent != nil {
-		p := wire.Join(p, "percent")
+		p := c.Join(p, "percent")
 		if uint32((*x.Percent)) < 1 {
 			c.Fail(p, "%d is less than the minimum 1", uint32((*x.Percent)))
 		}
@@ -2277,7 +2277,7 @@ func CheckServer(c *wire.Checker, p string, v Server) {
 		}
 	case *UnknownServer:
 		if v != nil {
-			c.Fail(wire.Join(p, "type"), "%q is not one of http", v.Tag)
+			c.Fail(c.Join(p, "type"), "%q is not one of http", v.Tag)
 		}
 	}
 }
@@ -3376,7 +3376,7 @@ func (x *InventoryEntries) EncodeWire(e *wire.Encoder) {
 func (x *InventoryEntries) CheckWire(c *wire.Checker, p string) {
 	v := []Entry(*x)
 	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
+		p := c.JoinIndex(p, i1)
 		v[i1].CheckWire(c, p)
 	}
 }
@@ -3550,7 +3550,7 @@ func (x *InventoryPairs) EncodeWire(e *wire.Encoder) {
 func (x *InventoryPairs) CheckWire(c *wire.Checker, p string) {
 	v := []InventoryPairsItem(*x)
 	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
+		p := c.JoinIndex(p, i1)
 		v[i1].CheckWire(c, p)
 	}
 }
@@ -4714,7 +4714,7 @@ func (x *Patterned) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Patterned) CheckWire(c *wire.Checker, p string) {
 	for _, m := range x.Unknown {
-		p := wire.Join(p, m.Key)
+		p := c.Join(p, m.Key)
 		if pattern2().MatchString(m.Key) {
 			if err := func() error {
 				d := wire.NewDecoder(m.Value)
@@ -4791,7 +4791,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Chunk
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/kitchen/common.json#/$defs/Label":
@@ -4813,7 +4819,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Label
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/kitchen/common.json#/$defs/Nested/$defs/Index":
@@ -4835,7 +4847,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Index
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/kitchen/common.json#/$defs/Point":
@@ -4857,7 +4875,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Point
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/kitchen/common.json#/$defs/SessionId":
@@ -4879,7 +4903,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#", "https://example.test/kitchen/shapes.json":
@@ -4901,7 +4931,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Envelope
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Amount":
@@ -4967,7 +5003,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Entry
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Event":
@@ -5033,7 +5075,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Limits
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Mode":
@@ -5055,7 +5103,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Mode
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Moved":
@@ -5077,7 +5131,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Moved
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Patterned":
@@ -5099,7 +5159,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Patterned
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Pick":
@@ -5147,7 +5213,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Priority
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Renamed":
@@ -5169,7 +5241,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BetterName
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/RequestId":
@@ -5279,7 +5357,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Strict
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Vendored":
@@ -5301,7 +5385,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Vendored
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	}

@@ -123,15 +123,15 @@ func (x *Uses) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Uses) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "point")
+		p := c.Join(p, "point")
 		x.Point.CheckWire(c, p)
 	}
 	if x.Event != nil {
-		p := wire.Join(p, "event")
+		p := c.Join(p, "event")
 		kitchen.CheckEvent(c, p, x.Event)
 	}
 	if x.Mode != nil {
-		p := wire.Join(p, "mode")
+		p := c.Join(p, "mode")
 		(*x.Mode).CheckWire(c, p)
 	}
 }
@@ -175,7 +175,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Uses
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	}

@@ -1645,7 +1645,7 @@ func (x *AuthStatusRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthStatusRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -1783,18 +1783,18 @@ func (x *AuthStatusResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthStatusResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "state")
+		p := c.Join(p, "state")
 		x.State.CheckWire(c, p)
 	}
 	if x.Accounts != nil {
-		p := wire.Join(p, "accounts")
+		p := c.Join(p, "accounts")
 		for i0 := range x.Accounts {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Accounts[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -2075,7 +2075,7 @@ func (x *AuthAccount) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthAccount) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -2213,18 +2213,18 @@ func (x *AuthStatusUpdateNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "state")
+		p := c.Join(p, "state")
 		x.State.CheckWire(c, p)
 	}
 	if x.Accounts != nil {
-		p := wire.Join(p, "accounts")
+		p := c.Join(p, "accounts")
 		for i0 := range x.Accounts {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Accounts[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -2390,19 +2390,19 @@ func (x *AgentCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Session.Get(); ok {
-		p := wire.Join(p, "session")
+		p := c.Join(p, "session")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Auth.Get(); ok {
-		p := wire.Join(p, "auth")
+		p := c.Join(p, "auth")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Providers.Get(); ok {
-		p := wire.Join(p, "providers")
+		p := c.Join(p, "providers")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -2724,43 +2724,43 @@ func (x *SessionCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Prompt.Get(); ok {
-		p := wire.Join(p, "prompt")
+		p := c.Join(p, "prompt")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.MCP.Get(); ok {
-		p := wire.Join(p, "mcp")
+		p := c.Join(p, "mcp")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Delete.Get(); ok {
-		p := wire.Join(p, "delete")
+		p := c.Join(p, "delete")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.AdditionalDirectories.Get(); ok {
-		p := wire.Join(p, "additionalDirectories")
+		p := c.Join(p, "additionalDirectories")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.SystemPrompt.Get(); ok {
-		p := wire.Join(p, "systemPrompt")
+		p := c.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Fork.Get(); ok {
-		p := wire.Join(p, "fork")
+		p := c.Join(p, "fork")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Archive.Get(); ok {
-		p := wire.Join(p, "archive")
+		p := c.Join(p, "archive")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Status.Get(); ok {
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Title.Get(); ok {
-		p := wire.Join(p, "title")
+		p := c.Join(p, "title")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -2926,19 +2926,19 @@ func (x *MCPCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Stdio.Get(); ok {
-		p := wire.Join(p, "stdio")
+		p := c.Join(p, "stdio")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.HTTP.Get(); ok {
-		p := wire.Join(p, "http")
+		p := c.Join(p, "http")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.ACP.Get(); ok {
-		p := wire.Join(p, "acp")
+		p := c.Join(p, "acp")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3026,7 +3026,7 @@ func (x *MCPACPCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPACPCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3140,11 +3140,11 @@ func (x *SessionSystemPromptCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionSystemPromptCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Mode.Get(); ok {
-		p := wire.Join(p, "mode")
+		p := c.Join(p, "mode")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3258,11 +3258,11 @@ func (x *SessionSystemPromptModeCapabilities) EncodeWireFields(e *wire.Encoder) 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionSystemPromptModeCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Override.Get(); ok {
-		p := wire.Join(p, "override")
+		p := c.Join(p, "override")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3350,7 +3350,7 @@ func (x *SessionSystemPromptOverrideCapabilities) EncodeWireFields(e *wire.Encod
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionSystemPromptOverrideCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3438,7 +3438,7 @@ func (x *SessionForkCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionForkCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3526,7 +3526,7 @@ func (x *SessionArchiveCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionArchiveCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3614,7 +3614,7 @@ func (x *SessionStatusCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionStatusCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3702,7 +3702,7 @@ func (x *SessionTitleCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionTitleCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3816,11 +3816,11 @@ func (x *AgentAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Status.Get(); ok {
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3908,7 +3908,7 @@ func (x *AuthStatusCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthStatusCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -3996,7 +3996,7 @@ func (x *ProvidersCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProvidersCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4237,22 +4237,22 @@ func (x *SessionInfo) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "cwd")
+		p := c.Join(p, "cwd")
 		x.Cwd.CheckWire(c, p)
 	}
 	if x.AdditionalDirectories != nil {
-		p := wire.Join(p, "additionalDirectories")
+		p := c.Join(p, "additionalDirectories")
 		for i0 := range x.AdditionalDirectories {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.AdditionalDirectories[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4562,14 +4562,14 @@ func (x *MCPServerHTTP) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 	if x.Headers != nil {
-		p := wire.Join(p, "headers")
+		p := c.Join(p, "headers")
 		for i0 := range x.Headers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4781,18 +4781,18 @@ func (x *MCPServerStdio) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "command")
+		p := c.Join(p, "command")
 		x.Command.CheckWire(c, p)
 	}
 	if x.Env != nil {
-		p := wire.Join(p, "env")
+		p := c.Join(p, "env")
 		for i0 := range x.Env {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -4915,7 +4915,7 @@ func (x *MCPServerACP) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerACP) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -5567,15 +5567,15 @@ func (x *UserMessageChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UserMessageChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "messageId")
+		p := c.Join(p, "messageId")
 		x.MessageID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		v2.CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -5750,18 +5750,18 @@ func (x *UserMessage) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UserMessage) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "messageId")
+		p := c.Join(p, "messageId")
 		x.MessageID.CheckWire(c, p)
 	}
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v2.CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -5901,15 +5901,15 @@ func (x *AgentMessageChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentMessageChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "messageId")
+		p := c.Join(p, "messageId")
 		x.MessageID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		v2.CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -6084,18 +6084,18 @@ func (x *AgentMessage) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentMessage) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "messageId")
+		p := c.Join(p, "messageId")
 		x.MessageID.CheckWire(c, p)
 	}
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v2.CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -6235,15 +6235,15 @@ func (x *AgentThoughtChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentThoughtChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "messageId")
+		p := c.Join(p, "messageId")
 		x.MessageID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		v2.CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -6418,18 +6418,18 @@ func (x *AgentThought) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentThought) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "messageId")
+		p := c.Join(p, "messageId")
 		x.MessageID.CheckWire(c, p)
 	}
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v2.CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -6848,14 +6848,14 @@ func (x *RunningStateUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -7110,11 +7110,11 @@ func (x *BackgroundTerminal) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BackgroundTerminal) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "terminalId")
+		p := c.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -7237,11 +7237,11 @@ func (x *BackgroundToolCall) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BackgroundToolCall) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "toolCallId")
+		p := c.Join(p, "toolCallId")
 		x.ToolCallID.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -7347,11 +7347,11 @@ func (x *BackgroundSubagent) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BackgroundSubagent) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -7571,26 +7571,26 @@ func (x *IdleStateUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *IdleStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.StopReason.Get(); ok {
-		p := wire.Join(p, "stopReason")
+		p := c.Join(p, "stopReason")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Error.Get(); ok {
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if v, ok := x.Usage.Get(); ok {
-		p := wire.Join(p, "usage")
+		p := c.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -7822,7 +7822,7 @@ func (x *Usage) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Usage) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -7964,14 +7964,14 @@ func (x *RequiresActionStateUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -8113,14 +8113,14 @@ func (x *UndeterminedStateUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UndeterminedStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Background.Get(); ok {
-		p := wire.Join(p, "background")
+		p := c.Join(p, "background")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -8260,15 +8260,15 @@ func (x *ToolCallContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "toolCallId")
+		p := c.Join(p, "toolCallId")
 		x.ToolCallID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		v2.CheckToolCallContent(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -8661,37 +8661,37 @@ func (x *ToolCallUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "toolCallId")
+		p := c.Join(p, "toolCallId")
 		x.ToolCallID.CheckWire(c, p)
 	}
 	if v, ok := x.Kind.Get(); ok {
-		p := wire.Join(p, "kind")
+		p := c.Join(p, "kind")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Status.Get(); ok {
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v2.CheckToolCallContent(c, p, v[i1])
 		}
 	}
 	if v, ok := x.Locations.Get(); ok {
-		p := wire.Join(p, "locations")
+		p := c.Join(p, "locations")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
 		}
 	}
 	if v, ok := x.Capabilities.Get(); ok {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -8974,31 +8974,31 @@ func (x *TerminalUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "terminalId")
+		p := c.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
 	if v, ok := x.Cwd.Get(); ok {
-		p := wire.Join(p, "cwd")
+		p := c.Join(p, "cwd")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Output.Get(); ok {
-		p := wire.Join(p, "output")
+		p := c.Join(p, "output")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.ExitStatus.Get(); ok {
-		p := wire.Join(p, "exitStatus")
+		p := c.Join(p, "exitStatus")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Size.Get(); ok {
-		p := wire.Join(p, "size")
+		p := c.Join(p, "size")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Capabilities.Get(); ok {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -9138,11 +9138,11 @@ func (x *TerminalOutputChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalOutputChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "terminalId")
+		p := c.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -9252,11 +9252,11 @@ func (x *PlanUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "plan")
+		p := c.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -9551,18 +9551,18 @@ func (x *PlanItems) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "planId")
+		p := c.Join(p, "planId")
 		x.PlanID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "entries")
+		p := c.Join(p, "entries")
 		for i0 := range x.Entries {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Entries[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -9685,11 +9685,11 @@ func (x *PlanFile) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanFile) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "planId")
+		p := c.Join(p, "planId")
 		x.PlanID.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -9812,11 +9812,11 @@ func (x *PlanMarkdown) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanMarkdown) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "planId")
+		p := c.Join(p, "planId")
 		x.PlanID.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -9965,14 +9965,14 @@ func (x *AvailableCommandsUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "availableCommands")
+		p := c.Join(p, "availableCommands")
 		for i0 := range x.AvailableCommands {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			v2.CheckAvailableCommand(c, p, x.AvailableCommands[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -10121,14 +10121,14 @@ func (x *ConfigOptionUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			v2.CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -10298,7 +10298,7 @@ func (x *SessionInfoUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -10468,11 +10468,11 @@ func (x *UsageUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Cost.Get(); ok {
-		p := wire.Join(p, "cost")
+		p := c.Join(p, "cost")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -10642,17 +10642,17 @@ func (x *Notice) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Notice) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "severity")
+		p := c.Join(p, "severity")
 		x.Severity.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "title")
+		p := c.Join(p, "title")
 		if utf8.RuneCountInString(string(x.Title)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -10870,22 +10870,22 @@ func (x *CompactionUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "compactionId")
+		p := c.Join(p, "compactionId")
 		x.CompactionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
 	if v, ok := x.Summary.Get(); ok {
-		p := wire.Join(p, "summary")
+		p := c.Join(p, "summary")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v2.CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -11025,15 +11025,15 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "compactionId")
+		p := c.Join(p, "compactionId")
 		x.CompactionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		v2.CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -11139,11 +11139,11 @@ func (x *PlanRemoved) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanRemoved) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "planId")
+		p := c.Join(p, "planId")
 		x.PlanID.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -11439,30 +11439,30 @@ func (x *SubagentUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubagentUpdate) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	if v, ok := x.Capabilities.Get(); ok {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.State.Get(); ok {
-		p := wire.Join(p, "state")
+		p := c.Join(p, "state")
 		CheckStateUpdate(c, p, v)
 	}
 	if v, ok := x.Cwd.Get(); ok {
-		p := wire.Join(p, "cwd")
+		p := c.Join(p, "cwd")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.AdditionalDirectories.Get(); ok {
-		p := wire.Join(p, "additionalDirectories")
+		p := c.Join(p, "additionalDirectories")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -11576,11 +11576,11 @@ func (x *SubagentSessionCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubagentSessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Cancel.Get(); ok {
-		p := wire.Join(p, "cancel")
+		p := c.Join(p, "cancel")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -11668,7 +11668,7 @@ func (x *SessionCancelCapabilities) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionCancelCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -11930,34 +11930,34 @@ func (x *SessionMessage) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionMessage) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "messageId")
+		p := c.Join(p, "messageId")
 		x.MessageID.CheckWire(c, p)
 	}
 	if v, ok := x.SenderSessionID.Get(); ok {
-		p := wire.Join(p, "senderSessionId")
+		p := c.Join(p, "senderSessionId")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.RecipientSessionID.Get(); ok {
-		p := wire.Join(p, "recipientSessionId")
+		p := c.Join(p, "recipientSessionId")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.SenderMessageID.Get(); ok {
-		p := wire.Join(p, "senderMessageId")
+		p := c.Join(p, "senderMessageId")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.RecipientMessageID.Get(); ok {
-		p := wire.Join(p, "recipientMessageId")
+		p := c.Join(p, "recipientMessageId")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
+			p := c.JoinIndex(p, i1)
 			v2.CheckContentBlock(c, p, v[i1])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -12080,15 +12080,15 @@ func (x *SessionMessageChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionMessageChunk) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "messageId")
+		p := c.Join(p, "messageId")
 		x.MessageID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		v2.CheckContentBlock(c, p, x.Content)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -12310,18 +12310,18 @@ func (x *ProviderInfo) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProviderInfo) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "supported")
+		p := c.Join(p, "supported")
 		for i0 := range x.Supported {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Supported[i0].CheckWire(c, p)
 		}
 	}
 	if v, ok := x.Current.Get(); ok {
-		p := wire.Join(p, "current")
+		p := c.Join(p, "current")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -12496,11 +12496,11 @@ func (x *ProviderCurrentConfig) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProviderCurrentConfig) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "apiType")
+		p := c.Join(p, "apiType")
 		x.APIType.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -12643,18 +12643,18 @@ func (x *SystemPrompt) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SystemPrompt) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "mode")
+		p := c.Join(p, "mode")
 		x.Mode.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "content")
+		p := c.Join(p, "content")
 		for i0 := range x.Content {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			v2.CheckContentBlock(c, p, x.Content[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13141,26 +13141,26 @@ func (x *InitializeResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "protocolVersion")
+		p := c.Join(p, "protocolVersion")
 		x.ProtocolVersion.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "info")
+		p := c.Join(p, "info")
 		x.Info.CheckWire(c, p)
 	}
 	if x.Capabilities != nil {
-		p := wire.Join(p, "capabilities")
+		p := c.Join(p, "capabilities")
 		(*x.Capabilities).CheckWire(c, p)
 	}
 	if x.AuthMethods != nil {
-		p := wire.Join(p, "authMethods")
+		p := c.Join(p, "authMethods")
 		for i0 := range x.AuthMethods {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			v2.CheckAuthMethod(c, p, x.AuthMethods[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13310,13 +13310,13 @@ func (x *MessageMCPNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13466,13 +13466,13 @@ func (x *MessageMCPRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Params != nil && string(x.Params) != "null" {
-		p := wire.Join(p, "params")
+		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13738,7 +13738,7 @@ func (x *MessageMCPResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPResult) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13844,11 +13844,11 @@ func (x *MessageMCPError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPError) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "error")
+		p := c.Join(p, "error")
 		x.Error.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -13952,7 +13952,7 @@ func (x *DisableProviderRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DisableProviderRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14040,7 +14040,7 @@ func (x *DisableProviderResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DisableProviderResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14128,7 +14128,7 @@ func (x *ListProvidersRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListProvidersRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14254,14 +14254,14 @@ func (x *ListProvidersResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListProvidersResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "providers")
+		p := c.Join(p, "providers")
 		for i0 := range x.Providers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Providers[i0].CheckWire(c, p)
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14439,11 +14439,11 @@ func (x *SetProviderRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetProviderRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "apiType")
+		p := c.Join(p, "apiType")
 		x.APIType.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14531,7 +14531,7 @@ func (x *SetProviderResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetProviderResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14655,7 +14655,7 @@ func (x *ProxySuccessorNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxySuccessorNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14779,7 +14779,7 @@ func (x *ProxySuccessorRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxySuccessorRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -14923,11 +14923,11 @@ func (x *ArchiveSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -15015,7 +15015,7 @@ func (x *ArchiveSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArchiveSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -15230,33 +15230,33 @@ func (x *ForkSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ForkSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "cwd")
+		p := c.Join(p, "cwd")
 		x.Cwd.CheckWire(c, p)
 	}
 	if x.AdditionalDirectories != nil {
-		p := wire.Join(p, "additionalDirectories")
+		p := c.Join(p, "additionalDirectories")
 		for i0 := range x.AdditionalDirectories {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.AdditionalDirectories[i0].CheckWire(c, p)
 		}
 	}
 	if x.MCPServers != nil {
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	if v, ok := x.SystemPrompt.Get(); ok {
-		p := wire.Join(p, "systemPrompt")
+		p := c.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -15436,25 +15436,25 @@ func (x *ForkSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ForkSessionResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	if x.ConfigOptions != nil {
-		p := wire.Join(p, "configOptions")
+		p := c.Join(p, "configOptions")
 		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			v2.CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
 	if x.AvailableCommands != nil {
-		p := wire.Join(p, "availableCommands")
+		p := c.Join(p, "availableCommands")
 		for i0 := range x.AvailableCommands {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			v2.CheckAvailableCommand(c, p, x.AvailableCommands[i0])
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -15620,19 +15620,19 @@ func (x *ListSessionsRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Cwd.Get(); ok {
-		p := wire.Join(p, "cwd")
+		p := c.Join(p, "cwd")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Cursor.Get(); ok {
-		p := wire.Join(p, "cursor")
+		p := c.Join(p, "cursor")
 		v.CheckWire(c, p)
 	}
 	if v, ok := x.Archived.Get(); ok {
-		p := wire.Join(p, "archived")
+		p := c.Join(p, "archived")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -15784,18 +15784,18 @@ func (x *ListSessionsResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessions")
+		p := c.Join(p, "sessions")
 		for i0 := range x.Sessions {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.Sessions[i0].CheckWire(c, p)
 		}
 	}
 	if v, ok := x.NextCursor.Get(); ok {
-		p := wire.Join(p, "nextCursor")
+		p := c.Join(p, "nextCursor")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -15997,29 +15997,29 @@ func (x *NewSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "cwd")
+		p := c.Join(p, "cwd")
 		x.Cwd.CheckWire(c, p)
 	}
 	if x.AdditionalDirectories != nil {
-		p := wire.Join(p, "additionalDirectories")
+		p := c.Join(p, "additionalDirectories")
 		for i0 := range x.AdditionalDirectories {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.AdditionalDirectories[i0].CheckWire(c, p)
 		}
 	}
 	if x.MCPServers != nil {
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	if v, ok := x.SystemPrompt.Get(); ok {
-		p := wire.Join(p, "systemPrompt")
+		p := c.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16264,37 +16264,37 @@ func (x *ResumeSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "cwd")
+		p := c.Join(p, "cwd")
 		x.Cwd.CheckWire(c, p)
 	}
 	if x.AdditionalDirectories != nil {
-		p := wire.Join(p, "additionalDirectories")
+		p := c.Join(p, "additionalDirectories")
 		for i0 := range x.AdditionalDirectories {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			x.AdditionalDirectories[i0].CheckWire(c, p)
 		}
 	}
 	if x.MCPServers != nil {
-		p := wire.Join(p, "mcpServers")
+		p := c.Join(p, "mcpServers")
 		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
+			p := c.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
 	if v, ok := x.ReplayFrom.Get(); ok {
-		p := wire.Join(p, "replayFrom")
+		p := c.Join(p, "replayFrom")
 		v2.CheckReplayFrom(c, p, v)
 	}
 	if v, ok := x.SystemPrompt.Get(); ok {
-		p := wire.Join(p, "systemPrompt")
+		p := c.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16415,11 +16415,11 @@ func (x *SetSessionTitleRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionTitleRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16527,7 +16527,7 @@ func (x *SetSessionTitleResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionTitleResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16631,11 +16631,11 @@ func (x *SessionStatusRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionStatusRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16769,15 +16769,15 @@ func (x *SessionStatusResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionStatusResponse) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "status")
+		p := c.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
 	if v, ok := x.State.Get(); ok {
-		p := wire.Join(p, "state")
+		p := c.Join(p, "state")
 		CheckStateUpdate(c, p, v)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16881,11 +16881,11 @@ func (x *UnarchiveSessionRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnarchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -16973,7 +16973,7 @@ func (x *UnarchiveSessionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnarchiveSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -17094,15 +17094,15 @@ func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
-		p := wire.Join(p, "sessionId")
+		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
 	{
-		p := wire.Join(p, "update")
+		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
+		p := c.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
 }
@@ -17238,7 +17238,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthStatusRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/auth.status.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/auth.status.result.json":
@@ -17260,7 +17266,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthStatusResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/auth.status_update.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/auth.status_update.params.json":
@@ -17282,7 +17294,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthStatusUpdateNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/AgentAuthCapabilities":
@@ -17304,7 +17322,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentAuthCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/AgentCapabilities":
@@ -17326,7 +17350,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AgentCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/AuthAccount":
@@ -17348,7 +17378,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthAccount
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/AuthState":
@@ -17370,7 +17406,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthState
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/AuthStatusCapabilities":
@@ -17392,7 +17434,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v AuthStatusCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/BackgroundSubagent":
@@ -17414,7 +17462,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v BackgroundSubagent
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/BackgroundWork":
@@ -17480,7 +17534,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v LlmProtocol
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpAcpCapabilities":
@@ -17502,7 +17562,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPACPCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpCapabilities":
@@ -17524,7 +17590,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpError":
@@ -17546,7 +17618,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPError
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpRequestId":
@@ -17568,7 +17646,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPRequestID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpServer":
@@ -17616,7 +17700,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPServerACP
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/McpServerAcpId":
@@ -17638,7 +17728,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MCPServerACPID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/PlanFile":
@@ -17660,7 +17756,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanFile
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/PlanMarkdown":
@@ -17682,7 +17784,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanMarkdown
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/PlanRemoved":
@@ -17704,7 +17812,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v PlanRemoved
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/PlanUpdate":
@@ -17774,7 +17888,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProviderCurrentConfig
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/ProviderId":
@@ -17796,7 +17916,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProviderID
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/ProviderInfo":
@@ -17818,7 +17944,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProviderInfo
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/ProvidersCapabilities":
@@ -17840,7 +17972,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProvidersCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/RequiresActionStateUpdate":
@@ -17898,7 +18036,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionArchiveCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionArchiveFilter":
@@ -17920,7 +18064,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionArchiveFilter
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionCancelCapabilities":
@@ -17942,7 +18092,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionCancelCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionCapabilities":
@@ -17964,7 +18120,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionForkCapabilities":
@@ -17986,7 +18148,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionForkCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionInfo":
@@ -18008,7 +18176,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionInfo
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionMessage":
@@ -18066,7 +18240,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionStatus
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionStatusCapabilities":
@@ -18088,7 +18268,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionStatusCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionSystemPromptCapabilities":
@@ -18110,7 +18296,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionSystemPromptCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionSystemPromptModeCapabilities":
@@ -18132,7 +18324,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionSystemPromptModeCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionSystemPromptOverrideCapabilities":
@@ -18154,7 +18352,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionSystemPromptOverrideCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionTitleCapabilities":
@@ -18176,7 +18380,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionTitleCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionUpdate":
@@ -18246,7 +18456,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SubagentSessionCapabilities
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SubagentUpdate":
@@ -18304,7 +18520,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SystemPromptMode
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/UnknownStateUpdate":
@@ -18344,7 +18566,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Usage
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/initialize.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/initialize.result.json":
@@ -18384,7 +18612,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MessageMCPNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.params.json":
@@ -18406,7 +18640,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MessageMCPRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.result.json":
@@ -18450,7 +18690,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DisableProviderRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/providers.disable.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.disable.result.json":
@@ -18472,7 +18718,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v DisableProviderResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/providers.list.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.list.params.json":
@@ -18494,7 +18746,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListProvidersRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/providers.list.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.list.result.json":
@@ -18516,7 +18774,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListProvidersResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/providers.set.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.set.params.json":
@@ -18538,7 +18802,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetProviderRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/providers.set.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/providers.set.result.json":
@@ -18560,7 +18830,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetProviderResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.params.json":
@@ -18602,7 +18878,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProxySuccessorNotification
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.params.json":
@@ -18624,7 +18906,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProxySuccessorRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.result.json":
@@ -18646,7 +18934,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ProxySuccessorResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.archive.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.archive.params.json":
@@ -18668,7 +18962,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArchiveSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.archive.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.archive.result.json":
@@ -18690,7 +18990,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ArchiveSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.fork.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.fork.params.json":
@@ -18748,7 +19054,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListSessionsRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.list.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.list.result.json":
@@ -18770,7 +19082,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ListSessionsResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.new.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.new.params.json":
@@ -18828,7 +19146,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetSessionTitleRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.result.json":
@@ -18850,7 +19174,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetSessionTitleResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.status.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.status.params.json":
@@ -18872,7 +19202,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SessionStatusRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.status.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.status.result.json":
@@ -18912,7 +19248,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UnarchiveSessionRequest
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.result.json":
@@ -18934,7 +19276,13 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UnarchiveSessionResponse
-				return v.DecodeWire(d) == nil && v.Validate() == nil
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.update.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.update.params.json":
