@@ -60,24 +60,27 @@ type parent struct {
 	node int
 }
 
-// find follows a JSON pointer into the Doc; -1 if it leads nowhere.
+// find follows a JSON pointer into the Doc; -1 if it leads nowhere. A
+// member of the root is read directly; a deeper one from its parent,
+// which is found the same way and kept.
 func (m *Message) find(ptr string) int {
 	i := strings.LastIndexByte(ptr, '/')
-	if i <= 0 {
+	if i < 0 {
 		return m.Doc.Find(ptr)
 	}
 	tok := ptr[i+1:]
-	for j := 0; j < len(tok); j++ {
-		if tok[j] == '~' {
-			return m.Doc.Find(ptr) // an escaped last token
-		}
+	if strings.IndexByte(tok, '~') >= 0 {
+		return m.Doc.Find(ptr) // an escaped last token
+	}
+	if i == 0 {
+		return m.Doc.Child(m.Doc.Root(), tok)
 	}
 	for _, p := range m.parents {
 		if p.ptr == ptr[:i] && p.ptr != "" {
 			return m.Doc.Child(p.node, tok)
 		}
 	}
-	node := m.Doc.Find(ptr[:i]) // escapes and all
+	node := m.find(ptr[:i])
 	m.parents[m.nextParent] = parent{ptr[:i], node}
 	m.nextParent = (m.nextParent + 1) % len(m.parents)
 	return m.Doc.Child(node, tok)
