@@ -28,8 +28,10 @@ type state struct {
 	ext       []*tables // the version's extensions, accepted with a warning
 	tabs      []*tables // t and then ext, once they are known
 	// alts are the wider checks of methods an extension redefines, by
-	// the method's entry and the part ("params", "result").
-	alts map[altKey]alt
+	// the method's entry, then its params (0) and result (1); an alt
+	// with no schema is none. Keyed by pointer, so that they hash
+	// cheaply.
+	alts map[*method]*[2]*alt
 	// found keeps what find gives, by table, name and kind.
 	found   [][][2]*found
 	why     string // how the version was chosen
@@ -397,13 +399,6 @@ func (s *state) tables() []*tables {
 	return s.tabs
 }
 
-// altKey names a method's part: its params, or its result. It holds no
-// string, so that it hashes cheaply.
-type altKey struct {
-	entry  *method
-	result bool
-}
-
 // alt is the wider schema of a check, with its warning; a nil schema is
 // none.
 type alt struct {
@@ -417,21 +412,30 @@ func (s *state) withExt(ck protocol.Check, entry *method, part func(*method) *pr
 	if entry.v != s.t.v {
 		return ck // already the extension's schema
 	}
-	k := altKey{entry, what == "result"}
-	a, known := s.alts[k]
-	if !known {
+	i := 0 // params
+	if what == "result" {
+		i = 1
+	}
+	if s.alts == nil {
+		s.alts = map[*method]*[2]*alt{}
+	}
+	parts := s.alts[entry]
+	if parts == nil {
+		parts = new([2]*alt)
+		s.alts[entry] = parts
+	}
+	a := parts[i]
+	if a == nil {
+		a = &alt{}
 		for _, x := range s.ext {
 			xe := x.methods[methodKey(entry.Method, entry.Kind)]
 			if xe == nil || part(xe) == nil || part(xe).ID == ck.Schema.ID {
 				continue
 			}
-			a = alt{schema: part(xe), version: x.v.Name, note: fmt.Sprintf("%s %s use additions of %s that %s lacks (a member, variant or value): a peer that implements only the stable protocol rejects or drops them; --dialect %s accepts them silently", entry.Method, what, x.v.Title, s.t.v.Title, x.v.Name)}
+			*a = alt{schema: part(xe), version: x.v.Name, note: fmt.Sprintf("%s %s use additions of %s that %s lacks (a member, variant or value): a peer that implements only the stable protocol rejects or drops them; --dialect %s accepts them silently", entry.Method, what, x.v.Title, s.t.v.Title, x.v.Name)}
 			break
 		}
-		if s.alts == nil {
-			s.alts = map[altKey]alt{}
-		}
-		s.alts[k] = a
+		parts[i] = a
 	}
 	if a.schema != nil {
 		ck.Alt, ck.AltRule, ck.AltVersion, ck.AltNote = a.schema, finding.RuleUnstable, a.version, a.note
