@@ -106,6 +106,13 @@ func FuzzDoc(f *testing.F) {
 		var walk func(v any, loc []string)
 		walk = func(v any, loc []string) {
 			i := d.FindPath(loc)
+			ptr := ""
+			for _, tok := range loc {
+				ptr += "/" + EscapePointer(tok)
+			}
+			if j := d.Find(ptr); j != i {
+				t.Fatalf("%q: Find(%q) = %d, FindPath = %d", in, ptr, j, i)
+			}
 			if diff := cmp.Diff(v, d.Value(i)); diff != "" {
 				t.Fatalf("%q at %q (-Parse +Doc):\n%s", in, loc, diff)
 			}

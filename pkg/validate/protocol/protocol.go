@@ -52,6 +52,9 @@ type Message struct {
 	// several members of the same few.
 	parents    [4]parent
 	nextParent int
+	// last is the last pointer find followed, and where it led: the
+	// rules often test one member (a tag) against several values.
+	last parent
 }
 
 // parent is a pointer and the Doc's node it leads to (-1: none).
@@ -64,6 +67,16 @@ type parent struct {
 // member of the root is read directly; a deeper one from its parent,
 // which is found the same way and kept.
 func (m *Message) find(ptr string) int {
+	if ptr == m.last.ptr && ptr != "" {
+		return m.last.node
+	}
+	n := m.walk(ptr)
+	m.last = parent{ptr, n}
+	return n
+}
+
+// walk is find without the last pointer kept.
+func (m *Message) walk(ptr string) int {
 	i := strings.LastIndexByte(ptr, '/')
 	if i < 0 {
 		return m.Doc.Find(ptr)
