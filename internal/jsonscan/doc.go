@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/agentproto/agentproto/internal/strscan"
@@ -632,24 +631,8 @@ func (d *Doc) Bool(i int) (v, ok bool) {
 // Pointers without escapes are followed without allocating.
 func (d *Doc) Find(ptr string) int {
 	i := d.Root()
-	if strings.IndexByte(ptr, '~') >= 0 {
-		if !wire.WalkPointer(ptr, func(tok string) bool { i = d.Child(i, tok); return i >= 0 }) {
-			return -1
-		}
-		return i
-	}
-	// No escapes (nearly every pointer): the tokens are the pointer's
-	// own bytes, read without a closure call each.
-	for ptr != "" && i >= 0 {
-		if ptr[0] != '/' {
-			return -1
-		}
-		tok := ptr[1:]
-		ptr = ""
-		if j := strings.IndexByte(tok, '/'); j >= 0 {
-			tok, ptr = tok[:j], tok[j:]
-		}
-		i = d.Child(i, tok)
+	if !wire.WalkPointer(ptr, func(tok string) bool { i = d.Child(i, tok); return i >= 0 }) {
+		return -1
 	}
 	return i
 }
