@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/schema/compile"
 )
 
@@ -73,14 +74,15 @@ func (s *Schemas) SplitCheck(ck Check) []Check {
 			}
 		}
 	}
+	base := ck.Pointer()
 	parts := make([]Check, 1, 1+len(sp.names))
-	parts[0] = Check{Schema: sp.Rest, Loc: ck.Loc, Ptr: ck.Ptr, Value: obj, Skip: ck.Skip}
+	parts[0] = Check{Schema: sp.Rest, Loc: ck.Loc, Ptr: base, Value: obj, Skip: ck.Skip}
 	for i, name := range sp.names {
 		v, present := obj[name]
 		if !present {
 			continue
 		}
-		p := Check{Schema: sp.schemas[i], Loc: append(append([]string(nil), ck.Loc...), name), Value: v}
+		p := Check{Schema: sp.schemas[i], Loc: append(append([]string(nil), ck.Loc...), name), Ptr: base + "/" + jsonscan.EscapePointer(name), Value: v}
 		if skip := ck.Skip; skip != nil {
 			p.Skip = func(l []string) bool { return skip(append([]string{name}, l...)) }
 		}
