@@ -29,12 +29,18 @@ const IDPrefix = "https://agentproto.dev/schema/"
 // protocol version folder that maps a message to its schema file.
 const DispatchTable = "dispatch.json"
 
+// RequirementsFile is the base name of the requirement catalogue in a
+// protocol version folder: every MUST, MUST NOT, SHOULD and SHOULD NOT of
+// the version's specification as a row of data (see package
+// schema/registry).
+const RequirementsFile = "requirements.json"
+
 // isData reports whether a .json file in Files is data rather than a
-// source schema: the dispatch tables, ARCP's table of dialect deviations,
-// and the generated single-file bundles (*.bundle.json), which repeat the
+// source schema: the dispatch tables, the requirement catalogues, ARCP's
+// table of dialect deviations, and the generated single-file bundles (*.bundle.json), which repeat the
 // source schemas for other languages.
 func isData(base string) bool {
-	return base == DispatchTable || base == VersionsFile || base == "deviations.json" || strings.HasSuffix(base, ".bundle.json")
+	return base == DispatchTable || base == RequirementsFile || base == VersionsFile || base == "deviations.json" || strings.HasSuffix(base, ".bundle.json")
 }
 
 // Paths lists the schema files (*.json except data files such as the dispatch

@@ -134,7 +134,7 @@ func (l *Loader) addPaths(input bool, paths []string) error {
 			if err != nil {
 				return err
 			}
-			if !d.IsDir() && strings.HasSuffix(path, ".json") && !isDataFile(filepath.Base(path)) {
+			if !d.IsDir() && strings.HasSuffix(path, ".json") && !isDataFile(filepath.Base(path)) && !isCatalogue(path) {
 				if d.Type()&fs.ModeSymlink != 0 {
 					// A link may not take the walk out of the folder.
 					real, err := filepath.EvalSymlinks(path)
@@ -163,6 +163,17 @@ func (l *Loader) addPaths(input bool, paths []string) error {
 		}
 	}
 	return nil
+}
+
+// isCatalogue reports an agentproto requirement catalogue: a
+// requirements.json beside a dispatch.json (elsewhere, a file of that name
+// may well be a schema).
+func isCatalogue(path string) bool {
+	if filepath.Base(path) != "requirements.json" {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(filepath.Dir(path), "dispatch.json"))
+	return err == nil
 }
 
 // isDataFile reports the JSON files next to agentproto schemas that are

@@ -38,6 +38,12 @@ type Registry struct {
 	// first asked for (Embedded): a process that reads ACP traces does
 	// not decode ARCP's and Arcan's.
 	lazy map[string]*lazyTables // by protocol; not written after load
+
+	// The requirement catalogues are read when first asked for: a run
+	// that reports no coverage and lists no rules does not decode them.
+	reqFS   fs.FS
+	reqOnce sync.Once
+	reqErr  error
 }
 
 // lazyTables are the tables of one protocol's versions, loaded once.
@@ -86,6 +92,11 @@ type Version struct {
 	ACP   *ACPTable   `json:"-"`
 	ARCP  *ARCPTable  `json:"-"`
 	Arcan *ArcanTable `json:"-"`
+
+	// Requirements is the version's requirement catalogue (its folder's
+	// requirements.json), nil if it has none. An extension lists only
+	// what it adds; Registry.Requirements joins them.
+	Requirements []*Requirement `json:"-"`
 
 	idPrefix string
 }
@@ -187,6 +198,12 @@ func load(fsys fs.FS, idPrefix string, lazy bool) (*Registry, error) {
 		}
 		if err := loadTables(fsys, v, true); err != nil {
 			return nil, fmt.Errorf("registry: %s: %w", v.Folder, err)
+		}
+	}
+	r.reqFS = fsys
+	if !lazy {
+		if err := r.loadCatalogues(); err != nil {
+			return nil, err
 		}
 	}
 	for _, v := range r.versions {
