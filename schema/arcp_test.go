@@ -19,7 +19,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/agentproto/agentproto/pkg/validate/finding"
+	"github.com/agentproto/agentproto/pkg/validate"
 	"github.com/agentproto/agentproto/schema"
 	"github.com/agentproto/agentproto/schema/compile"
 )
@@ -644,7 +644,7 @@ type expectation struct {
 // isStateRule reports whether rule is one of the protocol-state rules the
 // validator checks beyond schemas.
 func isStateRule(rule string) bool {
-	return rule != "json" && rule != "schema" && finding.Known(rule)
+	return rule != "json" && rule != "schema" && validate.KnownRule(rule)
 }
 
 func readExpect(t *testing.T, file string, lines int) []expectation {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/agentproto/agentproto/pkg/validate/finding"
+	"github.com/agentproto/agentproto/pkg/validate"
 )
 
 // copyFixtures copies the named fixture files (relative to ../../fixtures)
@@ -290,7 +290,7 @@ func TestSARIFOutput(t *testing.T) {
 // rule table, which must describe every rule.
 func TestEveryRuleIsDescribed(t *testing.T) {
 	docs := ruleDocs()
-	for _, r := range append(finding.Rules(), "deviation:x") {
+	for _, r := range append(validate.Rules(), "deviation:x") {
 		if d, ok := ruleHelp(docs, r); !ok || d.text == "" {
 			t.Errorf("cmd/validate/README.md describes no rule %q", r)
 		}
@@ -448,7 +448,7 @@ func TestBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := filepath.Join(dir, "known.json")
-	if code, out, errs := runCLI(t, "", "--write-baseline", base, tr); code != exitOK || !strings.Contains(out, "[schema]") {
+	if code, out, errs := runCLI(t, "", "--write-baseline", base, tr); code != exitOK || !strings.Contains(out, "[schema ") {
 		t.Fatalf("--write-baseline: exit %d\n%s%s", code, out, errs)
 	}
 	b, err := os.ReadFile(base)

@@ -55,7 +55,7 @@ func TestTextOutputAndExitCodes(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("invalid trace: exit %d, want 1", code)
 	}
-	want := bad + `:5: error: /params/update/content/type: "txt" is not one of text, image, audio, resource_link, resource; did you mean "text"? (acp: ContentBlock) [schema]`
+	want := bad + `:5: error: /params/update/content/type: "txt" is not one of text, image, audio, resource_link, resource; did you mean "text"? (acp: ContentBlock) [schema acp.schema.shape, agent]`
 	if !strings.Contains(out, want+"\n") {
 		t.Fatalf("output lacks\n%s\ngot:\n%s", want, out)
 	}
@@ -155,7 +155,17 @@ func TestJSONContract(t *testing.T) {
 	}
 	wantFields := map[string]string{"file": "string", "line": "number", "severity": "string", "protocol": "string", "dialect": "string", "rule": "string", "pointer": "string", "message": "string"}
 	for _, f := range lines[:2] {
-		if len(f) != len(wantFields) {
+		// requirement and side are there when known.
+		optional := 0
+		for _, k := range []string{"requirement", "side"} {
+			if v, ok := f[k]; ok {
+				optional++
+				if _, isStr := v.(string); !isStr {
+					t.Errorf("finding field %q is not a string", k)
+				}
+			}
+		}
+		if len(f)-optional != len(wantFields) {
 			t.Errorf("finding has fields %v, want exactly %v", keys(f), wantFields)
 		}
 		for k, typ := range wantFields {
@@ -209,7 +219,7 @@ func TestGitHubFormat(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	escFile := strings.NewReplacer(":", "%3A", ",", "%2C").Replace(bad)
-	want := "::error file=" + escFile + ",line=5,title=acp schema::/params/update/content/type: \"txt\" is not one of"
+	want := "::error file=" + escFile + ",line=5,title=acp schema / acp.schema.shape (agent)::/params/update/content/type: \"txt\" is not one of"
 	if !strings.Contains(out, want) {
 		t.Fatalf("no annotation %q in:\n%s", want, out)
 	}
@@ -233,7 +243,7 @@ func TestRoundtripFlag(t *testing.T) {
 	f := writeFile(t, "t.jsonl", acpInit+"\n"+acpInitResp+"\n"+acpNew+"\n")
 	var out, errb bytes.Buffer
 	code := run(context.Background(), []string{"--roundtrip", f}, nil, &out, &errb, plugins{roundtrip: fakeRoundtrip{}})
-	if code != exitFindings || strings.Count(out.String(), "[roundtrip]") != 3 || !strings.Contains(out.String(), "/params/cwd: re-encoded as null") {
+	if code != exitFindings || strings.Count(out.String(), "[roundtrip, ") != 3 || !strings.Contains(out.String(), "/params/cwd: re-encoded as null") {
 		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
 	}
 	// Without the flag, no round trip runs.
@@ -268,7 +278,7 @@ func TestSidecarFound(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "t.dir"), []byte("a2c\nc2a\n"), 0o644)
 	code, out, _ := runCLI(t, "", trace)
 	// initialize sent from agent to client contradicts the method table.
-	if code != exitFindings || !strings.Contains(out, "[direction]") {
+	if code != exitFindings || !strings.Contains(out, "[direction acp.jsonrpc.method-side, agent]") {
 		t.Fatalf("the sidecar beside the trace was not used: exit %d\n%s", code, out)
 	}
 	if got := findSidecar(filepath.Join(dir, "t.jsonl")); got != filepath.Join(dir, "t.dir") {

@@ -70,6 +70,10 @@ type jsonFinding struct {
 	Rule     string `json:"rule"`
 	Pointer  string `json:"pointer"`
 	Message  string `json:"message"`
+	// Requirement is the catalogue row the finding shows broken and Side
+	// the peer at fault, when known.
+	Requirement string `json:"requirement,omitempty"`
+	Side        string `json:"side,omitempty"`
 }
 
 // jsonSummary is the last line of --format json.
@@ -88,10 +92,47 @@ type jsonSummary struct {
 }
 
 type jsonDetected struct {
-	File     string `json:"file"`
-	Protocol string `json:"protocol"`
-	Dialect  string `json:"dialect"`
-	Note     string `json:"note,omitempty"`
+	File     string        `json:"file"`
+	Protocol string        `json:"protocol"`
+	Dialect  string        `json:"dialect"`
+	Note     string        `json:"note,omitempty"`
+	Peers    []jsonPeer    `json:"peers,omitempty"`
+	Coverage *jsonCoverage `json:"coverage,omitempty"`
+}
+
+// jsonPeer is an implementation a trace names.
+type jsonPeer struct {
+	Side    string `json:"side"`
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+}
+
+// jsonCoverage is what a trace showed of its version's requirement
+// catalogue: the ids of the rows it exercised and that held, that it
+// violated, that are checked but it never exercised, and that no rule
+// checks.
+type jsonCoverage struct {
+	Exercised   []string `json:"exercised"`
+	Violated    []string `json:"violated"`
+	Unexercised []string `json:"unexercised"`
+	Unchecked   []string `json:"unchecked"`
+}
+
+func jsonDetectedOf(d validate.Detected) jsonDetected {
+	out := jsonDetected{File: d.File, Protocol: d.Protocol, Dialect: d.Dialect, Note: d.Note}
+	for _, p := range d.Peers {
+		out.Peers = append(out.Peers, jsonPeer{Side: p.Side, Name: p.Name, Version: p.Version})
+	}
+	if c := d.Coverage; c != nil {
+		nonNil := func(l []string) []string {
+			if l == nil {
+				return []string{}
+			}
+			return l
+		}
+		out.Coverage = &jsonCoverage{Exercised: nonNil(c.Exercised), Violated: nonNil(c.Violated), Unexercised: nonNil(c.Unexercised), Unchecked: nonNil(c.Unchecked)}
+	}
+	return out
 }
 
 func (p *printer) finding(f validate.Finding) {
@@ -103,6 +144,7 @@ func (p *printer) finding(f validate.Finding) {
 		p.werr = p.encodeJSON(jsonFinding{
 			File: f.File, Line: f.Line, Severity: f.Severity.String(), Protocol: f.Protocol,
 			Dialect: f.Dialect, Rule: f.Rule, Pointer: f.Pointer, Message: f.Message,
+			Requirement: f.Requirement, Side: f.Side,
 		})
 	case "github":
 		_, p.werr = fmt.Fprintln(p.w, githubAnnotation(f))
@@ -115,7 +157,8 @@ func (p *printer) finding(f validate.Finding) {
 	}
 }
 
-// textFinding renders FILE:LINE: SEVERITY: POINTER: MESSAGE [RULE] (FILE:
+// textFinding renders FILE:LINE: SEVERITY: POINTER: MESSAGE [RULE
+// REQUIREMENT, SIDE] (the requirement and side where known; FILE:
 // SEVERITY: … for a finding about the whole file), each part escaped by
 // escapeText.
 func textFinding(f validate.Finding) string {
@@ -131,7 +174,7 @@ func textFinding(f validate.Finding) string {
 		sb.WriteString(": ")
 	}
 	sb.WriteString(escapeText(f.Message))
-	fmt.Fprintf(&sb, " [%s]", escapeText(f.Rule))
+	fmt.Fprintf(&sb, " [%s]", escapeText(f.Tag()))
 	return sb.String()
 }
 
@@ -149,6 +192,12 @@ func githubAnnotation(f validate.Finding) string {
 	title := f.Rule
 	if f.Protocol != "" {
 		title = f.Protocol + " " + f.Rule
+	}
+	if f.Requirement != "" {
+		title += " / " + f.Requirement
+	}
+	if f.Side != "" {
+		title += " (" + f.Side + ")"
 	}
 	props = append(props, "title="+escapeProperty(title))
 	msg := f.Message
@@ -326,7 +375,7 @@ func (p *printer) summary(s validate.Summary) {
 		}
 		js.Summary.Detected = []jsonDetected{}
 		for _, d := range s.Detected {
-			js.Summary.Detected = append(js.Summary.Detected, jsonDetected{File: d.File, Protocol: d.Protocol, Dialect: d.Dialect, Note: d.Note})
+			js.Summary.Detected = append(js.Summary.Detected, jsonDetectedOf(d))
 		}
 		p.werr = p.encodeJSON(js)
 		return
@@ -348,6 +397,16 @@ func (p *printer) summary(s validate.Summary) {
 		fmt.Fprintf(w, "  %s: %s %s\n", escapeText(d.File), escapeText(proto), escapeText(d.Dialect))
 		if d.Note != "" {
 			fmt.Fprintf(w, "    %s\n", escapeText(d.Note))
+		}
+		if len(d.Peers) > 0 {
+			var peers []string
+			for _, p := range d.Peers {
+				peers = append(peers, p.Side+" "+strings.TrimSpace(p.Name+" "+p.Version))
+			}
+			fmt.Fprintf(w, "    %s\n", escapeText(strings.Join(peers, "; ")))
+		}
+		if c := d.Coverage; c != nil {
+			fmt.Fprintf(w, "    requirements: %d exercised and held, %d violated, %d checked but not exercised, %d not checked (--coverage lists them)\n", len(c.Exercised), len(c.Violated), len(c.Unexercised), len(c.Unchecked))
 		}
 	}
 	if len(s.ByType) > 0 {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/schema/registry"
 )
 
 // SARIF 2.1.0 (--format sarif): one log with one run, written as findings
@@ -39,9 +40,14 @@ type sarifResult struct {
 }
 
 type sarifProps struct {
-	Protocol string `json:"protocol,omitempty"`
-	Dialect  string `json:"dialect,omitempty"`
-	Pointer  string `json:"pointer,omitempty"`
+	Protocol    string `json:"protocol,omitempty"`
+	Dialect     string `json:"dialect,omitempty"`
+	Pointer     string `json:"pointer,omitempty"`
+	Requirement string `json:"requirement,omitempty"`
+	Side        string `json:"side,omitempty"`
+	// Citation and Level are the requirement's, from its catalogue.
+	Citation string `json:"citation,omitempty"`
+	Level    string `json:"requirementLevel,omitempty"`
 }
 
 type sarifLocation struct {
@@ -107,6 +113,9 @@ type sarifState struct {
 	index   map[string]int
 	docs    map[string]ruleDoc
 	ioErrs  []string
+	// reqs keeps the catalogue rows results have named, by protocol,
+	// dialect and id.
+	reqs map[[3]string]*registry.Requirement
 }
 
 func (p *printer) sarifStart() {
@@ -151,7 +160,10 @@ func (p *printer) sarifResult(f validate.Finding) {
 		RuleID: f.Rule, RuleIndex: idx, Level: level, Message: sarifText{Text: msg},
 		Locations:           []sarifLocation{loc},
 		PartialFingerprints: map[string]string{"agentprotoFinding/v1": fingerprint(f)},
-		Properties:          sarifProps{Protocol: f.Protocol, Dialect: f.Dialect, Pointer: f.Pointer},
+		Properties:          sarifProps{Protocol: f.Protocol, Dialect: f.Dialect, Pointer: f.Pointer, Requirement: f.Requirement, Side: f.Side},
+	}
+	if q := s.requirement(f); q != nil {
+		r.Properties.Citation, r.Properties.Level = q.Citation(), q.Level
 	}
 	if s.results > 0 {
 		if _, p.werr = p.w.WriteString(","); p.werr != nil {
@@ -295,4 +307,22 @@ func xmlEscape(s string) string {
 	var sb strings.Builder
 	_ = xml.EscapeText(&sb, []byte(escapeText(s)))
 	return sb.String()
+}
+
+// requirement returns the catalogue row a finding names, looked up once per
+// protocol, dialect and id.
+func (s *sarifState) requirement(f validate.Finding) *registry.Requirement {
+	if f.Requirement == "" {
+		return nil
+	}
+	k := [3]string{f.Protocol, f.Dialect, f.Requirement}
+	q, ok := s.reqs[k]
+	if !ok {
+		if s.reqs == nil {
+			s.reqs = map[[3]string]*registry.Requirement{}
+		}
+		q = validate.LookupRequirement(f.Protocol, f.Dialect, f.Requirement)
+		s.reqs[k] = q
+	}
+	return q
 }

@@ -209,7 +209,7 @@ func TestREADMEWorkflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out := runWorkflow()
-	if code != 1 || !strings.Contains(out, "::error file=traces/new.jsonl,line=5,title=acp schema::") || strings.Contains(out, "01-session-update-schema") {
+	if code != 1 || !strings.Contains(out, "::error file=traces/new.jsonl,line=5,title=acp schema / acp.schema.shape (agent)::") || strings.Contains(out, "01-session-update-schema") {
 		t.Fatalf("a new finding: exit %d, want 1 and its annotation only\n%s", code, out)
 	}
 }

@@ -898,7 +898,7 @@ export function initParams(sdk, unstable) {
     terminal: true,
     auth: { terminal: true },
     elicitation: { form: {}, url: {} },
-    session: { compaction: {}, configOptions: {}, notices: {} },
+    session: { compaction: {}, configOptions: { boolean: {} }, notices: {} },
   };
   if (unstable) {
     clientCapabilities.subagents = {};
@@ -926,12 +926,11 @@ export function scenarios(unstable) {
   const list = [
     {
       name: "01-handshake",
-      about: "initialize with full capabilities, auth required, authenticate (agent and terminal methods), session/new, logout",
+      about: "initialize with full capabilities, auth required, authenticate (an agent method; a terminal method is run by the client, never passed to authenticate), session/new, logout",
       async run(ctx, shared, sdk) {
         await ctx.request(sdk.methods.agent.initialize, initParams(sdk, unstable));
         await expectError(newSession(ctx, sdk), -32000);
         await expectError(ctx.request(sdk.methods.agent.authenticate, { methodId: "password" }), -32602);
-        await ctx.request(sdk.methods.agent.authenticate, { methodId: "terminal-login" });
         await ctx.request(sdk.methods.agent.authenticate, { methodId: "api-key", _meta: { "acme.dev/source": "env" } });
         await newSession(ctx, sdk);
         await ctx.request(sdk.methods.agent.logout, {});

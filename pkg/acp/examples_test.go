@@ -36,7 +36,7 @@ func roundTripExamples(t *testing.T, dir string, lookup func(string) (wire.Codec
 	}
 	n := 0
 	for _, f := range files {
-		if path.Base(f) == "dispatch.json" || path.Base(f) == "common.json" || strings.HasSuffix(f, ".bundle.json") {
+		if path.Base(f) == "dispatch.json" || path.Base(f) == schema.RequirementsFile || path.Base(f) == "common.json" || strings.HasSuffix(f, ".bundle.json") {
 			continue
 		}
 		data, _ := schema.Files.ReadFile(f)

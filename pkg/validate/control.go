@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/pkg/validate/internal/suggest"
 )
 
@@ -53,18 +52,18 @@ func CheckRuleName(name string) error {
 		if p == "" {
 			return fmt.Errorf("rule pattern %q matches every rule: name the rules", name)
 		}
-		for _, r := range append(finding.Rules(), RuleDeviationPrefix) {
+		for _, r := range append(Rules(), RuleDeviationPrefix) {
 			if strings.HasPrefix(r, p) {
 				return nil
 			}
 		}
 		return fmt.Errorf("rule pattern %q matches no rule (the rules are listed in cmd/validate/README.md)", name)
 	}
-	if finding.Known(name) {
+	if KnownRule(name) {
 		return nil
 	}
 	msg := fmt.Sprintf("unknown rule %q", name)
-	if near := suggest.Near(name, finding.Rules()); near != "" {
+	if near := suggest.Near(name, Rules()); near != "" {
 		msg += fmt.Sprintf(": did you mean %q?", near)
 	} else {
 		msg += " (the rules are listed in cmd/validate/README.md)"

@@ -39,9 +39,6 @@ import (
 	"github.com/agentproto/agentproto/pkg/trace"
 	"github.com/agentproto/agentproto/pkg/validate/explain"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
-	"github.com/agentproto/agentproto/pkg/validate/rules/acp"
-	"github.com/agentproto/agentproto/pkg/validate/rules/arcan"
-	"github.com/agentproto/agentproto/pkg/validate/rules/arcp"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"github.com/agentproto/agentproto/schema"
 	"github.com/agentproto/agentproto/schema/registry"
@@ -182,8 +179,10 @@ func New(opts Options) (*Engine, error) {
 	schemas := protocol.NewSchemas()
 	e := &Engine{
 		opts: opts, workers: opts.Workers, reg: reg, schemas: schemas,
-		rules: []protocol.Rules{acp.New(reg, schemas), arcp.New(reg, schemas), arcan.New(reg, schemas)},
-		docs:  explain.NewDocs(schema.Files, schema.IDPrefix),
+		docs: explain.NewDocs(schema.Files, schema.IDPrefix),
+	}
+	for _, p := range registered() {
+		e.rules = append(e.rules, p.rules(reg, schemas))
 	}
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
@@ -474,6 +473,7 @@ type fileRun struct {
 	typeNames  map[[2]string]string // "proto label" by proto and label, for ByType
 	outProto   string               // the protocol and dialect findings name
 	outDialect string
+	violated   map[string]bool // the requirements the reported findings name
 }
 
 func (r *fileRun) protocol() string {
@@ -510,6 +510,12 @@ func (r *fileRun) emit(f Finding) {
 	f, keep := r.control.apply(f)
 	if !keep || r.baseline.match(f) {
 		return
+	}
+	if f.Requirement != "" {
+		if r.violated == nil {
+			r.violated = map[string]bool{}
+		}
+		r.violated[f.Requirement] = true
 	}
 	r.sum.Add(f)
 	if r.report != nil {
@@ -1024,12 +1030,15 @@ func (r *fileRun) publish(b *batch) error {
 			e.opts.Observe(o)
 		}
 		if it.bad != nil {
-			r.emit(*it.bad)
+			f := *it.bad
+			r.blame(&f, &it.m)
+			r.emit(f)
 			continue
 		}
 		n := 0
 		more := func(f Finding) {
 			if n++; n <= maxPerLine {
+				r.blame(&f, &it.m)
 				r.emit(f)
 			}
 		}
@@ -1051,10 +1060,21 @@ func (r *fileRun) publish(b *batch) error {
 			more(f)
 		}
 		if n > maxPerLine {
-			r.emit(Finding{Line: it.m.Line, Severity: Error, Rule: RuleTooMany, Message: fmt.Sprintf("and %d more findings on this line, not listed one by one (the first %d are above)", n-maxPerLine, maxPerLine)})
+			r.emit(Finding{Line: it.m.Line, Severity: Error, Rule: RuleTooMany, Message: fmt.Sprintf("and %d more findings on this line, not listed one by one (the first %d are above)", n-maxPerLine, maxPerLine), Side: it.m.From})
 		}
 	}
 	return b.stepErr
+}
+
+// blame completes a finding on m with the requirement it shows broken and
+// the side at fault, as the protocol's rules name them.
+func (r *fileRun) blame(f *Finding, m *protocol.Message) {
+	if f.Side == "" {
+		f.Side = m.From
+	}
+	if c, ok := r.rules.(protocol.Catalogued); ok && f.Requirement == "" {
+		c.Blame(f, m)
+	}
 }
 
 // verdict is the validation of a check: each failing part with its
@@ -1320,6 +1340,10 @@ func (r *fileRun) finish(lines int) {
 			d.Dialect = r.h.Dialect()
 			d.Note = r.h.Note()
 		}
+		if rep, ok := r.h.(protocol.Reporter); ok {
+			d.Peers = rep.Peers()
+			d.Coverage = r.coverage(rep)
+		}
 		r.sum.Detected = []Detected{d}
 	}()
 	if !r.decided {
@@ -1336,4 +1360,42 @@ func (r *fileRun) finish(lines int) {
 			r.emit(f)
 		}
 	}
+}
+
+// coverage sorts the rows of the trace's catalogue by what the trace showed
+// of them.
+func (r *fileRun) coverage(rep protocol.Reporter) *Coverage {
+	rows := rep.Catalogue()
+	if len(rows) == 0 {
+		return nil
+	}
+	checked := map[string]bool{}
+	if c, ok := r.rules.(protocol.Catalogued); ok {
+		for _, d := range c.RuleDocs() {
+			for _, id := range d.Requirements {
+				checked[id] = true
+			}
+		}
+	}
+	exercised := map[string]bool{}
+	for _, id := range rep.Exercised() {
+		exercised[id] = true
+	}
+	cov := &Coverage{}
+	for _, id := range rows {
+		switch {
+		case r.violated[id]:
+			cov.Violated = append(cov.Violated, id)
+		case !checked[id]:
+			cov.Unchecked = append(cov.Unchecked, id)
+		case exercised[id]:
+			cov.Exercised = append(cov.Exercised, id)
+		default:
+			cov.Unexercised = append(cov.Unexercised, id)
+		}
+	}
+	for _, l := range [][]string{cov.Exercised, cov.Violated, cov.Unexercised, cov.Unchecked} {
+		sort.Strings(l)
+	}
+	return cov
 }

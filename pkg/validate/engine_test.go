@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentproto/agentproto/pkg/validate/internal/expect"
+	"github.com/agentproto/agentproto/pkg/validate/rules/acp"
 )
 
 const (
@@ -215,7 +216,7 @@ func TestDirectionSidecar(t *testing.T) {
 		t.Fatalf("matching sidecar: %v %v", err, got)
 	}
 	got, _, err = run(t, e, in, FileOptions{Directions: strings.NewReader("a2c\nc2a\n")})
-	if err != nil || len(got) != 1 || got[0].Rule != RuleDirection {
+	if err != nil || len(got) != 1 || got[0].Rule != acp.RuleDirection {
 		t.Fatalf("contradicting sidecar: %v %v", err, keysOf(got))
 	}
 	_, _, err = run(t, e, in, FileOptions{Directions: strings.NewReader("c2a\nsideways\n")})

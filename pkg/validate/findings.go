@@ -12,6 +12,10 @@ type (
 	Summary = finding.Summary
 	// Detected says what one file was read as.
 	Detected = finding.Detected
+	// Peer is one side's implementation as a trace names it.
+	Peer = finding.Peer
+	// Coverage is what one trace showed of its requirement catalogue.
+	Coverage = finding.Coverage
 )
 
 // Severities.
@@ -28,7 +32,6 @@ const (
 	RuleIO              = finding.RuleIO
 	RuleEmpty           = finding.RuleEmpty
 	RuleSchema          = finding.RuleSchema
-	RuleUnknownMethod   = finding.RuleUnknownMethod
 	RuleUnknownType     = finding.RuleUnknownType
 	RuleUnknownProtocol = finding.RuleUnknownProtocol
 	RuleRoundtrip       = finding.RuleRoundtrip
@@ -36,44 +39,10 @@ const (
 	RuleReplay          = finding.RuleReplay
 	RuleDeviationPrefix = finding.RuleDeviationPrefix
 
-	RuleNotInitialized     = finding.RuleNotInitialized
-	RuleUnansweredResponse = finding.RuleUnansweredResponse
-	RuleDuplicateResponse  = finding.RuleDuplicateResponse
-	RuleUnknownSession     = finding.RuleUnknownSession
-	RuleUnknownToolCall    = finding.RuleUnknownToolCall
-	RulePermissionOption   = finding.RulePermissionOption
-	RuleCapability         = finding.RuleCapability
-	RuleDirection          = finding.RuleDirection
-	RuleUnstable           = finding.RuleUnstable
-	RulePartialCapture     = finding.RulePartialCapture
-	RuleStateWindow        = finding.RuleStateWindow
-	RuleNearMiss           = finding.RuleNearMiss
-
-	RuleSeqGap                 = finding.RuleSeqGap
-	RuleSeqOrder               = finding.RuleSeqOrder
-	RuleSessionMismatch        = finding.RuleSessionMismatch
-	RuleTerminalTwice          = finding.RuleTerminalTwice
-	RuleTerminalBeforeAccepted = finding.RuleTerminalBeforeAccepted
-	RuleListJobsUnanswered     = finding.RuleListJobsUnanswered
-	RuleFeatureNotNegotiated   = finding.RuleFeatureNotNegotiated
-	RuleResultIDMissing        = finding.RuleResultIDMissing
-	RuleJobUnknown             = finding.RuleJobUnknown
-	RuleAfterTerminal          = finding.RuleAfterTerminal
-	RuleProgressOverTotal      = finding.RuleProgressOverTotal
-	RuleChunkSeqGap            = finding.RuleChunkSeqGap
-	RuleChunkAfterLast         = finding.RuleChunkAfterLast
-	RuleResultIDUnknown        = finding.RuleResultIDUnknown
-	RuleResultStreamOpen       = finding.RuleResultStreamOpen
-	RuleResultInlineMixed      = finding.RuleResultInlineMixed
-	RulePongUnanswered         = finding.RulePongUnanswered
-	RuleClosedUnanswered       = finding.RuleClosedUnanswered
-	RuleAckAhead               = finding.RuleAckAhead
-
-	RuleRunNotStarted    = finding.RuleRunNotStarted
-	RuleEventAfterFinish = finding.RuleEventAfterFinish
-	RuleIterationOrder   = finding.RuleIterationOrder
-	RuleUnknownCallID    = finding.RuleUnknownCallID
-	RuleEmitShape        = finding.RuleEmitShape
+	RuleUnstable       = finding.RuleUnstable
+	RulePartialCapture = finding.RulePartialCapture
+	RuleStateWindow    = finding.RuleStateWindow
+	RuleNearMiss       = finding.RuleNearMiss
 )
 
 // SortedKeys returns the keys of m, most frequent first, then by name.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 )
 
@@ -60,7 +59,7 @@ func FuzzEngine(f *testing.F) {
 				t.Fatalf("finding on line %d after line %d", fd.Line, prev)
 			}
 			prev = fd.Line
-			if !finding.Known(fd.Rule) {
+			if !KnownRule(fd.Rule) {
 				t.Fatalf("unknown rule %q", fd.Rule)
 			}
 			if fd.Pointer != "" && fd.Pointer[0] != '/' {

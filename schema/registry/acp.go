@@ -87,6 +87,102 @@ type ACPEffects struct {
 	// CapabilityByValue is a capability named by a member's value (the
 	// elicitation mode), checked like Capability.
 	CapabilityByValue *ACPValueCapability `json:"capability_by_value"`
+
+	// StartsTurn points to the session whose turn a request starts (a
+	// prompt); the request's answer ends the turn.
+	StartsTurn string `json:"starts_turn"`
+	// StopReason says where the answer that ends a turn gives its reason,
+	// and the reason a cancelled turn must end with.
+	StopReason *ACPStopReason `json:"stop_reason"`
+	// CancelsTurn points to the session whose running turn the message
+	// cancels.
+	CancelsTurn string `json:"cancels_turn"`
+	// Conversation marks the notifications that carry an entry of the
+	// conversation (a message chunk, a tool call, a plan) rather than news
+	// about the session: those whose tag at At is one of Values.
+	Conversation *ACPTagSet `json:"conversation"`
+	// Replay says when the agent replays the history of the session a
+	// request names: ReplayBeforeAnswer (load: all of it, then the
+	// answer, nothing after), ReplayNever (resume: none before the
+	// answer).
+	Replay string `json:"replay"`
+	// CancelledOutcome is what the answer to the request must hold when
+	// its session's turn was cancelled while it waited.
+	CancelledOutcome *ACPValue `json:"cancelled_outcome"`
+	// Advertises are offers the message makes that a capability of the
+	// other side must permit (a terminal auth method, a boolean config
+	// option).
+	Advertises []ACPAdvertisement `json:"advertises"`
+	// AuthMethods points to the auth methods an answer advertises, and
+	// AuthMethod to the one a request uses.
+	AuthMethods string         `json:"auth_methods"`
+	AuthMethod  *ACPAuthMethod `json:"auth_method"`
+	// ConfigOptions points to the ids of the session config options a
+	// message lists, each with their current value.
+	ConfigOptions *ACPConfigList `json:"config_options"`
+}
+
+// When the agent replays a session's history (ACPEffects.Replay).
+const (
+	ReplayBeforeAnswer = "before_answer"
+	ReplayNever        = "never"
+)
+
+// ACPStopReason is where the answer that ends a turn says why, and the
+// reason a cancelled turn ends with.
+type ACPStopReason struct {
+	At        string `json:"at"`
+	Cancelled string `json:"cancelled"`
+}
+
+// ACPTagSet is a set of tag values at a pointer.
+type ACPTagSet struct {
+	At     string   `json:"at"`
+	Values []string `json:"values"`
+}
+
+// Has reports whether v is one of the set's values.
+func (t *ACPTagSet) Has(v string) bool {
+	for _, x := range t.Values {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// ACPValue is a string a pointer must lead to.
+type ACPValue struct {
+	At    string `json:"at"`
+	Value string `json:"value"`
+}
+
+// ACPAdvertisement is one kind of offer in a message: each object at At
+// (a "*" token for every element) whose members at the Where pointers
+// (relative to the object) hold the given strings needs the other side's
+// Capability, a pointer into its initialize message.
+type ACPAdvertisement struct {
+	At         string            `json:"at"`
+	When       map[string]string `json:"when"`
+	Where      map[string]string `json:"where"`
+	Capability string            `json:"capability"`
+}
+
+// ACPAuthMethod is the auth method a request uses, at At, which must not
+// be one whose type (in the advertised list) is ForbiddenType.
+type ACPAuthMethod struct {
+	At            string `json:"at"`
+	ForbiddenType string `json:"forbidden_type"`
+}
+
+// ACPConfigList points to the ids of a session's config options (a "*"
+// token for every element); Complete marks a list that must name every
+// option the session has. When maps pointers to the strings they must
+// hold for the list to be there.
+type ACPConfigList struct {
+	At       string            `json:"at"`
+	When     map[string]string `json:"when"`
+	Complete bool              `json:"complete"`
 }
 
 // ACPToolCallEffect creates or refers to a tool call of the message's

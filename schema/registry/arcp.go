@@ -207,6 +207,9 @@ type Deviation struct {
 	// NotTerminal marks a deviation whose message, although of a
 	// terminal type, does not end its job (an error answering a request).
 	NotTerminal bool `json:"not_terminal"`
+	// Requirement is the id of the requirement catalogue's row that the
+	// deviation departs from.
+	Requirement string `json:"requirement"`
 }
 
 // DeviationDetect says how a deviation shows in a message.

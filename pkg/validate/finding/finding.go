@@ -36,7 +36,6 @@ const (
 	RuleIO              = "io"               // the file could not be read to its end
 	RuleEmpty           = "empty"            // the file holds no message
 	RuleSchema          = "schema"           // the message breaks its schema
-	RuleUnknownMethod   = "unknown-method"   // ACP method not in the method table
 	RuleUnknownType     = "unknown-type"     // ARCP message type not in the table (x-vendor.*: a warning)
 	RuleUnknownProtocol = "unknown-protocol" // the file matches no protocol
 	RuleRoundtrip       = "roundtrip"        // decode then encode changed the message
@@ -44,69 +43,26 @@ const (
 	RuleReplay          = "replay"           // a replayed agent answered differently in shape from the recording
 	RuleDeviationPrefix = "deviation:"       // deviation:<id>, an SDK dialect's deviation from canonical ARCP v1.1
 
-	// ACP state.
-	RuleNotInitialized     = "not-initialized"
-	RuleUnansweredResponse = "unanswered-response"
-	RuleDuplicateResponse  = "duplicate-response"
-	RuleUnknownSession     = "unknown-session"
-	RuleUnknownToolCall    = "unknown-tool-call"
-	RulePermissionOption   = "permission-option"
-	RuleCapability         = "capability"
-	RuleDirection          = "direction"
-	RuleUnstable           = "unstable"        // an unstable addition a stable-only peer rejects (a warning)
-	RulePartialCapture     = "partial-capture" // the trace began mid-session (a warning)
-	RuleStateWindow        = "state-window"    // a check skipped on ids forgotten to bound memory (a warning)
-	RuleNearMiss           = "near-miss"       // an unknown member whose name is close to a defined one (a warning)
-
-	// ARCP state.
-	RuleSeqGap                 = "seq-gap"
-	RuleSeqOrder               = "seq-order"
-	RuleSessionMismatch        = "session-mismatch"
-	RuleTerminalTwice          = "terminal-twice"
-	RuleTerminalBeforeAccepted = "terminal-before-accepted"
-	RuleListJobsUnanswered     = "list-jobs-unanswered"
-	RuleFeatureNotNegotiated   = "feature-not-negotiated"
-	RuleResultIDMissing        = "result-id-missing"
-	RuleJobUnknown             = "job-unknown"
-	RuleAfterTerminal          = "after-terminal"
-	RuleProgressOverTotal      = "progress-over-total"
-	RuleChunkSeqGap            = "chunk-seq-gap"
-	RuleChunkAfterLast         = "chunk-after-last"
-	RuleResultIDUnknown        = "result-id-unknown"
-	RuleResultStreamOpen       = "result-stream-open"
-	RuleResultInlineMixed      = "result-inline-mixed"
-	RulePongUnanswered         = "pong-unanswered"
-	RuleClosedUnanswered       = "closed-unanswered"
-	RuleAckAhead               = "ack-ahead"
-
-	// Arcan state.
-	RuleRunNotStarted    = "run-not-started"
-	RuleEventAfterFinish = "event-after-finish"
-	RuleIterationOrder   = "iteration-order"
-	RuleUnknownCallID    = "unknown-call-id"
-	RuleEmitShape        = "emit-shape" // a member Arcan always writes is missing, or null where Arcan leaves it out (a warning)
+	// Shared by the protocols' rules.
+	RuleUnstable       = "unstable"        // an unstable addition a stable-only peer rejects (a warning)
+	RulePartialCapture = "partial-capture" // the trace began mid-session (a warning)
+	RuleStateWindow    = "state-window"    // a check skipped on ids forgotten to bound memory (a warning)
+	RuleNearMiss       = "near-miss"       // an unknown member whose name is close to a defined one (a warning)
 )
 
-// Rules lists every rule name a finding may carry (besides the
-// "deviation:<id>" rules of ARCP's deviation table), for documentation and
-// for tests that check no finding carries an unlisted rule.
+// Rules lists the rule names of the engine and those the protocols share
+// (besides the "deviation:<id>" rules of ARCP's deviation table); each
+// protocol's rules package lists its own (package validate joins them).
 func Rules() []string {
 	return []string{
-		RuleJSON, RuleLineTooLong, RuleIO, RuleEmpty, RuleSchema, RuleUnknownMethod, RuleUnknownType,
+		RuleJSON, RuleLineTooLong, RuleIO, RuleEmpty, RuleSchema, RuleUnknownType,
 		RuleUnknownProtocol, RuleRoundtrip, RuleTooMany, RuleReplay,
-		RuleNotInitialized, RuleUnansweredResponse, RuleDuplicateResponse, RuleUnknownSession,
-		RuleUnknownToolCall, RulePermissionOption, RuleCapability, RuleDirection, RuleUnstable,
-		RulePartialCapture, RuleStateWindow, RuleNearMiss,
-		RuleSeqGap, RuleSeqOrder, RuleSessionMismatch, RuleTerminalTwice, RuleTerminalBeforeAccepted,
-		RuleListJobsUnanswered, RuleFeatureNotNegotiated, RuleResultIDMissing,
-		RuleJobUnknown, RuleAfterTerminal, RuleProgressOverTotal, RuleChunkSeqGap, RuleChunkAfterLast,
-		RuleResultIDUnknown, RuleResultStreamOpen, RuleResultInlineMixed, RulePongUnanswered,
-		RuleClosedUnanswered, RuleAckAhead,
-		RuleRunNotStarted, RuleEventAfterFinish, RuleIterationOrder, RuleUnknownCallID, RuleEmitShape,
+		RuleUnstable, RulePartialCapture, RuleStateWindow, RuleNearMiss,
 	}
 }
 
-// Known reports whether rule is one of Rules or a deviation rule.
+// Known reports whether rule is one of Rules or a deviation rule (not
+// whether a protocol's rules package defines it).
 func Known(rule string) bool {
 	if strings.HasPrefix(rule, RuleDeviationPrefix) && len(rule) > len(RuleDeviationPrefix) {
 		return true
@@ -129,6 +85,14 @@ type Finding struct {
 	Rule     string   // a Rule* name, or "deviation:<id>"
 	Pointer  string   // JSON pointer into the line's message ("" for the whole message)
 	Message  string   // a sentence for the author of the message
+	// Requirement is the id of the catalogue row the finding shows
+	// broken ("acp.prompt.cancelled-stop-reason"), or "" for a finding
+	// that is advice rather than a breach of the specification (a
+	// dialect note, a near miss) or that is about the file.
+	Requirement string
+	// Side is the peer at fault: "client" or "agent" (ARCP: "runtime";
+	// Arcan: "agent"), or "" when the trace does not say.
+	Side string
 }
 
 func (f Finding) String() string {
@@ -139,8 +103,24 @@ func (f Finding) String() string {
 		sb.WriteString(": ")
 	}
 	sb.WriteString(f.Message)
-	fmt.Fprintf(&sb, " [%s]", f.Rule)
+	sb.WriteString(" [")
+	sb.WriteString(f.Tag())
+	sb.WriteByte(']')
 	return sb.String()
+}
+
+// Tag is the bracketed part of a finding's text line: its rule, then its
+// requirement and the side at fault where known ("schema acp.schema.shape,
+// agent").
+func (f Finding) Tag() string {
+	t := f.Rule
+	if f.Requirement != "" {
+		t += " " + f.Requirement
+	}
+	if f.Side != "" {
+		t += ", " + f.Side
+	}
+	return t
 }
 
 // Summary counts what one or more runs saw.
@@ -163,6 +143,30 @@ type Detected struct {
 	// Note, for a dialect that is not the protocol itself, says in one
 	// line how it differs.
 	Note string
+	// Peers are the implementations the trace names (ACP's clientInfo
+	// and agentInfo), in the order they appear.
+	Peers []Peer
+	// Coverage says which requirements of the version's catalogue the
+	// trace reached; nil when the protocol keeps no catalogue.
+	Coverage *Coverage
+}
+
+// Peer is one side's implementation as the trace names it.
+type Peer struct {
+	Side    string // "client", "agent", "runtime"
+	Name    string
+	Version string
+}
+
+// Coverage is what one trace showed of a catalogue: the ids of the rows
+// whose situation it reached and that held (Exercised), that it showed
+// broken (Violated), that the validator checks but the trace never reached
+// (Unexercised), and that no rule checks (Unchecked), each sorted.
+type Coverage struct {
+	Exercised   []string
+	Violated    []string
+	Unexercised []string
+	Unchecked   []string
 }
 
 // Add folds f into s.

@@ -29,6 +29,11 @@ type Message struct {
 	// protocol's Directions), or "".
 	Dir string
 
+	// From is the side that sent the message ("client", "agent",
+	// "runtime"), as the rules know it, or "". Findings on the message
+	// blame it unless they name another side.
+	From string
+
 	// Set by the rules:
 
 	// Label names the message type for the summary ("session/update").
@@ -210,9 +215,15 @@ func (m *Message) Strings(ptr string) []string {
 	return Strings(m.Value(), ptr)
 }
 
-// Add records a state finding on the message's line.
+// Add records a state finding on the message's line, blaming its sender.
 func (m *Message) Add(sev finding.Severity, rule, ptr, format string, args ...any) {
-	m.State = append(m.State, finding.Finding{Line: m.Line, Severity: sev, Rule: rule, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
+	m.State = append(m.State, finding.Finding{Line: m.Line, Severity: sev, Rule: rule, Pointer: ptr, Message: fmt.Sprintf(format, args...), Side: m.From})
+}
+
+// Breach records a state finding that shows the catalogue row req broken
+// by the message's sender.
+func (m *Message) Breach(req string, sev finding.Severity, rule, ptr, format string, args ...any) {
+	m.State = append(m.State, finding.Finding{Line: m.Line, Severity: sev, Rule: rule, Pointer: ptr, Message: fmt.Sprintf(format, args...), Side: m.From, Requirement: req})
 }
 
 // Check is one schema to validate one value of a message against.
@@ -266,6 +277,43 @@ type Rules interface {
 	Directions() []string
 	// Start begins a trace given its first messages (parsed, in order).
 	Start(first []*Message, opts Start) (Handler, error)
+}
+
+// RuleDoc documents one rule of a protocol: its name, what it finds, and
+// the catalogue rows its findings show broken.
+type RuleDoc struct {
+	Name    string
+	Summary string
+	// Requirements are the ids of the rows the rule checks; the first is
+	// the one a finding names when the rule did not name one.
+	Requirements []string
+}
+
+// Catalogued is implemented by Rules whose findings name the requirement
+// they show broken and the side at fault.
+type Catalogued interface {
+	// RuleDocs lists the protocol's own rules, and the rows each engine
+	// rule (schema, json, …) stands for in the protocol.
+	RuleDocs() []RuleDoc
+	// Blame completes a finding on m that names no requirement or side
+	// (the engine's schema and JSON findings, and the rules' own where
+	// the rule's first row is meant). It is called from any goroutine
+	// and reads only m.From, m.Dir and the finding.
+	Blame(f *finding.Finding, m *Message)
+}
+
+// Reporter is implemented by Handlers that tell the summary what a trace
+// showed beyond its findings.
+type Reporter interface {
+	// Exercised lists the ids of the catalogue rows whose situation the
+	// trace reached, so that they were checked (broken or not).
+	Exercised() []string
+	// Catalogue is the requirement catalogue of the version the trace
+	// was read as.
+	Catalogue() []string
+	// Peers names the implementations on each side, as the trace
+	// announces them.
+	Peers() []finding.Peer
 }
 
 // Start is what the user said about a trace.

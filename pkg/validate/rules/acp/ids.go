@@ -99,3 +99,15 @@ func (s *state) idKey(dir string, m *protocol.Message, n int) ([]byte, bool) {
 	s.idScratch = k
 	return k[start:len(k):len(k)], ok
 }
+
+// readableID reports whether the id at node n is one JSON-RPC allows a
+// request: a string or an integer.
+func readableID(d *jsonscan.Doc, n int) bool {
+	switch d.Type(n) {
+	case jsonscan.String:
+		return true
+	case jsonscan.Number:
+		return !bytes.ContainsAny(d.Raw(n), ".eE")
+	}
+	return false
+}

@@ -51,6 +51,12 @@ type state struct {
 	lossy    bool                       // a line could not be read
 
 	warned protocol.Once // once-per-trace warnings already given
+
+	exercised    map[string]bool // requirements whose situation the trace reached
+	authMethods  string          // where the initialize result lists auth methods
+	initAnswered bool            // an initialize was answered
+	invalid      bool            // a message was neither request, notification nor response
+	stepped      bool            // a message has been seen
 }
 
 type request struct {
@@ -65,6 +71,10 @@ type request struct {
 	closing bool
 	options []string // option ids the request offers
 	adopt   string   // an unknown session it refers to: it exists if answered with a result
+	// sid is the session the request names, and cancelled is set when
+	// that session's turn was cancelled while the request waited.
+	sid       string
+	cancelled bool
 }
 
 type session struct {
@@ -72,6 +82,7 @@ type session struct {
 	// tool calls can be checked.
 	fresh     bool
 	toolCalls *protocol.Recent[bool]
+	turns     *turnState // made when a turn, replay or config list first needs it
 }
 
 func newState(reg *registry.Registry, t *tables, why string, partial protocol.Partial) *state {
@@ -96,7 +107,10 @@ func (s *state) Finish(int) []finding.Finding { return nil }
 
 // Lost: an unreadable line may have been a request, so an answer to an
 // unknown id is no longer an error.
-func (s *state) Lost(*protocol.Message) { s.lossy = true }
+func (s *state) Lost(m *protocol.Message) {
+	s.lossy = true
+	m.From = sideOf(m.Dir)
+}
 
 // stateful reports whether the session, tool-call, permission and
 // capability rules apply: they follow ACP's handshake and session model,
@@ -108,6 +122,12 @@ func (s *state) stateful() bool { return s.t.v.ACP.Initialize() != nil }
 func (s *state) once(k string) bool { return s.warned.First(k) }
 
 func (s *state) Step(m *protocol.Message) {
+	if !s.stepped {
+		s.stepped = true
+		for _, id := range [...]string{reqSchema, reqUTF8, reqAgentStdout, reqClientStdin, reqInitFirst} {
+			s.exercise(id)
+		}
+	}
 	if !m.IsObject() {
 		m.Add(finding.Error, finding.RuleSchema, "", "an ACP message must be a JSON object (a JSON-RPC 2.0 request, notification or response), got %s", protocol.Describe(m.Value()))
 		return
@@ -140,7 +160,13 @@ func (s *state) Step(m *protocol.Message) {
 		nb, ok := d.StringBytes(method)
 		if !ok {
 			m.Label = "invalid"
+			s.invalid = true
 			return // the envelope check reports the method's type
+		}
+		if hasID && !readableID(d, idAt) {
+			// Its receiver cannot answer it by id: it may answer
+			// with a null id.
+			s.invalid = true
 		}
 		name, at := s.methodName(nb)
 		s.begin(m, name, false)
@@ -151,6 +177,7 @@ func (s *state) Step(m *protocol.Message) {
 		s.response(m, idAt)
 	default:
 		m.Label = "invalid"
+		s.invalid = true
 		m.Add(finding.Error, finding.RuleSchema, "", "neither a request, a notification nor a response: an ACP message has \"method\" (a request or notification) or \"id\" with \"result\" or \"error\" (a response)")
 	}
 }
@@ -310,20 +337,24 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 	// The sender: the sidecar says who sent the line; without it, the
 	// method table says who may.
 	dir := m.Dir
+	if entry.Handler != registry.HandlerBoth {
+		s.exercise(reqMethodSide)
+	}
 	switch entry.Handler {
 	case registry.HandlerAgent:
 		if dir == a2c {
-			m.Add(finding.Error, finding.RuleDirection, "/method", "%s is handled by the agent, so only the client sends it, but the direction sidecar says this line goes from agent to client", name)
+			m.Add(finding.Error, RuleDirection, "/method", "%s is handled by the agent, so only the client sends it, but the direction sidecar says this line goes from agent to client", name)
 		} else {
 			dir = c2a
 		}
 	case registry.HandlerClient:
 		if dir == c2a {
-			m.Add(finding.Error, finding.RuleDirection, "/method", "%s is handled by the client, so only the agent sends it, but the direction sidecar says this line goes from client to agent", name)
+			m.Add(finding.Error, RuleDirection, "/method", "%s is handled by the client, so only the agent sends it, but the direction sidecar says this line goes from client to agent", name)
 		} else {
 			dir = a2c
 		}
 	}
+	m.From = sideOf(dir)
 	if wrongKind && entry.Kind == registry.KindNotification {
 		m.Add(finding.Error, finding.RuleSchema, "/id", "%s is a notification: it must not carry an \"id\" (a receiver sends no answer)", name)
 	}
@@ -345,6 +376,11 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 	eff := f.eff
 	// On the stack: only a request that awaits its answer is kept.
 	req := &request{line: m.Line, dir: dir, name: name, m: entry, eff: eff}
+	for _, p := range [...]string{eff.Effects.Session, eff.Effects.AdoptsSession, eff.Effects.StartsTurn} {
+		if p != "" && req.sid == "" {
+			req.sid, _ = m.String(p)
+		}
+	}
 	if p := eff.Effects.ClosesSession; p != "" {
 		req.closes, req.closing = m.String("/params" + strings.TrimPrefix(p, "/params"))
 	}
@@ -360,7 +396,8 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 	case !s.initialized && !s.warnedInit && !s.midSession && s.stateful():
 		// Once: later messages would repeat the same news.
 		s.warnedInit = true
-		m.Add(finding.Error, finding.RuleNotInitialized, "/method", "%s before initialize: the client must send initialize first, and nothing else may be exchanged until it is answered (later messages before initialize are not reported again)", name)
+		s.exercise(reqInitFirst)
+		m.Add(finding.Error, RuleNotInitialized, "/method", "%s before initialize: the client must send initialize first, and nothing else may be exchanged until it is answered (later messages before initialize are not reported again)", name)
 	}
 	if s.stateful() {
 		s.capability(m, eff)
@@ -376,7 +413,11 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 		if k, ok := s.idKey(dir, m, idAt); ok {
 			kept := *req
 			s.pending.Put(string(k), &kept)
+			req = &kept
 		}
+	}
+	if s.stateful() {
+		s.behaviour(m, eff.Effects, req)
 	}
 }
 
@@ -445,6 +486,7 @@ func (s *state) withExt(ck protocol.Check, entry *method, part func(*method) *pr
 
 func (s *state) unknownMethod(m *protocol.Message, name string, idAt int, hasID bool) {
 	m.Label = "unknown method"
+	m.From = sideOf(m.Dir)
 	switch near := suggest.Near(name, s.t.names); {
 	case strings.HasPrefix(name, "_"):
 		// ACP reserves names starting with "_" for extensions: a
@@ -454,18 +496,17 @@ func (s *state) unknownMethod(m *protocol.Message, name string, idAt int, hasID 
 		m.Label = "extension method"
 	case near != "":
 		// A misspelling of a method of the version: a defect.
-		m.Add(finding.Error, finding.RuleUnknownMethod, "/method", "unknown method %s: %s has no such method, and a receiver answers \"method not found\"; did you mean %q?", protocol.Quote(name), s.t.v.Title, near)
+		m.Add(finding.Error, RuleUnknownMethod, "/method", "unknown method %s: %s has no such method, and a receiver answers \"method not found\"; did you mean %q?", protocol.Quote(name), s.t.v.Title, near)
+	case s.elsewhere(name) != "":
+		// A method of another version: a receiver that does not
+		// know it answers "method not found" (or ignores a
+		// notification), which the protocol allows. A warning, so that
+		// a peer probing for a newer method does not fail a build.
+		m.Add(finding.Warning, RuleUnknownMethod, "/method", "method %s is not part of %s: a receiver that does not know it answers \"method not found\" (a notification it ignores); it is a method of %s", protocol.Quote(name), s.t.v.Title, s.elsewhere(name))
 	default:
-		// Not a method of this version, but perhaps of a newer one or of
-		// a peer's own protocol: a receiver that does not know it
-		// answers "method not found" (or ignores a notification), which
-		// the protocol allows. A warning, so that a peer probing for a
-		// newer method does not fail a build.
-		msg := fmt.Sprintf("method %s is not part of %s: a receiver that does not know it answers \"method not found\" (a notification it ignores); extension methods start with \"_\"", protocol.Quote(name), s.t.v.Title)
-		if other := s.elsewhere(name); other != "" {
-			msg += "; it is a method of " + other
-		}
-		m.Add(finding.Warning, finding.RuleUnknownMethod, "/method", "%s", msg)
+		// No version of ACP has it, and it is not an extension: names
+		// outside the spec's must start with "_".
+		m.Breach(reqMethodPrefix, finding.Error, RuleUnknownMethod, "/method", "method %s is part of no ACP version: a method of one's own must start with \"_\" (%s), so that it cannot collide with a future method of the protocol; a receiver answers \"method not found\"", protocol.Quote(name), protocol.Quote("_"+name))
 	}
 	if hasID {
 		if k, ok := s.idKey(m.Dir, m, idAt); ok {
@@ -499,10 +540,11 @@ func (s *state) capability(m *protocol.Message, entry *method) {
 		if init == nil || entry.Handler == registry.HandlerBoth {
 			return // not seen: the trace began after initialization
 		}
+		s.exercise(gateRow(ptr))
 		if protocol.Truthy(protocol.At(init, ptr)) {
 			return
 		}
-		m.Add(finding.Error, finding.RuleCapability, at, "%s needs the %s capability %s, which the %s does not set; a peer must not call it unless it is advertised", what, who, ptr, from)
+		m.Breach(gateRow(ptr), finding.Error, RuleCapability, at, "%s needs the %s capability %s, which the %s does not set; a peer must not call it unless it is advertised", what, who, ptr, from)
 	}
 	if entry.Capability != "" {
 		check(entry.Capability, entry.Method, "/method")
@@ -541,6 +583,7 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 	if !ok {
 		return
 	}
+	s.exercise(reqSessionKnown)
 	sess, known := s.sessions.GetBytes(sidBytes)
 	if !known {
 		sid := string(sidBytes)
@@ -557,7 +600,7 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 		case s.sessions.Forgotten(sid):
 			s.windowNote(m, ef.Session)
 		default:
-			m.Add(finding.Error, finding.RuleUnknownSession, ef.Session, "unknown session %s: no answer to a request that creates, loads, resumes, forks or lists sessions introduced it in this trace", protocol.Quote(sid))
+			m.Add(finding.Error, RuleUnknownSession, ef.Session, "unknown session %s: no answer to a request that creates, loads, resumes, forks or lists sessions introduced it in this trace", protocol.Quote(sid))
 		}
 		sess = s.known(sid)
 	}
@@ -572,6 +615,9 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 			continue
 		}
 		idBytes, ok := m.StringBytes(tc.Updates)
+		if ok {
+			s.exercise(reqToolCallKnown)
+		}
 		if !ok || !sess.fresh || s.lossy {
 			continue // a session whose history began before the trace, or a line lost
 		}
@@ -582,7 +628,7 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 		if sess.toolCalls.Forgotten(id) {
 			s.windowNote(m, tc.Updates)
 		} else {
-			m.Add(finding.Error, finding.RuleUnknownToolCall, tc.Updates, "update of unknown tool call %s: announce it first (a tool_call update) in session %s", protocol.Quote(id), protocol.Quote(string(sidBytes)))
+			m.Add(finding.Error, RuleUnknownToolCall, tc.Updates, "update of unknown tool call %s: announce it first (a tool_call update) in session %s", protocol.Quote(id), protocol.Quote(string(sidBytes)))
 		}
 		sess.toolCalls.Put(id, true) // report it once
 	}
@@ -621,11 +667,17 @@ func (s *state) windowNote(m *protocol.Message, ptr string) {
 // schema from that request's method and applies the method's effects.
 func (s *state) response(m *protocol.Message, idAt int) {
 	m.Label = "response"
+	m.From = sideOf(m.Dir)
 	if m.Doc.Type(idAt) <= jsonscan.Null {
 		// JSON-RPC answers with a null id when it could not read the
 		// request's id; it answers nothing we can follow.
+		if s.stateful() && m.Doc.Type(idAt) == jsonscan.Null {
+			s.nullID(m)
+		}
 		return
 	}
+	s.exercise(reqAnswerKnownID)
+	s.exercise(reqAnswerOnce)
 	type cand struct {
 		key []byte
 		req *request
@@ -650,7 +702,7 @@ func (s *state) response(m *protocol.Message, idAt int) {
 	if nc == 0 {
 		for _, k := range keys[:nk] {
 			if _, ok := s.answered.GetBytes(k); ok {
-				m.Add(finding.Error, finding.RuleDuplicateResponse, "/id", "second response to request id %s: each request is answered exactly once", protocol.Display(m.Doc.Value(idAt)))
+				m.Add(finding.Error, RuleDuplicateResponse, "/id", "second response to request id %s: each request is answered exactly once", protocol.Display(m.Doc.Value(idAt)))
 				return
 			}
 		}
@@ -661,7 +713,7 @@ func (s *state) response(m *protocol.Message, idAt int) {
 			}
 		}
 		if (s.initialized || !s.stateful()) && !s.lossy && !s.midSession {
-			m.Add(finding.Error, finding.RuleUnansweredResponse, "/id", "response with id %s answers no outstanding request: no request with this id was sent (or it was already answered)", protocol.Display(m.Doc.Value(idAt)))
+			m.Add(finding.Error, RuleUnansweredResponse, "/id", "response with id %s answers no outstanding request: no request with this id was sent (or it was already answered)", protocol.Display(m.Doc.Value(idAt)))
 		}
 		return
 	}
@@ -710,6 +762,7 @@ func (s *state) response(m *protocol.Message, idAt int) {
 	}
 	req := cands[pick].req
 	key := string(cands[pick].key)
+	m.From = sideOf(opposite(req.dir))
 	s.pending.Delete(key)
 	s.answered.Put(key, true)
 	if req.eff != nil && req.eff.Effects.CreatesSession != "" && s.creating > 0 {
@@ -717,6 +770,12 @@ func (s *state) response(m *protocol.Message, idAt int) {
 	}
 	if req.m == nil {
 		m.Label = "response (unknown method)"
+		if s.stateful() && m.Has("/error") && !hasResult {
+			s.answeredError(m, req)
+		}
+		if hasResult && s.stateful() {
+			s.answeredUnknown(m, req)
+		}
 		if hasResult {
 			// What an extension method (or one this version does not
 			// know) creates is not in the tables: every id its answer
@@ -728,6 +787,12 @@ func (s *state) response(m *protocol.Message, idAt int) {
 	m.Label = req.m.responseLabel
 	if m.Has("/error") && !hasResult {
 		m.Label = req.m.errorLabel
+		if s.stateful() {
+			s.answeredError(m, req)
+			if req.eff.Effects.Initializes {
+				s.initAnswered = true
+			}
+		}
 		return
 	}
 	if !hasResult {
@@ -741,6 +806,10 @@ func (s *state) response(m *protocol.Message, idAt int) {
 		return
 	}
 	s.answeredEffects(m, req)
+	s.answeredBehaviour(m, req)
+	if req.eff.Effects.Initializes {
+		s.initAnswered = true
+	}
 }
 
 // maxAdopted bounds the strings an unknown method's answer may make known.
@@ -804,6 +873,9 @@ func (s *state) answeredEffects(m *protocol.Message, req *request) {
 	}
 	if p := ef.CreatesSession; p != "" {
 		if sid, ok := m.String(p); ok {
+			if _, known := s.sessions.Get(sid); known {
+				m.Breach(reqUniqueSession, finding.Error, RuleDuplicateSession, p, "session id %s is already in use in this trace: each new session gets an id of its own", protocol.Quote(sid))
+			}
 			s.sessions.Put(sid, &session{fresh: true, toolCalls: protocol.NewRecent[bool](maxToolCalls)})
 		}
 	}
@@ -824,12 +896,13 @@ func (s *state) answeredEffects(m *protocol.Message, req *request) {
 		if !ok {
 			return
 		}
+		s.exercise(reqOfferedOption)
 		for _, x := range req.options {
 			if x == opt {
 				return
 			}
 		}
-		m.Add(finding.Error, finding.RulePermissionOption, p, "option %s was not offered: the request on line %d offered %s", protocol.Quote(opt), req.line, quoteList(req.options))
+		m.Add(finding.Error, RulePermissionOption, p, "option %s was not offered: the request on line %d offered %s", protocol.Quote(opt), req.line, quoteList(req.options))
 	}
 }
 

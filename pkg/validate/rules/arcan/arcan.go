@@ -146,6 +146,7 @@ func (s *state) Finish(int) []finding.Finding { return nil }
 func (s *state) Lost(*protocol.Message) { s.lossy = true }
 
 func (s *state) Step(m *protocol.Message) {
+	m.From = "agent" // the stream's only writer
 	if !m.IsObject() {
 		m.Add(finding.Error, finding.RuleSchema, "", "an Arcan event must be a JSON object tagged by part_type, got %s", protocol.Describe(m.Value()))
 		return
@@ -317,11 +318,11 @@ func emitShape(m *protocol.Message, ptr string, at int, shape *registry.EmitShap
 		if a.Nullable {
 			how = ", as null when there is none"
 		}
-		m.Add(finding.Warning, finding.RuleEmitShape, ptr, "%q is missing: Arcan always writes it%s, and a consumer written against Arcan's output may rely on it (Arcan's own reader fills it in)", a.Name, how)
+		m.Add(finding.Warning, RuleEmitShape, ptr, "%q is missing: Arcan always writes it%s, and a consumer written against Arcan's output may rely on it (Arcan's own reader fills it in)", a.Name, how)
 	}
 	for _, name := range shape.Omitted {
 		if d.Type(d.Member(at, name)) == jsonscan.Null {
-			m.Add(finding.Warning, finding.RuleEmitShape, ptr+"/"+jsonscan.EscapePointer(name), "%q is null: Arcan leaves it out when it is unset and never writes null, so a consumer written against Arcan's output may not expect null (Arcan's own reader takes null as unset)", name)
+			m.Add(finding.Warning, RuleEmitShape, ptr+"/"+jsonscan.EscapePointer(name), "%q is null: Arcan leaves it out when it is unset and never writes null, so a consumer written against Arcan's output may not expect null (Arcan's own reader takes null as unset)", name)
 		}
 	}
 	for _, c := range shape.Members {
@@ -344,24 +345,24 @@ func (s *state) rules(m *protocol.Message, tag string, base string) {
 	switch {
 	case tag == "run_started":
 		if r.finished {
-			m.Add(finding.Error, finding.RuleEventAfterFinish, "", "run %q starts again after its run_finished: a run id is used for one run only", runID)
+			m.Add(finding.Error, RuleEventAfterFinish, "", "run %q starts again after its run_finished: a run id is used for one run only", runID)
 		} else if r.started {
-			m.Add(finding.Error, finding.RuleEventAfterFinish, "", "run %q started twice: run_started comes once, first", runID)
+			m.Add(finding.Error, RuleEventAfterFinish, "", "run %q started twice: run_started comes once, first", runID)
 		}
 		r.started = true
 	case r.finished:
-		m.Add(finding.Error, finding.RuleEventAfterFinish, "", "%s after run %q finished: run_finished is the last event of a run", tag, runID)
+		m.Add(finding.Error, RuleEventAfterFinish, "", "%s after run %q finished: run_finished is the last event of a run", tag, runID)
 	case r.errored && tag != "run_finished":
-		m.Add(finding.Error, finding.RuleEventAfterFinish, "", "%s after run %q errored: only run_finished may follow run_errored", tag, runID)
+		m.Add(finding.Error, RuleEventAfterFinish, "", "%s after run %q errored: only run_finished may follow run_errored", tag, runID)
 	case !r.started && tag == "run_errored":
 		// The daemon reports a run that failed before it could start
 		// with run_errored alone.
 	case !r.started && !r.partial:
-		m.Add(finding.Error, finding.RuleRunNotStarted, "", "%s for run %q before its run_started: run_started is the first event of every run", tag, runID)
+		m.Add(finding.Error, RuleRunNotStarted, "", "%s for run %q before its run_started: run_started is the first event of every run", tag, runID)
 	}
 	if it, ok := protocol.IntValue(m.At(base + "/iteration")); ok {
 		if r.hasIteration && it < r.iteration {
-			m.Add(finding.Error, finding.RuleIterationOrder, base+"/iteration", "iteration %d after iteration %d in run %q: iterations never go back", it, r.iteration, runID)
+			m.Add(finding.Error, RuleIterationOrder, base+"/iteration", "iteration %d after iteration %d in run %q: iterations never go back", it, r.iteration, runID)
 		} else {
 			r.iteration, r.hasIteration = it, true
 		}
@@ -376,11 +377,11 @@ func (s *state) rules(m *protocol.Message, tag string, base string) {
 		}
 	case "tool_call_completed":
 		if id, ok := m.String(base + "/result/call_id"); ok && !r.calls[id] && !s.lossy {
-			m.Add(finding.Error, finding.RuleUnknownCallID, base+"/result/call_id", "tool_call_completed for call %q, which no tool_call_requested of run %q asked for", id, runID)
+			m.Add(finding.Error, RuleUnknownCallID, base+"/result/call_id", "tool_call_completed for call %q, which no tool_call_requested of run %q asked for", id, runID)
 		}
 	case "tool_call_failed":
 		if id, ok := m.String(base + "/call_id"); ok && !r.calls[id] && !s.lossy {
-			m.Add(finding.Error, finding.RuleUnknownCallID, base+"/call_id", "tool_call_failed for call %q, which no tool_call_requested of run %q asked for", id, runID)
+			m.Add(finding.Error, RuleUnknownCallID, base+"/call_id", "tool_call_failed for call %q, which no tool_call_requested of run %q asked for", id, runID)
 		}
 	case "run_errored":
 		r.errored = true

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentproto/agentproto/pkg/validate"
 	"github.com/agentproto/agentproto/pkg/validate/internal/expect"
+	"github.com/agentproto/agentproto/pkg/validate/rules/arcan"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 	"github.com/agentproto/agentproto/schema/registry"
 )
@@ -80,7 +81,7 @@ func TestAcceptedFixtures(t *testing.T) {
 				t.Errorf("%s %s: findings\n%s\nwant\n%s", name, filepath.Base(f), strings.Join(g, "\n"), strings.Join(want, "\n"))
 			}
 			for _, fd := range got {
-				if fd.Severity != validate.Warning || fd.Rule != validate.RuleEmitShape {
+				if fd.Severity != validate.Warning || fd.Rule != arcan.RuleEmitShape {
 					t.Errorf("%s %s: %s: want only emit-shape warnings", name, filepath.Base(f), fd)
 				}
 				if !strings.Contains(fd.Message, "Arcan") || !strings.Contains(fd.Message, `"`) {
@@ -258,7 +259,7 @@ func expectOne(t *testing.T, e *validate.Engine, ev map[string]any, ptr, member,
 	var shape []validate.Finding
 	for _, fd := range got {
 		switch {
-		case fd.Rule == validate.RuleEmitShape:
+		case fd.Rule == arcan.RuleEmitShape:
 			shape = append(shape, fd)
 		case fd.Severity == validate.Error && fd.Rule == validate.RuleSchema:
 			t.Errorf("%s %s: %s, an error for what Arcan's reader accepts: %s", member, what, fd, line)

@@ -56,6 +56,7 @@ type set struct {
 	messages map[string]*protocol.Schema
 	events   map[string]*protocol.Schema
 	byKind   map[string]*protocol.Schema // whole messages narrowed to one event kind
+	from     map[string]string           // the sending side of each message type
 	types    []string                    // known message types, sorted
 	kinds    []string                    // known event kinds, sorted
 	rules    ruleSet                     // the table's checked rules, by check
@@ -67,13 +68,14 @@ func (r *Rules) set(v *registry.Version) (*set, error) {
 	if s := r.compiled[v.Name]; s != nil {
 		return s, nil
 	}
-	s := &set{v: v, t: v.ARCP, messages: map[string]*protocol.Schema{}, events: map[string]*protocol.Schema{}, byKind: map[string]*protocol.Schema{}}
+	s := &set{v: v, t: v.ARCP, messages: map[string]*protocol.Schema{}, events: map[string]*protocol.Schema{}, byKind: map[string]*protocol.Schema{}, from: map[string]string{}}
 	for _, m := range v.ARCP.Messages {
 		c, err := r.schemas.Get(v.SchemaID(m.Schema))
 		if err != nil {
 			return nil, fmt.Errorf("%s: message %s: %w", v, m.Type, err)
 		}
 		s.messages[m.Type] = c
+		s.from[m.Type] = m.Direction
 		s.types = append(s.types, m.Type)
 	}
 	for _, e := range v.ARCP.Events {
@@ -257,6 +259,7 @@ func (s *state) Step(m *protocol.Message) {
 		return
 	}
 	m.Label = typ
+	m.From = set.from[typ]
 	s.begin(m, typ)
 	ck := protocol.Check{Schema: sch}
 	m.RTSchema = sch.ID

@@ -73,8 +73,8 @@ func (s *set) compileRules() error {
 		if !knownChecks[r.Check] {
 			return fmt.Errorf("rule %s: unknown check %q", r.ID, r.Check)
 		}
-		if !finding.Known(r.ID) {
-			return fmt.Errorf("rule %s: not a rule name findings may carry (add it to package finding)", r.ID)
+		if !knownRule(r.ID) {
+			return fmt.Errorf("rule %s: not a rule name findings may carry (add it to RuleDocs)", r.ID)
 		}
 		s.rules[r.Check] = append(s.rules[r.Check], r)
 	}

@@ -1,0 +1,468 @@
+package acp
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/agentproto/agentproto/pkg/validate/finding"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/schema/registry"
+)
+
+// This file holds the checks of behaviour the spec requires beyond each
+// message's shape: how turns end when cancelled, when history may be
+// replayed, how the version is negotiated, what a capability permits to
+// offer, and how unknown and advertised methods are answered. Like the
+// rest of the package they read the method tables' effects and name no
+// method.
+
+// JSON-RPC error codes the checks read.
+const (
+	codeMethodNotFound = -32601
+	codeInvalidParams  = -32602
+)
+
+// Why a session must stay quiet: after the answer that ended a cancelled
+// turn, or after the answer to a load, no conversation entry may come until
+// the next turn starts.
+const (
+	quietNone = iota
+	quietCancelled
+	quietLoaded
+)
+
+// turnState is what a session's turns and replays have left to check.
+type turnState struct {
+	turn      *request   // the prompt that runs, or nil
+	asks      []*request // requests of the agent's the turn waits on
+	quiet     int        // quietNone, quietCancelled or quietLoaded
+	quietLine int        // the answer that made it quiet
+	resuming  *request   // a resume not yet answered
+	config    []string   // the ids of the config options last listed
+	hasConfig bool       // config is known
+}
+
+// exercise notes that the trace reached the situation of a requirement.
+func (s *state) exercise(id string) {
+	if s.exercised == nil {
+		s.exercised = map[string]bool{}
+	}
+	s.exercised[id] = true
+}
+
+// Exercised lists the requirements whose situation the trace reached.
+func (s *state) Exercised() []string {
+	out := make([]string, 0, len(s.exercised))
+	for id := range s.exercised {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Catalogue lists the ids of the requirement rows of the version the trace
+// is read as, with its extensions'.
+func (s *state) Catalogue() []string {
+	var ext []*registry.Version
+	for _, x := range s.ext {
+		ext = append(ext, x.v)
+	}
+	var out []string
+	for _, q := range s.reg.Requirements(s.t.v, ext...) {
+		out = append(out, q.ID)
+	}
+	return out
+}
+
+// Peers names the client and the agent from initialize's clientInfo and
+// agentInfo.
+func (s *state) Peers() []finding.Peer {
+	var out []finding.Peer
+	for _, p := range []struct {
+		side string
+		info any
+	}{{sideClient, protocol.At(s.clientInit, "/clientInfo")}, {sideAgent, protocol.At(s.agentInit, "/agentInfo")}} {
+		info, ok := p.info.(map[string]any)
+		if !ok {
+			continue
+		}
+		name, _ := info["name"].(string)
+		version, _ := info["version"].(string)
+		if name == "" && version == "" {
+			continue
+		}
+		out = append(out, finding.Peer{Side: p.side, Name: clip(name), Version: clip(version)})
+	}
+	return out
+}
+
+// clip bounds a name the trace gives.
+func clip(s string) string {
+	if len(s) > protocol.MaxEcho {
+		return s[:protocol.MaxEcho] + "…"
+	}
+	return s
+}
+
+// turns returns the turn state of the session sid, nil if the session is
+// not known.
+func (s *state) turns(sid string) *turnState {
+	sess, ok := s.sessions.Get(sid)
+	if !ok {
+		return nil
+	}
+	if sess.turns == nil {
+		sess.turns = &turnState{}
+	}
+	return sess.turns
+}
+
+// behaviour applies the checks of a request or notification, once the
+// request is kept (req is the kept copy, so that answers find what the
+// checks note on it).
+func (s *state) behaviour(m *protocol.Message, ef registry.ACPEffects, req *request) {
+	s.exercise(reqMethodPrefix)
+	s.advertises(m, ef.Advertises, "/params/")
+	if p := ef.CancelsTurn; p != "" {
+		if sid, ok := m.String(p); ok {
+			if ts := s.turns(sid); ts != nil {
+				if ts.turn != nil {
+					ts.turn.cancelled = true
+				}
+				for _, a := range ts.asks {
+					a.cancelled = true
+				}
+			}
+		}
+	}
+	if p := ef.StartsTurn; p != "" {
+		if sid, ok := m.String(p); ok {
+			if ts := s.turns(sid); ts != nil {
+				ts.turn, ts.asks, ts.quiet = req, nil, quietNone
+			}
+		}
+	}
+	if ef.CancelledOutcome != nil && ef.Session != "" {
+		if sid, ok := m.String(ef.Session); ok {
+			if ts := s.turns(sid); ts != nil && ts.turn != nil {
+				ts.asks = append(ts.asks, req)
+			}
+		}
+	}
+	if ef.Replay != "" && ef.AdoptsSession != "" {
+		if sid, ok := m.String(ef.AdoptsSession); ok {
+			if ts := s.turns(sid); ts != nil && ef.Replay == registry.ReplayNever {
+				ts.resuming = req
+			}
+		}
+	}
+	if c := ef.Conversation; c != nil && ef.Session != "" {
+		s.conversation(m, ef, c)
+	}
+	if a := ef.AuthMethod; a != nil {
+		s.authMethod(m, a)
+	}
+	if cl := ef.ConfigOptions; cl != nil && !cl.Complete && when(m, conds(cl.When)) && ef.Session != "" {
+		if sid, ok := m.String(ef.Session); ok {
+			if ts := s.turns(sid); ts != nil {
+				ts.config, ts.hasConfig = m.Strings(cl.At), true
+			}
+		}
+	}
+}
+
+// conversation checks a notification that may carry a conversation entry:
+// none may come while a resume replays nothing, nor after the answer that
+// ended a cancelled turn or a load, until the next turn.
+func (s *state) conversation(m *protocol.Message, ef registry.ACPEffects, c *registry.ACPTagSet) {
+	tag, ok := m.String(c.At)
+	if !ok || !c.Has(tag) {
+		return
+	}
+	sid, ok := m.String(ef.Session)
+	if !ok {
+		return
+	}
+	ts := s.turns(sid)
+	if ts == nil {
+		return
+	}
+	switch {
+	case ts.resuming != nil:
+		m.Breach(reqResumeNoReplay, finding.Error, RuleHistoryReplay, c.At, "a %s update while session/resume of session %s (line %d) is unanswered: resuming restores a session without replaying its history; only session/load replays it", protocol.Quote(tag), protocol.Quote(sid), ts.resuming.line)
+		ts.resuming = nil // once per resume
+	case ts.turn != nil:
+	case ts.quiet == quietCancelled:
+		m.Breach(reqUpdatesBefore, finding.Error, RuleCancellation, c.At, "a %s update for session %s after the answer that ended its cancelled turn (line %d): every update of a cancelled turn must be sent before the prompt is answered (later ones are not reported)", protocol.Quote(tag), protocol.Quote(sid), ts.quietLine)
+		ts.quiet = quietNone
+	case ts.quiet == quietLoaded:
+		m.Breach(reqLoadReplay, finding.Error, RuleHistoryReplay, c.At, "a %s update for session %s after the answer to session/load (line %d): the agent replays the whole history first and answers the load last (later ones are not reported)", protocol.Quote(tag), protocol.Quote(sid), ts.quietLine)
+		ts.quiet = quietNone
+	}
+}
+
+// authMethod checks that a request does not use an auth method of the
+// forbidden type (a terminal method is run by the client, not through the
+// connection).
+func (s *state) authMethod(m *protocol.Message, a *registry.ACPAuthMethod) {
+	s.exercise(reqAuthNoTerminal)
+	id, ok := m.String(a.At)
+	if !ok || s.authMethods == "" {
+		return
+	}
+	list, _ := protocol.At(s.agentInit, s.authMethods).([]any)
+	for _, x := range list {
+		o, _ := x.(map[string]any)
+		if o["id"] == id && o["type"] == a.ForbiddenType && a.ForbiddenType != "" {
+			m.Breach(reqAuthNoTerminal, finding.Error, RuleCapability, a.At, "auth method %s is of type %s, which the client runs itself (in a terminal, then reconnects); it must not be passed to this request", protocol.Quote(id), protocol.Quote(a.ForbiddenType))
+			return
+		}
+	}
+}
+
+// advertises checks the offers a message makes at pointers under prefix
+// ("/params/" in a request or notification, "/result/" in an answer)
+// against the capabilities of the side that receives them.
+func (s *state) advertises(m *protocol.Message, ads []registry.ACPAdvertisement, prefix string) {
+	for _, ad := range ads {
+		if !strings.HasPrefix(ad.At, prefix) || !when(m, conds(ad.When)) {
+			continue
+		}
+		init, who, from := s.clientInit, "client", "initialize request's params"
+		if strings.HasPrefix(ad.Capability, "/agentCapabilities/") {
+			init, who, from = s.agentInit, "agent", "initialize response's result"
+		}
+		if init == nil {
+			continue
+		}
+		id := gateRow(ad.Capability)
+		for _, item := range m.Resolve(ad.At) {
+			obj, ok := item.Value.(map[string]any)
+			if !ok || !whereHolds(obj, ad.Where) {
+				continue
+			}
+			s.exercise(id)
+			if protocol.Truthy(protocol.At(init, ad.Capability)) {
+				continue
+			}
+			m.Breach(id, finding.Error, RuleCapability, protocol.Pointer(item.Loc), "this offer (%s) needs the %s capability %s, which the %s does not set: it must not be offered to a %s that did not advertise it", describeWhere(ad.Where), who, ad.Capability, from, who)
+		}
+	}
+}
+
+// whereHolds reports whether each pointer of where, relative to obj, leads
+// to its string.
+func whereHolds(obj map[string]any, where map[string]string) bool {
+	for p, want := range where {
+		if v, _ := protocol.At(obj, p).(string); v != want {
+			return false
+		}
+	}
+	return true
+}
+
+// describeWhere renders the conditions of an offer ("type \"boolean\"").
+func describeWhere(where map[string]string) string {
+	var parts []string
+	for p, want := range where {
+		parts = append(parts, strings.TrimPrefix(p, "/")+" "+protocol.Quote(want))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
+}
+
+// answeredBehaviour checks a successful answer to req.
+func (s *state) answeredBehaviour(m *protocol.Message, req *request) {
+	ef := req.eff.Effects
+	s.advertises(m, ef.Advertises, "/result/")
+	if ef.Initializes {
+		s.exercise(reqAgentVersion)
+		s.authMethods = strings.TrimPrefix(ef.AuthMethods, "/result")
+		for _, ptr := range ef.VersionAt {
+			if !strings.HasPrefix(ptr, "/result/") {
+				continue
+			}
+			if n, ok := protocol.IntValue(m.At(ptr)); ok && s.reg.ByWireVersion("acp", int(n)) == nil {
+				m.Breach(reqAgentVersion, finding.Error, RuleVersion, ptr, "the agent answers protocol version %d, which no ACP version has: it must answer with the version the client asked for if it supports it, else with the latest version it supports (%s)", n, s.knownVersions())
+			}
+		}
+	}
+	if p := ef.CreatesSession; p != "" {
+		s.exercise(reqUniqueSession)
+	}
+	if ef.StartsTurn != "" {
+		s.endTurn(m, req, false)
+	}
+	if ef.CancelledOutcome != nil {
+		s.answeredAsk(m, req, ef.CancelledOutcome)
+	}
+	if ef.Replay != "" && req.sid != "" {
+		if ts := s.turns(req.sid); ts != nil {
+			switch ef.Replay {
+			case registry.ReplayBeforeAnswer:
+				s.exercise(reqLoadReplay)
+				ts.quiet, ts.quietLine = quietLoaded, m.Line
+			case registry.ReplayNever:
+				s.exercise(reqResumeNoReplay)
+				ts.resuming = nil
+			}
+		}
+	}
+	if cl := ef.ConfigOptions; cl != nil && strings.HasPrefix(cl.At, "/result/") {
+		s.configList(m, req, cl)
+	}
+	if req.m != nil && req.m.Capability != "" {
+		s.exercise(reqAdvertisedWorks)
+	}
+}
+
+// knownVersions lists the wire versions of ACP's versions.
+func (s *state) knownVersions() string {
+	var out []string
+	seen := map[int]bool{}
+	for _, v := range s.reg.Versions("acp") {
+		if v.WireVersion > 0 && !seen[v.WireVersion] {
+			seen[v.WireVersion] = true
+			out = append(out, fmt.Sprint(v.WireVersion))
+		}
+	}
+	return "ACP has " + strings.Join(out, " and ")
+}
+
+// endTurn checks the answer that ends a turn (errored: a JSON-RPC error):
+// a cancelled turn ends with the cancelled stop reason.
+func (s *state) endTurn(m *protocol.Message, req *request, errored bool) {
+	ts := s.turns(req.sid)
+	if ts != nil && ts.turn == req {
+		ts.turn, ts.asks = nil, nil
+	}
+	if !req.cancelled {
+		return
+	}
+	sr := req.eff.Effects.StopReason
+	s.exercise(reqCancelledReason)
+	s.exercise(reqUpdatesBefore)
+	if ts != nil {
+		ts.quiet, ts.quietLine = quietCancelled, m.Line
+	}
+	if sr == nil {
+		return
+	}
+	if errored {
+		m.Breach(reqCancelledReason, finding.Error, RuleCancellation, "/error", "the client cancelled this turn (session/cancel), and the agent answered the prompt with an error: it must answer with stopReason %s, even when the cancellation made the work fail", protocol.Quote(sr.Cancelled))
+		return
+	}
+	if got, ok := m.String(sr.At); ok && got != sr.Cancelled {
+		m.Breach(reqCancelledReason, finding.Error, RuleCancellation, sr.At, "the client cancelled this turn (session/cancel), and the agent answered stopReason %s: a cancelled turn must end with stopReason %s", protocol.Quote(got), protocol.Quote(sr.Cancelled))
+	}
+}
+
+// answeredAsk checks the client's answer to an agent's request that its
+// session's turn waited on: once the turn is cancelled, the answer is the
+// cancelled outcome.
+func (s *state) answeredAsk(m *protocol.Message, req *request, out *registry.ACPValue) {
+	if !req.cancelled {
+		return
+	}
+	s.exercise(reqPermissionCancel)
+	if got, ok := m.String(out.At); ok && got != out.Value {
+		m.Breach(reqPermissionCancel, finding.Error, RuleCancellation, out.At, "the client cancelled the turn (session/cancel) while this request waited, and then answered %s: every request the cancelled turn waits on must be answered %s", protocol.Quote(got), protocol.Quote(out.Value))
+	}
+}
+
+// configList checks an answer that lists a session's config options: a
+// complete list names every option the session had, unless the set
+// changed (a new option appears).
+func (s *state) configList(m *protocol.Message, req *request, cl *registry.ACPConfigList) {
+	sid, ok := m.String(req.eff.Effects.CreatesSession)
+	if !ok {
+		sid = req.sid
+	}
+	ts := s.turns(sid)
+	if ts == nil {
+		return
+	}
+	ids := m.Strings(cl.At)
+	if cl.Complete {
+		s.exercise(reqConfigComplete)
+		if ts.hasConfig && !m.Has("/error") {
+			var missing []string
+			fresh := false
+			for _, id := range ids {
+				fresh = fresh || !contains(ts.config, id)
+			}
+			for _, id := range ts.config {
+				if !contains(ids, id) {
+					missing = append(missing, id)
+				}
+			}
+			if len(missing) > 0 && !fresh {
+				m.Breach(reqConfigComplete, finding.Error, RuleConfigOptions, strings.TrimSuffix(strings.TrimSuffix(cl.At, "/id"), "/*"), "the answer lists %d config options but leaves out %s, which the session has: it must list every option with its current value", len(ids), quoteList(missing))
+			}
+		}
+	}
+	ts.config, ts.hasConfig = ids, true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// answeredError checks a JSON-RPC error answer to req.
+func (s *state) answeredError(m *protocol.Message, req *request) {
+	code, hasCode := protocol.IntValue(m.At("/error/code"))
+	if req.m == nil {
+		// A method the version does not define: unless it is an
+		// extension the receiver may implement, "method not found".
+		if strings.HasPrefix(req.name, "_") || s.elsewhere(req.name) != "" {
+			return
+		}
+		s.exercise(reqAnswerCustom)
+		if hasCode && code != codeMethodNotFound {
+			m.Breach(reqAnswerCustom, finding.Error, RuleMethodNotFound, "/error/code", "%s is no method of ACP, and the answer's error code is %d: a request for a method the receiver does not implement is answered %d (method not found)", protocol.Quote(req.name), code, codeMethodNotFound)
+		}
+		return
+	}
+	ef := req.eff.Effects
+	if ef.Initializes && !s.initAnswered {
+		s.exercise(reqAgentVersion)
+		if v, ok := protocol.IntValue(protocol.At(s.clientInit, "/protocolVersion")); ok && v >= 0 && (!hasCode || code != codeInvalidParams) {
+			m.Breach(reqAgentVersion, finding.Error, RuleVersion, "/error", "the agent refused initialize for protocol version %d with an error: when it does not support the version the client asks for, it answers with the latest version it supports, and the client decides whether to go on", v)
+		}
+	}
+	if ef.StartsTurn != "" {
+		s.endTurn(m, req, true)
+	}
+	if req.m.Capability != "" && hasCode && code == codeMethodNotFound && req.m.Handler == registry.HandlerAgent && s.agentInit != nil {
+		s.exercise(reqAdvertisedWorks)
+		if protocol.Truthy(protocol.At(s.agentInit, req.m.Capability)) {
+			m.Breach(reqAdvertisedWorks, finding.Error, RuleMethodNotFound, "/error/code", "the agent advertised %s in its initialize answer, and then answered %s with %d (method not found): a method whose capability is advertised must be implemented", req.m.Capability, req.m.Method, codeMethodNotFound)
+		}
+	}
+}
+
+// answeredUnknown checks a successful answer to a method the version does
+// not define.
+func (s *state) answeredUnknown(m *protocol.Message, req *request) {
+	if strings.HasPrefix(req.name, "_") || s.elsewhere(req.name) != "" || req.name == "" {
+		return
+	}
+	s.exercise(reqAnswerCustom)
+	m.Breach(reqAnswerCustom, finding.Error, RuleMethodNotFound, "/result", "%s is no method of ACP (and not an extension: those start with \"_\"), yet it was answered with a result: the receiver must answer %d (method not found)", protocol.Quote(req.name), codeMethodNotFound)
+}
+
+// nullID checks a response with a null id: JSON-RPC sends one only to
+// answer a request whose id could not be read, never a notification.
+func (s *state) nullID(m *protocol.Message) {
+	s.exercise(reqNullID)
+	if s.lossy || s.invalid {
+		return // it may answer a line that could not be read
+	}
+	m.Breach(reqNullID, finding.Error, RuleNotificationAnswer, "/id", "a response with a null id, though every earlier message could be read: a null id answers only a request whose id could not be read, and a notification gets no answer at all")
+}

@@ -1,0 +1,195 @@
+package acp
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/agentproto/agentproto/pkg/validate/finding"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
+)
+
+// ACP's rule names. They are a contract: fixtures' .expect files, the JSON
+// output and configuration files name them.
+const (
+	RuleNotInitialized     = "not-initialized"     // a message before initialize
+	RuleUnansweredResponse = "unanswered-response" // a response to no outstanding request
+	RuleDuplicateResponse  = "duplicate-response"  // a second response to one request
+	RuleUnknownSession     = "unknown-session"     // a session id nothing introduced
+	RuleUnknownToolCall    = "unknown-tool-call"   // an update of a tool call never announced
+	RulePermissionOption   = "permission-option"   // a permission answer that chose an option not offered
+	RuleCapability         = "capability"          // a call or an offer the other side's capabilities do not permit
+	RuleDirection          = "direction"           // a method sent by the side that handles it
+	RuleUnknownMethod      = "unknown-method"      // a method the version does not define
+	RuleCancellation       = "cancellation"        // a cancelled turn not ended as the spec says
+	RuleHistoryReplay      = "history-replay"      // load or resume replaying the history at the wrong time
+	RuleVersion            = "version-negotiation" // initialize answered with no version or one that does not exist
+	RuleDuplicateSession   = "duplicate-session"   // a new session with an id already in use
+	RuleNotificationAnswer = "notification-answer" // a response to a notification
+	RuleMethodNotFound     = "method-not-found"    // an unknown or advertised method answered with the wrong error
+	RuleConfigOptions      = "config-options"      // a config option answer that is not the complete list
+)
+
+// Requirement ids this package's checks name, beyond those in ruleDocs'
+// first places.
+const (
+	reqSchema            = "acp.schema.shape"
+	reqUTF8              = "acp.transport.utf8"
+	reqAgentStdout       = "acp.transport.agent-stdout-only-acp"
+	reqClientStdin       = "acp.transport.client-stdin-only-acp"
+	reqInitFirst         = "acp.init.first"
+	reqAgentVersion      = "acp.init.agent-version"
+	reqOmitted           = "acp.init.omitted-unsupported"
+	reqAnswerOnce        = "acp.jsonrpc.answer-once"
+	reqAnswerKnownID     = "acp.jsonrpc.answer-known-id"
+	reqNoNotifAnswer     = "acp.jsonrpc.no-answer-to-notification"
+	reqNullID            = "acp.jsonrpc.null-id-only-unreadable"
+	reqMethodPrefix      = "acp.ext.method-prefix"
+	reqAnswerCustom      = "acp.ext.answer-custom-request"
+	reqSessionKnown      = "acp.session.known-id"
+	reqUniqueSession     = "acp.session.unique-id"
+	reqLoadReplay        = "acp.session.load-replay-first"
+	reqResumeNoReplay    = "acp.session.resume-no-replay"
+	reqToolCallKnown     = "acp.tool-call.announced"
+	reqOfferedOption     = "acp.permission.offered-option"
+	reqMethodSide        = "acp.jsonrpc.method-side"
+	reqCancelledReason   = "acp.prompt.cancelled-stop-reason"
+	reqUpdatesBefore     = "acp.prompt.updates-before-response"
+	reqPermissionCancel  = "acp.prompt.permission-cancelled"
+	reqConfigComplete    = "acp.config.complete-list"
+	reqAuthNoTerminal    = "acp.auth.no-terminal-authenticate"
+	reqAdvertisedWorks   = "acp.cap.advertised-method-answers"
+	reqAuthTerminalGated = "acp.auth.terminal-gated"
+	reqConfigBoolGated   = "acp.config.boolean-gated"
+)
+
+// gateRows names the catalogue row of each capability gate: what a side
+// must not call or offer unless the other side advertised it.
+var gateRows = map[string]string{
+	"/clientCapabilities/fs/readTextFile":                          "acp.fs.read-gated",
+	"/clientCapabilities/fs/writeTextFile":                         "acp.fs.write-gated",
+	"/clientCapabilities/terminal":                                 "acp.terminal.gated",
+	"/clientCapabilities/elicitation":                              "acp.elicitation.mode-gated",
+	"/clientCapabilities/elicitation/url":                          "acp.elicitation.mode-gated",
+	"/clientCapabilities/elicitation/form":                         "acp.elicitation.mode-gated",
+	"/clientCapabilities/auth/terminal":                            reqAuthTerminalGated,
+	"/clientCapabilities/session/configOptions/boolean":            reqConfigBoolGated,
+	"/agentCapabilities/loadSession":                               "acp.session.load-gated",
+	"/agentCapabilities/sessionCapabilities/list":                  "acp.session.list-gated",
+	"/agentCapabilities/sessionCapabilities/delete":                "acp.session.delete-gated",
+	"/agentCapabilities/sessionCapabilities/resume":                "acp.session.resume-gated",
+	"/agentCapabilities/sessionCapabilities/close":                 "acp.session.close-gated",
+	"/agentCapabilities/auth/logout":                               "acp.auth.logout-gated",
+	"/agentCapabilities/sessionCapabilities/additionalDirectories": "acp.session.additional-directories-gated",
+}
+
+// gateRow is the row of a capability gate, or the general one: what a
+// side did not advertise it does not support.
+func gateRow(capability string) string {
+	if id, ok := gateRows[capability]; ok {
+		return id
+	}
+	if strings.HasPrefix(capability, "/clientCapabilities/elicitation/") {
+		return "acp.elicitation.mode-gated"
+	}
+	return reqOmitted
+}
+
+// RuleDocs lists ACP's rules with the rows each checks (the first is the
+// one a finding names when its check names none), and the rows the
+// engine's rules stand for in ACP.
+func RuleDocs() []protocol.RuleDoc {
+	gates := []string{reqOmitted}
+	seen := map[string]bool{reqOmitted: true}
+	for _, cap := range sortedKeys(gateRows) {
+		if id := gateRows[cap]; !seen[id] {
+			seen[id] = true
+			gates = append(gates, id)
+		}
+	}
+	return []protocol.RuleDoc{
+		{Name: finding.RuleSchema, Summary: "a message does not match its method's schema", Requirements: []string{reqSchema}},
+		{Name: finding.RuleJSON, Summary: "a line is not a JSON-RPC message: not JSON, not UTF-8, or log output on the wire", Requirements: []string{reqAgentStdout, reqClientStdin, reqUTF8}},
+		{Name: RuleNotInitialized, Summary: "a message before initialize", Requirements: []string{reqInitFirst}},
+		{Name: RuleUnansweredResponse, Summary: "a response whose id answers no outstanding request", Requirements: []string{reqAnswerKnownID}},
+		{Name: RuleDuplicateResponse, Summary: "a second response to one request", Requirements: []string{reqAnswerOnce}},
+		{Name: RuleUnknownSession, Summary: "a session id that nothing in the trace introduced", Requirements: []string{reqSessionKnown}},
+		{Name: RuleUnknownToolCall, Summary: "an update of a tool call that was never announced", Requirements: []string{reqToolCallKnown}},
+		{Name: RulePermissionOption, Summary: "a permission answer that chose an option the request did not offer", Requirements: []string{reqOfferedOption}},
+		{Name: RuleCapability, Summary: "a call, or an offer, that the other side's capabilities do not permit", Requirements: append(gates, reqAuthNoTerminal)},
+		{Name: RuleDirection, Summary: "a method sent by the side that handles it", Requirements: []string{reqMethodSide}},
+		{Name: RuleUnknownMethod, Summary: "a method no ACP version defines, without the \"_\" of an extension", Requirements: []string{reqMethodPrefix}},
+		{Name: RuleCancellation, Summary: "a cancelled turn that does not end with stopReason \"cancelled\", updates after its answer, or a permission request not answered \"cancelled\"", Requirements: []string{reqCancelledReason, reqUpdatesBefore, reqPermissionCancel}},
+		{Name: RuleHistoryReplay, Summary: "session/load replaying history after its answer, or session/resume replaying it at all", Requirements: []string{reqLoadReplay, reqResumeNoReplay}},
+		{Name: RuleVersion, Summary: "initialize answered with an error, or with a protocol version that does not exist", Requirements: []string{reqAgentVersion}},
+		{Name: RuleDuplicateSession, Summary: "a new session whose id is already in use", Requirements: []string{reqUniqueSession}},
+		{Name: RuleNotificationAnswer, Summary: "a response with a null id where no message was unreadable: it answers a notification or nothing", Requirements: []string{reqNullID, reqNoNotifAnswer}},
+		{Name: RuleMethodNotFound, Summary: "an unknown method not answered \"method not found\" (-32601), or an advertised one answered with it", Requirements: []string{reqAnswerCustom, reqAdvertisedWorks}},
+		{Name: RuleConfigOptions, Summary: "an answer to session/set_config_option that does not list every option", Requirements: []string{reqConfigComplete}},
+	}
+}
+
+// RuleDocs is the package's RuleDocs.
+func (*Rules) RuleDocs() []protocol.RuleDoc { return RuleDocs() }
+
+// Blame names the row a finding on m shows broken, where its check named
+// none: the rule's first row, or for a line that is not JSON, the row of
+// the side that wrote it.
+func (*Rules) Blame(f *finding.Finding, m *protocol.Message) {
+	if f.Side == "" {
+		f.Side = sideOf(m.Dir)
+	}
+	switch f.Rule {
+	case finding.RuleJSON:
+		switch {
+		case strings.Contains(f.Message, "UTF-8"):
+			f.Requirement = reqUTF8
+		case f.Side == sideClient:
+			f.Requirement = reqClientStdin
+		default:
+			f.Requirement = reqAgentStdout
+		}
+		return
+	case finding.RuleSchema:
+		f.Requirement = reqSchema
+		return
+	}
+	if f.Severity == finding.Warning && f.Rule == RuleUnknownMethod {
+		return // a method of another version: advice, not a breach
+	}
+	for _, d := range ruleDocList {
+		if d.Name == f.Rule {
+			f.Requirement = d.Requirements[0]
+			return
+		}
+	}
+}
+
+// ruleDocList is RuleDocs, made once per process for Blame's look-ups; it
+// is never written after.
+var ruleDocList = RuleDocs()
+
+// Sides of ACP.
+const (
+	sideClient = "client"
+	sideAgent  = "agent"
+)
+
+// sideOf names the sender of a message that goes in direction dir.
+func sideOf(dir string) string {
+	switch dir {
+	case c2a:
+		return sideClient
+	case a2c:
+		return sideAgent
+	}
+	return ""
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

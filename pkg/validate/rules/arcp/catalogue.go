@@ -1,0 +1,103 @@
+package arcp
+
+import (
+	"strings"
+
+	"github.com/agentproto/agentproto/pkg/validate/finding"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
+)
+
+// ARCP's rule names. They are a contract: fixtures' .expect files, the JSON
+// output and configuration files name them.
+const (
+	RuleSeqGap                 = "seq-gap"
+	RuleSeqOrder               = "seq-order"
+	RuleSessionMismatch        = "session-mismatch"
+	RuleTerminalTwice          = "terminal-twice"
+	RuleTerminalBeforeAccepted = "terminal-before-accepted"
+	RuleListJobsUnanswered     = "list-jobs-unanswered"
+	RuleFeatureNotNegotiated   = "feature-not-negotiated"
+	RuleResultIDMissing        = "result-id-missing"
+	RuleJobUnknown             = "job-unknown"
+	RuleAfterTerminal          = "after-terminal"
+	RuleProgressOverTotal      = "progress-over-total"
+	RuleChunkSeqGap            = "chunk-seq-gap"
+	RuleChunkAfterLast         = "chunk-after-last"
+	RuleResultIDUnknown        = "result-id-unknown"
+	RuleResultStreamOpen       = "result-stream-open"
+	RuleResultInlineMixed      = "result-inline-mixed"
+	RulePongUnanswered         = "pong-unanswered"
+	RuleClosedUnanswered       = "closed-unanswered"
+	RuleAckAhead               = "ack-ahead"
+)
+
+// RuleDocs lists ARCP's rules.
+func RuleDocs() []protocol.RuleDoc {
+	return []protocol.RuleDoc{
+		{Name: RuleSeqGap, Summary: "a job's event_seq skips a number", Requirements: []string{"arcp.seq.gap-free"}},
+		{Name: RuleSeqOrder, Summary: "a job's event_seq does not increase", Requirements: []string{"arcp.seq.strictly-increasing"}},
+		{Name: RuleSessionMismatch, Summary: "a message names another session than its connection's", Requirements: []string{"arcp.session.session-id-consistent"}},
+		{Name: RuleTerminalTwice, Summary: "a job gets a second terminal message", Requirements: []string{"arcp.job.single-terminal"}},
+		{Name: RuleTerminalBeforeAccepted, Summary: "a job ends before it was accepted", Requirements: []string{"arcp.job.terminal-after-accepted"}},
+		{Name: RuleListJobsUnanswered, Summary: "a session.jobs answer names a request that was not made", Requirements: []string{"arcp.list.jobs-answers-request"}},
+		{Name: RuleFeatureNotNegotiated, Summary: "a message uses a feature the session did not negotiate", Requirements: []string{"arcp.session.feature-intersection"}},
+		{Name: RuleResultIDMissing, Summary: "a streamed result's chunk names no result id", Requirements: []string{"arcp.result.result-id-after-chunks"}},
+		{Name: RuleJobUnknown, Summary: "a message names a job that was never submitted or accepted", Requirements: []string{"arcp.job.events-for-known-jobs"}},
+		{Name: RuleAfterTerminal, Summary: "a job event after the job's terminal message", Requirements: []string{"arcp.job.nothing-after-terminal"}},
+		{Name: RuleProgressOverTotal, Summary: "progress beyond its stated total", Requirements: []string{"arcp.progress.current-within-total"}},
+		{Name: RuleChunkSeqGap, Summary: "a result stream's chunk sequence skips a number", Requirements: []string{"arcp.result.chunks-in-order"}},
+		{Name: RuleChunkAfterLast, Summary: "a result chunk after the stream's last one", Requirements: []string{"arcp.result.no-chunk-after-last"}},
+		{Name: RuleResultIDUnknown, Summary: "a result names a stream that was never opened", Requirements: []string{"arcp.result.result-id-names-stream"}},
+		{Name: RuleResultStreamOpen, Summary: "a job ends with its result stream still open", Requirements: []string{"arcp.result.stream-complete"}},
+		{Name: RuleResultInlineMixed, Summary: "a job both streams a result and returns one inline", Requirements: []string{"arcp.result.no-mixing"}},
+		{Name: RulePongUnanswered, Summary: "a pong that answers no ping", Requirements: []string{"arcp.heartbeat.pong-echoes-ping"}},
+		{Name: RuleClosedUnanswered, Summary: "a close acknowledgement that answers no close", Requirements: []string{"arcp.session.closed-answers-close"}},
+		{Name: RuleAckAhead, Summary: "an acknowledgement of events not yet sent", Requirements: []string{"arcp.ack.not-ahead"}},
+		{Name: finding.RuleSchema, Summary: "a message does not match its type's schema", Requirements: []string{"arcp.schema.shape"}},
+		{Name: finding.RuleUnknownType, Summary: "a message type ARCP does not define (x-vendor.* types: a warning)", Requirements: []string{"arcp.envelope.defined-type"}},
+	}
+}
+
+// knownRule reports whether rule is one of RuleDocs or a rule of the
+// engine's.
+func knownRule(rule string) bool {
+	for _, d := range RuleDocs() {
+		if d.Name == rule {
+			return true
+		}
+	}
+	return finding.Known(rule)
+}
+
+// RuleDocs is the package's RuleDocs.
+func (*Rules) RuleDocs() []protocol.RuleDoc { return RuleDocs() }
+
+// Blame names the row a finding on m shows broken where its check named
+// none: a deviation's row from the deviation table, else the rule's first
+// row.
+func (r *Rules) Blame(f *finding.Finding, m *protocol.Message) {
+	if id, ok := strings.CutPrefix(f.Rule, finding.RuleDeviationPrefix); ok {
+		for _, v := range r.reg.Versions("arcp") {
+			for _, d := range v.ARCP.Deviations {
+				if d.ID == id {
+					f.Requirement = d.Requirement
+					return
+				}
+			}
+		}
+		return
+	}
+	if f.Rule == finding.RuleSchema {
+		f.Requirement = "arcp.schema.shape"
+		return
+	}
+	if f.Rule == finding.RuleUnknownType && f.Severity == finding.Warning {
+		return // a vendor type: advice
+	}
+	for _, d := range RuleDocs() {
+		if d.Name == f.Rule && len(d.Requirements) > 0 {
+			f.Requirement = d.Requirements[0]
+			return
+		}
+	}
+}
