@@ -157,15 +157,21 @@ type ACPValue struct {
 	Value string `json:"value"`
 }
 
-// ACPAdvertisement is one kind of offer in a message: each object at At
-// (a "*" token for every element) whose members at the Where pointers
-// (relative to the object) hold the given strings needs the other side's
-// Capability, a pointer into its initialize message.
+// ACPAdvertisement is one kind of offer or use in a message that a
+// capability must permit: each object at At (a "*" token for every
+// element) whose members at the Where pointers (relative to the object)
+// hold the given strings, and that has the member Present if one is
+// named, needs Capability, a pointer into the initialize message of the
+// side that advertises it (/clientCapabilities/… the client's,
+// /agentCapabilities/… the agent's).
 type ACPAdvertisement struct {
-	At         string            `json:"at"`
-	When       map[string]string `json:"when"`
-	Where      map[string]string `json:"where"`
-	Capability string            `json:"capability"`
+	At    string            `json:"at"`
+	When  map[string]string `json:"when"`
+	Where map[string]string `json:"where"`
+	// Present, if set, is a member (a pointer relative to the object)
+	// whose presence makes the offer.
+	Present    string `json:"present"`
+	Capability string `json:"capability"`
 }
 
 // ACPAuthMethod is the auth method a request uses, at At, which must not

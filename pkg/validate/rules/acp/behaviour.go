@@ -226,7 +226,7 @@ func (s *state) authMethod(m *protocol.Message, a *registry.ACPAuthMethod) {
 // against the capabilities of the side that receives them.
 func (s *state) advertises(m *protocol.Message, ads []registry.ACPAdvertisement, prefix string) {
 	for _, ad := range ads {
-		if !strings.HasPrefix(ad.At, prefix) || !when(m, conds(ad.When)) {
+		if !strings.HasPrefix(ad.At+"/", prefix) || !when(m, conds(ad.When)) {
 			continue
 		}
 		init, who, from := s.clientInit, "client", "initialize request's params"
@@ -239,14 +239,18 @@ func (s *state) advertises(m *protocol.Message, ads []registry.ACPAdvertisement,
 		id := gateRow(ad.Capability)
 		for _, item := range m.Resolve(ad.At) {
 			obj, ok := item.Value.(map[string]any)
-			if !ok || !whereHolds(obj, ad.Where) {
+			if !ok || !whereHolds(obj, ad.Where) || ad.Present != "" && protocol.At(obj, ad.Present) == nil {
 				continue
 			}
 			s.exercise(id)
 			if protocol.Truthy(protocol.At(init, ad.Capability)) {
 				continue
 			}
-			m.Breach(id, finding.Error, RuleCapability, protocol.Pointer(item.Loc), "this offer (%s) needs the %s capability %s, which the %s does not set: it must not be offered to a %s that did not advertise it", describeWhere(ad.Where), who, ad.Capability, from, who)
+			what, at := describeWhere(ad.Where), protocol.Pointer(item.Loc)
+			if ad.Present != "" {
+				what, at = strings.TrimPrefix(ad.Present, "/"), at+ad.Present
+			}
+			m.Breach(id, finding.Error, RuleCapability, at, "this (%s) needs the %s capability %s, which the %s does not set: a peer uses only what the other side advertised", what, who, ad.Capability, from)
 		}
 	}
 }

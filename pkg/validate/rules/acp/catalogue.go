@@ -88,8 +88,13 @@ func gateRow(capability string) string {
 	if id, ok := gateRows[capability]; ok {
 		return id
 	}
-	if strings.HasPrefix(capability, "/clientCapabilities/elicitation/") {
+	switch {
+	case strings.HasPrefix(capability, "/clientCapabilities/elicitation/"):
 		return "acp.elicitation.mode-gated"
+	case strings.HasPrefix(capability, "/agentCapabilities/promptCapabilities/"):
+		return "acp.prompt.content-gated"
+	case strings.HasPrefix(capability, "/agentCapabilities/mcpCapabilities/"):
+		return "acp.mcp.transport-gated"
 	}
 	return reqOmitted
 }
@@ -98,8 +103,8 @@ func gateRow(capability string) string {
 // one a finding names when its check names none), and the rows the
 // engine's rules stand for in ACP.
 func RuleDocs() []protocol.RuleDoc {
-	gates := []string{reqOmitted}
-	seen := map[string]bool{reqOmitted: true}
+	gates := []string{reqOmitted, "acp.prompt.content-gated", "acp.mcp.transport-gated"}
+	seen := map[string]bool{reqOmitted: true, "acp.prompt.content-gated": true, "acp.mcp.transport-gated": true}
 	for _, cap := range sortedKeys(gateRows) {
 		if id := gateRows[cap]; !seen[id] {
 			seen[id] = true

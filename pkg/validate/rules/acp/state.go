@@ -398,6 +398,9 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 		s.warnedInit = true
 		s.exercise(reqInitFirst)
 		m.Add(finding.Error, RuleNotInitialized, "/method", "%s before initialize: the client must send initialize first, and nothing else may be exchanged until it is answered (later messages before initialize are not reported again)", name)
+	case s.initialized && !s.initAnswered && !s.warnedInit && hasID && dir == c2a && s.stateful():
+		s.warnedInit = true
+		m.Add(finding.Error, RuleNotInitialized, "/method", "%s before initialize was answered: the client waits for the agent's answer, which names the version and capabilities the connection has, before it sends anything else (later messages are not reported again)", name)
 	}
 	if s.stateful() {
 		s.capability(m, eff)
