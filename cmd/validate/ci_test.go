@@ -483,3 +483,45 @@ func TestNonRegularPath(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }
+
+// TestCatalogueFlags: --list-rules lists every row with its citation and
+// what checks it; --explain prints one row with its example; --coverage
+// lists what a trace exercised and violated.
+func TestCatalogueFlags(t *testing.T) {
+	code, out, errs := runCLI(t, "", "--list-rules", "--protocol", "acp", "--dialect", "v1")
+	if code != exitOK || !strings.Contains(out, "acp.prompt.cancelled-stop-reason") || !strings.Contains(out, "docs-v1/prompt-turn.mdx § Cancellation") || !strings.Contains(out, "checked by cancellation") {
+		t.Fatalf("--list-rules: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = runCLI(t, "", "--list-rules", "--format", "json")
+	var rows, checked int
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r struct {
+			ID        string   `json:"id"`
+			Citation  string   `json:"citation"`
+			CheckedBy []string `json:"checked_by"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil || r.ID == "" || r.Citation == "" {
+			t.Fatalf("--list-rules --format json: %q: %v", line, err)
+		}
+		rows++
+		if len(r.CheckedBy) > 0 {
+			checked++
+		}
+	}
+	if code != exitOK || rows < 300 || checked < 50 {
+		t.Fatalf("--list-rules --format json: exit %d, %d rows, %d checked", code, rows, checked)
+	}
+	code, out, _ = runCLI(t, "", "--explain", "acp.session.unique-id")
+	if code != exitOK || !strings.Contains(out, "MUST, binds the agent") || !strings.Contains(out, "checked by the rule duplicate-session") || !strings.Contains(out, "example (the last message breaks it)") {
+		t.Fatalf("--explain: exit %d\n%s", code, out)
+	}
+	code, _, errs = runCLI(t, "", "--explain", "acp.session.unique")
+	if code != exitUsage || !strings.Contains(errs, `did you mean "acp.session.unique-id"?`) {
+		t.Fatalf("--explain of a near miss: exit %d\n%s", code, errs)
+	}
+	tr := writeFile(t, "t.jsonl", strings.Join([]string{acpInit, acpInitResp, acpNew, acpNewResp, acpNew, acpNewResp}, "\n"))
+	code, out, _ = runCLI(t, "", "--coverage", tr)
+	if code != exitFindings || !strings.Contains(out, "violated       acp.session.unique-id") || !strings.Contains(out, "exercised      acp.schema.shape") {
+		t.Fatalf("--coverage: exit %d\n%s", code, out)
+	}
+}

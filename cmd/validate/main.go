@@ -130,6 +130,10 @@ type options struct {
 	noConfig      bool
 	baseline      string
 	writeBaseline string
+
+	listRules bool
+	explain   string
+	coverage  bool
 }
 
 // listFlag is a repeatable flag whose values may also be comma-separated.
@@ -229,6 +233,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.BoolVar(&o.noConfig, "no-config", false, "read no .agentproto.json")
 	fl.StringVar(&o.baseline, "baseline", "", "hold back the findings this baseline `file` knows (same file, rule, pointer and message); fail only on new ones")
 	fl.StringVar(&o.writeBaseline, "write-baseline", "", "write every finding to this baseline `file` (exit 0 unless a trace could not be read)")
+	fl.BoolVar(&o.listRules, "list-rules", false, "print the requirement catalogue (every MUST, SHOULD and their negations of each version's spec: id, level, side, gate, citation, and the rule that checks it, if any) and exit; --protocol and --dialect narrow it, --format json prints one object per row")
+	fl.StringVar(&o.explain, "explain", "", "print the catalogue row `ID` (a requirement a finding names) with its citation and an example trace that breaks it, and exit")
+	fl.BoolVar(&o.coverage, "coverage", false, "after the summary, list per trace the requirements it violated, exercised and never reached (text format; --format json always has them)")
 	// The flag package calls Usage on every parse error; the help is
 	// printed below, on standard output, only when asked for.
 	fl.Usage = func() {}
@@ -251,6 +258,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if maxLine > 1<<31-1 {
 		return fail("--max-line %d is too large: at most 2GiB", int64(maxLine))
+	}
+	if o.listRules {
+		if err := listRules(stdout, o.protocol, o.dialect, o.format); err != nil {
+			return fail("--list-rules: %s", escapeText(err.Error()))
+		}
+		return exitOK
+	}
+	if o.explain != "" {
+		if err := explainRow(stdout, o.explain); err != nil {
+			return fail("--explain: %s", escapeText(err.Error()))
+		}
+		return exitOK
 	}
 	o.maxLine = int(maxLine)
 	if len(files) == 0 {
@@ -362,6 +381,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	out.known = baseline.Matched()
 	if o.format != "text" || o.summary {
 		out.summary(total)
+	}
+	if o.coverage && o.format == "text" {
+		printCoverage(out.w, total)
 	}
 	if err := out.err(); err != nil {
 		fmt.Fprintf(stderr, "validate: writing output: %s\n", escapeText(err.Error()))

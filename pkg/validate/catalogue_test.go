@@ -2,8 +2,8 @@ package validate_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"

@@ -1371,9 +1371,10 @@ func (r *fileRun) coverage(rep protocol.Reporter) *Coverage {
 	}
 	checked := map[string]bool{}
 	if c, ok := r.rules.(protocol.Catalogued); ok {
+		version := r.dialect()
 		for _, d := range c.RuleDocs() {
 			for _, id := range d.Requirements {
-				checked[id] = true
+				checked[id] = checked[id] || d.Checks(id, version)
 			}
 		}
 	}

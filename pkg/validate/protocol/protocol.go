@@ -8,6 +8,7 @@ package protocol
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
@@ -287,6 +288,17 @@ type RuleDoc struct {
 	// Requirements are the ids of the rows the rule checks; the first is
 	// the one a finding names when the rule did not name one.
 	Requirements []string
+	// Versions, if set, are the only versions whose traces the rule
+	// checks (the method tables of the others lack what it reads).
+	Versions []string
+}
+
+// Checks reports whether the rule checks row id in traces of version.
+func (d RuleDoc) Checks(id, version string) bool {
+	if len(d.Versions) > 0 && !slices.Contains(d.Versions, version) {
+		return false
+	}
+	return slices.Contains(d.Requirements, id)
 }
 
 // Catalogued is implemented by Rules whose findings name the requirement

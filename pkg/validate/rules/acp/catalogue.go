@@ -99,6 +99,10 @@ func gateRow(capability string) string {
 	return reqOmitted
 }
 
+// effectVersions are the versions whose method tables carry the effects of
+// turns, replays and config lists that some rules read.
+var effectVersions = []string{"v1", "v1-unstable"}
+
 // RuleDocs lists ACP's rules with the rows each checks (the first is the
 // one a finding names when its check names none), and the rows the
 // engine's rules stand for in ACP.
@@ -120,16 +124,19 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleUnknownSession, Summary: "a session id that nothing in the trace introduced", Requirements: []string{reqSessionKnown}},
 		{Name: RuleUnknownToolCall, Summary: "an update of a tool call that was never announced", Requirements: []string{reqToolCallKnown}},
 		{Name: RulePermissionOption, Summary: "a permission answer that chose an option the request did not offer", Requirements: []string{reqOfferedOption}},
-		{Name: RuleCapability, Summary: "a call, or an offer, that the other side's capabilities do not permit", Requirements: append(gates, reqAuthNoTerminal)},
+		{Name: RuleCapability, Summary: "a call, or an offer, that the other side's capabilities do not permit", Requirements: []string{reqOmitted}},
+		// The rows of each capability, named where the tables' pointers
+		// are v1's.
+		{Name: RuleCapability, Summary: "a call, or an offer, that the other side's capabilities do not permit", Requirements: append(gates, reqAuthNoTerminal), Versions: effectVersions},
 		{Name: RuleDirection, Summary: "a method sent by the side that handles it", Requirements: []string{reqMethodSide}},
 		{Name: RuleUnknownMethod, Summary: "a method no ACP version defines, without the \"_\" of an extension", Requirements: []string{reqMethodPrefix}},
-		{Name: RuleCancellation, Summary: "a cancelled turn that does not end with stopReason \"cancelled\", updates after its answer, or a permission request not answered \"cancelled\"", Requirements: []string{reqCancelledReason, reqUpdatesBefore, reqPermissionCancel}},
-		{Name: RuleHistoryReplay, Summary: "session/load replaying history after its answer, or session/resume replaying it at all", Requirements: []string{reqLoadReplay, reqResumeNoReplay}},
+		{Name: RuleCancellation, Summary: "a cancelled turn that does not end with stopReason \"cancelled\", updates after its answer, or a permission request not answered \"cancelled\"", Requirements: []string{reqCancelledReason, reqUpdatesBefore, reqPermissionCancel}, Versions: effectVersions},
+		{Name: RuleHistoryReplay, Summary: "session/load replaying history after its answer, or session/resume replaying it at all", Requirements: []string{reqLoadReplay, reqResumeNoReplay}, Versions: effectVersions},
 		{Name: RuleVersion, Summary: "initialize answered with an error, or with a protocol version that does not exist", Requirements: []string{reqAgentVersion}},
 		{Name: RuleDuplicateSession, Summary: "a new session whose id is already in use", Requirements: []string{reqUniqueSession}},
 		{Name: RuleNotificationAnswer, Summary: "a response with a null id where no message was unreadable: it answers a notification or nothing", Requirements: []string{reqNullID, reqNoNotifAnswer}},
 		{Name: RuleMethodNotFound, Summary: "an unknown method not answered \"method not found\" (-32601), or an advertised one answered with it", Requirements: []string{reqAnswerCustom, reqAdvertisedWorks}},
-		{Name: RuleConfigOptions, Summary: "an answer to session/set_config_option that does not list every option", Requirements: []string{reqConfigComplete}},
+		{Name: RuleConfigOptions, Summary: "an answer to session/set_config_option that does not list every option", Requirements: []string{reqConfigComplete}, Versions: effectVersions},
 	}
 }
 
