@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -134,3 +136,66 @@ func compact(t *testing.T, raw []byte) []byte {
 }
 
 func jsonCompact(dst *bytes.Buffer, src []byte) error { return json.Compact(dst, src) }
+
+// TestValidTracesExerciseCheckedRows: every row a rule checks in ACP v1 is
+// exercised, and held, by at least one valid trace: the official SDK's
+// traffic and the hand-written valid fixtures.
+func TestValidTracesExerciseCheckedRows(t *testing.T) {
+	e, err := validate.New(validate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, dir := range []string{"../../fixtures/acp/valid", "../../fixtures/acp/sdk/v1", "../../fixtures/acp/sdk/v1-unstable"} {
+		fs, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		files = append(files, fs...)
+	}
+	if len(files) < 20 {
+		t.Fatalf("only %d valid traces", len(files))
+	}
+	exercised := map[string]bool{}
+	checked := map[string]bool{}
+	for _, f := range files {
+		fo := validate.FileOptions{}
+		if dir, err := os.Open(strings.TrimSuffix(f, ".jsonl") + ".dir"); err == nil {
+			defer dir.Close()
+			fo.Directions = dir
+		}
+		in, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := e.Check(context.Background(), f, in, fo, func(fd validate.Finding) {
+			if fd.Severity == validate.Error {
+				t.Errorf("%s", fd)
+			}
+		})
+		in.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range sum.Detected {
+			if d.Coverage == nil {
+				t.Fatalf("%s: no coverage", f)
+			}
+			for _, id := range d.Coverage.Exercised {
+				exercised[id] = true
+			}
+			for _, l := range [][]string{d.Coverage.Exercised, d.Coverage.Unexercised, d.Coverage.Violated} {
+				for _, id := range l {
+					checked[id] = true
+				}
+			}
+		}
+	}
+	var missing []string
+	for id := range checked {
+		if !exercised[id] {
+			missing = append(missing, id)
+		}
+	}
+	slices.Sort(missing)
+	if len(missing) > 0 || len(checked) < 40 {
+		t.Errorf("%d checked rows; no valid trace exercises %v", len(checked), missing)
+	}
+}

@@ -1,6 +1,8 @@
 // Package expect reads the NAME.expect files of the fixtures: one expected
-// finding per line, "LINE RULE POINTER" ("-" for the whole message), blank
-// lines and lines starting with "#" ignored. The validator's tests and the
+// finding per line, "LINE RULE POINTER" ("-" for the whole message),
+// optionally followed by the requirement the finding names and the side it
+// blames ("LINE RULE POINTER REQUIREMENT SIDE"), blank lines and lines
+// starting with "#" ignored. The validator's tests and the
 // protocol rules' tests compare findings with them through this one reader.
 package expect
 
@@ -20,6 +22,9 @@ type Key struct {
 	Line    int
 	Rule    string
 	Pointer string // "" for the whole message
+	// Requirement and Side, when the .expect line names them.
+	Requirement string
+	Side        string
 }
 
 // String renders the key as an .expect line.
@@ -28,11 +33,35 @@ func (k Key) String() string {
 	if p == "" {
 		p = "-"
 	}
-	return fmt.Sprintf("%d %s %s", k.Line, k.Rule, p)
+	out := fmt.Sprintf("%d %s %s", k.Line, k.Rule, p)
+	if k.Requirement != "" {
+		out += " " + k.Requirement
+		if k.Side != "" {
+			out += " " + k.Side
+		}
+	}
+	return out
 }
 
-// Of is the key of a finding.
-func Of(f finding.Finding) Key { return Key{f.Line, f.Rule, f.Pointer} }
+// Of is the key of a finding, without its requirement and side.
+func Of(f finding.Finding) Key { return Key{Line: f.Line, Rule: f.Rule, Pointer: f.Pointer} }
+
+// OfLike is the key of a finding with its requirement and side where a key
+// of want at the same line, rule and pointer names them: an .expect file
+// pins them down line by line.
+func OfLike(f finding.Finding, want []Key) Key {
+	k := Of(f)
+	for _, w := range want {
+		if w.Line == k.Line && w.Rule == k.Rule && w.Pointer == k.Pointer && w.Requirement != "" {
+			k.Requirement = f.Requirement
+			if w.Side != "" {
+				k.Side = f.Side
+			}
+			break
+		}
+	}
+	return k
+}
 
 // Read parses an .expect file.
 func Read(path string) ([]Key, error) {
@@ -49,8 +78,8 @@ func Read(path string) ([]Key, error) {
 			continue
 		}
 		fields := strings.Fields(line)
-		if len(fields) != 3 {
-			return nil, fmt.Errorf("%s:%d: want LINE RULE POINTER, got %q", path, n, line)
+		if len(fields) < 3 || len(fields) > 5 {
+			return nil, fmt.Errorf("%s:%d: want LINE RULE POINTER [REQUIREMENT [SIDE]], got %q", path, n, line)
 		}
 		ln, err := strconv.Atoi(fields[0])
 		if err != nil {
@@ -60,7 +89,14 @@ func Read(path string) ([]Key, error) {
 		if p == "-" {
 			p = ""
 		}
-		out = append(out, Key{ln, fields[1], p})
+		k := Key{Line: ln, Rule: fields[1], Pointer: p}
+		if len(fields) > 3 {
+			k.Requirement = fields[3]
+		}
+		if len(fields) > 4 {
+			k.Side = fields[4]
+		}
+		out = append(out, k)
 	}
 	return out, sc.Err()
 }

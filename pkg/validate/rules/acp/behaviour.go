@@ -123,6 +123,11 @@ func (s *state) turns(sid string) *turnState {
 // checks note on it).
 func (s *state) behaviour(m *protocol.Message, ef registry.ACPEffects, req *request) {
 	s.exercise(reqMethodPrefix)
+	if req.m != nil && req.m.Kind == registry.KindNotification {
+		// A notification: that no answer follows it is in play.
+		s.exercise(reqNoNotifAnswer)
+		s.exercise(reqNullID)
+	}
 	s.advertises(m, ef.Advertises, "/params/")
 	if p := ef.CancelsTurn; p != "" {
 		if sid, ok := m.String(p); ok {
@@ -190,14 +195,14 @@ func (s *state) conversation(m *protocol.Message, ef registry.ACPEffects, c *reg
 	}
 	switch {
 	case ts.resuming != nil:
-		m.Breach(reqResumeNoReplay, finding.Error, RuleHistoryReplay, c.At, "a %s update while session/resume of session %s (line %d) is unanswered: resuming restores a session without replaying its history; only session/load replays it", protocol.Quote(tag), protocol.Quote(sid), ts.resuming.line)
+		m.Breach(reqResumeNoReplay, finding.Error, RuleHistoryReplay, c.At, "an update of type %s while session/resume of session %s (line %d) is unanswered: resuming restores a session without replaying its history; only session/load replays it", protocol.Quote(tag), protocol.Quote(sid), ts.resuming.line)
 		ts.resuming = nil // once per resume
 	case ts.turn != nil:
 	case ts.quiet == quietCancelled:
-		m.Breach(reqUpdatesBefore, finding.Error, RuleCancellation, c.At, "a %s update for session %s after the answer that ended its cancelled turn (line %d): every update of a cancelled turn must be sent before the prompt is answered (later ones are not reported)", protocol.Quote(tag), protocol.Quote(sid), ts.quietLine)
+		m.Breach(reqUpdatesBefore, finding.Error, RuleCancellation, c.At, "an update of type %s for session %s after the answer that ended its cancelled turn (line %d): every update of a cancelled turn must be sent before the prompt is answered (later ones are not reported)", protocol.Quote(tag), protocol.Quote(sid), ts.quietLine)
 		ts.quiet = quietNone
 	case ts.quiet == quietLoaded:
-		m.Breach(reqLoadReplay, finding.Error, RuleHistoryReplay, c.At, "a %s update for session %s after the answer to session/load (line %d): the agent replays the whole history first and answers the load last (later ones are not reported)", protocol.Quote(tag), protocol.Quote(sid), ts.quietLine)
+		m.Breach(reqLoadReplay, finding.Error, RuleHistoryReplay, c.At, "an update of type %s for session %s after the answer to session/load (line %d): the agent replays the whole history first and answers the load last (later ones are not reported)", protocol.Quote(tag), protocol.Quote(sid), ts.quietLine)
 		ts.quiet = quietNone
 	}
 }
@@ -424,10 +429,10 @@ func (s *state) answeredError(m *protocol.Message, req *request) {
 	if req.m == nil {
 		// A method the version does not define: unless it is an
 		// extension the receiver may implement, "method not found".
+		s.exercise(reqAnswerCustom)
 		if strings.HasPrefix(req.name, "_") || s.elsewhere(req.name) != "" {
 			return
 		}
-		s.exercise(reqAnswerCustom)
 		if hasCode && code != codeMethodNotFound {
 			m.Breach(reqAnswerCustom, finding.Error, RuleMethodNotFound, "/error/code", "%s is no method of ACP, and the answer's error code is %d: a request for a method the receiver does not implement is answered %d (method not found)", protocol.Quote(req.name), code, codeMethodNotFound)
 		}
@@ -454,10 +459,10 @@ func (s *state) answeredError(m *protocol.Message, req *request) {
 // answeredUnknown checks a successful answer to a method the version does
 // not define.
 func (s *state) answeredUnknown(m *protocol.Message, req *request) {
+	s.exercise(reqAnswerCustom)
 	if strings.HasPrefix(req.name, "_") || s.elsewhere(req.name) != "" || req.name == "" {
 		return
 	}
-	s.exercise(reqAnswerCustom)
 	m.Breach(reqAnswerCustom, finding.Error, RuleMethodNotFound, "/result", "%s is no method of ACP (and not an extension: those start with \"_\"), yet it was answered with a result: the receiver must answer %d (method not found)", protocol.Quote(req.name), codeMethodNotFound)
 }
 
