@@ -215,7 +215,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.StringVar(&o.format, "format", "text", "output `format`: text, json, github, sarif (SARIF 2.1.0) or junit (JUnit XML)")
 	fl.StringVar(&o.protocol, "protocol", "", "force the `protocol` of every file: acp, arcp or arcan (default: detect)")
 	fl.StringVar(&o.dialect, "dialect", "", "force the version or `dialect` a trace is read as (default: what the trace says, see below)")
-	fl.StringVar(&o.direction, "direction", "", "ACP direction sidecar `file` (one c2a or a2c per message) for the single TRACE")
+	fl.StringVar(&o.direction, "direction", "", "ACP direction sidecar `file` (one c2a or a2c per line of the trace) for the single TRACE")
 	fl.Var(&maxLine, "max-line", "longest line kept, in bytes (suffixes KiB, MiB, GiB); longer lines are a finding and are skipped")
 	maxBytes := byteSizeFlag(trace.DefaultMaxBytes)
 	fl.Var(&maxBytes, "max-bytes", "most read of one trace, in bytes after decompression; past it the file ends with an io finding")

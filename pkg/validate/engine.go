@@ -243,7 +243,8 @@ func (e *Engine) Supported(protocol string) bool { return e.rulesOf(protocol) !=
 // FileOptions are the per-file inputs of Check.
 type FileOptions struct {
 	// Directions, if set, is an ACP direction sidecar: one "c2a" (client to
-	// agent) or "a2c" (agent to client) per message of the trace, in order.
+	// agent) or "a2c" (agent to client) per line of the trace (blank and
+	// unreadable lines included), in order.
 	Directions io.Reader
 	// Format forces the framing (JSONL or SSE); nil sniffs it.
 	Format *trace.Format
@@ -453,6 +454,12 @@ type fileRun struct {
 	report func(Finding)
 	sum    Summary
 	dirs   *bufio.Scanner
+	// dirLines counts the sidecar's entries read: one per line of the
+	// trace, blank and unreadable lines included.
+	dirLines int
+	// dirEnded is set when the sidecar ran out or was refused, dirShort
+	// when it ran out.
+	dirEnded, dirShort bool
 
 	control  *RuleControl
 	baseline *Baseline
@@ -1206,22 +1213,31 @@ func (r *fileRun) directions(items []*item) error {
 		return nil
 	}
 	for _, it := range items {
-		if !r.dirs.Scan() {
-			err := r.dirs.Err()
-			r.dirs = nil
-			if err != nil {
-				return fmt.Errorf("direction sidecar: %w", err)
+		// Entry k is line k's: skip those of the lines that hold no
+		// record (blank lines).
+		var d string
+		for r.dirLines < it.m.Line {
+			if !r.dirs.Scan() {
+				err := r.dirs.Err()
+				r.dirs, r.dirEnded = nil, true
+				if err != nil {
+					return fmt.Errorf("direction sidecar: %w", err)
+				}
+				// Short: the rest of the trace is read without
+				// directions, and the end of the trace says so.
+				r.dirShort = true
+				return nil
 			}
-			return fmt.Errorf("direction sidecar: it has fewer lines than the trace has messages (none for line %d)", it.m.Line)
+			r.dirLines++
+			d = strings.TrimSpace(r.dirs.Text())
 		}
-		d := strings.TrimSpace(r.dirs.Text())
 		ok := false
 		for _, a := range allowed {
 			ok = ok || d == a
 		}
 		if !ok {
-			r.dirs = nil
-			return fmt.Errorf("direction sidecar: line %d holds %s; each line must be %s", it.m.Index+1, protocol.Quote(d), strings.Join(allowed, " or "))
+			r.dirs, r.dirEnded = nil, true
+			return fmt.Errorf("direction sidecar: line %d holds %s; each line must be %s", r.dirLines, protocol.Quote(d), strings.Join(allowed, " or "))
 		}
 		it.m.Dir = d
 	}
@@ -1360,6 +1376,31 @@ func (r *fileRun) finish(lines int) {
 			r.emit(f)
 		}
 	}
+	r.sidecarCount(lines)
+}
+
+// sidecarCount warns once when the direction sidecar holds another number
+// of entries than the trace has lines: one of them was cut or is another
+// trace's, and the directions read may be shifted.
+func (r *fileRun) sidecarCount(lines int) {
+	n := r.dirLines
+	switch {
+	case r.dirShort:
+	case r.dirs == nil || lines == 0:
+		return
+	default:
+		for n <= lines && r.dirs.Scan() {
+			n++
+		}
+		if n == lines {
+			return
+		}
+	}
+	more := "fewer"
+	if n > lines {
+		more = "more"
+	}
+	r.emit(Finding{Line: 0, Severity: Warning, Rule: RuleSidecar, Message: fmt.Sprintf("the direction sidecar holds %s entries (%d) than the trace has lines (%d): it holds one direction per line of the trace, blank and unreadable lines included; the directions read may be shifted, and lines past its end were read without one", more, n, lines)})
 }
 
 // coverage sorts the rows of the trace's catalogue by what the trace showed

@@ -223,9 +223,20 @@ func TestDirectionSidecar(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "c2a or a2c") {
 		t.Fatalf("bad sidecar: %v", err)
 	}
-	_, _, err = run(t, e, in, FileOptions{Directions: strings.NewReader("c2a\n")})
-	if err == nil || !strings.Contains(err.Error(), "fewer lines") {
-		t.Fatalf("short sidecar: %v", err)
+	// A short or long sidecar is one warning; the lines past its end
+	// are read without a direction.
+	for _, sc := range []string{"c2a\n", "c2a\na2c\nc2a\n"} {
+		got, _, err = run(t, e, in, FileOptions{Directions: strings.NewReader(sc)})
+		if err != nil || len(got) != 1 || got[0].Rule != RuleSidecar || got[0].Severity != Warning {
+			t.Fatalf("sidecar %q: %v %v", sc, err, keysOf(got))
+		}
+	}
+	// One entry per line: a blank line and a line that is not JSON each
+	// have theirs, so the directions after them stay in place.
+	blank := acpInit + "\n\nnot json\n" + acpInitResp + "\n"
+	got, _, err = run(t, e, blank, FileOptions{Directions: strings.NewReader("c2a\nc2a\na2c\na2c\n")})
+	if err != nil || len(got) != 1 || got[0].Rule != RuleJSON || got[0].Line != 3 || got[0].Side != "agent" {
+		t.Fatalf("a sidecar with an entry per line: %v %v", err, got)
 	}
 }
 

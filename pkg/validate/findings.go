@@ -37,6 +37,7 @@ const (
 	RuleRoundtrip       = finding.RuleRoundtrip
 	RuleTooMany         = finding.RuleTooMany
 	RuleReplay          = finding.RuleReplay
+	RuleSidecar         = finding.RuleSidecar
 	RuleDeviationPrefix = finding.RuleDeviationPrefix
 
 	RuleUnstable       = finding.RuleUnstable

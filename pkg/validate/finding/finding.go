@@ -41,6 +41,7 @@ const (
 	RuleRoundtrip       = "roundtrip"        // decode then encode changed the message
 	RuleTooMany         = "too-many"         // more findings on one line than are reported one by one
 	RuleReplay          = "replay"           // a replayed agent answered differently in shape from the recording
+	RuleSidecar         = "sidecar"          // the direction sidecar's entries do not match the trace's lines (a warning)
 	RuleDeviationPrefix = "deviation:"       // deviation:<id>, an SDK dialect's deviation from canonical ARCP v1.1
 
 	// Shared by the protocols' rules.
@@ -56,7 +57,7 @@ const (
 func Rules() []string {
 	return []string{
 		RuleJSON, RuleLineTooLong, RuleIO, RuleEmpty, RuleSchema, RuleUnknownType,
-		RuleUnknownProtocol, RuleRoundtrip, RuleTooMany, RuleReplay,
+		RuleUnknownProtocol, RuleRoundtrip, RuleTooMany, RuleReplay, RuleSidecar,
 		RuleUnstable, RulePartialCapture, RuleStateWindow, RuleNearMiss,
 	}
 }
