@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentproto/agentproto/pkg/validate"
 	"github.com/agentproto/agentproto/schema/registry"
@@ -197,5 +199,59 @@ func TestValidTracesExerciseCheckedRows(t *testing.T) {
 	slices.Sort(missing)
 	if len(missing) > 0 || len(checked) < 40 {
 		t.Errorf("%d checked rows; no valid trace exercises %v", len(checked), missing)
+	}
+}
+
+// TestLiveEqualsOffline: a trace checked live, a line at a time as the tap
+// sees it (the first batch holding only the initialize request), gets the
+// findings its recording gets, even when initialize's answer changes the
+// version the trace is read as.
+func TestLiveEqualsOffline(t *testing.T) {
+	e, err := validate.New(validate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	traces := map[string]string{
+		// The client asks for a version that does not exist, the agent
+		// answers 2 with a body of v1's shape.
+		"downgrade": strings.Join([]string{
+			`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":65535,"clientCapabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+			`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2,"agentCapabilities":{},"authMethods":[]}}`,
+			`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w"}}`,
+			`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		}, "\n") + "\n",
+		// A v2 client, a v1 agent.
+		"v1-agent": strings.Join([]string{
+			`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"capabilities":{},"info":{"name":"c","version":"1"}}}`,
+			`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{},"authMethods":[]}}`,
+			`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`,
+			`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		}, "\n") + "\n",
+	}
+	for name, tr := range traces {
+		var offline []string
+		_, err := e.Check(context.Background(), name, strings.NewReader(tr), validate.FileOptions{}, func(f validate.Finding) { offline = append(offline, f.String()) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, pw := io.Pipe()
+		go func() {
+			first, rest, _ := strings.Cut(tr, "\n")
+			pw.Write([]byte(first + "\n"))
+			time.Sleep(60 * time.Millisecond) // past the idle time: the first batch is the request alone
+			pw.Write([]byte(rest))
+			pw.Close()
+		}()
+		var live []string
+		_, err = e.Check(context.Background(), name, pr, validate.FileOptions{Idle: 10 * time.Millisecond}, func(f validate.Finding) { live = append(live, f.String()) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(live, offline) {
+			t.Errorf("%s: live\n\t%s\noffline\n\t%s", name, strings.Join(live, "\n\t"), strings.Join(offline, "\n\t"))
+		}
+		if name == "downgrade" && len(offline) == 0 {
+			t.Errorf("%s: the answer of v1's shape for version 2 gets no finding", name)
+		}
 	}
 }

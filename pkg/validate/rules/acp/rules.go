@@ -199,6 +199,7 @@ func (r *Rules) Start(first []*protocol.Message, opts protocol.Start) (protocol.
 		return nil, err
 	}
 	s := newState(r.reg, t, why, opts.Partial)
+	s.tablesOf, s.strict = r.tables, strict
 	if !strict {
 		// The version's unstable additions are accepted, each first use
 		// a warning.
@@ -236,10 +237,13 @@ func (r *Rules) pick(first []*protocol.Message, dialect string) (v *registry.Ver
 	if v := r.snakeDialect(first); v != nil {
 		return v, "snake_case session_id members", false
 	}
-	// initialize names the version: the agent's answer, which is the
-	// version the connection speaks (a client proposes its latest, an
-	// agent that does not support it answers with its own), else the
-	// client's proposal.
+	// initialize names the version: the client's proposal, until the
+	// agent's answer names the version the connection speaks (a client
+	// proposes its latest, an agent that does not support it answers
+	// with its own), when the state changes to it. The answer decides
+	// here only when the trace holds no request: a live check and a
+	// check of its recording then read every line the same way, however
+	// the lines were batched.
 	if n, line, who, ok := r.wireVersion(first, def); ok {
 		if v := r.reg.ByWireVersion("acp", int(n)); v != nil {
 			return v, fmt.Sprintf("initialize %s protocolVersion %d, line %d", who, n, line), false
@@ -264,37 +268,34 @@ func (r *Rules) pick(first []*protocol.Message, dialect string) (v *registry.Ver
 }
 
 // wireVersion finds the protocol version initialize names in the first
-// messages: the result's (the version agreed), else the params' (the
-// version proposed).
+// messages: the request's (the version proposed), else, in a trace that
+// lacks the request, the answer's.
 func (r *Rules) wireVersion(first []*protocol.Message, def *registry.Version) (n int64, line int, who string, ok bool) {
 	init := def.ACP.Initialize()
 	if init == nil {
 		return 0, 0, "", false
 	}
-	var reqID any
-	for _, m := range first {
-		if m.Obj() == nil {
-			continue
-		}
-		if name, _ := m.Obj()["method"].(string); name == init.Method && reqID == nil {
-			reqID = m.Obj()["id"]
+	for _, want := range []string{"request", "response"} {
+		for _, m := range first {
+			if m.Obj() == nil {
+				continue
+			}
+			name, _ := m.Obj()["method"].(string)
+			_, isResult := m.Obj()["result"]
+			if want == "request" && name != init.Method || want == "response" && !isResult {
+				continue
+			}
 			for _, ptr := range init.Effects.VersionAt {
-				if v, found := protocol.IntValue(protocol.At(m.Obj(), ptr)); found && strings.HasPrefix(ptr, "/params/") {
-					n, line, who, ok = v, m.Line, "request", true
+				if v, found := protocol.IntValue(protocol.At(m.Obj(), ptr)); found && (want == "request") == strings.HasPrefix(ptr, "/params/") {
+					return v, m.Line, want, true
 				}
 			}
-			continue
-		}
-		if _, isResult := m.Obj()["result"]; !isResult || reqID == nil || !protocol.JSONEqual(m.Obj()["id"], reqID) {
-			continue
-		}
-		for _, ptr := range init.Effects.VersionAt {
-			if v, found := protocol.IntValue(protocol.At(m.Obj(), ptr)); found && strings.HasPrefix(ptr, "/result/") {
-				return v, m.Line, "response", true
+			if want == "request" {
+				break // the first initialize request names it
 			}
 		}
 	}
-	return n, line, who, ok
+	return 0, 0, "", false
 }
 
 // score counts the first messages whose method v (or an extension of it)

@@ -52,6 +52,12 @@ type state struct {
 
 	warned protocol.Once // once-per-trace warnings already given
 
+	// tablesOf compiles another version's tables (Rules.tables), for the
+	// version initialize's answer names; strict is set when the user
+	// named the version, which then never changes.
+	tablesOf func(*registry.Version) (*tables, error)
+	strict   bool
+
 	exercised    map[string]bool // requirements whose situation the trace reached
 	authMethods  string          // where the initialize result lists auth methods
 	initAnswered bool            // an initialize was answered
@@ -766,6 +772,9 @@ func (s *state) response(m *protocol.Message, idAt int) {
 	req := cands[pick].req
 	key := string(cands[pick].key)
 	m.From = sideOf(opposite(req.dir))
+	if req.eff != nil && req.eff.Effects.Initializes && hasResult {
+		s.answeredVersion(m, req)
+	}
 	s.pending.Delete(key)
 	s.answered.Put(key, true)
 	if req.eff != nil && req.eff.Effects.CreatesSession != "" && s.creating > 0 {
@@ -842,6 +851,47 @@ func (s *state) adoptStrings(v any, depth int) int {
 		}
 	}
 	return n
+}
+
+// answeredVersion changes the version the trace is read as to the one
+// initialize's answer names, if it is another version of ACP and the user
+// did not name one: the answer, and all that follows, is of the version the
+// agent chose.
+func (s *state) answeredVersion(m *protocol.Message, req *request) {
+	if s.strict || s.tablesOf == nil || s.t.v.Dialect || s.initAnswered {
+		return
+	}
+	for _, ptr := range req.eff.Effects.VersionAt {
+		if !strings.HasPrefix(ptr, "/result/") {
+			continue
+		}
+		n, ok := protocol.IntValue(m.At(ptr))
+		if !ok {
+			continue
+		}
+		v := s.reg.ByWireVersion("acp", int(n))
+		if v == nil || v == s.t.v || v.WireVersion == s.t.v.WireVersion {
+			return
+		}
+		t, err := s.tablesOf(v)
+		if err != nil {
+			return
+		}
+		var ext []*tables
+		for _, x := range s.reg.Extensions(v) {
+			xt, err := s.tablesOf(x)
+			if err != nil {
+				return
+			}
+			ext = append(ext, xt)
+		}
+		s.t, s.ext, s.tabs, s.found, s.alts = t, ext, nil, nil, nil
+		s.why = fmt.Sprintf("initialize response protocolVersion %d, line %d", n, m.Line)
+		if e := t.methods[methodKey(req.m.Method, req.m.Kind)]; e != nil {
+			req.m, req.eff = e, s.widest(e)
+		}
+		return
+	}
 }
 
 // agreed notes that the initialize answer confirms the version the trace
