@@ -120,6 +120,40 @@ type ACPEffects struct {
 	// ConfigOptions points to the ids of the session config options a
 	// message lists, each with their current value.
 	ConfigOptions *ACPConfigList `json:"config_options"`
+	// TurnState marks the notifications that report the session's
+	// foreground state (v2's state_update), and MessageID points, in the
+	// answer to a request that starts a turn, to the id of the user
+	// message the agent must then report; UserMessage marks the updates
+	// that report it.
+	TurnState   *ACPTurnState `json:"turn_state"`
+	MessageID   string        `json:"message_id"`
+	UserMessage *ACPMessageID `json:"user_message"`
+}
+
+// ACPTurnState says where a notification reports the foreground state of
+// its session: the state at State (Running or Idle, or another value,
+// which counts as running work), and on an idle state the stop reason at
+// StopReason, one of Reasons or a custom value starting with "_", and
+// Cancelled after the client cancelled the work.
+type ACPTurnState struct {
+	When       map[string]string `json:"when"`
+	State      string            `json:"state"`
+	StopReason string            `json:"stop_reason"`
+	Running    []string          `json:"running"`
+	Idle       string            `json:"idle"`
+	Reasons    []string          `json:"reasons"`
+	Cancelled  string            `json:"cancelled"`
+	// Failed is the stop reason of failed work, which cancelled work
+	// must not report.
+	Failed string `json:"failed"`
+}
+
+// ACPMessageID marks the updates whose tag at At is one of Tags, with the
+// message id at ID.
+type ACPMessageID struct {
+	At   string   `json:"at"`
+	Tags []string `json:"tags"`
+	ID   string   `json:"id"`
 }
 
 // When the agent replays a session's history (ACPEffects.Replay).

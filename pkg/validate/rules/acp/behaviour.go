@@ -41,6 +41,7 @@ type turnState struct {
 	resuming  *request   // a resume not yet answered
 	config    []string   // the ids of the config options last listed
 	hasConfig bool       // config is known
+	fg        foreground // the foreground state the session reports
 }
 
 // exercise notes that the trace reached the situation of a requirement.
@@ -132,6 +133,7 @@ func (s *state) behaviour(m *protocol.Message, ef registry.ACPEffects, req *requ
 	if p := ef.CancelsTurn; p != "" {
 		if sid, ok := m.String(p); ok {
 			if ts := s.turns(sid); ts != nil {
+				s.cancelForeground(ts)
 				if ts.turn != nil {
 					ts.turn.cancelled = true
 				}
@@ -164,6 +166,18 @@ func (s *state) behaviour(m *protocol.Message, ef registry.ACPEffects, req *requ
 	}
 	if c := ef.Conversation; c != nil && ef.Session != "" {
 		s.conversation(m, ef, c)
+	}
+	if (ef.TurnState != nil || ef.UserMessage != nil) && ef.Session != "" {
+		if sid, ok := m.String(ef.Session); ok {
+			if ts := s.turns(sid); ts != nil {
+				if ef.UserMessage != nil {
+					s.userMessage(m, ef, ts)
+				}
+				if t := ef.TurnState; t != nil && when(m, conds(t.When)) {
+					s.turnState(m, ts, t)
+				}
+			}
+		}
 	}
 	if a := ef.AuthMethod; a != nil {
 		s.authMethod(m, a)
@@ -300,7 +314,12 @@ func (s *state) answeredBehaviour(m *protocol.Message, req *request) {
 	if p := ef.CreatesSession; p != "" {
 		s.exercise(reqUniqueSession)
 	}
-	if ef.StartsTurn != "" {
+	switch {
+	case ef.StartsTurn != "" && ef.MessageID != "":
+		// The answer accepts the prompt; the session's state
+		// reports say when the work ends.
+		s.acceptedTurn(m, req)
+	case ef.StartsTurn != "":
 		s.endTurn(m, req, false)
 	}
 	if ef.CancelledOutcome != nil {

@@ -117,6 +117,9 @@ func RuleDocs() []protocol.RuleDoc {
 	}
 	return []protocol.RuleDoc{
 		{Name: finding.RuleSchema, Summary: "a message does not match its method's schema", Requirements: []string{reqSchema}},
+		// v2's schema has no null request id at all: a null-id answer
+		// breaks it there.
+		{Name: finding.RuleSchema, Summary: "a message does not match its method's schema", Requirements: []string{reqSchema, reqNullID, reqNoNotifAnswer}, Versions: stateVersions},
 		{Name: finding.RuleJSON, Summary: "a line is not a JSON-RPC message: not JSON, not UTF-8, or log output on the wire", Requirements: []string{reqAgentStdout, reqClientStdin, reqUTF8}},
 		{Name: RuleNotInitialized, Summary: "a message before initialize", Requirements: []string{reqInitFirst}},
 		{Name: RuleUnansweredResponse, Summary: "a response whose id answers no outstanding request", Requirements: []string{reqAnswerKnownID}},
@@ -131,10 +134,12 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleDirection, Summary: "a method sent by the side that handles it", Requirements: []string{reqMethodSide}},
 		{Name: RuleUnknownMethod, Summary: "a method no ACP version defines, without the \"_\" of an extension", Requirements: []string{reqMethodPrefix}},
 		{Name: RuleCancellation, Summary: "a cancelled turn that does not end with stopReason \"cancelled\", updates after its answer, or a permission request not answered \"cancelled\"", Requirements: []string{reqCancelledReason, reqUpdatesBefore, reqPermissionCancel}, Versions: effectVersions},
+		{Name: RuleCancellation, Summary: "cancelled work not reported idle with stopReason \"cancelled\", or a permission request not answered \"cancelled\"", Requirements: []string{reqCancelledReason, reqCancelNoError, reqPermissionCancel}, Versions: stateVersions},
+		{Name: RuleTurnState, Summary: "a session's reported states out of order: idle with a stop reason but no running work before it, work that ends without a stop reason or with one of one's own that lacks \"_\", a user message reported under another id than the prompt's answer named, work never reported idle again", Requirements: []string{reqRunningBeforeIdle, reqStopReason, reqCustomStopReason, reqUserMessageEcho, reqIdleWhenReady}, Versions: stateVersions},
 		{Name: RuleHistoryReplay, Summary: "session/load replaying history after its answer, or session/resume replaying it at all", Requirements: []string{reqLoadReplay, reqResumeNoReplay}, Versions: effectVersions},
 		{Name: RuleVersion, Summary: "initialize answered with an error, or with a protocol version that does not exist", Requirements: []string{reqAgentVersion}},
 		{Name: RuleDuplicateSession, Summary: "a new session whose id is already in use", Requirements: []string{reqUniqueSession}},
-		{Name: RuleNotificationAnswer, Summary: "a response with a null id where no message was unreadable: it answers a notification or nothing", Requirements: []string{reqNullID, reqNoNotifAnswer}},
+		{Name: RuleNotificationAnswer, Summary: "a response with a null id where no message was unreadable: it answers a notification or nothing", Requirements: []string{reqNullID, reqNoNotifAnswer}, Versions: effectVersions},
 		{Name: RuleMethodNotFound, Summary: "an unknown method not answered \"method not found\" (-32601), or an advertised one answered with it", Requirements: []string{reqAnswerCustom, reqAdvertisedWorks}},
 		{Name: RuleConfigOptions, Summary: "an answer to session/set_config_option that does not list every option", Requirements: []string{reqConfigComplete}, Versions: effectVersions},
 	}

@@ -109,7 +109,7 @@ func (s *state) Note() string {
 	return fmt.Sprintf("%s: %s", s.t.v.Title, s.why)
 }
 
-func (s *state) Finish(int) []finding.Finding { return nil }
+func (s *state) Finish(lastLine int) []finding.Finding { return s.unfinishedWork(lastLine) }
 
 // Lost: an unreadable line may have been a request, so an answer to an
 // unknown id is no longer an error.
