@@ -338,7 +338,9 @@ func decodeJUnit(t *testing.T, out string) junitSuites {
 func TestJUnitOutput(t *testing.T) {
 	good := writeFile(t, "good.jsonl", strings.Join([]string{acpInit, acpInitResp, acpNew, acpNewResp}, "\n"))
 	bad := writeFile(t, "bad <&\x1b>.jsonl", strings.Join([]string{acpInit, acpInitResp, acpNew, acpNewResp, acpBadType, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"},"locatons":1}}}`}, "\n"))
-	code, out, _ := runCLI(t, "", "--format", "junit", good, bad)
+	// The misspelt member is turned down to a warning, which goes to
+	// system-out.
+	code, out, _ := runCLI(t, "", "--format", "junit", "--warn", "custom-member", good, bad)
 	if code != exitFindings {
 		t.Fatalf("exit %d", code)
 	}

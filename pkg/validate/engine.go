@@ -1247,6 +1247,10 @@ func (r *fileRun) directions(items []*item) error {
 // nearMisses adds a warning for each member of the check's value, valid by
 // sch, that is a near miss of a member sch defines, if the check asks.
 func (it *item) nearMisses(sch *protocol.Schema, ck protocol.Check) {
+	if ck.Closed {
+		it.undefined(sch, ck)
+		return
+	}
 	if !ck.NearMiss {
 		return
 	}
@@ -1255,6 +1259,38 @@ func (it *item) nearMisses(sch *protocol.Schema, ck protocol.Check) {
 		it.once = append(it.once, Finding{Line: it.m.Line, Severity: Warning, Rule: RuleNearMiss, Pointer: protocol.Pointer(loc),
 			Message: fmt.Sprintf("unknown member %s is a near miss of %s, which this object defines: a receiver ignores %s, so its value is lost; did you mean %s?",
 				protocol.Quote(ms.Key), protocol.Quote(ms.Want), protocol.Quote(ms.Key), protocol.Quote(ms.Want))})
+	}
+}
+
+// undefined adds an error for each member of the check's value, valid by
+// sch (the widest schema the value may pass), that sch does not define.
+func (it *item) undefined(sch *protocol.Schema, ck protocol.Check) {
+	v := valueOf(&it.m, ck)
+	var wide map[string]bool // the members the wider schema defines too
+	if ck.Alt != nil && sch != ck.Alt {
+		wide = map[string]bool{}
+		for _, ms := range sch.Undefined(v) {
+			wide[protocol.Pointer(ms.Loc)] = true
+		}
+		for _, ms := range ck.Alt.Undefined(v) {
+			delete(wide, protocol.Pointer(ms.Loc))
+		}
+		if len(wide) > 0 {
+			// An addition of the unstable schema: the same warning as
+			// a value only it accepts.
+			it.once = append(it.once, Finding{Line: it.m.Line, Severity: Warning, Rule: ck.AltRule, Pointer: ck.Pointer(), Message: ck.AltNote, Dialect: ck.AltVersion})
+		}
+	}
+	for _, ms := range sch.Undefined(v) {
+		if wide[protocol.Pointer(ms.Loc)] {
+			continue
+		}
+		loc := append(append([]string(nil), ck.Loc...), ms.Loc...)
+		msg := fmt.Sprintf("member %s is not defined by this type: the protocol's types take no members of one's own (every name is kept for its later versions); put custom data in _meta", protocol.Quote(ms.Key))
+		if ms.Want != "" {
+			msg = fmt.Sprintf("member %s is not defined by this type: a receiver ignores it, so its value is lost; did you mean %s?", protocol.Quote(ms.Key), protocol.Quote(ms.Want))
+		}
+		it.out = append(it.out, Finding{Line: it.m.Line, Severity: Error, Rule: RuleCustomMember, Pointer: protocol.Pointer(loc), Message: msg})
 	}
 }
 

@@ -44,6 +44,7 @@ const (
 	RulePartialCapture = finding.RulePartialCapture
 	RuleStateWindow    = finding.RuleStateWindow
 	RuleNearMiss       = finding.RuleNearMiss
+	RuleCustomMember   = finding.RuleCustomMember
 )
 
 // SortedKeys returns the keys of m, most frequent first, then by name.

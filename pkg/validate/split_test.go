@@ -194,7 +194,7 @@ func TestKnownMembersHideNoNearMiss(t *testing.T) {
 		run := func(e *Engine) []Finding {
 			var out []Finding
 			if _, err := e.Check(context.Background(), p, bytes.NewReader(buf.Bytes()), FileOptions{}, func(f Finding) {
-				if f.Rule == RuleNearMiss {
+				if f.Rule == RuleNearMiss || f.Rule == RuleCustomMember {
 					out = append(out, f)
 				}
 			}); err != nil {
@@ -266,7 +266,7 @@ func TestNearMissesInKeyOrder(t *testing.T) {
 	for range 20 {
 		var got []string
 		if _, err := e.Check(context.Background(), "t", strings.NewReader(trace), FileOptions{}, func(f Finding) {
-			if f.Rule == RuleNearMiss {
+			if f.Rule == RuleNearMiss || f.Rule == RuleCustomMember {
 				got = append(got, f.Pointer)
 			}
 		}); err != nil {

@@ -49,6 +49,7 @@ const (
 	RulePartialCapture = "partial-capture" // the trace began mid-session (a warning)
 	RuleStateWindow    = "state-window"    // a check skipped on ids forgotten to bound memory (a warning)
 	RuleNearMiss       = "near-miss"       // an unknown member whose name is close to a defined one (a warning)
+	RuleCustomMember   = "custom-member"   // a member a closed type does not define
 )
 
 // Rules lists the rule names of the engine and those the protocols share
@@ -58,7 +59,7 @@ func Rules() []string {
 	return []string{
 		RuleJSON, RuleLineTooLong, RuleIO, RuleEmpty, RuleSchema, RuleUnknownType,
 		RuleUnknownProtocol, RuleRoundtrip, RuleTooMany, RuleReplay, RuleSidecar,
-		RuleUnstable, RulePartialCapture, RuleStateWindow, RuleNearMiss,
+		RuleUnstable, RulePartialCapture, RuleStateWindow, RuleNearMiss, RuleCustomMember,
 	}
 }
 

@@ -49,6 +49,27 @@ type missWalk struct {
 	out    []Miss
 	budget int
 	shapes *shapes
+	// all reports every member the schema does not define (Want set
+	// when it is a near miss), not only near misses.
+	all bool
+}
+
+// Undefined walks a value that the schema accepts and returns every member
+// of its objects that the schema does not define, other than _meta: the
+// protocol's types take no members of one's own (a near miss has Want set).
+// Objects whose schema lists no members, takes any member by a schema
+// (maps), or admits the member by a pattern are not judged.
+func (s *Schema) Undefined(v any) []Miss {
+	if s == nil || s.shapes == nil {
+		return nil
+	}
+	c, err := s.compiled()
+	if err != nil {
+		return nil
+	}
+	w := &missWalk{budget: missNodes, shapes: s.shapes, all: true}
+	w.walk([]*jsonschema.Schema{c}, v, nil, 0)
+	return w.out
 }
 
 func (w *missWalk) walk(schemas []*jsonschema.Schema, v any, loc []string, depth int) {
@@ -89,6 +110,17 @@ func (w *missWalk) walk(schemas []*jsonschema.Schema, v any, loc []string, depth
 				w.walk(subs, child, append(loc, k), depth+1)
 				continue
 			}
+			if w.all {
+				if !judged || k == "_meta" || w.admitted(flats, k) {
+					continue
+				}
+				want := w.misspelt(flats, k)
+				if _, both := v[want]; both {
+					want = ""
+				}
+				w.out = append(w.out, Miss{Loc: append(append([]string(nil), loc...), k), Key: k, Want: want})
+				continue
+			}
 			if !judged || len(k) == 0 || k[0] == '_' {
 				continue
 			}
@@ -111,6 +143,18 @@ func (w *missWalk) walk(schemas []*jsonschema.Schema, v any, loc []string, depth
 			w.walk(items, el, append(loc, itoa(i)), depth+1)
 		}
 	}
+}
+
+// admitted reports whether a pattern of the shapes admits member k.
+func (w *missWalk) admitted(flats []*flat, k string) bool {
+	for _, f := range flats {
+		for _, re := range f.patterns {
+			if re.MatchString(k) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // misspelt returns the member of the shapes that unknown key k most likely

@@ -252,6 +252,11 @@ type Check struct {
 	// of one it does (the protocol's objects are open, so the receiver
 	// silently drops it).
 	NearMiss bool
+	// Closed asks, for a value its schema accepts, for an error on each
+	// member the schema does not define (other than _meta): the
+	// protocol's types take no members of one's own (ACP reserves every
+	// name for its later versions). It implies NearMiss's hint.
+	Closed bool
 }
 
 // Pointer is the JSON pointer of the check's location: Ptr, else one made

@@ -60,6 +60,7 @@ const (
 	reqAdvertisedWorks   = "acp.cap.advertised-method-answers"
 	reqAuthTerminalGated = "acp.auth.terminal-gated"
 	reqConfigBoolGated   = "acp.config.boolean-gated"
+	reqNoRootFields      = "acp.ext.no-root-fields"
 )
 
 // gateRows names the catalogue row of each capability gate: what a side
@@ -141,6 +142,7 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleDuplicateSession, Summary: "a new session whose id is already in use", Requirements: []string{reqUniqueSession}},
 		{Name: RuleNotificationAnswer, Summary: "a response with a null id where no message was unreadable: it answers a notification or nothing", Requirements: []string{reqNullID, reqNoNotifAnswer}, Versions: effectVersions},
 		{Name: RuleMethodNotFound, Summary: "an unknown method not answered \"method not found\" (-32601), or an advertised one answered with it", Requirements: []string{reqAnswerCustom, reqAdvertisedWorks}},
+		{Name: finding.RuleCustomMember, Summary: "a member the message's type does not define, where the spec reserves every name (custom data goes in _meta)", Requirements: []string{reqNoRootFields}},
 		{Name: RuleConfigOptions, Summary: "an answer to session/set_config_option that does not list every option", Requirements: []string{reqConfigComplete}, Versions: effectVersions},
 	}
 }

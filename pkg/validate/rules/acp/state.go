@@ -373,7 +373,8 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 		if !hasParams {
 			m.Add(finding.Error, finding.RuleSchema, "/params", "%s needs \"params\" (acp: %s)", name, entry.Params)
 		} else {
-			m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: entry.params, Loc: s.t.atParams, Ptr: s.t.ptrParams, NearMiss: true}, entry, func(x *method) *protocol.Schema { return x.params }, "params"))
+			s.exercise(reqNoRootFields)
+			m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: entry.params, Loc: s.t.atParams, Ptr: s.t.ptrParams, NearMiss: true, Closed: true}, entry, func(x *method) *protocol.Schema { return x.params }, "params"))
 		}
 	}
 	// The state follows the widest table: an extension's entry for the
@@ -812,7 +813,8 @@ func (s *state) response(m *protocol.Message, idAt int) {
 	}
 	if req.m.result != nil {
 		m.RTSchema, m.RTPointer = req.m.result.ID, "/result"
-		m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: req.m.result, Loc: s.t.atResult, Ptr: s.t.ptrResult, NearMiss: true}, req.m, func(x *method) *protocol.Schema { return x.result }, "result"))
+		s.exercise(reqNoRootFields)
+		m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: req.m.result, Loc: s.t.atResult, Ptr: s.t.ptrResult, NearMiss: true, Closed: true}, req.m, func(x *method) *protocol.Schema { return x.result }, "result"))
 	}
 	if !s.stateful() {
 		return

@@ -259,7 +259,9 @@ func (s *state) Step(m *protocol.Message) {
 		return
 	}
 	m.Label = typ
-	m.From = set.from[typ]
+	if f := set.from[typ]; f == "client" || f == "runtime" {
+		m.From = f
+	}
 	s.begin(m, typ)
 	ck := protocol.Check{Schema: sch}
 	m.RTSchema = sch.ID
