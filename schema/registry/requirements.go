@@ -181,6 +181,30 @@ func (r *Registry) Requirements(v *Version, ext ...*Version) []*Requirement {
 	return out
 }
 
+// RequirementIDs is the ids of Requirements(v, ext...), each once, from a
+// table generated from the catalogues: it decodes nothing, so that every
+// run can count the rows a trace exercised.
+func (r *Registry) RequirementIDs(v *Version, ext ...*Version) []string {
+	var chain []*Version
+	if v.Extends != "" {
+		if base := r.Lookup(v.Protocol, v.Extends); base != nil {
+			chain = append(chain, base)
+		}
+	}
+	chain = append(append(chain, v), ext...)
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range chain {
+		for _, id := range catalogueIDs(w.String()) {
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
 // AllRequirements returns every row of every version of a protocol ("" for
 // all protocols), in registry order; a row two versions share appears once
 // per version.

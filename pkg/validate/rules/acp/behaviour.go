@@ -3,8 +3,10 @@ package acp
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
+	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/schema/registry"
@@ -69,11 +71,7 @@ func (s *state) Catalogue() []string {
 	for _, x := range s.ext {
 		ext = append(ext, x.v)
 	}
-	var out []string
-	for _, q := range s.reg.Requirements(s.t.v, ext...) {
-		out = append(out, q.ID)
-	}
-	return out
+	return s.reg.RequirementIDs(s.t.v, ext...)
 }
 
 // Peers names the client and the agent from initialize's clientInfo and
@@ -119,17 +117,35 @@ func (s *state) turns(sid string) *turnState {
 	return sess.turns
 }
 
-// behaviour applies the checks of a request or notification, once the
-// request is kept (req is the kept copy, so that answers find what the
-// checks note on it).
-func (s *state) behaviour(m *protocol.Message, ef registry.ACPEffects, req *request) {
+// turnsAt is turns of the session id at ptr, read without a copy where
+// the session has no turn state yet.
+func (s *state) turnsAt(m *protocol.Message, ptr string) *turnState {
+	sb, ok := m.StringBytes(ptr)
+	if !ok {
+		return nil
+	}
+	sess, _ := s.sessions.GetBytes(sb)
+	if sess == nil {
+		return nil
+	}
+	if sess.turns == nil {
+		sess.turns = &turnState{}
+	}
+	return sess.turns
+}
+
+// behaviour applies the checks of a request or notification, once a
+// request is kept (req is the kept request, so that its answer finds what
+// the checks note on it; nil for a notification).
+func (s *state) behaviour(m *protocol.Message, eff *method, req *request) {
+	ef := &eff.Effects
 	s.exercise(reqMethodPrefix)
-	if req.m != nil && req.m.Kind == registry.KindNotification {
+	if req == nil {
 		// A notification: that no answer follows it is in play.
 		s.exercise(reqNoNotifAnswer)
 		s.exercise(reqNullID)
 	}
-	s.advertises(m, ef.Advertises, "/params/")
+	s.advertises(m, eff.adWhen, "/params/")
 	if p := ef.CancelsTurn; p != "" {
 		if sid, ok := m.String(p); ok {
 			if ts := s.turns(sid); ts != nil {
@@ -143,21 +159,21 @@ func (s *state) behaviour(m *protocol.Message, ef registry.ACPEffects, req *requ
 			}
 		}
 	}
-	if p := ef.StartsTurn; p != "" {
+	if p := ef.StartsTurn; p != "" && req != nil {
 		if sid, ok := m.String(p); ok {
 			if ts := s.turns(sid); ts != nil {
 				ts.turn, ts.asks, ts.quiet = req, nil, quietNone
 			}
 		}
 	}
-	if ef.CancelledOutcome != nil && ef.Session != "" {
+	if ef.CancelledOutcome != nil && ef.Session != "" && req != nil {
 		if sid, ok := m.String(ef.Session); ok {
 			if ts := s.turns(sid); ts != nil && ts.turn != nil {
 				ts.asks = append(ts.asks, req)
 			}
 		}
 	}
-	if ef.Replay != "" && ef.AdoptsSession != "" {
+	if ef.Replay != "" && ef.AdoptsSession != "" && req != nil {
 		if sid, ok := m.String(ef.AdoptsSession); ok {
 			if ts := s.turns(sid); ts != nil && ef.Replay == registry.ReplayNever {
 				ts.resuming = req
@@ -168,25 +184,21 @@ func (s *state) behaviour(m *protocol.Message, ef registry.ACPEffects, req *requ
 		s.conversation(m, ef, c)
 	}
 	if (ef.TurnState != nil || ef.UserMessage != nil) && ef.Session != "" {
-		if sid, ok := m.String(ef.Session); ok {
-			if ts := s.turns(sid); ts != nil {
-				if ef.UserMessage != nil {
-					s.userMessage(m, ef, ts)
-				}
-				if t := ef.TurnState; t != nil && when(m, conds(t.When)) {
-					s.turnState(m, ts, t)
-				}
+		if ts := s.turnsAt(m, ef.Session); ts != nil {
+			if ef.UserMessage != nil {
+				s.userMessage(m, ef, ts)
+			}
+			if t := ef.TurnState; t != nil && when(m, eff.turnWhen) {
+				s.turnState(m, ts, t)
 			}
 		}
 	}
 	if a := ef.AuthMethod; a != nil {
 		s.authMethod(m, a)
 	}
-	if cl := ef.ConfigOptions; cl != nil && !cl.Complete && when(m, conds(cl.When)) && ef.Session != "" {
-		if sid, ok := m.String(ef.Session); ok {
-			if ts := s.turns(sid); ts != nil {
-				ts.config, ts.hasConfig = m.Strings(cl.At), true
-			}
+	if cl := ef.ConfigOptions; cl != nil && !cl.Complete && ef.Session != "" && when(m, eff.configWhen) {
+		if ts := s.turnsAt(m, ef.Session); ts != nil {
+			ts.config, ts.hasConfig = m.Strings(cl.At), true
 		}
 	}
 }
@@ -194,19 +206,21 @@ func (s *state) behaviour(m *protocol.Message, ef registry.ACPEffects, req *requ
 // conversation checks a notification that may carry a conversation entry:
 // none may come while a resume replays nothing, nor after the answer that
 // ended a cancelled turn or a load, until the next turn.
-func (s *state) conversation(m *protocol.Message, ef registry.ACPEffects, c *registry.ACPTagSet) {
-	tag, ok := m.String(c.At)
-	if !ok || !c.Has(tag) {
+func (s *state) conversation(m *protocol.Message, ef *registry.ACPEffects, c *registry.ACPTagSet) {
+	tb, ok := m.StringBytes(c.At)
+	if !ok || !c.Has(string(tb)) {
 		return
 	}
-	sid, ok := m.String(ef.Session)
+	sb, ok := m.StringBytes(ef.Session)
 	if !ok {
 		return
 	}
-	ts := s.turns(sid)
-	if ts == nil {
-		return
+	sess, _ := s.sessions.GetBytes(sb)
+	if sess == nil || sess.turns == nil {
+		return // nothing to keep quiet
 	}
+	ts := sess.turns
+	tag, sid := string(tb), string(sb)
 	switch {
 	case ts.resuming != nil:
 		m.Breach(reqResumeNoReplay, finding.Error, RuleHistoryReplay, c.At, "an update of type %s while session/resume of session %s (line %d) is unanswered: resuming restores a session without replaying its history; only session/load replays it", protocol.Quote(tag), protocol.Quote(sid), ts.resuming.line)
@@ -242,10 +256,12 @@ func (s *state) authMethod(m *protocol.Message, a *registry.ACPAuthMethod) {
 
 // advertises checks the offers a message makes at pointers under prefix
 // ("/params/" in a request or notification, "/result/" in an answer)
-// against the capabilities of the side that receives them.
-func (s *state) advertises(m *protocol.Message, ads []registry.ACPAdvertisement, prefix string) {
-	for _, ad := range ads {
-		if !strings.HasPrefix(ad.At+"/", prefix) || !when(m, conds(ad.When)) {
+// against the capabilities of the side that receives them. It reads the
+// parsed message in place: most messages offer nothing gated.
+func (s *state) advertises(m *protocol.Message, list []ads, prefix string) {
+	for i := range list {
+		ad := &list[i]
+		if !strings.HasPrefix(ad.At+"/", prefix) || !when(m, ad.when) {
 			continue
 		}
 		init, who, from := s.clientInit, "client", "initialize request's params"
@@ -256,29 +272,64 @@ func (s *state) advertises(m *protocol.Message, ads []registry.ACPAdvertisement,
 			continue
 		}
 		id := gateRow(ad.Capability)
-		for _, item := range m.Resolve(ad.At) {
-			obj, ok := item.Value.(map[string]any)
-			if !ok || !whereHolds(obj, ad.Where) || ad.Present != "" && protocol.At(obj, ad.Present) == nil {
-				continue
+		d := &m.Doc
+		base := d.Find(ad.base)
+		check := func(node, index int) {
+			if d.Type(node) != jsonscan.Object || !whereHolds(d, node, ad.Where) {
+				return
+			}
+			if ad.Present != "" && child(d, node, ad.Present) < 0 {
+				return
 			}
 			s.exercise(id)
 			if protocol.Truthy(protocol.At(init, ad.Capability)) {
-				continue
+				return
 			}
-			what, at := describeWhere(ad.Where), protocol.Pointer(item.Loc)
+			what, at := describeWhere(ad.Where), ad.base
+			if index >= 0 {
+				at += "/" + strconv.Itoa(index) + ad.rest
+			}
 			if ad.Present != "" {
 				what, at = strings.TrimPrefix(ad.Present, "/"), at+ad.Present
 			}
 			m.Breach(id, finding.Error, RuleCapability, at, "this (%s) needs the %s capability %s, which the %s does not set: a peer uses only what the other side advertised", what, who, ad.Capability, from)
 		}
+		if !ad.star {
+			if base >= 0 {
+				check(base, -1)
+			}
+			continue
+		}
+		i := 0
+		d.Elements(base, func(el int) bool {
+			node := el
+			if ad.rest != "" {
+				node = child(d, el, ad.rest)
+			}
+			if node >= 0 {
+				check(node, i)
+			}
+			i++
+			return true
+		})
 	}
 }
 
-// whereHolds reports whether each pointer of where, relative to obj, leads
-// to its string.
-func whereHolds(obj map[string]any, where map[string]string) bool {
+// child follows a relative pointer (of tokens without escapes) from node.
+func child(d *jsonscan.Doc, node int, ptr string) int {
+	for ptr != "" && node >= 0 {
+		ptr = strings.TrimPrefix(ptr, "/")
+		tok, rest, _ := strings.Cut(ptr, "/")
+		node, ptr = d.Child(node, tok), rest
+	}
+	return node
+}
+
+// whereHolds reports whether each pointer of where, relative to node,
+// leads to its string.
+func whereHolds(d *jsonscan.Doc, node int, where map[string]string) bool {
 	for p, want := range where {
-		if v, _ := protocol.At(obj, p).(string); v != want {
+		if !d.StringIs(child(d, node, p), want) {
 			return false
 		}
 	}
@@ -298,7 +349,7 @@ func describeWhere(where map[string]string) string {
 // answeredBehaviour checks a successful answer to req.
 func (s *state) answeredBehaviour(m *protocol.Message, req *request) {
 	ef := req.eff.Effects
-	s.advertises(m, ef.Advertises, "/result/")
+	s.advertises(m, req.eff.adWhen, "/result/")
 	if ef.Initializes {
 		s.exercise(reqAgentVersion)
 		s.authMethods = strings.TrimPrefix(ef.AuthMethods, "/result")

@@ -114,6 +114,20 @@ type method struct {
 	sessionWhen, toolCallWhen [][]cond
 	// The summary's names of its answers ("session/new response").
 	responseLabel, errorLabel string
+	// The conditions of Effects.Advertises, ConfigOptions and
+	// TurnState, made once.
+	adWhen               []ads
+	configWhen, turnWhen []cond
+}
+
+// ads is one offer of Effects.Advertises with its conditions, and its
+// pointer cut at its "*" (base, then the rest after it; star is set when
+// it has one).
+type ads struct {
+	*registry.ACPAdvertisement
+	when       []cond
+	base, rest string
+	star       bool
 }
 
 // cond is one condition of an effect: the string at a pointer.
@@ -169,6 +183,20 @@ func (r *Rules) tables(v *registry.Version) (*tables, error) {
 		}
 		for _, tc := range m.Effects.ToolCalls {
 			mm.toolCallWhen = append(mm.toolCallWhen, conds(tc.When))
+		}
+		for i := range m.Effects.Advertises {
+			ad := &m.Effects.Advertises[i]
+			a := ads{ACPAdvertisement: ad, when: conds(ad.When), base: ad.At}
+			if b, r, ok := strings.Cut(ad.At, "/*"); ok {
+				a.base, a.rest, a.star = b, r, true
+			}
+			mm.adWhen = append(mm.adWhen, a)
+		}
+		if c := m.Effects.ConfigOptions; c != nil {
+			mm.configWhen = conds(c.When)
+		}
+		if t := m.Effects.TurnState; t != nil {
+			mm.turnWhen = conds(t.When)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: method %s: %w", v, m.Method, err)

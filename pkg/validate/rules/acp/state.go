@@ -383,9 +383,12 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 	eff := f.eff
 	// On the stack: only a request that awaits its answer is kept.
 	req := &request{line: m.Line, dir: dir, name: name, m: entry, eff: eff}
-	for _, p := range [...]string{eff.Effects.Session, eff.Effects.AdoptsSession, eff.Effects.StartsTurn} {
-		if p != "" && req.sid == "" {
-			req.sid, _ = m.String(p)
+	if ef := &eff.Effects; hasID && (ef.StartsTurn != "" || ef.CancelledOutcome != nil || ef.Replay != "" || ef.ConfigOptions != nil) {
+		// The answer's checks need the session the request names.
+		for _, p := range [...]string{ef.Session, ef.AdoptsSession, ef.StartsTurn} {
+			if p != "" && req.sid == "" {
+				req.sid, _ = m.String(p)
+			}
 		}
 	}
 	if p := eff.Effects.ClosesSession; p != "" {
@@ -419,15 +422,16 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 	if eff.Effects.CreatesSession != "" {
 		s.creating++
 	}
+	var kept *request // the request as kept, for what its answer checks
 	if hasID {
 		if k, ok := s.idKey(dir, m, idAt); ok {
-			kept := *req
-			s.pending.Put(string(k), &kept)
-			req = &kept
+			kept = new(request)
+			*kept = *req
+			s.pending.Put(string(k), kept)
 		}
 	}
 	if s.stateful() {
-		s.behaviour(m, eff.Effects, req)
+		s.behaviour(m, eff, kept)
 	}
 }
 

@@ -63,10 +63,13 @@ func (s *state) cancelForeground(ts *turnState) {
 
 // userMessage checks that the first user message reported after a prompt
 // was accepted carries the id the answer named.
-func (s *state) userMessage(m *protocol.Message, ef registry.ACPEffects, ts *turnState) {
+func (s *state) userMessage(m *protocol.Message, ef *registry.ACPEffects, ts *turnState) {
 	um := ef.UserMessage
-	tag, ok := m.String(um.At)
-	if !ok || !contains(um.Tags, tag) || ts.fg.wantMsg == "" {
+	if ts.fg.wantMsg == "" {
+		return
+	}
+	tag, ok := m.StringBytes(um.At)
+	if !ok || !contains(um.Tags, string(tag)) {
 		return
 	}
 	want := ts.fg.wantMsg
