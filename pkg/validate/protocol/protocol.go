@@ -43,6 +43,15 @@ type Message struct {
 	// Version, if set, names the schema version the message was checked
 	// against when it differs from the trace's ("v1-unstable").
 	Version string
+	// From is the side that sent the message as the rules decided it,
+	// one of the protocol's Directions ("c2a", "a2c"; "c2r", "r2c"): the
+	// sidecar's direction, else the sender the method or message table
+	// names, else the sender of the request a response answers; "" when
+	// it cannot be told.
+	From string
+	// Answers is the line of the request the message answers, as the
+	// rules paired them; 0 for none.
+	Answers int
 
 	value any  // the whole value, once built
 	built bool // value is set

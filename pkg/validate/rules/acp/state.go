@@ -324,6 +324,7 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 			dir = a2c
 		}
 	}
+	m.From = dir
 	if wrongKind && entry.Kind == registry.KindNotification {
 		m.Add(finding.Error, finding.RuleSchema, "/id", "%s is a notification: it must not carry an \"id\" (a receiver sends no answer)", name)
 	}
@@ -710,6 +711,10 @@ func (s *state) response(m *protocol.Message, idAt int) {
 	}
 	req := cands[pick].req
 	key := string(cands[pick].key)
+	m.Answers = req.line
+	if m.Dir == "" {
+		m.From = opposite(req.dir)
+	}
 	s.pending.Delete(key)
 	s.answered.Put(key, true)
 	if req.eff != nil && req.eff.Effects.CreatesSession != "" && s.creating > 0 {

@@ -257,6 +257,14 @@ func (s *state) Step(m *protocol.Message) {
 		return
 	}
 	m.Label = typ
+	if e := set.t.Message(typ); e != nil && m.Dir == "" {
+		switch e.Direction {
+		case "client":
+			m.From = "c2r"
+		case "runtime":
+			m.From = "r2c"
+		}
+	}
 	s.begin(m, typ)
 	ck := protocol.Check{Schema: sch}
 	m.RTSchema = sch.ID
