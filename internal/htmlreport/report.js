@@ -156,10 +156,10 @@
 
   function findingLine(f) {
     var d = el('div', 'f ' + f.sev);
-    add(d, el('span', 'sev', f.sev), el('span', 'rule', f.rule));
-    if (f.req) add(d, el('span', 'req', f.req));
-    if (f.side) add(d, el('span', 'side', 'side: ' + f.side));
-    if (f.ptr) add(d, el('span', 'ptr', f.ptr));
+    add(d, el('span', 'sev', f.sev), ' ', el('span', 'rule', f.rule), ' ');
+    if (f.req) add(d, el('span', 'req', f.req), ' ');
+    if (f.side) add(d, el('span', 'side', 'side: ' + f.side), ' ');
+    if (f.ptr) add(d, el('span', 'ptr', f.ptr), ' ');
     add(d, f.msg);
     return d;
   }
@@ -317,9 +317,9 @@
 
   function findingCard(f, shown, on) {
     var c = el('div', 'fd ' + f.sev + (on ? ' on' : ''));
-    add(c, el('span', 'sev', f.sev), el('span', 'rule', f.rule));
-    if (f.req) add(c, el('span', 'req', 'requirement ' + f.req));
-    if (f.side) add(c, el('span', 'side', 'side at fault: ' + f.side));
+    add(c, el('span', 'sev', f.sev), ' ', el('span', 'rule', f.rule), ' ');
+    if (f.req) add(c, el('span', 'req', 'requirement ' + f.req), ' ');
+    if (f.side) add(c, el('span', 'side', 'side at fault: ' + f.side), ' ');
     if (f.ptr) add(c, el('span', 'ptr', f.ptr));
     add(c, el('div', 'msgtext', f.msg));
     return c;
