@@ -150,7 +150,9 @@
     add(box, el('span', 'lbl', r.label || (r.text ? '(unlabelled)' : '(empty)')));
     if (r.answers) add(box, lineLink(S.t, r.answers, '↩ L' + r.answers));
     if (r.answeredBy) add(box, lineLink(S.t, r.answeredBy, '→ L' + r.answeredBy));
-    if (r.brief && r.brief !== r.label) add(box, el('span', 'brief', r.brief));
+    var brief = r.brief;
+    if (brief && r.label && brief.indexOf(r.label) === 0) brief = brief.slice(r.label.length).replace(/^[\s:]+/, '');
+    if (brief) add(box, el('span', 'brief', brief));
     return box;
   }
 
@@ -279,6 +281,7 @@
     var T = D.traces[S.t];
     var r = T.byLine.get(line);
     detail.textContent = '';
+    detail.scrollTop = 0;
     if (!r) {
       var fs = T.orphans.filter(function (f) { return f.line === line; });
       add(detail, el('h2', null, 'Line ' + line));
