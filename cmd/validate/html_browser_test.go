@@ -374,6 +374,41 @@ func TestHTMLReportInteractions(t *testing.T) {
 	}
 }
 
+// TestHTMLReportTraces: a report of several traces opens at the trace and
+// line its link names, also after a reload.
+func TestHTMLReportTraces(t *testing.T) {
+	tb := newBrowser(t)
+	first, second := "../../fixtures/arcan/valid/tool-run.jsonl", "../../fixtures/arcp/v1.1/invalid/seq-gap.jsonl"
+	p := htmlReport(t, t.TempDir(), first, second)
+	fs, _ := validateJSON(t, second)
+	if len(fs) == 0 || fs[0].Line == 0 {
+		t.Fatalf("%s: want a finding on a line, got %v", second, fs)
+	}
+	hash := fmt.Sprintf("#t2-L%d", fs[0].Line)
+	for _, reload := range []bool{false, true} {
+		if reload {
+			tb.do(t, chromedp.Reload(), chromedp.WaitReady(`html[data-ready="1"]`, chromedp.ByQuery))
+		} else {
+			tb.open(t, p, hash)
+		}
+		tb.do(t, chromedp.WaitVisible(fmt.Sprintf(`#sizer .row.sel[data-line="%d"]`, fs[0].Line), chromedp.ByQuery))
+		if meta := tb.text(t, "#trace-meta"); !strings.Contains(meta, second) || !strings.Contains(meta, "ARCP") {
+			t.Errorf("%s (reload %v) shows the trace %q", hash, reload, meta)
+		}
+		if row := tb.text(t, "#sizer .row.sel"); !strings.Contains(row, fs[0].Rule) {
+			t.Errorf("%s (reload %v): the selected row lacks %s:\n%s", hash, reload, fs[0].Rule, row)
+		}
+	}
+	var value string
+	tb.eval(t, `document.getElementById("trace").value`, &value)
+	if value != "1" {
+		t.Errorf("the trace menu shows trace %q, want the second (1)", value)
+	}
+	if bad := tb.problems(); len(bad) > 0 {
+		t.Fatalf("the page misbehaved: %v", bad)
+	}
+}
+
 // injection is a trace that puts markup and script everywhere a trace's
 // text reaches the page: strings, keys, method names, session and tool
 // call ids, titles, and (in the test) the file's name.

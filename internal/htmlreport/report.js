@@ -331,7 +331,7 @@
   function lifeNode(T, li) {
     var L = T.lives[li];
     var d = el('div', 'life');
-    add(d, el('b', null, L[0] + ' ' + L[1]), L[2] ? ' · ' + L[2] : '');
+    add(d, el('b', null, L[0] + ' ' + L[1]), L[2] && L[2] !== L[0] + ' ' + L[1] ? ' · ' + L[2] : '');
     var ol = el('ol');
     L[3].forEach(function (s) {
       var item = el('li');
