@@ -27,8 +27,9 @@ type step struct {
 	more  int // messages after line that left the state as it was
 }
 
-// maxSteps bounds the steps kept of one lifecycle.
-const maxSteps = 200
+// maxSteps bounds the steps kept of one lifecycle, and maxSubmits the
+// unanswered ARCP submits remembered.
+const maxSteps, maxSubmits = 200, 10000
 
 // view is what a trace's messages add up to.
 type view struct {
@@ -40,6 +41,9 @@ type view struct {
 	// asked holds, by line, the requests that may be answered: their
 	// type and groups, for their answers.
 	asked map[int]*asked
+	// submits holds the lines of ARCP job.submit messages by the
+	// trace_id the runtime echoes on job.accepted.
+	submits map[string]int
 }
 
 type asked struct {
@@ -49,7 +53,7 @@ type asked struct {
 }
 
 func newView() *view {
-	return &view{peers: map[string]string{}, gindex: map[string]int{}, lindex: map[string]int{}, asked: map[int]*asked{}}
+	return &view{peers: map[string]string{}, gindex: map[string]int{}, lindex: map[string]int{}, asked: map[int]*asked{}, submits: map[string]int{}}
 }
 
 func (v *view) group(name string) int {
@@ -88,9 +92,13 @@ func (v *view) life(kind, id, group string, line int, state string) int {
 
 // facts is what one message shows.
 type facts struct {
-	brief  string
-	groups []int
-	lives  []int
+	brief string
+	// answers is the line of the request a message answers, where the
+	// protocol correlates them and the engine does not pair them (an
+	// ARCP job.accepted echoes its job.submit's trace_id).
+	answers int
+	groups  []int
+	lives   []int
 }
 
 // str reads a string member at a path of object keys.
@@ -355,6 +363,19 @@ func (v *view) arcp(rw *row, o map[string]any) facts {
 	case "job.submit":
 		if a := str(o, "payload", "agent"); a != "" {
 			f.brief += ": " + short(a, 60)
+		}
+		if tid := str(o, "trace_id"); tid != "" && len(v.submits) < maxSubmits {
+			v.submits[tid] = rw.line
+		}
+	case "job.accepted":
+		if tid := str(o, "trace_id"); tid != "" && job != "" {
+			if line, ok := v.submits[tid]; ok {
+				delete(v.submits, tid)
+				if rw.answers == 0 {
+					f.answers = line
+				}
+				v.life("job", job, "session "+sid, line, "job.submit")
+			}
 		}
 	}
 	if job != "" {

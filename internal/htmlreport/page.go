@@ -109,7 +109,11 @@ func (r *Report) data() *jsReport {
 			if lives == nil {
 				lives = []int{}
 			}
-			jt.Rows = append(jt.Rows, []any{rw.n, rw.line, from, inert(rw.label), inert(rw.facts.brief), rw.answers, groups, lives, rw.text, rw.cut})
+			answers := rw.answers
+			if answers == 0 {
+				answers = rw.facts.answers
+			}
+			jt.Rows = append(jt.Rows, []any{rw.n, rw.line, from, inert(rw.label), inert(rw.facts.brief), answers, groups, lives, rw.text, rw.cut})
 		}
 		jt.Findings = make([][]any, 0, len(t.findings))
 		for _, f := range t.findings {
