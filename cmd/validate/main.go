@@ -92,6 +92,10 @@ Examples:
   validate --format sarif traces/ > validate.sarif
                                             SARIF 2.1.0 for code scanning; --format junit for
                                             JUnit XML test reports
+  validate --format html traces/ > report.html
+                                            one self-contained page to look at: both peers'
+                                            messages in two lanes, requests linked to answers,
+                                            every finding at its message (report.html#L14)
   validate --disable unstable --warn capability traces/
                                             turn a rule off, or its errors into warnings
                                             (also per path glob in .agentproto.json)
