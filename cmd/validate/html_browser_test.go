@@ -18,6 +18,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/agentproto/agentproto/internal/htmlreport"
+	"github.com/agentproto/agentproto/pkg/validate"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 )
 
@@ -404,6 +406,54 @@ func TestHTMLReportTraces(t *testing.T) {
 	if value != "1" {
 		t.Errorf("the trace menu shows trace %q, want the second (1)", value)
 	}
+	if bad := tb.problems(); len(bad) > 0 {
+		t.Fatalf("the page misbehaved: %v", bad)
+	}
+}
+
+// TestHTMLReportBounded: a report past its bound shows every finding with
+// the messages around it, says what it left out, and marks the gaps.
+func TestHTMLReportBounded(t *testing.T) {
+	tb := newBrowser(t)
+	lines := strings.Split(strings.TrimSpace(acpTrace(600)), "\n")
+	bad := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":7}}}}`
+	lines[295], lines[487] = bad, bad // lines 296 and 488, message chunks
+	trace := strings.Join(lines, "\n") + "\n"
+	e, err := validate.New(validate.Options{Fast: typed.Checker{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := htmlreport.New(htmlreport.Options{MaxRows: 100, Context: 2})
+	sum, err := e.Check(context.Background(), "big.jsonl", strings.NewReader(trace), validate.FileOptions{Message: func(m validate.MessageInfo) { r.Message("big.jsonl", m) }}, r.Finding)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.End("big.jsonl", sum)
+	var buf bytes.Buffer
+	if _, err := r.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "big.html")
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tb.open(t, p, "#L488")
+	tb.do(t, chromedp.WaitVisible(`#sizer .row.sel[data-line="488"]`, chromedp.ByQuery))
+	n := len(lines)
+	want := fmt.Sprintf("leaves out %d messages (lines 101–293, 299–485, 491–%d)", n-100-10, n)
+	if got := tb.text(t, "#omitted"); !strings.Contains(got, want) {
+		t.Errorf("the notice says %q, want %q", got, want)
+	}
+	var around []string
+	tb.eval(t, `Array.from(document.querySelectorAll("#sizer > div")).map(e => e.classList.contains("gap") ? "gap: " + e.textContent : e.dataset.line)`, &around)
+	joined := strings.Join(around, ",")
+	if !strings.Contains(joined, "gap: … 187 messages left out") || !strings.Contains(joined, ",486,487,488,489,490,gap") {
+		t.Errorf("around line 488 the timeline shows %q", joined)
+	}
+	// n jumps to the next finding, p back.
+	tb.do(t, chromedp.KeyEvent("p"), chromedp.WaitVisible(`#sizer .row.sel[data-line="296"]`, chromedp.ByQuery))
+	tb.do(t, chromedp.KeyEvent("n"), chromedp.WaitVisible(`#sizer .row.sel[data-line="488"]`, chromedp.ByQuery))
+	tb.do(t, chromedp.KeyEvent("j"), chromedp.WaitVisible(`#sizer .row.sel[data-line="489"]`, chromedp.ByQuery))
 	if bad := tb.problems(); len(bad) > 0 {
 		t.Fatalf("the page misbehaved: %v", bad)
 	}

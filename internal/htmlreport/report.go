@@ -227,8 +227,12 @@ func (r *Report) End(file string, sum validate.Summary) {
 // optional reads a string field of a finding by name, so that fields the
 // finding type gains (the requirement a finding breaks, the side at
 // fault) show as soon as they exist.
-func optional(f validate.Finding, name string) string {
-	v := reflect.ValueOf(f).FieldByName(name)
+func optional(f any, name string) string {
+	v := reflect.ValueOf(f)
+	if v.Kind() != reflect.Struct {
+		return ""
+	}
+	v = v.FieldByName(name)
 	if !v.IsValid() {
 		return ""
 	}

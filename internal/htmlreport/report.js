@@ -409,6 +409,20 @@
     if (h) select(h.t, h.line);
   });
 
+  // Keys: j or ↓ the next message shown, k or ↑ the one before, n the
+  // next with a finding, p the one before it.
+  document.addEventListener('keydown', function (ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || /^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName)) return;
+    var step = { j: 1, ArrowDown: 1, k: -1, ArrowUp: -1, n: 1, p: -1 }[ev.key];
+    if (!step) return;
+    var onlyFindings = ev.key === 'n' || ev.key === 'p';
+    var T = D.traces[S.t], r = T.byLine.get(S.sel), k = r ? vis.indexOf(r) : (step > 0 ? -1 : vis.length);
+    for (k += step; k >= 0 && k < vis.length; k += step) {
+      var it = vis[k];
+      if (!it.gap && (!onlyFindings || it.f.length)) { ev.preventDefault(); go(S.t, it.line); return; }
+    }
+  });
+
   function kvTable(title, pairs) {
     var box = el('div');
     box.appendChild(el('b', null, title));
