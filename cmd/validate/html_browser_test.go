@@ -376,6 +376,64 @@ func TestHTMLReportInteractions(t *testing.T) {
 	}
 }
 
+// TestHTMLReportEveryFixture opens the report of the whole fixtures tree
+// (every protocol, and the unreadable, empty and unrecognised files of
+// fixtures/misc) at each trace in turn, with its summary open: each shows
+// its name and its errors and warnings as --format json counts them, and
+// nothing throws.
+func TestHTMLReportEveryFixture(t *testing.T) {
+	tb := newBrowser(t)
+	p := htmlReport(t, t.TempDir(), "../../fixtures")
+	fs, _ := validateJSON(t, "../../fixtures")
+	type count struct{ errors, warnings int }
+	want := map[string]*count{}
+	for _, f := range fs {
+		c := want[f.File]
+		if c == nil {
+			c = &count{}
+			want[f.File] = c
+		}
+		if f.Severity == "error" {
+			c.errors++
+		} else {
+			c.warnings++
+		}
+	}
+	tb.open(t, p, "")
+	// Each trace in turn, as its #t<N>-L1 link opens it (the hashchange
+	// is dispatched here, so that the page answers at once).
+	var seen []struct {
+		Name, Errors, Warnings string
+	}
+	tb.eval(t, `(function () {
+		var out = [], n = document.getElementById("trace").options.length;
+		for (var i = 1; i <= n; i++) {
+			history.replaceState(null, "", "#t" + i + "-L1");
+			window.dispatchEvent(new HashChangeEvent("hashchange"));
+			document.querySelector("#summary").open = true;
+			out.push({Name: document.querySelector("#trace-meta b").textContent,
+				Errors: document.querySelector("#c-errors .n").textContent,
+				Warnings: document.querySelector("#c-warnings .n").textContent});
+		}
+		return out;
+	})()`, &seen)
+	if len(seen) < 100 {
+		t.Fatalf("%d traces in the report of the fixtures", len(seen))
+	}
+	for _, s := range seen {
+		c := want[s.Name]
+		if c == nil {
+			c = &count{}
+		}
+		if s.Errors != fmt.Sprint(c.errors) || s.Warnings != fmt.Sprint(c.warnings) {
+			t.Errorf("%s: the page counts %s errors and %s warnings, --format json %d and %d", s.Name, s.Errors, s.Warnings, c.errors, c.warnings)
+		}
+	}
+	if bad := tb.problems(); len(bad) > 0 {
+		t.Fatalf("the page misbehaved: %v", bad)
+	}
+}
+
 // TestHTMLReportTraces: a report of several traces opens at the trace and
 // line its link names, also after a reload.
 func TestHTMLReportTraces(t *testing.T) {

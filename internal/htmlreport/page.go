@@ -79,6 +79,12 @@ func (r *Report) data() *jsReport {
 		jt := &jsTrace{Name: inert(t.name), Peers: t.view.peers, Lines: t.sum.Lines, Messages: t.sum.Messages,
 			Errors: t.sum.Errors, Warnings: t.sum.Warnings, ByType: sortedCounts(t.sum.ByType), ByRule: sortedCounts(t.sum.ByRule),
 			Groups: t.view.groups, Omitted: t.omitted, Ranges: t.ranges, Cut: t.cutLines, MaxLine: r.opts.MaxLine, Bounded: t.bounded}
+		if jt.Groups == nil {
+			jt.Groups = []string{}
+		}
+		if jt.Ranges == nil {
+			jt.Ranges = [][2]int{}
+		}
 		if len(t.sum.Detected) > 0 {
 			d := t.sum.Detected[0]
 			jt.Protocol, jt.Dialect, jt.Note = inert(d.Protocol), inert(d.Dialect), inert(d.Note)
