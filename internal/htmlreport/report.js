@@ -150,6 +150,17 @@
     add(box, el('span', 'lbl', r.label || (r.text ? '(unlabelled)' : '(empty)')));
     if (r.answers) add(box, lineLink(S.t, r.answers, '↩ L' + r.answers));
     if (r.answeredBy) add(box, lineLink(S.t, r.answeredBy, '→ L' + r.answeredBy));
+    var T = D.traces[S.t];
+    if (T.groups.length > 1 && r.groups.length) {
+      // The session (job, run) as a chip, its colour from its name.
+      var g = r.groups[r.groups.length - 1], name = T.groups[g], id = name.slice(name.indexOf(' ') + 1);
+      var chip = el('span', 'chip', id.length > 14 ? '…' + id.slice(-12) : id);
+      chip.title = name;
+      var h = 0;
+      for (var i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) % 360;
+      chip.style.background = 'hsl(' + h + ', 60%, 88%)';
+      add(box, chip);
+    }
     var brief = r.brief;
     if (brief && r.label && brief.indexOf(r.label) === 0) brief = brief.slice(r.label.length).replace(/^[\s:]+/, '');
     if (brief) add(box, el('span', 'brief', brief));
