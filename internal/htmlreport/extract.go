@@ -27,9 +27,10 @@ type step struct {
 	more  int // messages after line that left the state as it was
 }
 
-// maxSteps bounds the steps kept of one lifecycle, and maxSubmits the
-// unanswered ARCP submits remembered.
-const maxSteps, maxSubmits = 200, 10000
+// maxSteps bounds the steps kept of one lifecycle, maxSubmits the
+// unanswered ARCP submits remembered, maxLives the lifecycles and
+// maxGroups the sessions, jobs and runs followed in one trace.
+const maxSteps, maxSubmits, maxLives, maxGroups = 200, 10000, 20000, 5000
 
 // view is what a trace's messages add up to.
 type view struct {
@@ -44,6 +45,9 @@ type view struct {
 	// submits holds the lines of ARCP job.submit messages by the
 	// trace_id the runtime echoes on job.accepted.
 	submits map[string]int
+	// moreLives and moreGroups count the messages that would have begun
+	// a lifecycle or a group past the bounds.
+	moreLives, moreGroups int
 }
 
 type asked struct {
@@ -56,20 +60,48 @@ func newView() *view {
 	return &view{peers: map[string]string{}, gindex: map[string]int{}, lindex: map[string]int{}, asked: map[int]*asked{}, submits: map[string]int{}}
 }
 
+// group returns the index of the session, job or run name; -1 past
+// maxGroups.
 func (v *view) group(name string) int {
 	if i, ok := v.gindex[name]; ok {
 		return i
+	}
+	if len(v.groups) >= maxGroups {
+		v.moreGroups++
+		return -1
 	}
 	v.gindex[name] = len(v.groups)
 	v.groups = append(v.groups, name)
 	return len(v.groups) - 1
 }
 
-// life adds a step to the lifecycle kind/id and returns its index.
+// addGroup appends the group name to gs, if it is followed.
+func (v *view) addGroup(gs []int, name string) []int {
+	if i := v.group(name); i >= 0 {
+		gs = append(gs, i)
+	}
+	return gs
+}
+
+// addLife adds a step to a lifecycle and appends its index to ls, if it
+// is followed.
+func (v *view) addLife(ls []int, kind, id, group string, line int, state string) []int {
+	if i := v.life(kind, id, group, line, state); i >= 0 {
+		ls = append(ls, i)
+	}
+	return ls
+}
+
+// life adds a step to the lifecycle kind/id and returns its index; -1
+// past maxLives.
 func (v *view) life(kind, id, group string, line int, state string) int {
 	k := kind + "\x00" + id
 	i, ok := v.lindex[k]
 	if !ok {
+		if len(v.lives) >= maxLives {
+			v.moreLives++
+			return -1
+		}
 		i = len(v.lives)
 		v.lindex[k] = i
 		v.lives = append(v.lives, &lifecycle{kind: kind, id: id, group: group})
@@ -180,7 +212,7 @@ func (v *view) acp(rw *row, o map[string]any) facts {
 		delete(v.asked, rw.answers) // each request is answered once
 	}
 	if sid != "" {
-		f.groups = append(f.groups, v.group("session "+sid))
+		f.groups = v.addGroup(f.groups, "session "+sid)
 	} else if req != nil {
 		f.groups = req.groups
 	}
@@ -215,7 +247,7 @@ func (v *view) acp(rw *row, o map[string]any) facts {
 				state += ": " + short(t, 60)
 			}
 			f.brief = state
-			f.lives = append(f.lives, v.life("tool call", str(u, "toolCallId"), gname, rw.line, state))
+			f.lives = v.addLife(f.lives, "tool call", str(u, "toolCallId"), gname, rw.line, state)
 		case str(u, "terminalId") != "":
 			state := kind
 			if c := str(u, "command"); c != "" {
@@ -225,7 +257,7 @@ func (v *view) acp(rw *row, o map[string]any) facts {
 				state += fmt.Sprintf(" exit %v", x)
 			}
 			f.brief = state
-			f.lives = append(f.lives, v.life("terminal", str(u, "terminalId"), gname, rw.line, state))
+			f.lives = v.addLife(f.lives, "terminal", str(u, "terminalId"), gname, rw.line, state)
 		case strings.HasPrefix(kind, "plan"):
 			entries, _ := at(u, "entries").([]any)
 			if entries == nil {
@@ -240,7 +272,7 @@ func (v *view) acp(rw *row, o map[string]any) facts {
 				id = sid
 			}
 			f.brief = state
-			f.lives = append(f.lives, v.life("plan", id, gname, rw.line, state))
+			f.lives = v.addLife(f.lives, "plan", id, gname, rw.line, state)
 		default:
 			if t := str(u, "content", "text"); t != "" {
 				f.brief += ": " + short(t, 80)
@@ -252,11 +284,11 @@ func (v *view) acp(rw *row, o map[string]any) facts {
 			state += ": " + short(t, 60)
 		}
 		f.brief = state
-		f.lives = append(f.lives, v.life("permission", fmt.Sprintf("line %d", rw.line), gname, rw.line, state))
+		f.lives = v.addLife(f.lives, "permission", fmt.Sprintf("line %d", rw.line), gname, rw.line, state)
 	case strings.HasPrefix(method, "terminal/"):
 		if id := str(o, "params", "terminalId"); id != "" {
 			f.brief = method + " " + id
-			f.lives = append(f.lives, v.life("terminal", id, gname, rw.line, method))
+			f.lives = v.addLife(f.lives, "terminal", id, gname, rw.line, method)
 		} else if method == "terminal/create" {
 			f.brief = "create: " + short(str(o, "params", "command"), 60)
 		}
@@ -291,13 +323,12 @@ func (v *view) acp(rw *row, o map[string]any) facts {
 				state = "answered with an error"
 			}
 			f.brief = state
-			f.lives = append(f.lives, v.life("permission", fmt.Sprintf("line %d", rw.answers), gname, rw.line, state))
+			f.lives = v.addLife(f.lives, "permission", fmt.Sprintf("line %d", rw.answers), gname, rw.line, state)
 		case "terminal/create":
 			if id := str(o, "result", "terminalId"); id != "" {
 				create := "create: " + short(str(req.obj, "params", "command"), 60)
-				i := v.life("terminal", id, gname, rw.answers, create)
-				v.life("terminal", id, gname, rw.line, "created "+id)
-				f.lives = append(f.lives, i)
+				v.life("terminal", id, gname, rw.answers, create)
+				f.lives = v.addLife(f.lives, "terminal", id, gname, rw.line, "created "+id)
 			}
 		case "session/prompt":
 			if s := str(o, "result", "stopReason"); s != "" {
@@ -342,10 +373,10 @@ func (v *view) arcp(rw *row, o map[string]any) facts {
 		job = str(o, "payload", "job_id")
 	}
 	if sid != "" {
-		f.groups = append(f.groups, v.group("session "+sid))
+		f.groups = v.addGroup(f.groups, "session "+sid)
 	}
 	if job != "" {
-		f.groups = append(f.groups, v.group("job "+job))
+		f.groups = v.addGroup(f.groups, "job "+job)
 	}
 	f.brief = typ
 	switch typ {
@@ -387,7 +418,7 @@ func (v *view) arcp(rw *row, o map[string]any) facts {
 			}
 			f.brief = typ + " " + state
 		}
-		f.lives = append(f.lives, v.life("job", job, "session "+sid, rw.line, state))
+		f.lives = v.addLife(f.lives, "job", job, "session "+sid, rw.line, state)
 	}
 	return f
 }
@@ -397,7 +428,7 @@ func (v *view) arcan(rw *row, o map[string]any) facts {
 	pt := str(o, "part_type")
 	run := str(o, "run_id")
 	if run != "" {
-		f.groups = append(f.groups, v.group("run "+run))
+		f.groups = v.addGroup(f.groups, "run "+run)
 	}
 	f.brief = pt
 	if pt == "run_started" {
@@ -422,7 +453,7 @@ func (v *view) arcan(rw *row, o map[string]any) facts {
 			state += ": " + short(tool, 40)
 		}
 		f.brief = state
-		f.lives = append(f.lives, v.life("tool call", call, "run "+run, rw.line, state))
+		f.lives = v.addLife(f.lives, "tool call", call, "run "+run, rw.line, state)
 	}
 	if run != "" {
 		state := pt
@@ -431,7 +462,7 @@ func (v *view) arcan(rw *row, o map[string]any) facts {
 		} else if s := str(o, "reason"); s != "" {
 			state += " " + s
 		}
-		f.lives = append(f.lives, v.life("run", run, "run "+run, rw.line, state))
+		f.lives = v.addLife(f.lives, "run", run, "run "+run, rw.line, state)
 	}
 	return f
 }

@@ -58,8 +58,12 @@ type jsTrace struct {
 	Omitted int      `json:"omitted"`
 	Ranges  [][2]int `json:"ranges"`
 	Cut     int      `json:"cut"`
-	MaxLine int      `json:"maxLine"`
-	Bounded bool     `json:"bounded"`
+	// MoreLives and MoreGroups count what began a lifecycle or a
+	// session, job or run past the bounds, not followed.
+	MoreLives  int  `json:"moreLives"`
+	MoreGroups int  `json:"moreGroups"`
+	MaxLine    int  `json:"maxLine"`
+	Bounded    bool `json:"bounded"`
 }
 
 type jsReport struct {
@@ -78,7 +82,7 @@ func (r *Report) data() *jsReport {
 	for _, t := range r.traces {
 		jt := &jsTrace{Name: inert(t.name), Peers: t.view.peers, Lines: t.sum.Lines, Messages: t.sum.Messages,
 			Errors: t.sum.Errors, Warnings: t.sum.Warnings, ByType: sortedCounts(t.sum.ByType), ByRule: sortedCounts(t.sum.ByRule),
-			Groups: t.view.groups, Omitted: t.omitted, Ranges: t.ranges, Cut: t.cutLines, MaxLine: r.opts.MaxLine, Bounded: t.bounded}
+			Groups: t.view.groups, MoreLives: t.view.moreLives, MoreGroups: t.view.moreGroups, Omitted: t.omitted, Ranges: t.ranges, Cut: t.cutLines, MaxLine: r.opts.MaxLine, Bounded: t.bounded}
 		if jt.Groups == nil {
 			jt.Groups = []string{}
 		}

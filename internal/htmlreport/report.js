@@ -473,7 +473,7 @@
     function count(id, cls, n, w) { var s = el('span', cls); s.id = id; add(s, el('span', 'n', fmt(n)), ' ' + w + (n === 1 ? '' : 's')); return s; }
     add(counts, count('c-lines', null, T.lines, 'line'), count('c-messages', null, T.messages, 'message'), count('c-errors', 'e', T.errors, 'error'), count('c-warnings', 'w', T.warnings, 'warning'), count('c-groups', null, T.groups.length, T.protocol === 'arcan' ? 'run' : T.protocol === 'arcp' ? 'session/job' : 'session'), count('c-lives', null, T.lives.length, 'lifecycle'));
     header.appendChild(counts);
-    if (T.omitted > 0 || T.cut > 0) {
+    if (T.omitted > 0 || T.cut > 0 || T.moreLives > 0 || T.moreGroups > 0) {
       var n = el('div', 'notice'); n.id = 'omitted';
       var parts = [];
       if (T.omitted > 0) {
@@ -481,6 +481,8 @@
         parts.push('This trace is past the size this report shows whole: it keeps every finding with ' + 'the messages around it, and leaves out ' + plural(T.omitted, 'message') + ' (lines ' + rs + (T.ranges.length > 12 ? ', …' : '') + ').');
       }
       if (T.cut > 0) parts.push(plural(T.cut, 'line') + ' longer than ' + fmt(T.maxLine) + ' bytes ' + (T.cut === 1 ? 'is' : 'are') + ' cut to that length.');
+      if (T.moreLives > 0) parts.push('Only the first ' + fmt(T.lives.length) + ' lifecycles are followed (' + plural(T.moreLives, 'message') + ' of later ones are not).');
+      if (T.moreGroups > 0) parts.push('Only the first ' + fmt(T.groups.length) + ' sessions, jobs and runs can be filtered by (' + plural(T.moreGroups, 'message') + ' of later ones cannot).');
       n.textContent = parts.join(' ');
       header.appendChild(n);
     }
