@@ -220,3 +220,18 @@ func TestOptionalFields(t *testing.T) {
 type stringer string
 
 func (s stringer) String() string { return string(s) }
+
+// TestLongLineIsCut: a line over MaxLine keeps its first MaxLine bytes,
+// and the row and the trace say how much was cut.
+func TestLongLineIsCut(t *testing.T) {
+	long := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"` + strings.Repeat("a", 5000) + `"}}}}`
+	_, page := build(t, Options{MaxLine: 1000}, "s.jsonl", session+long+"\n")
+	tr := pageData(t, page).Traces[0]
+	r := tr.Rows[4]
+	if got := len(r[8].(string)); got != 1000 || int(r[9].(float64)) != len(long)-1000 || tr.Cut != 1 {
+		t.Errorf("kept %d bytes, cut %v, trace cut %d; want 1000, %d, 1", got, r[9], tr.Cut, len(long)-1000)
+	}
+	if r[3] != "session/update" {
+		t.Errorf("the cut line lost its type: %v", r[3])
+	}
+}

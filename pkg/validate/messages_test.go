@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,5 +110,44 @@ func TestMessageInfo(t *testing.T) {
 	}
 	if answered == 0 {
 		t.Error("no response was paired with its request")
+	}
+}
+
+// TestMessageInfoEveryRecord: every record is told, in order, whether it
+// parsed, belongs to no protocol the engine knows, or is garbage before a
+// trace.
+func TestMessageInfoEveryRecord(t *testing.T) {
+	e := testEngine(t)
+	for _, tc := range []struct {
+		file   string
+		n      int
+		parsed []bool
+	}{
+		{"mcp.jsonl", 7, []bool{true, true, true, true, true, true, true}},
+		{"garbage-then-trace.jsonl", 8, []bool{false, true, true, true, true, true, true, true}},
+	} {
+		p := filepath.Join(fixturesDir, "misc", tc.file)
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines []int
+		var parsed []bool
+		_, err = e.Check(context.Background(), p, f, FileOptions{Message: func(m MessageInfo) {
+			lines = append(lines, m.Line)
+			parsed = append(parsed, m.Parsed)
+		}}, nil)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range lines {
+			if l != i+1 {
+				t.Fatalf("%s: told lines %v, want 1 to %d in order", tc.file, lines, tc.n)
+			}
+		}
+		if len(lines) != tc.n || fmt.Sprint(parsed) != fmt.Sprint(tc.parsed) {
+			t.Errorf("%s: told %d records, parsed %v; want %d, %v", tc.file, len(lines), parsed, tc.n, tc.parsed)
+		}
 	}
 }
