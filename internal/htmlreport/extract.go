@@ -30,11 +30,11 @@ type step struct {
 // maxSteps bounds the steps kept of one lifecycle, maxSubmits the
 // unanswered ARCP submits remembered, maxLives the lifecycles and
 // maxGroups the sessions, jobs and runs followed in one trace.
-const maxSteps, maxSubmits, maxLives, maxGroups = 200, 10000, 20000, 5000
+const maxSteps, maxSubmits, maxLives, maxGroups, maxPeers = 200, 10000, 20000, 5000, 8
 
 // view is what a trace's messages add up to.
 type view struct {
-	peers  map[string]string // "client"/"agent" → implementation
+	peers  map[string][]string // "client"/"agent" → implementations
 	groups []string
 	gindex map[string]int
 	lives  []*lifecycle
@@ -57,11 +57,25 @@ type asked struct {
 }
 
 func newView() *view {
-	return &view{peers: map[string]string{}, gindex: map[string]int{}, lindex: map[string]int{}, asked: map[int]*asked{}, submits: map[string]int{}}
+	return &view{peers: map[string][]string{}, gindex: map[string]int{}, lindex: map[string]int{}, asked: map[int]*asked{}, submits: map[string]int{}}
 }
 
 // group returns the index of the session, job or run name; -1 past
 // maxGroups.
+// peer adds an implementation of a side, once; a trace of several
+// connections may name several.
+func (v *view) peer(side, name string) {
+	have := v.peers[side]
+	for _, n := range have {
+		if n == name {
+			return
+		}
+	}
+	if len(have) < maxPeers {
+		v.peers[side] = append(have, name)
+	}
+}
+
 func (v *view) group(name string) int {
 	if i, ok := v.gindex[name]; ok {
 		return i
@@ -163,9 +177,9 @@ func short(s string, n int) string {
 	return s
 }
 
-// peer names an implementation from an info object ({name, title,
+// infoName names an implementation from an info object ({name, title,
 // version}).
-func peer(o any) string {
+func infoName(o any) string {
 	m, ok := o.(map[string]any)
 	if !ok {
 		return ""
@@ -173,6 +187,9 @@ func peer(o any) string {
 	name := str(m, "title")
 	if name == "" {
 		name = str(m, "name")
+	}
+	if name == "" {
+		name = str(m, "kind") // ARCP RFC 0001
 	} else if n := str(m, "name"); n != "" && n != name {
 		name += " (" + n + ")"
 	}
@@ -229,8 +246,12 @@ func (v *view) acp(rw *row, o map[string]any) facts {
 	}
 	switch {
 	case method == "initialize":
-		if p := peer(at(o, "params", "clientInfo")); p != "" {
-			v.peers["client"] = p
+		// ACP v1 names the client in clientInfo, v2 in info.
+		for _, k := range []string{"clientInfo", "info"} {
+			if p := infoName(at(o, "params", k)); p != "" {
+				v.peer("client", p)
+				break
+			}
 		}
 		f.brief = fmt.Sprintf("protocolVersion %v", at(o, "params", "protocolVersion"))
 	case method == "session/update":
@@ -308,8 +329,11 @@ func (v *view) acp(rw *row, o map[string]any) facts {
 		}
 		switch req.label {
 		case "initialize":
-			if p := peer(at(o, "result", "agentInfo")); p != "" {
-				v.peers["agent"] = p
+			for _, k := range []string{"agentInfo", "info"} {
+				if p := infoName(at(o, "result", k)); p != "" {
+					v.peer("agent", p)
+					break
+				}
 			}
 		case "session/request_permission":
 			state := "answered"
@@ -381,13 +405,13 @@ func (v *view) arcp(rw *row, o map[string]any) facts {
 	f.brief = typ
 	switch typ {
 	case "session.hello", "session.open":
-		if p := peer(at(o, "payload", "client")); p != "" {
-			v.peers["client"] = p
+		if p := infoName(at(o, "payload", "client")); p != "" {
+			v.peer("client", p)
 		}
 	case "session.welcome", "session.accepted":
 		for _, k := range []string{"runtime", "agent", "server"} {
-			if p := peer(at(o, "payload", k)); p != "" {
-				v.peers["agent"] = p
+			if p := infoName(at(o, "payload", k)); p != "" {
+				v.peer("agent", p)
 				break
 			}
 		}
@@ -433,7 +457,7 @@ func (v *view) arcan(rw *row, o map[string]any) facts {
 	f.brief = pt
 	if pt == "run_started" {
 		if p := str(o, "provider"); p != "" {
-			v.peers["agent"] = "Arcan agent loop, provider " + short(p, 80)
+			v.peer("agent", "Arcan agent loop, provider "+short(p, 80))
 		}
 	}
 	if d := str(o, "delta"); d != "" {

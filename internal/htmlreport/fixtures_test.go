@@ -61,6 +61,11 @@ func TestFixtureViews(t *testing.T) {
 		t.Errorf("terminal term-1: %q, want %q", got, want)
 	}
 
+	v2 := fixtureView(t, "../../fixtures/acp/sdk/v2/04-terminals-background.jsonl")
+	if v2.Peers["client"] != "Recorder Client (recorder-client) 2.0.0" || v2.Peers["agent"] != "Recorder Agent (recorder-agent) 2.0.0" {
+		t.Errorf("acp v2 peers %v", v2.Peers)
+	}
+
 	arcp := fixtureView(t, "../../fixtures/arcp/recordings/go-sdk/02_job_all_event_kinds.jsonl")
 	if arcp.Peers["client"] != "arcp-trace-recorder 0.1.0" || arcp.Peers["agent"] != "arcp-go-runtime 1.0.0" {
 		t.Errorf("arcp peers %v", arcp.Peers)
@@ -71,6 +76,11 @@ func TestFixtureViews(t *testing.T) {
 	job := steps(arcp, "job", "job_01M80FF6W83CMYDTY3SCCJEQJM")
 	if len(job) < 4 || job[0] != "3 job.submit" || job[1] != "4 job.accepted" || !strings.HasSuffix(job[len(job)-1], " job.result") {
 		t.Errorf("job lifecycle %q, want job.submit, job.accepted, … job.result", job)
+	}
+
+	rfc := fixtureView(t, "../../fixtures/arcp/rfc0001/valid/challenge-handshake.jsonl")
+	if rfc.Peers["client"] != "example-client 1.4.2, edge-agent 2.0.0" || rfc.Peers["agent"] != "arcp-rs 0.7.1" {
+		t.Errorf("arcp rfc0001 peers %v", rfc.Peers)
 	}
 
 	arcan := fixtureView(t, "../../fixtures/arcan/valid/tool-run.jsonl")

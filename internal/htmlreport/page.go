@@ -10,6 +10,7 @@ import (
 	"html"
 	"io"
 	"sort"
+	"strings"
 )
 
 // The page's style sheet and script, allowed by the Content-Security-Policy
@@ -80,7 +81,7 @@ var lanes = map[string][2]string{
 func (r *Report) data() *jsReport {
 	out := &jsReport{Title: inert(r.opts.Title), Traces: []*jsTrace{}}
 	for _, t := range r.traces {
-		jt := &jsTrace{Name: inert(t.name), Peers: t.view.peers, Lines: t.sum.Lines, Messages: t.sum.Messages,
+		jt := &jsTrace{Name: inert(t.name), Peers: map[string]string{}, Lines: t.sum.Lines, Messages: t.sum.Messages,
 			Errors: t.sum.Errors, Warnings: t.sum.Warnings, ByType: sortedCounts(t.sum.ByType), ByRule: sortedCounts(t.sum.ByRule),
 			Groups: t.view.groups, MoreLives: t.view.moreLives, MoreGroups: t.view.moreGroups, Omitted: t.omitted, Ranges: t.ranges, Cut: t.cutLines, MaxLine: r.opts.MaxLine, Bounded: t.bounded}
 		if jt.Groups == nil {
@@ -97,8 +98,8 @@ func (r *Report) data() *jsReport {
 		if jt.Lanes[0] == "" {
 			jt.Lanes = [2]string{"client", "agent"}
 		}
-		for k, v := range jt.Peers {
-			jt.Peers[k] = inert(v)
+		for side, names := range t.view.peers {
+			jt.Peers[side] = inert(strings.Join(names, ", "))
 		}
 		for i, g := range jt.Groups {
 			jt.Groups[i] = inert(g)
