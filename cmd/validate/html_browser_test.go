@@ -365,6 +365,13 @@ func TestHTMLReportInteractions(t *testing.T) {
 	}
 	setSelect("f-group", "-1")
 
+	// With findings: the warnings count too (none here but the errors).
+	tb.do(t, chromedp.Click(`#f-findings`, chromedp.ByID))
+	if got = rows(); len(got) != 3 {
+		t.Errorf("with findings shows %q, want lines 9, 11 and 14", got)
+	}
+	tb.do(t, chromedp.Click(`#f-findings`, chromedp.ByID))
+
 	// Search, as typed.
 	tb.do(t, chromedp.SendKeys(`#f-search`, "npm test", chromedp.ByID),
 		chromedp.WaitVisible(`//span[@id="shown"][starts-with(text(), "1 of")]`))
@@ -438,7 +445,8 @@ func TestHTMLReportEveryFixture(t *testing.T) {
 // line its link names, also after a reload.
 func TestHTMLReportTraces(t *testing.T) {
 	tb := newBrowser(t)
-	first, second := "../../fixtures/arcan/valid/tool-run.jsonl", "../../fixtures/arcp/v1.1/invalid/seq-gap.jsonl"
+	// The second has errors and a warning on other lines.
+	first, second := "../../fixtures/arcan/valid/tool-run.jsonl", "../../fixtures/acp/invalid/09-unknown-method.jsonl"
 	p := htmlReport(t, t.TempDir(), first, second)
 	fs, _ := validateJSON(t, second)
 	if len(fs) == 0 || fs[0].Line == 0 {
@@ -452,17 +460,50 @@ func TestHTMLReportTraces(t *testing.T) {
 			tb.open(t, p, hash)
 		}
 		tb.do(t, chromedp.WaitVisible(fmt.Sprintf(`#sizer .row.sel[data-line="%d"]`, fs[0].Line), chromedp.ByQuery))
-		if meta := tb.text(t, "#trace-meta"); !strings.Contains(meta, second) || !strings.Contains(meta, "ARCP") {
+		if meta := tb.text(t, "#trace-meta"); !strings.Contains(meta, second) || !strings.Contains(meta, "ACP v1") {
 			t.Errorf("%s (reload %v) shows the trace %q", hash, reload, meta)
 		}
 		if row := tb.text(t, "#sizer .row.sel"); !strings.Contains(row, fs[0].Rule) {
 			t.Errorf("%s (reload %v): the selected row lacks %s:\n%s", hash, reload, fs[0].Rule, row)
 		}
 	}
-	var value string
+	var value, title string
 	tb.eval(t, `document.getElementById("trace").value`, &value)
 	if value != "1" {
 		t.Errorf("the trace menu shows trace %q, want the second (1)", value)
+	}
+	tb.eval(t, `document.title`, &title)
+	if !strings.HasPrefix(title, second) {
+		t.Errorf("the window's title is %q, want the trace's name first", title)
+	}
+
+	// Errors only shows the lines with an error; with findings, the lines
+	// with any finding.
+	errLines, findLines := map[string]bool{}, map[string]bool{}
+	for _, f := range fs {
+		if f.Line == 0 {
+			continue
+		}
+		findLines[fmt.Sprint(f.Line)] = true
+		if f.Severity == "error" {
+			errLines[fmt.Sprint(f.Line)] = true
+		}
+	}
+	for _, c := range []struct {
+		box  string
+		want map[string]bool
+	}{{"#f-errors", errLines}, {"#f-findings", findLines}} {
+		var shown []string
+		tb.do(t, chromedp.Click(c.box, chromedp.ByQuery))
+		tb.eval(t, `Array.from(document.querySelectorAll("#sizer .row")).map(r => r.dataset.line)`, &shown)
+		tb.do(t, chromedp.Click(c.box, chromedp.ByQuery))
+		got := map[string]bool{}
+		for _, l := range shown {
+			got[l] = true
+		}
+		if len(c.want) == 0 || fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s shows lines %v, want %v", c.box, shown, c.want)
+		}
 	}
 	if bad := tb.problems(); len(bad) > 0 {
 		t.Fatalf("the page misbehaved: %v", bad)

@@ -451,6 +451,7 @@
   function openTrace(t) {
     S.t = t; S.sel = 0; S.errs = S.finds = false; S.group = -1; S.method = ''; S.q = '';
     var T = prepare(D.traces[t]);
+    document.title = T.name + ' — ' + D.title;
     header.textContent = '';
     var h1 = el('h1');
     add(h1, D.title);
