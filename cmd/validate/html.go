@@ -31,4 +31,12 @@ func (p *printer) htmlEnd() {
 	}
 }
 
-func newHTMLReport() *htmlreport.Report { return htmlreport.New(htmlreport.Options{}) }
+// newHTMLReport starts a report whose findings carry their rule's
+// description from the README's rule table, as SARIF's do.
+func newHTMLReport() *htmlreport.Report {
+	docs := ruleDocs()
+	return htmlreport.New(htmlreport.Options{RuleHelp: func(rule string) string {
+		d, _ := ruleHelp(docs, rule)
+		return d.text
+	}})
+}

@@ -310,7 +310,8 @@ func TestHTMLReportInteractions(t *testing.T) {
 	tb.gotoLine(t, 14)
 	tb.do(t, chromedp.Reload(), chromedp.WaitReady(`html[data-ready="1"]`, chromedp.ByQuery))
 	tb.do(t, chromedp.WaitVisible(`#sizer .row.sel[data-line="14"]`, chromedp.ByQuery))
-	if got := tb.text(t, "#detail"); !strings.Contains(got, "permission-option") || !strings.Contains(got, `"allow"`) {
+	if got := tb.text(t, "#detail"); !strings.Contains(got, "permission-option") || !strings.Contains(got, `"allow"`) ||
+		!strings.Contains(got, "Rule permission-option: ACP: a permission outcome choosing an option that was not offered") {
 		t.Errorf("after a reload, the panel of line 14 shows:\n%s", got)
 	}
 	var hl string

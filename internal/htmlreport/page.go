@@ -70,6 +70,8 @@ type jsTrace struct {
 type jsReport struct {
 	Title  string     `json:"title"`
 	Traces []*jsTrace `json:"traces"`
+	// Rules describes the rules of the findings shown.
+	Rules map[string]string `json:"rules"`
 }
 
 var lanes = map[string][2]string{
@@ -79,7 +81,7 @@ var lanes = map[string][2]string{
 }
 
 func (r *Report) data() *jsReport {
-	out := &jsReport{Title: inert(r.opts.Title), Traces: []*jsTrace{}}
+	out := &jsReport{Title: inert(r.opts.Title), Traces: []*jsTrace{}, Rules: map[string]string{}}
 	for _, t := range r.traces {
 		jt := &jsTrace{Name: inert(t.name), Peers: map[string]string{}, Lines: t.sum.Lines, Messages: t.sum.Messages,
 			Errors: t.sum.Errors, Warnings: t.sum.Warnings, ByType: sortedCounts(t.sum.ByType), ByRule: sortedCounts(t.sum.ByRule),
@@ -133,6 +135,9 @@ func (r *Report) data() *jsReport {
 				sev = "warning"
 			}
 			jt.Findings = append(jt.Findings, []any{f.line, sev, f.rule, f.pointer, f.message, f.requirement, f.side})
+			if _, ok := out.Rules[f.rule]; !ok && r.opts.RuleHelp != nil {
+				out.Rules[f.rule] = inert(r.opts.RuleHelp(f.rule))
+			}
 		}
 		jt.Lives = make([][]any, 0, len(t.view.lives))
 		for _, l := range t.view.lives {

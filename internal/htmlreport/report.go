@@ -46,6 +46,9 @@ type Options struct {
 	Context int
 	// Title heads the page ("" : "agentproto trace report").
 	Title string
+	// RuleHelp, if set, describes a rule in a sentence ("" for none),
+	// shown with each finding of the rule.
+	RuleHelp func(rule string) string
 }
 
 // Defaults of Options.

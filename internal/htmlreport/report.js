@@ -336,6 +336,8 @@
     if (f.side) add(c, el('span', 'side', 'side at fault: ' + f.side), ' ');
     if (f.ptr) add(c, el('span', 'ptr', f.ptr));
     add(c, el('div', 'msgtext', f.msg));
+    var help = D.rules && Object.prototype.hasOwnProperty.call(D.rules, f.rule) ? D.rules[f.rule] : '';
+    if (help) add(c, el('div', 'rulehelp', 'Rule ' + f.rule + ': ' + help));
     return c;
   }
 
