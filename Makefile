@@ -60,6 +60,7 @@ fuzz:
 	$(GO) test ./pkg/trace -run='^$$' -fuzz=FuzzReader -fuzztime=$(FUZZTIME)
 	$(GO) test ./internal/jsonscan -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME)
 	$(GO) test ./pkg/validate -run='^$$' -fuzz=FuzzEngine -fuzztime=$(FUZZTIME)
+	$(GO) test ./internal/htmlreport -run='^$$' -fuzz=FuzzPage -fuzztime=$(FUZZTIME)
 
 # Re-record the official ACP SDK's wire traffic into fixtures/acp/sdk.
 acp-traces:

@@ -92,6 +92,10 @@ Examples:
   validate --format sarif traces/ > validate.sarif
                                             SARIF 2.1.0 for code scanning; --format junit for
                                             JUnit XML test reports
+  validate --format html traces/ > report.html
+                                            one self-contained page to look at: both peers'
+                                            messages in two lanes, requests linked to answers,
+                                            every finding at its message (report.html#L14)
   validate --disable unstable --warn capability traces/
                                             turn a rule off, or its errors into warnings
                                             (also per path glob in .agentproto.json)
@@ -212,7 +216,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.SetOutput(io.Discard)
 	var o options
 	maxLine := byteSizeFlag(trace.DefaultMaxLine)
-	fl.StringVar(&o.format, "format", "text", "output `format`: text, json, github, sarif (SARIF 2.1.0) or junit (JUnit XML)")
+	fl.StringVar(&o.format, "format", "text", "output `format`: text, json, github, sarif (SARIF 2.1.0), junit (JUnit XML) or html (one self-contained page to look at)")
 	fl.StringVar(&o.protocol, "protocol", "", "force the `protocol` of every file: acp, arcp or arcan (default: detect)")
 	fl.StringVar(&o.dialect, "dialect", "", "force the version or `dialect` a trace is read as (default: what the trace says, see below)")
 	fl.StringVar(&o.direction, "direction", "", "ACP direction sidecar `file` (one c2a or a2c per line of the trace) for the single TRACE")
@@ -277,9 +281,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitUsage
 	}
 	switch o.format {
-	case "text", "json", "github", "sarif", "junit":
+	case "text", "json", "github", "sarif", "junit", "html":
 	default:
-		return fail("unknown --format %q: want text, json, github, sarif or junit", o.format)
+		return fail("unknown --format %q: want text, json, github, sarif, junit or html", o.format)
 	}
 	if o.maxDepth < 0 || o.maxDepth > jsonscan.MaxDepthCeiling {
 		return fail("--max-depth %d is out of range: want 1 to %d (deeper nesting is not checked safely)", o.maxDepth, jsonscan.MaxDepthCeiling)
@@ -365,9 +369,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if in.err != nil {
 			sum, err = ioFinding(in.name, in.err, report)
 		} else {
-			sum, err = checkOne(ctx, eng, in.name, o, stdin, stderr, fileChecks{rules: rules[i], baseline: baseline}, report)
+			sum, err = checkOne(ctx, eng, in.name, o, stdin, stderr, fileChecks{rules: rules[i], baseline: baseline, message: out.htmlMessages(in.name)}, report)
 		}
 		total.Merge(sum)
+		out.htmlFile(in.name, sum)
 		out.file(in.name)
 		if err != nil {
 			ioFailed = true
@@ -412,11 +417,12 @@ const usageHint = "Run 'validate --help' for usage.\n"
 type fileChecks struct {
 	rules    *validate.RuleControl
 	baseline *validate.Baseline
+	message  func(validate.MessageInfo) // each record, for --format html
 }
 
 // checkOne validates one named trace.
 func checkOne(ctx context.Context, eng *validate.Engine, name string, o options, stdin io.Reader, stderr io.Writer, fc fileChecks, report func(validate.Finding)) (validate.Summary, error) {
-	fo := validate.FileOptions{Rules: fc.rules, Baseline: fc.baseline}
+	fo := validate.FileOptions{Rules: fc.rules, Baseline: fc.baseline, Message: fc.message}
 	var r io.Reader = stdin
 	if name != "-" {
 		f, err := os.Open(name)

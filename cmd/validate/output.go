@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentproto/agentproto/internal/htmlreport"
 	"github.com/agentproto/agentproto/pkg/validate"
 )
 
@@ -31,6 +32,7 @@ type printer struct {
 
 	sarif sarifState
 	junit junitState
+	html  *htmlreport.Report // --format html
 	// ioFailed is set when a trace could not be read: SARIF's invocation
 	// then did not succeed.
 	ioFailed bool
@@ -41,6 +43,9 @@ type printer struct {
 func newPrinter(format string, w io.Writer) *printer {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	p := &printer{format: format, w: bw}
+	if format == "html" {
+		p.html = newHTMLReport()
+	}
 	p.enc = json.NewEncoder(&p.buf)
 	p.enc.SetEscapeHTML(false)
 	return p
@@ -152,6 +157,8 @@ func (p *printer) finding(f validate.Finding) {
 		p.sarifResult(f)
 	case "junit":
 		p.junit.findings = append(p.junit.findings, f)
+	case "html":
+		p.html.Finding(f)
 	default:
 		_, p.werr = fmt.Fprintln(p.w, textFinding(f))
 	}
@@ -359,6 +366,9 @@ func (p *printer) summary(s validate.Summary) {
 		return
 	case "junit":
 		p.junitEnd()
+		return
+	case "html":
+		p.htmlEnd()
 		return
 	}
 	if p.format == "json" {

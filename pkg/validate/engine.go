@@ -257,6 +257,10 @@ type FileOptions struct {
 	// Baseline, if set, holds back the findings it knows of: they are
 	// neither counted nor reported.
 	Baseline *Baseline
+	// Message, if set, is given every record of the trace, in order,
+	// from the calling goroutine, each just before its findings are
+	// reported: for a view of the whole trace, such as an HTML report.
+	Message func(MessageInfo)
 	// Idle, for live traffic, hands the lines read so far on for checking
 	// once no new line has arrived for this long, so that findings come as
 	// messages do; 0 checks in batches of many lines, as a file is best
@@ -271,7 +275,7 @@ type FileOptions struct {
 // failure (r failed, corrupt gzip data, a bad sidecar): the findings reported
 // before it stand, and the summary counts them.
 func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOptions, report func(Finding)) (Summary, error) {
-	run := &fileRun{e: e, name: name, report: report, control: fo.Rules, baseline: fo.Baseline, onceSeen: map[string]bool{}, sum: Summary{Files: 1, ByType: map[string]int{}, ByRule: map[string]int{}}}
+	run := &fileRun{e: e, name: name, report: report, message: fo.Message, control: fo.Rules, baseline: fo.Baseline, onceSeen: map[string]bool{}, sum: Summary{Files: 1, ByType: map[string]int{}, ByRule: map[string]int{}}}
 	if fo.Directions != nil {
 		run.dirs = bufio.NewScanner(fo.Directions)
 	}
@@ -452,8 +456,10 @@ type fileRun struct {
 	e      *Engine
 	name   string
 	report func(Finding)
-	sum    Summary
-	dirs   *bufio.Scanner
+	// message is FileOptions.Message.
+	message func(MessageInfo)
+	sum     Summary
+	dirs    *bufio.Scanner
 	// dirLines counts the sidecar's entries read: one per line of the
 	// trace, blank and unreadable lines included.
 	dirLines int
@@ -1024,6 +1030,9 @@ func (r *fileRun) publish(b *batch) error {
 		r.emit(f)
 	}
 	if b.skip {
+		for _, it := range b.items {
+			r.tell(it)
+		}
 		return b.stepErr
 	}
 	for _, it := range b.items {
@@ -1036,6 +1045,7 @@ func (r *fileRun) publish(b *batch) error {
 		for _, o := range it.seen {
 			e.opts.Observe(o)
 		}
+		r.tell(it)
 		if it.bad != nil {
 			f := *it.bad
 			r.blame(&f, &it.m)

@@ -31,8 +31,10 @@ type Message struct {
 	Dir string
 
 	// From is the side that sent the message ("client", "agent",
-	// "runtime"), as the rules know it, or "". Findings on the message
-	// blame it unless they name another side.
+	// "runtime"), as the rules decided it: the sidecar's direction, else
+	// the sender the method or message table names, else the sender of
+	// the request a response answers; "" when it cannot be told. Findings
+	// on the message blame it unless they name another side.
 	From string
 
 	// Set by the rules:
@@ -49,6 +51,9 @@ type Message struct {
 	// Version, if set, names the schema version the message was checked
 	// against when it differs from the trace's ("v1-unstable").
 	Version string
+	// Answers is the line of the request the message answers, as the
+	// rules paired them; 0 for none.
+	Answers int
 
 	value any  // the whole value, once built
 	built bool // value is set

@@ -777,6 +777,7 @@ func (s *state) response(m *protocol.Message, idAt int) {
 	req := cands[pick].req
 	key := string(cands[pick].key)
 	m.From = sideOf(opposite(req.dir))
+	m.Answers = req.line
 	if req.eff != nil && req.eff.Effects.Initializes && hasResult {
 		s.answeredVersion(m, req)
 	}

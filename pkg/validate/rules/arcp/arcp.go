@@ -259,8 +259,15 @@ func (s *state) Step(m *protocol.Message) {
 		return
 	}
 	m.Label = typ
-	if f := set.from[typ]; f == "client" || f == "runtime" {
-		m.From = f
+	switch {
+	case m.Dir == "c2r":
+		m.From = "client"
+	case m.Dir == "r2c":
+		m.From = "runtime"
+	default:
+		if f := set.from[typ]; f == "client" || f == "runtime" {
+			m.From = f
+		}
 	}
 	s.begin(m, typ)
 	ck := protocol.Check{Schema: sch}

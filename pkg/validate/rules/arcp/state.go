@@ -118,6 +118,7 @@ func (s *state) firstDeviation(id string) bool { return s.deviations.First(id) }
 type hello struct {
 	offered map[string]bool // its features, nil if it listed none
 	fresh   bool            // not a resume: the session starts in the trace
+	line    int             // where it was sent
 }
 
 // session is what the trace showed of one session.
@@ -128,6 +129,7 @@ type session struct {
 	high     int64           // highest event_seq seen, across resumes
 	sent     bool            // high is known: the trace holds the session's sequence from a known point
 	pending  map[string]*protocol.Recent[int]
+	asked    map[string]*protocol.Recent[int] // the line of the last request under each key, by rule
 }
 
 // job is what the trace showed of one job.
@@ -169,7 +171,7 @@ func (s *state) Lost(*protocol.Message) {
 func (s *state) session(id string) *session {
 	ss, _ := s.sessions.Get(id)
 	if ss == nil {
-		ss = &session{last: map[bool]int64{}, pending: map[string]*protocol.Recent[int]{}}
+		ss = &session{last: map[bool]int64{}, pending: map[string]*protocol.Recent[int]{}, asked: map[string]*protocol.Recent[int]{}}
 		s.sessions.Put(id, ss)
 	}
 	return ss
@@ -195,7 +197,7 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 
 	switch entry.Effect {
 	case effHello:
-		h := &hello{fresh: true}
+		h := &hello{fresh: true, line: m.Line}
 		if entry.Features != "" {
 			if fl, ok := m.At(entry.Features).([]any); ok {
 				h.offered = stringSet(fl)
@@ -218,6 +220,9 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 		}
 		return
 	case effWelcome:
+		if s.hello != nil {
+			m.Answers = s.hello.line
+		}
 		if wsid, ok := m.String(entry.Session); ok {
 			ss := s.session(wsid)
 			if s.hello != nil && s.hello.fresh && !ss.sent {
@@ -508,6 +513,12 @@ func (s *state) answers(m *protocol.Message, r *registry.ARCPRule, ss *session, 
 			}
 			n, _ := p.Get(k)
 			p.Put(k, n+1)
+			a := ss.asked[r.ID]
+			if a == nil {
+				a = protocol.NewRecent[int](maxPending)
+				ss.asked[r.ID] = a
+			}
+			a.Put(k, m.Line)
 		}
 	}
 	if typ != r.Type {
@@ -519,6 +530,9 @@ func (s *state) answers(m *protocol.Message, r *registry.ARCPRule, ss *session, 
 	}
 	if p != nil {
 		if n, _ := p.Get(k); n > 0 {
+			if a := ss.asked[r.ID]; a != nil {
+				m.Answers, _ = a.Get(k)
+			}
 			if n == 1 {
 				p.Delete(k)
 			} else {

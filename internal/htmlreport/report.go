@@ -1,0 +1,314 @@
+// Package htmlreport renders checked traces as one self-contained HTML page:
+// per trace, the peers, the protocol and version and why, the counts; a
+// timeline with the client and the agent in two lanes, one row per message,
+// requests linked to their answers; sessions, jobs and runs to filter by;
+// tool calls, permission requests, plans, terminals, jobs and runs as
+// lifecycles; and every finding at its message, with its pointer
+// highlighted in the pretty-printed JSON.
+//
+// The page loads nothing and runs nothing from a trace: the trace's text is
+// data (JSON in a script element of a non-script type, with <, > and &
+// escaped), the page's one script puts it on screen as text only, and a
+// Content-Security-Policy allows that script and that style sheet, by their
+// hashes, and nothing else.
+//
+// A Report is fed as the engine runs (validate.FileOptions.Message and the
+// findings) and written once at the end. Past a bound (Options.MaxRows,
+// Options.MaxBytes) it keeps only the messages around findings, and says
+// what it left out.
+package htmlreport
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentproto/agentproto/pkg/validate"
+)
+
+// Options bound a report.
+type Options struct {
+	// MaxRows is the number of messages of one trace kept whole; past
+	// it only those within Context messages of a finding are kept (0:
+	// DefaultMaxRows).
+	MaxRows int
+	// MaxBytes bounds the text of the messages kept, per trace, the same
+	// way (0: DefaultMaxBytes).
+	MaxBytes int
+	// MaxLine is the longest text of one message shown; a longer one is
+	// cut, and the report says so (0: DefaultMaxLine).
+	MaxLine int
+	// Context is the number of messages kept on each side of a finding
+	// once a trace is past its bound (0: DefaultContext).
+	Context int
+	// Title heads the page ("" : "agentproto trace report").
+	Title string
+	// RuleHelp, if set, describes a rule in a sentence ("" for none),
+	// shown with each finding of the rule.
+	RuleHelp func(rule string) string
+}
+
+// Defaults of Options.
+const (
+	DefaultMaxRows  = 50000
+	DefaultMaxBytes = 48 << 20
+	DefaultMaxLine  = 64 << 10
+	DefaultContext  = 3
+)
+
+// Report collects traces, their messages and their findings.
+type Report struct {
+	opts   Options
+	traces []*traceData
+}
+
+// New returns an empty report.
+func New(o Options) *Report {
+	if o.MaxRows <= 0 {
+		o.MaxRows = DefaultMaxRows
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.MaxLine <= 0 {
+		o.MaxLine = DefaultMaxLine
+	}
+	if o.Context <= 0 {
+		o.Context = DefaultContext
+	}
+	if o.Title == "" {
+		o.Title = "agentproto trace report"
+	}
+	return &Report{opts: o}
+}
+
+// row is one message of a trace, as kept.
+type row struct {
+	n       int // 0-based position among the trace's messages
+	line    int
+	from    string
+	label   string
+	answers int
+	parsed  bool
+	text    string
+	cut     int            // bytes left out of text
+	obj     map[string]any // while it is read
+	facts   facts
+}
+
+// finding is a finding as the page shows it.
+type finding struct {
+	line                   int
+	warning                bool
+	rule, pointer, message string
+	requirement, side      string
+}
+
+// traceData is one trace of the report.
+type traceData struct {
+	name     string
+	view     *view
+	rows     []*row
+	findings []finding
+	sum      validate.Summary
+	ended    bool
+
+	seen     int // messages told
+	bytes    int // text kept
+	bounded  bool
+	ring     []*row // recent messages not kept (yet), once bounded
+	keepNext int    // messages still to keep after a finding
+	omitted  int
+	ranges   [][2]int // lines of the messages left out, merged
+	cutLines int
+}
+
+// trace returns the trace named name: the last one if it has that name
+// and has not ended, else a new one.
+func (r *Report) trace(name string) *traceData {
+	if n := len(r.traces); n > 0 && r.traces[n-1].name == name && !r.traces[n-1].ended {
+		return r.traces[n-1]
+	}
+	t := &traceData{name: name, view: newView()}
+	r.traces = append(r.traces, t)
+	return t
+}
+
+// Message adds the next message of the trace named file.
+func (r *Report) Message(file string, m validate.MessageInfo) {
+	t := r.trace(file)
+	rw := &row{n: t.seen, line: m.Line, from: m.From, label: m.Label, answers: m.Answers, parsed: m.Parsed}
+	t.seen++
+	data := m.Data
+	if len(data) > r.opts.MaxLine {
+		rw.cut = len(data) - r.opts.MaxLine
+		data = data[:r.opts.MaxLine]
+		t.cutLines++
+	}
+	rw.text = inert(string(data))
+	if m.Parsed && rw.cut == 0 {
+		var obj map[string]any
+		if json.Unmarshal(data, &obj) == nil {
+			rw.obj = obj
+			rw.facts = t.view.observe(rw)
+			rw.obj = nil
+		}
+	}
+	if !t.bounded && (len(t.rows) >= r.opts.MaxRows || t.bytes+len(rw.text) > r.opts.MaxBytes) {
+		t.bounded = true
+	}
+	if !t.bounded || t.keepNext > 0 {
+		if t.bounded {
+			t.keepNext--
+		}
+		t.keep(rw)
+		return
+	}
+	t.ring = append(t.ring, rw)
+	// The ring holds the message a finding may come for and the
+	// Context messages before it.
+	if len(t.ring) > r.opts.Context+1 {
+		t.drop(t.ring[0])
+		t.ring = t.ring[1:]
+	}
+}
+
+func (t *traceData) keep(rw *row) {
+	t.rows = append(t.rows, rw)
+	t.bytes += len(rw.text)
+}
+
+func (t *traceData) drop(rw *row) {
+	t.omitted++
+	if n := len(t.ranges); n > 0 && t.ranges[n-1][1] < rw.line && t.lastKeptBefore(rw.line) < t.ranges[n-1][1] {
+		t.ranges[n-1][1] = rw.line
+		return
+	}
+	t.ranges = append(t.ranges, [2]int{rw.line, rw.line})
+}
+
+// lastKeptBefore returns the line of the last kept message before line.
+func (t *traceData) lastKeptBefore(line int) int {
+	if n := len(t.rows); n > 0 {
+		return t.rows[n-1].line
+	}
+	return 0
+}
+
+// Finding adds a finding of the trace f.File.
+func (r *Report) Finding(f validate.Finding) {
+	t := r.trace(f.File)
+	t.findings = append(t.findings, finding{
+		line: f.Line, warning: f.Severity == validate.Warning, rule: inert(f.Rule), pointer: inert(f.Pointer), message: inert(f.Message),
+		requirement: inert(optional(f, "Requirement")), side: inert(optional(f, "Side")),
+	})
+	if !t.bounded || f.Line <= 0 {
+		return
+	}
+	// Keep the message and those before it still held, and the next few.
+	for _, rw := range t.ring {
+		t.keep(rw)
+	}
+	t.ring = t.ring[:0]
+	t.keepNext = r.opts.Context
+}
+
+// End closes the trace file with its summary.
+func (r *Report) End(file string, sum validate.Summary) {
+	t := r.trace(file)
+	for _, rw := range t.ring {
+		t.drop(rw)
+	}
+	t.ring = nil
+	t.sum = sum
+	t.ended = true
+}
+
+// optional reads a string field of a finding by name, so that fields the
+// finding type gains (the requirement a finding breaks, the side at
+// fault) show as soon as they exist.
+func optional(f any, name string) string {
+	v := reflect.ValueOf(f)
+	if v.Kind() != reflect.Struct {
+		return ""
+	}
+	v = v.FieldByName(name)
+	if !v.IsValid() {
+		return ""
+	}
+	if v.Kind() == reflect.String {
+		return v.String()
+	}
+	if s, ok := v.Interface().(fmt.Stringer); ok {
+		return s.String()
+	}
+	return ""
+}
+
+// inert shows the characters a browser may act on rather than show (C1
+// controls, line and paragraph separators, bidirectional controls) as \u
+// escapes, and invalid UTF-8 as \x escapes. Inside a JSON string an escape
+// stands for the same character, so a message stays the same JSON; other
+// text only looks different.
+func inert(s string) string {
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 || unsafeRune(r) {
+			break
+		}
+		i += size
+	}
+	if i == len(s) {
+		return s
+	}
+	var sb strings.Builder
+	sb.WriteString(s[:i])
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&sb, `\x%02x`, s[i])
+		case unsafeRune(r):
+			fmt.Fprintf(&sb, `\u%04x`, r)
+		default:
+			sb.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return sb.String()
+}
+
+func unsafeRune(r rune) bool {
+	switch {
+	case r >= 0x80 && r <= 0x9f,
+		r == 0x2028, r == 0x2029,
+		r == 0x061c, r == 0x200e, r == 0x200f,
+		r >= 0x202a && r <= 0x202e,
+		r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+// sortedCounts lists a count map most frequent first, then by name.
+func sortedCounts(m map[string]int) [][2]any {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	out := make([][2]any, len(keys))
+	for i, k := range keys {
+		out[i] = [2]any{inert(k), m[k]}
+	}
+	return out
+}
