@@ -21,7 +21,6 @@ package htmlreport
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -203,7 +202,7 @@ func (r *Report) Finding(f validate.Finding) {
 	t := r.trace(f.File)
 	t.findings = append(t.findings, finding{
 		line: f.Line, warning: f.Severity == validate.Warning, rule: inert(f.Rule), pointer: inert(f.Pointer), message: inert(f.Message),
-		requirement: inert(optional(f, "Requirement")), side: inert(optional(f, "Side")),
+		requirement: inert(f.Requirement), side: inert(f.Side),
 	})
 	if !t.bounded || f.Line <= 0 {
 		return
@@ -225,27 +224,6 @@ func (r *Report) End(file string, sum validate.Summary) {
 	t.ring = nil
 	t.sum = sum
 	t.ended = true
-}
-
-// optional reads a string field of a finding by name, so that fields the
-// finding type gains (the requirement a finding breaks, the side at
-// fault) show as soon as they exist.
-func optional(f any, name string) string {
-	v := reflect.ValueOf(f)
-	if v.Kind() != reflect.Struct {
-		return ""
-	}
-	v = v.FieldByName(name)
-	if !v.IsValid() {
-		return ""
-	}
-	if v.Kind() == reflect.String {
-		return v.String()
-	}
-	if s, ok := v.Interface().(fmt.Stringer); ok {
-		return s.String()
-	}
-	return ""
 }
 
 // inert shows the characters a browser may act on rather than show (C1

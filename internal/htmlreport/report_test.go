@@ -196,31 +196,6 @@ func TestBoundKeepsEveryFinding(t *testing.T) {
 	}
 }
 
-// TestOptionalFields: a finding type with a requirement and a side (as
-// the requirement catalogue adds) has them read by name; one without them
-// reads as none.
-func TestOptionalFields(t *testing.T) {
-	type withCatalogue struct {
-		Rule        string
-		Requirement string
-		Side        fmt.Stringer
-	}
-	f := withCatalogue{Rule: "schema", Requirement: "acp-v1-prompt-turn-3", Side: stringer("agent")}
-	if got := optional(f, "Requirement"); got != "acp-v1-prompt-turn-3" {
-		t.Errorf("Requirement %q", got)
-	}
-	if got := optional(f, "Side"); got != "agent" {
-		t.Errorf("Side %q", got)
-	}
-	if got := optional(validate.Finding{Rule: "schema"}, "NoSuchField"); got != "" {
-		t.Errorf("a missing field reads %q", got)
-	}
-}
-
-type stringer string
-
-func (s stringer) String() string { return string(s) }
-
 // TestLongLineIsCut: a line over MaxLine keeps its first MaxLine bytes,
 // and the row and the trace say how much was cut.
 func TestLongLineIsCut(t *testing.T) {
