@@ -1,0 +1,317 @@
+package acp
+
+// How a response is matched to the request it answers, and what a
+// successful answer does to the state.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/pkg/validate/finding"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/schema/registry"
+)
+
+// maxAdopted bounds the strings an unknown method's answer may make known.
+const maxAdopted = 256
+
+// response matches a response to the request it answers, picks the result
+// schema from that request's method and applies the method's effects.
+func (s *state) response(m *protocol.Message, idAt int) {
+	m.Label = "response"
+	m.From = sideOf(m.Dir)
+	if m.Doc.Type(idAt) <= jsonscan.Null {
+		// JSON-RPC answers with a null id when it could not read the
+		// request's id; it answers nothing we can follow.
+		if s.stateful() && m.Doc.Type(idAt) == jsonscan.Null {
+			s.nullID(m)
+		}
+		return
+	}
+	s.exercise(reqAnswerKnownID)
+	s.exercise(reqAnswerOnce)
+	type cand struct {
+		key []byte
+		req *request
+	}
+	// The keys of the id as each side's, read from the line's bytes.
+	var cands [3]cand
+	var keys [3][]byte
+	nc, nk := 0, 0
+	for _, from := range [...]string{c2a, a2c, ""} {
+		if m.Dir != "" && from != opposite(m.Dir) && from != "" {
+			continue
+		}
+		if k, ok := s.idKey(from, m, idAt); ok {
+			keys[nk] = k
+			nk++
+			if r, _ := s.pending.GetBytes(k); r != nil {
+				cands[nc] = cand{k, r}
+				nc++
+			}
+		}
+	}
+	if nc == 0 {
+		for _, k := range keys[:nk] {
+			if _, ok := s.answered.GetBytes(k); ok {
+				m.Add(finding.Error, RuleDuplicateResponse, "/id", "second response to request id %s: each request is answered exactly once", protocol.Display(m.Doc.Value(idAt)))
+				return
+			}
+		}
+		for _, k := range keys[:nk] {
+			if s.pending.Forgotten(string(k)) || s.answered.Forgotten(string(k)) {
+				s.windowNote(m, "/id")
+				return
+			}
+		}
+		if (s.initialized || !s.stateful()) && !s.lossy && !s.midSession {
+			m.Add(finding.Error, RuleUnansweredResponse, "/id", "response with id %s answers no outstanding request: no request with this id was sent (or it was already answered)", protocol.Display(m.Doc.Value(idAt)))
+		}
+		return
+	}
+	hasResult := m.Has("/result")
+	var result any // built only where it is read
+	pick := 0
+	if nc > 1 {
+		// Both sides number their requests from 0, so the same id can
+		// be outstanding in both directions. Take the one request whose
+		// result schema the result fits; if none fits, the one whose
+		// result schema defines more of its members; else the newer
+		// request: a request made while another waits (the agent's
+		// while the client's prompt runs) is answered first.
+		newer := 0
+		if cands[1].req.line > cands[0].req.line {
+			newer = 1
+		}
+		pick = newer
+		if hasResult {
+			result = m.At("/result")
+			fits, best, bestOverlap := -1, -1, 0
+			for i, c := range cands[:nc] {
+				if c.req.m == nil || c.req.m.result == nil {
+					continue
+				}
+				if c.req.m.result.Valid(result) {
+					if fits >= 0 {
+						fits = newer // both fit
+						break
+					}
+					fits = i
+				}
+				if o := c.req.m.result.Overlap(result); o > bestOverlap {
+					best, bestOverlap = i, o
+				} else if o == bestOverlap && o > 0 {
+					best = newer // as close as each other
+				}
+			}
+			switch {
+			case fits >= 0:
+				pick = fits
+			case best >= 0:
+				pick = best
+			}
+		}
+	}
+	req := cands[pick].req
+	key := string(cands[pick].key)
+	m.From = sideOf(opposite(req.dir))
+	m.Answers = req.line
+	if req.eff != nil && req.eff.Effects.Initializes && hasResult {
+		s.answeredVersion(m, req)
+	}
+	s.pending.Delete(key)
+	s.answered.Put(key, true)
+	if req.eff != nil && req.eff.Effects.CreatesSession != "" && s.creating > 0 {
+		s.creating--
+	}
+	if req.m == nil {
+		m.Label = "response (unknown method)"
+		if s.stateful() && m.Has("/error") && !hasResult {
+			s.answeredError(m, req)
+		}
+		if hasResult && s.stateful() {
+			s.answeredUnknown(m, req)
+		}
+		if hasResult {
+			// What an extension method (or one this version does not
+			// know) creates is not in the tables: every id its answer
+			// names may be a session, and is not reported as unknown.
+			s.adoptStrings(m.At("/result"), 0)
+		}
+		return
+	}
+	m.Label = req.m.responseLabel
+	if m.Has("/error") && !hasResult {
+		m.Label = req.m.errorLabel
+		if s.stateful() {
+			s.answeredError(m, req)
+			if req.eff.Effects.Initializes {
+				s.initAnswered = true
+			}
+		}
+		return
+	}
+	if !hasResult {
+		return
+	}
+	if req.m.result != nil {
+		m.RTSchema, m.RTPointer = req.m.result.ID, "/result"
+		s.exercise(reqNoRootFields)
+		m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: req.m.result, Loc: s.t.atResult, Ptr: s.t.ptrResult, NearMiss: true, Closed: true}, req.m, func(x *method) *protocol.Schema { return x.result }, "result"))
+	}
+	if !s.stateful() {
+		return
+	}
+	s.answeredEffects(m, req)
+	s.answeredBehaviour(m, req)
+	if req.eff.Effects.Initializes {
+		s.initAnswered = true
+	}
+}
+
+// adoptStrings makes every string in v known as a session id (a bounded
+// number, a bounded depth).
+func (s *state) adoptStrings(v any, depth int) int {
+	n := 0
+	switch v := v.(type) {
+	case string:
+		if len(v) <= 256 {
+			s.known(v)
+			n++
+		}
+	case map[string]any:
+		for _, c := range v {
+			if depth < 8 && n < maxAdopted {
+				n += s.adoptStrings(c, depth+1)
+			}
+		}
+	case []any:
+		for _, c := range v {
+			if depth < 8 && n < maxAdopted {
+				n += s.adoptStrings(c, depth+1)
+			}
+		}
+	}
+	return n
+}
+
+// answeredVersion changes the version the trace is read as to the one
+// initialize's answer names, if it is another version of ACP and the user
+// did not name one: the answer, and all that follows, is of the version the
+// agent chose.
+func (s *state) answeredVersion(m *protocol.Message, req *request) {
+	if s.strict || s.tablesOf == nil || s.t.v.Dialect || s.initAnswered {
+		return
+	}
+	for _, ptr := range req.eff.Effects.VersionAt {
+		if !strings.HasPrefix(ptr, "/result/") {
+			continue
+		}
+		n, ok := protocol.IntValue(m.At(ptr))
+		if !ok {
+			continue
+		}
+		v := s.reg.ByWireVersion("acp", int(n))
+		if v == nil || v == s.t.v || v.WireVersion == s.t.v.WireVersion {
+			return
+		}
+		t, err := s.tablesOf(v)
+		if err != nil {
+			return
+		}
+		var ext []*tables
+		for _, x := range s.reg.Extensions(v) {
+			xt, err := s.tablesOf(x)
+			if err != nil {
+				return
+			}
+			ext = append(ext, xt)
+		}
+		s.t, s.ext, s.tabs, s.found, s.alts = t, ext, nil, nil, nil
+		s.why = fmt.Sprintf("initialize response protocolVersion %d, line %d", n, m.Line)
+		if e := t.methods[methodKey(req.m.Method, req.m.Kind)]; e != nil {
+			req.m, req.eff = e, s.widest(e)
+		}
+		return
+	}
+}
+
+// agreed notes that the initialize answer confirms the version the trace
+// is read as: the version is the one the answer names, whether or not the
+// answer was among the messages the version was first picked from (a live
+// check may start before the answer arrives).
+func (s *state) agreed(m *protocol.Message, ef registry.ACPEffects) {
+	if !strings.HasPrefix(s.why, "initialize request ") {
+		return
+	}
+	for _, ptr := range ef.VersionAt {
+		if !strings.HasPrefix(ptr, "/result/") {
+			continue
+		}
+		if n, ok := protocol.IntValue(m.At(ptr)); ok && int(n) == s.t.v.WireVersion {
+			s.why = fmt.Sprintf("initialize response protocolVersion %d, line %d", n, m.Line)
+		}
+	}
+}
+
+// answeredEffects applies what a successful answer does.
+func (s *state) answeredEffects(m *protocol.Message, req *request) {
+	ef := req.eff.Effects
+	// Pointers into the answer are written /result/...: they are
+	// evaluated on the response message itself.
+	if ef.Initializes {
+		s.agentInit, _ = m.At("/result").(map[string]any)
+		s.agreed(m, ef)
+	}
+	if req.adopt != "" {
+		s.known(req.adopt)
+	}
+	if p := ef.CreatesSession; p != "" {
+		if sid, ok := m.String(p); ok {
+			if _, known := s.sessions.Get(sid); known {
+				m.Breach(reqUniqueSession, finding.Error, RuleDuplicateSession, p, "session id %s is already in use in this trace: each new session gets an id of its own", protocol.Quote(sid))
+			}
+			s.sessions.Put(sid, &session{fresh: true, toolCalls: protocol.NewRecent[bool](maxToolCalls)})
+		}
+	}
+	for _, p := range ef.IntroducesSessions {
+		for _, sid := range m.Strings(p) {
+			s.known(sid)
+		}
+	}
+	if req.closing {
+		if sess, ok := s.sessions.Get(req.closes); ok {
+			// Closed: its tool calls are no longer needed. Late
+			// notifications for it are not reported.
+			sess.fresh, sess.toolCalls = false, nil
+		}
+	}
+	if p := ef.ChoosesOption; p != "" {
+		opt, ok := m.String(p)
+		if !ok {
+			return
+		}
+		s.exercise(reqOfferedOption)
+		for _, x := range req.options {
+			if x == opt {
+				return
+			}
+		}
+		m.Add(finding.Error, RulePermissionOption, p, "option %s was not offered: the request on line %d offered %s", protocol.Quote(opt), req.line, quoteList(req.options))
+	}
+}
+
+func quoteList(list []string) string {
+	if len(list) == 0 {
+		return "no options"
+	}
+	if len(list) > 10 {
+		list = append(list[:10:10], "…")
+	}
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = protocol.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}
