@@ -540,8 +540,9 @@ func (s *state) answeredUnknown(m *protocol.Message, req *request) {
 // answer a request whose id could not be read, never a notification.
 func (s *state) nullID(m *protocol.Message) {
 	s.exercise(reqNullID)
-	if s.lossy || s.invalid {
-		return // it may answer a line that could not be read
+	if s.unreadable > 0 {
+		s.unreadable-- // it answers a line that could not be read
+		return
 	}
-	m.Breach(reqNullID, finding.Error, RuleNotificationAnswer, "/id", "a response with a null id, though every earlier message could be read: a null id answers only a request whose id could not be read, and a notification gets no answer at all")
+	m.Breach(reqNullID, finding.Error, RuleNotificationAnswer, "/id", "a response with a null id, though every line before it that could not be read has had its answer: a null id answers only a request whose id could not be read, and a notification gets no answer at all")
 }

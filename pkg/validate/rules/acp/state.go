@@ -61,7 +61,10 @@ type state struct {
 	exercised    map[string]bool // requirements whose situation the trace reached
 	authMethods  string          // where the initialize result lists auth methods
 	initAnswered bool            // an initialize was answered
-	invalid      bool            // a message was neither request, notification nor response
+	// unreadable counts the lines whose id a receiver could not read
+	// (not JSON, or neither request, notification nor response, or an
+	// id of the wrong type) and that no null-id answer answered yet.
+	unreadable int
 	stepped      bool            // a message has been seen
 }
 
@@ -115,6 +118,7 @@ func (s *state) Finish(lastLine int) []finding.Finding { return s.unfinishedWork
 // unknown id is no longer an error.
 func (s *state) Lost(m *protocol.Message) {
 	s.lossy = true
+	s.unreadable++
 	m.From = sideOf(m.Dir)
 }
 
@@ -166,13 +170,13 @@ func (s *state) Step(m *protocol.Message) {
 		nb, ok := d.StringBytes(method)
 		if !ok {
 			m.Label = "invalid"
-			s.invalid = true
+			s.unreadable++
 			return // the envelope check reports the method's type
 		}
 		if hasID && !readableID(d, idAt) {
 			// Its receiver cannot answer it by id: it may answer
 			// with a null id.
-			s.invalid = true
+			s.unreadable++
 		}
 		name, at := s.methodName(nb)
 		s.begin(m, name, false)
@@ -183,7 +187,7 @@ func (s *state) Step(m *protocol.Message) {
 		s.response(m, idAt)
 	default:
 		m.Label = "invalid"
-		s.invalid = true
+		s.unreadable++
 		m.Add(finding.Error, finding.RuleSchema, "", "neither a request, a notification nor a response: an ACP message has \"method\" (a request or notification) or \"id\" with \"result\" or \"error\" (a response)")
 	}
 }
