@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentproto/agentproto/internal/measure"
 	"github.com/agentproto/agentproto/pkg/validate/internal/synth"
+	"github.com/agentproto/agentproto/pkg/validate/rules/acp"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 )
 
@@ -23,7 +24,12 @@ func TestSynthValid(t *testing.T) {
 	e := testEngine(t)
 	for _, p := range []synth.Protocol{synth.ACP, synth.ARCP, synth.Arcan} {
 		data := synth.Lines(p, 2000)
-		sum, err := e.Check(context.Background(), string(p), bytes.NewReader(data), FileOptions{}, func(f Finding) { t.Errorf("%s: %s", p, f) })
+		sum, err := e.Check(context.Background(), string(p), bytes.NewReader(data), FileOptions{}, func(f Finding) {
+			if f.Rule == acp.RuleUnansweredRequest && f.Severity == Warning {
+				return // the trace is cut at a line count, in the middle of a turn
+			}
+			t.Errorf("%s: %s", p, f)
+		})
 		if err != nil {
 			t.Fatal(err)
 		}

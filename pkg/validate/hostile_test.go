@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentproto/agentproto/pkg/validate/rules/acp"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 )
 
@@ -41,7 +42,9 @@ func TestHugeInvalidLineBounded(t *testing.T) {
 		runtime.ReadMemStats(&before)
 		var got []Finding
 		if _, err := e.Check(context.Background(), "huge", strings.NewReader(in), FileOptions{}, func(f Finding) {
-			if f.Line == 2 {
+			// The line's own findings; what the end of the trace
+			// reveals (its request never answered) is not the line's.
+			if f.Line == 2 && f.Rule != acp.RuleUnansweredRequest {
 				got = append(got, f)
 			}
 		}); err != nil {

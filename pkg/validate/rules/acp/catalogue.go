@@ -27,6 +27,7 @@ const (
 	RuleNotificationAnswer = "notification-answer" // a response to a notification
 	RuleMethodNotFound     = "method-not-found"    // an unknown or advertised method answered with the wrong error
 	RuleConfigOptions      = "config-options"      // a config option answer that is not the complete list
+	RuleUnansweredRequest  = "unanswered-request"  // a request never answered before the trace ends (a warning)
 )
 
 // Requirement ids this package's checks name, beyond those in ruleDocs'
@@ -125,6 +126,7 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleNotInitialized, Summary: "a message before initialize", Requirements: []string{reqInitFirst}},
 		{Name: RuleUnansweredResponse, Summary: "a response whose id answers no outstanding request", Requirements: []string{reqAnswerKnownID}},
 		{Name: RuleDuplicateResponse, Summary: "a second response to one request", Requirements: []string{reqAnswerOnce}},
+		{Name: RuleUnansweredRequest, Summary: "a request never answered before the trace ends (a warning: the trace may have been cut short)", Requirements: []string{reqAnswerOnce}},
 		{Name: RuleUnknownSession, Summary: "a session id that nothing in the trace introduced", Requirements: []string{reqSessionKnown}},
 		{Name: RuleUnknownToolCall, Summary: "an update of a tool call that was never announced", Requirements: []string{reqToolCallKnown}},
 		{Name: RulePermissionOption, Summary: "a permission answer that chose an option the request did not offer", Requirements: []string{reqOfferedOption}},

@@ -65,7 +65,7 @@ type state struct {
 	// (not JSON, or neither request, notification nor response, or an
 	// id of the wrong type) and that no null-id answer answered yet.
 	unreadable int
-	stepped      bool            // a message has been seen
+	stepped    bool // a message has been seen
 }
 
 type request struct {
@@ -112,7 +112,12 @@ func (s *state) Note() string {
 	return fmt.Sprintf("%s: %s", s.t.v.Title, s.why)
 }
 
-func (s *state) Finish(lastLine int) []finding.Finding { return s.unfinishedWork(lastLine) }
+func (s *state) Finish(lastLine int) []finding.Finding {
+	if !s.stateful() {
+		return nil
+	}
+	return append(s.unanswered(lastLine), s.unfinishedWork(lastLine)...)
+}
 
 // Lost: an unreadable line may have been a request, so an answer to an
 // unknown id is no longer an error.
@@ -427,7 +432,7 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 		s.creating++
 	}
 	var kept *request // the request as kept, for what its answer checks
-	if hasID {
+	if hasID && readableID(d0(m), idAt) {
 		if k, ok := s.idKey(dir, m, idAt); ok {
 			kept = new(request)
 			*kept = *req
@@ -438,6 +443,9 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 		s.behaviour(m, eff, kept)
 	}
 }
+
+// d0 is the message's parsed document.
+func d0(m *protocol.Message) *jsonscan.Doc { return &m.Doc }
 
 // widest returns the last extension's entry for the same method and kind,
 // or entry.

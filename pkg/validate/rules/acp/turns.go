@@ -125,6 +125,37 @@ func (s *state) turnState(m *protocol.Message, ts *turnState, t *registry.ACPTur
 	}
 }
 
+// unanswered warns, at the end of a trace, of requests that were never
+// answered: the receiver broke off, or the trace was cut short.
+func (s *state) unanswered(lastLine int) []finding.Finding {
+	if s.lossy {
+		return nil // a line that could not be read may have been the answer
+	}
+	var out []finding.Finding
+	type open struct {
+		line      int
+		name, dir string
+	}
+	var reqs []open
+	for _, k := range s.pending.Keys() {
+		if r, _ := s.pending.Get(k); r != nil && r.dir != "" {
+			reqs = append(reqs, open{r.line, r.name, r.dir})
+		}
+	}
+	sort.Slice(reqs, func(i, j int) bool { return reqs[i].line < reqs[j].line })
+	for i, r := range reqs {
+		if i == 8 {
+			out = append(out, finding.Finding{Line: lastLine, Severity: finding.Warning, Rule: RuleUnansweredRequest, Requirement: reqAnswerOnce,
+				Message: itoa(len(reqs)-8) + " more requests were never answered (the first 8 are reported above)"})
+			break
+		}
+		// On the last line: findings come in line order.
+		out = append(out, finding.Finding{Line: lastLine, Severity: finding.Warning, Rule: RuleUnansweredRequest, Requirement: reqAnswerOnce, Side: sideOf(opposite(r.dir)),
+			Message: "the " + protocol.Quote(r.name) + " request on line " + itoa(r.line) + " was never answered before the trace ends: every request gets exactly one response (if the trace was cut short, this is expected)"})
+	}
+	return out
+}
+
 // unfinishedWork warns, at the end of a trace, of sessions whose reported
 // work never became idle again.
 func (s *state) unfinishedWork(lastLine int) []finding.Finding {
