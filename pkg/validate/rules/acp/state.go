@@ -432,7 +432,7 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 		s.creating++
 	}
 	var kept *request // the request as kept, for what its answer checks
-	if hasID && readableID(d0(m), idAt) {
+	if hasID && readableID(&m.Doc, idAt) {
 		if k, ok := s.idKey(dir, m, idAt); ok {
 			kept = new(request)
 			*kept = *req
@@ -443,9 +443,6 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 		s.behaviour(m, eff, kept)
 	}
 }
-
-// d0 is the message's parsed document.
-func d0(m *protocol.Message) *jsonscan.Doc { return &m.Doc }
 
 // widest returns the last extension's entry for the same method and kind,
 // or entry.
