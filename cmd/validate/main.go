@@ -74,7 +74,7 @@ ARCP (messages with "arcp" and "type"), ACP (JSON-RPC with "jsonrpc"), or
 Arcan AgentEvent ("part_type", bare, in SSE frames or in session-store
 records), and so is the version: ACP by initialize's protocolVersion, ARCP by
 the SDK whose signature the messages carry. A sidecar NAME.dir beside
-NAME.jsonl gives each message's direction, one per line (ACP: c2a or a2c;
+NAME.jsonl gives each line's direction, one per line (ACP: c2a or a2c;
 ARCP: c2r or r2c); without it the direction is inferred. A trace that begins
 mid-session is recognised as such: one warning says so, and what needs the
 session's start is not checked.
@@ -96,6 +96,13 @@ Examples:
                                             one self-contained page to look at: both peers'
                                             messages in two lanes, requests linked to answers,
                                             every finding at its message (report.html#L14)
+  validate --list-rules --protocol acp --dialect v1
+                                            the requirement catalogue: every MUST and SHOULD of
+                                            the spec, its citation, and the rule that checks it
+  validate --explain acp.prompt.cancelled-stop-reason
+                                            one requirement a finding names, with an example
+  validate --coverage session.jsonl         which requirements the trace exercised, violated
+                                            and never reached
   validate --disable unstable --warn capability traces/
                                             turn a rule off, or its errors into warnings
                                             (also per path glob in .agentproto.json)
