@@ -95,7 +95,7 @@ type ACPEffects struct {
 	// and the reason a cancelled turn must end with.
 	StopReason *ACPStopReason `json:"stop_reason"`
 	// CancelsTurn points to the session whose running turn the message
-	// cancels.
+	// cancels (session/cancel; session/close cancels as it does).
 	CancelsTurn string `json:"cancels_turn"`
 	// Conversation marks the notifications that carry an entry of the
 	// conversation (a message chunk, a tool call, a plan) rather than news
