@@ -346,7 +346,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if in.err != nil {
 			sum, err = ioFinding(in.name, in.err, report)
 		} else {
-			sum, err = checkOne(ctx, eng, in.name, o, stdin, stderr, fileChecks{rules: rules[i], baseline: baseline}, report)
+			sum, err = checkOne(ctx, eng, in.name, o, stdin, stderr, fileChecks{rules: rules[i], baseline: baseline, walked: in.walked}, report)
 		}
 		total.Merge(sum)
 		out.file(in.name)
@@ -390,6 +390,7 @@ const usageHint = "Run 'validate --help' for usage.\n"
 type fileChecks struct {
 	rules    *validate.RuleControl
 	baseline *validate.Baseline
+	walked   bool // found in a folder: read only if still a regular file
 }
 
 // checkOne validates one named trace.
@@ -397,12 +398,12 @@ func checkOne(ctx context.Context, eng *validate.Engine, name string, o options,
 	fo := validate.FileOptions{Rules: fc.rules, Baseline: fc.baseline}
 	var r io.Reader = stdin
 	if name != "-" {
-		f, err := os.Open(name)
+		tr, c, err := openTrace(name, fc.walked)
 		if err != nil {
 			return ioFinding(name, fmt.Errorf("cannot open the trace: %w", unwrapPath(err)), report)
 		}
-		defer f.Close()
-		r = f
+		defer c.Close()
+		r = tr
 	}
 	dir := o.direction
 	if dir == "" && name != "-" {
