@@ -109,7 +109,7 @@ func (p *printer) finding(f validate.Finding) {
 	case "sarif":
 		p.sarifResult(f)
 	case "junit":
-		p.junit.findings = append(p.junit.findings, f)
+		p.junitFinding(f)
 	default:
 		_, p.werr = fmt.Fprintln(p.w, textFinding(f))
 	}
