@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -94,20 +93,14 @@ func NewWSRelay(cfg WSConfig) (http.Handler, error) {
 		var path string
 		var files []*os.File
 		if cfg.RecordDir != "" {
-			path = filepath.Join(cfg.RecordDir, fmt.Sprintf("%04d.jsonl", seq.Add(1)))
-			f, ferr := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			var ferr error
+			path, files, ferr = createRecording(cfg.RecordDir, &seq, func(n int64) string { return fmt.Sprintf("%04d.jsonl", n) }, ".dir")
 			if ferr == nil {
-				d, derr := os.OpenFile(path+".dir", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-				if derr == nil {
-					rcfg.Record, rcfg.Directions = f, d
-					files = append(files, f, d)
-				} else {
-					f.Close()
-					ferr = derr
+				rcfg.Record, rcfg.Directions = files[0], files[1]
+			} else {
+				if cfg.Recorded != nil {
+					cfg.Recorded(path, fmt.Errorf("creating the trace: %w", ferr))
 				}
-			}
-			if ferr != nil && cfg.Recorded != nil {
-				cfg.Recorded(path, fmt.Errorf("creating the trace: %w", ferr))
 				path = ""
 			}
 		}
