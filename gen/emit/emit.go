@@ -22,6 +22,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/agentproto/agentproto/gen/model"
+	"github.com/agentproto/agentproto/internal/textsafe"
 )
 
 // WirePath is the import path of the runtime package generated code uses.
@@ -45,7 +46,7 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 	f.NoFormat = true
 	f.HeaderComment(Header)
 	if len(sources) > 0 {
-		f.HeaderComment("Source schemas: " + strings.Join(sources, ", "))
+		f.HeaderComment("Source schemas: " + textsafe.Escape(strings.Join(sources, ", ")))
 	}
 	f.ImportName(WirePath, "wire")
 	f.ImportName(CheckPath, "check")
@@ -247,9 +248,13 @@ func comment(doc string) *jen.Statement {
 		return jen.Null()
 	}
 	lines := wrapDoc(strings.Split(doc, "\n"))
-	s := jen.Comment(strings.TrimRight(lines[0], " \t"))
+	// A description is copied as text: control characters and the
+	// bidirectional controls that would reorder what an editor shows
+	// ("Trojan Source") are escaped, and no line break is left to end
+	// the comment.
+	s := jen.Comment(textsafe.Escape(strings.TrimRight(lines[0], " \t")))
 	for _, l := range lines[1:] {
-		s.Line().Comment(strings.TrimRight(l, " \t"))
+		s.Line().Comment(textsafe.Escape(strings.TrimRight(l, " \t")))
 	}
 	return s
 }
@@ -1154,7 +1159,7 @@ func checkConditions(st *model.StructType) []jen.Code {
 }
 
 func key(f *model.Field) jen.Code {
-	return jen.Id("e").Dot("RawKey").Call(jen.Lit(strconv.Quote(f.JSON) + ":"))
+	return jen.Id("e").Dot("RawKey").Call(jen.Lit(textsafe.QuoteJSON(f.JSON) + ":"))
 }
 
 // ---- decoding
@@ -1883,19 +1888,19 @@ func (g *gen) definedType(t *model.Type) error {
 	conv := jen.Parens(jen.Op("*").Add(typeName(base))).Parens(jen.Id("x"))
 	if v := t.OwnTag; v != nil {
 		tag := v.Union.Union.Tag
-		g.f.Comment("DecodeWire decodes the value from d; the tag \"" + tag + "\", if present, must be " + strconv.Quote(v.Tag) + ".")
+		g.f.Comment("DecodeWire decodes the value from d; the tag \"" + textsafe.Escape(tag) + "\", if present, must be " + textsafe.Escape(strconv.Quote(v.Tag)) + ".")
 		g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("DecodeWire").Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Error().Block(
 			jen.List(jen.Id("tag"), jen.Id("ok"), jen.Err()).Op(":=").Id("d").Dot("PeekTag").Call(jen.Lit(tag)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 			jen.If(jen.Id("ok").Op("&&").Id("tag").Op("!=").Lit(v.Tag)).Block(
-				jen.Return(wire("At").Call(wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(strconv.Quote(v.Tag))), jen.Lit(tag)))),
+				jen.Return(wire("At").Call(wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(textsafe.QuoteJSON(v.Tag))), jen.Lit(tag)))),
 			jen.Id("d").Dot("SkipKey").Call(jen.Lit(tag)),
 			jen.Return(conv.Clone().Dot("DecodeWire").Call(jen.Id("d"))))
 		g.f.Comment("EncodeWire encodes the value to e, tag first.")
 		g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("EncodeWire").Params(jen.Id("e").Op("*").Add(wire("Encoder"))).Block(
 			jen.Id("e").Dot("BeginObject").Call(),
-			jen.Id("e").Dot("RawKey").Call(jen.Lit(strconv.Quote(tag)+":")),
-			jen.Id("e").Dot("RawValue").Call(jen.Lit(strconv.Quote(v.Tag))),
+			jen.Id("e").Dot("RawKey").Call(jen.Lit(textsafe.QuoteJSON(tag)+":")),
+			jen.Id("e").Dot("RawValue").Call(jen.Lit(textsafe.QuoteJSON(v.Tag))),
 			conv.Clone().Dot("EncodeWireFields").Call(jen.Id("e")),
 			jen.Id("e").Dot("EndObject").Call())
 	} else {
@@ -2076,7 +2081,7 @@ func (g *gen) unionType(t *model.Type) error {
 	if u.Tag != "" {
 		g.f.Add(comment(u.Unknown + " is a variant of " + t.Name + " whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged."))
 		g.f.Type().Id(u.Unknown).Struct(
-			jen.Comment("Tag is the value of the member \""+u.Tag+"\"."),
+			jen.Comment("Tag is the value of the member \""+textsafe.Escape(u.Tag)+"\"."),
 			jen.Id("Tag").String(),
 			jen.Comment("Raw is the whole object."),
 			jen.Id("Raw").Qual(jsonPath, "RawMessage"),
@@ -2260,8 +2265,8 @@ func (g *gen) unionType(t *model.Type) error {
 			enc = []jen.Code{
 				jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call(), jen.Return()),
 				jen.Id("e").Dot("BeginObject").Call(),
-				jen.Id("e").Dot("RawKey").Call(jen.Lit(strconv.Quote(u.Tag) + ":")),
-				jen.Id("e").Dot("RawValue").Call(jen.Lit(strconv.Quote(v.Tag))),
+				jen.Id("e").Dot("RawKey").Call(jen.Lit(textsafe.QuoteJSON(u.Tag) + ":")),
+				jen.Id("e").Dot("RawValue").Call(jen.Lit(textsafe.QuoteJSON(v.Tag))),
 				jen.Id("v").Dot("EncodeWireFields").Call(jen.Id("e")),
 				jen.Id("e").Dot("EndObject").Call(),
 			}
@@ -2281,7 +2286,7 @@ func (g *gen) unionType(t *model.Type) error {
 			jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call(), jen.Return()),
 			jen.If(jen.Id("v").Dot("Raw").Op("!=").Nil()).Block(jen.Id("e").Dot("Raw").Call(jen.Id("v").Dot("Raw")), jen.Return()),
 			jen.Id("e").Dot("BeginObject").Call(),
-			jen.Id("e").Dot("RawKey").Call(jen.Lit(strconv.Quote(u.Tag)+":")),
+			jen.Id("e").Dot("RawKey").Call(jen.Lit(textsafe.QuoteJSON(u.Tag)+":")),
 			jen.Id("e").Dot("String").Call(jen.Id("v").Dot("Tag")),
 			jen.Id("e").Dot("EndObject").Call(),
 		))
