@@ -3,6 +3,8 @@
 package main
 
 import (
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,5 +132,54 @@ func TestOpenRegularRefusesSwappedPath(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("openRegular waited on a FIFO with no writer")
+	}
+}
+
+// blockedWriter is an output nobody reads: every write waits forever.
+type blockedWriter struct{ never chan struct{} }
+
+func (b blockedWriter) Write(p []byte) (int, error) {
+	<-b.never
+	return 0, nil
+}
+
+// TestTapEndsWhenStderrIsNotRead: when nothing reads the tap's stderr,
+// where live findings go, the tap still ends once the agent has: its
+// outputs are given a bounded time to be taken after the session.
+func TestTapEndsWhenStderrIsNotRead(t *testing.T) {
+	done := make(chan int, 1)
+	go func() {
+		stderr := blockedWriter{never: make(chan struct{})}
+		done <- run(context.Background(), []string{"--", "sh", "-c", "yes x | head -20000"}, strings.NewReader(""), io.Discard, stderr, plugins{})
+	}()
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Errorf("exit %d, want the agent's 0", code)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the tap did not end: it waits on a stderr nobody reads")
+	}
+}
+
+// TestTapHonoursMaxLine: the tap's --max-line bounds what the relay holds
+// of an agent's line, not only what is validated: a longer line stops the
+// recording and live validation with a message naming the flag, and is
+// still relayed byte for byte.
+func TestTapHonoursMaxLine(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "s.jsonl")
+	var out, errb strings.Builder
+	code := run(context.Background(), []string{"--max-line", "1KiB", "--record", rec, "--", "sh", "-c", `head -c 100000 /dev/zero | tr '\0' a; echo; echo '{"jsonrpc":"2.0","method":"x"}'`},
+		strings.NewReader(""), &out, &errb, plugins{})
+	if code != exitOK {
+		t.Errorf("exit %d", code)
+	}
+	if out.Len() != 100001+len(`{"jsonrpc":"2.0","method":"x"}`)+1 {
+		t.Errorf("relayed %d bytes, want every byte", out.Len())
+	}
+	for _, want := range []string{"a2c line is longer than 1024 bytes (--max-line): recording stopped", "live validation stopped at line 1"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+		}
 	}
 }

@@ -1,11 +1,17 @@
 package tap
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/agentproto/agentproto/pkg/validate"
 )
 
 // TestRecordingTakesTheNextFreeName: a relay restarted on a record folder
@@ -48,5 +54,135 @@ func TestRecordingTakesTheNextFreeName(t *testing.T) {
 	}
 	for _, f := range files {
 		f.Close()
+	}
+}
+
+// lineLog is an Observer that keeps the lines it sees and the over-long
+// lines it is told of.
+type lineLog struct {
+	lines []string
+	long  []int
+}
+
+func (o *lineLog) Line(d Direction, line []byte) {
+	o.lines = append(o.lines, d.String()+" "+string(line))
+}
+func (o *lineLog) LongLine(d Direction, size int) { o.long = append(o.long, size) }
+
+// TestRecorderHoldsNoMoreThanMaxLine: a line longer than MaxLine is never
+// held whole (it was held up to 1 GiB whatever --max-line said): recording
+// 64 MiB of one line allocates a few times MaxLine, the recording stops with an
+// error, the observer is told, and the line after it arrives whole, not
+// glued to the long line's tail.
+func TestRecorderHoldsNoMoreThanMaxLine(t *testing.T) {
+	const max = 1 << 20
+	var rec, dirs bytes.Buffer
+	obs := &lineLog{}
+	r := newRecorder(Config{Record: &rec, Directions: &dirs, Observer: obs, MaxLine: max, Protocol: "acp"})
+	r.chunk(AgentToClient, []byte(`{"jsonrpc":"2.0","method":"a"}`+"\n"))
+	chunk := bytes.Repeat([]byte("a"), 64<<10)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := 0; i < 1024; i++ { // 64 MiB without a newline
+		r.chunk(AgentToClient, chunk)
+	}
+	runtime.ReadMemStats(&after)
+	r.chunk(AgentToClient, []byte("tail of the long line\n"+`{"jsonrpc":"2.0","method":"b"}`+"\n"))
+	res := r.finish()
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*max {
+		t.Errorf("64 MiB of one line allocated %d KiB, want at most %d KiB", alloc>>10, 8*max>>10)
+	}
+	if res.RecordErr == nil || !strings.Contains(res.RecordErr.Error(), "--max-line") {
+		t.Errorf("RecordErr = %v, want the recording stopped at the long line", res.RecordErr)
+	}
+	if len(obs.long) != 1 || obs.long[0] <= max {
+		t.Errorf("the observer was told of long lines %v, want one over %d bytes", obs.long, max)
+	}
+	want := []string{`a2c {"jsonrpc":"2.0","method":"a"}` + "\n", `a2c {"jsonrpc":"2.0","method":"b"}` + "\n"}
+	if strings.Join(obs.lines, "") != strings.Join(want, "") {
+		t.Errorf("the observer saw %q, want %q", obs.lines, want)
+	}
+	if res.Lines[AgentToClient] != 3 {
+		t.Errorf("counted %d lines, want 3", res.Lines[AgentToClient])
+	}
+}
+
+// TestBlankLinesHaveNoDirection: a blank line is recorded but has no
+// direction in the sidecar, as a trace's reader skips it: the sidecar
+// stays one direction per message, and 100,000 blank lines do not grow
+// the live sidecar queue.
+func TestBlankLinesHaveNoDirection(t *testing.T) {
+	var rec, dirs bytes.Buffer
+	r := newRecorder(Config{Record: &rec, Directions: &dirs, Protocol: "acp"})
+	r.chunk(AgentToClient, []byte("\xef\xbb\xbf\n  \r\n"+`{"jsonrpc":"2.0","method":"a"}`+"\n\n\t\n"+`{"jsonrpc":"2.0","method":"b"}`+"\n"))
+	r.finish()
+	if dirs.String() != "a2c\na2c\n" {
+		t.Errorf("sidecar %q, want one a2c per message", dirs.String())
+	}
+
+	eng, err := validate.New(validate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := StartLive(context.Background(), eng, "s.jsonl", "acp", 1<<20, nil)
+	l.Line(AgentToClient, []byte(`{"jsonrpc":"2.0","method":"a"}`+"\n"))
+	for i := 0; i < 100000; i++ {
+		l.Line(AgentToClient, []byte("\n"))
+	}
+	l.dirs.mu.Lock()
+	queued := len(l.dirs.buf) - l.dirs.off
+	l.dirs.mu.Unlock()
+	if queued > 4 {
+		t.Errorf("%d bytes of directions queued for one message and 100,000 blank lines", queued)
+	}
+	if _, st, err := l.Close(); err != nil || st.StoppedAt != 0 {
+		t.Errorf("Close: %v, %+v", err, st)
+	}
+}
+
+// TestLiveQueuesAreBounded: the sidecar queue has the trace's bound: a
+// validator that falls behind stops live validation, it never lets a
+// queue grow.
+func TestLiveQueuesAreBounded(t *testing.T) {
+	q := newQueue(64)
+	for i := 0; i < 16; i++ {
+		if !q.push([]byte("a2c\n")) {
+			t.Fatalf("push %d refused under the limit", i)
+		}
+	}
+	if q.push([]byte("a2c\n")) {
+		t.Error("a push over the limit was taken")
+	}
+	l := StartLive(context.Background(), nil, "s.jsonl", "acp", 1<<10, nil)
+	if l.dirs.limit != 1<<10 || l.trace.limit != 1<<10 {
+		t.Errorf("queue limits %d and %d, want the backlog", l.dirs.limit, l.trace.limit)
+	}
+}
+
+// TestReplayHoldsNoMoreThanMaxLine: the replay's reader of the agent's
+// output holds at most MaxLine of an unfinished line; a longer line is
+// passed on as nil (a difference), and the next line arrives whole.
+func TestReplayHoldsNoMoreThanMaxLine(t *testing.T) {
+	w := &lineWriter{ch: make(chan []byte, 8), max: 1 << 10}
+	chunk := bytes.Repeat([]byte("a"), 4096)
+	for i := 0; i < 256; i++ {
+		w.Write(chunk)
+		if len(w.pending) > w.max {
+			t.Fatalf("holding %d bytes of a line, over %d", len(w.pending), w.max)
+		}
+	}
+	w.Write([]byte("end\nnext\n"))
+	close(w.ch)
+	var got []string
+	for l := range w.ch {
+		if l == nil {
+			got = append(got, "<long>")
+		} else {
+			got = append(got, string(l))
+		}
+	}
+	if strings.Join(got, ",") != "<long>,next" {
+		t.Errorf("lines %q, want <long>, next", got)
 	}
 }
