@@ -67,14 +67,32 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 			}
 		}
 	}
+	// Each type's code is rendered as soon as it is built, so that the
+	// syntax trees of one type at a time are alive, not the package's: on
+	// a schema of 100,000 small types they were most of the memory. The
+	// file f only records the imports the code uses, in the order it uses
+	// them, so that names are given as a single rendering would give them.
+	var body bytes.Buffer
+	flush := func(part *jen.File, what string) error {
+		body.WriteByte('\n')
+		if err := part.Group.RenderWithFile(&body, f); err != nil {
+			return fmt.Errorf("emit: generated code for %s does not parse (a generator bug): %w", what, err)
+		}
+		return nil
+	}
 	for _, t := range p.Types {
 		if t.External != nil {
 			continue
 		}
+		g.f = jen.NewFile(p.Name)
 		if err := g.typ(t); err != nil {
 			return nil, err
 		}
+		if err := flush(g.f, t.Name); err != nil {
+			return nil, err
+		}
 	}
+	g.f = jen.NewFile(p.Name)
 	g.lookup(p)
 	if len(g.order) > 0 {
 		var defs []jen.Code
@@ -86,18 +104,27 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 		g.f.Comment("The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.")
 		g.f.Var().Defs(defs...)
 	}
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
+	if err := flush(g.f, "the lookup table"); err != nil {
+		return nil, err
+	}
+	// The header (package clause and the imports the code registered),
+	// formatted; the body was formatted a type at a time.
+	var head bytes.Buffer
+	if err := f.Render(&head); err != nil {
 		return nil, fmt.Errorf("emit: rendering package %s: %w", p.Name, err)
 	}
-	out, err := format.Source(buf.Bytes())
+	header, err := format.Source(head.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("emit: generated code for package %s does not parse (a generator bug): %s", p.Name, sourceError(buf.Bytes(), err))
+		return nil, fmt.Errorf("emit: generated code for package %s does not parse (a generator bug): %s", p.Name, sourceError(head.Bytes(), err))
 	}
-	if typesFirst, ok := typesFirst(out); ok {
-		if again, err := format.Source(typesFirst); err == nil {
-			out = again
-		}
+	src := append(header, body.Bytes()...)
+	body = bytes.Buffer{}
+	if moved, ok := typesFirst(src); ok {
+		src = moved
+	}
+	out, err := formatChunked(src, formatChunk)
+	if err != nil {
+		return nil, fmt.Errorf("emit: generated code for package %s does not parse (a generator bug): %s", p.Name, sourceError(src, err))
 	}
 	return out, nil
 }
@@ -108,18 +135,31 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 // works on gofmt's output, where every top-level declaration starts and
 // ends at column 0; ok is false when the source does not split that way.
 func typesFirst(src []byte) ([]byte, bool) {
-	lines := strings.Split(string(src), "\n")
+	// Lines are kept as offsets into src: the source of a large schema is
+	// hundreds of megabytes, and this copies it once.
+	type span struct{ from, to int }
+	var lines []span
+	for at := 0; at <= len(src); {
+		end := bytes.IndexByte(src[at:], '\n')
+		if end < 0 {
+			lines = append(lines, span{at, len(src)})
+			break
+		}
+		lines = append(lines, span{at, at + end})
+		at += end + 1
+	}
+	line := func(i int) []byte { return src[lines[i].from:lines[i].to] }
 	i := 0
 	// The header, the package clause and the imports stay first.
 	for ; i < len(lines); i++ {
-		if strings.HasPrefix(lines[i], "import (") {
-			for i < len(lines) && lines[i] != ")" {
+		if bytes.HasPrefix(line(i), []byte("import (")) {
+			for i < len(lines) && string(line(i)) != ")" {
 				i++
 			}
 			i++
 			break
 		}
-		if strings.HasPrefix(lines[i], "import ") {
+		if bytes.HasPrefix(line(i), []byte("import ")) {
 			i++
 			break
 		}
@@ -127,21 +167,21 @@ func typesFirst(src []byte) ([]byte, bool) {
 	if i >= len(lines) {
 		return nil, false
 	}
-	head := lines[:i]
-	var types, rest []string
+	headEnd := i
+	var types, rest []span // lines [from, to) of each declaration
 	for i < len(lines) {
-		if strings.TrimSpace(lines[i]) == "" {
+		if len(bytes.TrimSpace(line(i))) == 0 {
 			i++
 			continue
 		}
 		start := i
-		for i < len(lines) && strings.HasPrefix(lines[i], "//") {
+		for i < len(lines) && bytes.HasPrefix(line(i), []byte("//")) {
 			i++
 		}
 		if i >= len(lines) {
 			return nil, false
 		}
-		decl := lines[i]
+		decl := string(line(i))
 		if !strings.HasPrefix(decl, "type ") && !strings.HasPrefix(decl, "func ") && !strings.HasPrefix(decl, "var ") && !strings.HasPrefix(decl, "const ") {
 			return nil, false
 		}
@@ -150,7 +190,7 @@ func typesFirst(src []byte) ([]byte, bool) {
 			if strings.HasSuffix(decl, "(") {
 				end = ")"
 			}
-			for i < len(lines) && lines[i] != end {
+			for i < len(lines) && string(line(i)) != end {
 				i++
 			}
 			if i >= len(lines) {
@@ -158,15 +198,32 @@ func typesFirst(src []byte) ([]byte, bool) {
 			}
 		}
 		i++
-		chunk := strings.Join(lines[start:i], "\n") + "\n"
 		if strings.HasPrefix(decl, "type ") {
-			types = append(types, chunk)
+			types = append(types, span{start, i})
 		} else {
-			rest = append(rest, chunk)
+			rest = append(rest, span{start, i})
 		}
 	}
-	out := strings.Join(head, "\n") + "\n\n" + strings.Join(types, "\n") + "\n" + strings.Join(rest, "\n")
-	return []byte(out), true
+	out := make([]byte, 0, len(src)+len(types)+len(rest)+2)
+	text := func(s span) []byte { return src[lines[s.from].from:lines[s.to-1].to] }
+	if headEnd > 0 {
+		out = append(out, text(span{0, headEnd})...)
+	}
+	out = append(out, '\n', '\n')
+	for k, s := range types {
+		if k > 0 {
+			out = append(out, '\n')
+		}
+		out = append(append(out, text(s)...), '\n')
+	}
+	out = append(out, '\n')
+	for k, s := range rest {
+		if k > 0 {
+			out = append(out, '\n')
+		}
+		out = append(append(out, text(s)...), '\n')
+	}
+	return out, true
 }
 
 // contextLines is how many lines before and after the faulty one a source
