@@ -4,12 +4,20 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/coder/websocket"
 
 	"github.com/agentproto/agentproto/pkg/validate"
 )
@@ -184,5 +192,117 @@ func TestReplayHoldsNoMoreThanMaxLine(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "<long>,next" {
 		t.Errorf("lines %q, want <long>, next", got)
+	}
+}
+
+// TestWSRelayHoldsFramesWithinItsBudget: four clients sending 8 MiB frames
+// at once: every byte reaches the server, the relay never holds a frame
+// whole for relaying, and what it holds for the recordings stays within
+// MaxHeld (each frame was read whole and copied several times: four
+// clients sending 60 MB frames took 1.5 GB). A connection whose frame
+// does not fit has its recording stopped, with an error that says so; a
+// frame that fits is recorded (TestWSRelayPassesFramesAndCloses…).
+func TestWSRelayHoldsFramesWithinItsBudget(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	const frame, clients, maxHeld = 8 << 20, 4, 40 << 20
+	var got atomic.Int64
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		c.SetReadLimit(frame + 1)
+		for {
+			_, rd, err := c.Reader(ctx)
+			if err != nil {
+				return
+			}
+			n, _ := io.Copy(io.Discard, rd)
+			got.Add(n)
+			if err := c.Write(ctx, websocket.MessageText, []byte(`{"ok":true}`)); err != nil {
+				return
+			}
+		}
+	}))
+	defer upstream.Close()
+	u, _ := url.Parse("ws" + strings.TrimPrefix(upstream.URL, "http"))
+	dir := t.TempDir()
+	var mu sync.Mutex
+	var recErrs []error
+	h, err := NewWSRelay(WSConfig{Upstream: u, RecordDir: dir, MaxMessage: frame + 1, MaxHeld: maxHeld, Recorded: func(p string, err error) {
+		mu.Lock()
+		recErrs = append(recErrs, err)
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	relay := httptest.NewServer(h)
+	defer relay.Close()
+	payload := []byte(`{"data":"` + strings.Repeat("x", frame-11) + `"}`)
+	var conns []*websocket.Conn
+	for i := 0; i < clients; i++ {
+		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(relay.URL, "http"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Add(1)
+		go func(c *websocket.Conn) {
+			defer wg.Done()
+			if err := c.Write(ctx, websocket.MessageText, payload); err != nil {
+				t.Error(err)
+				return
+			}
+			if _, _, err := c.Read(ctx); err != nil {
+				t.Error(err)
+			}
+		}(c)
+	}
+	wg.Wait()
+	runtime.ReadMemStats(&after)
+	for _, c := range conns {
+		c.Close(websocket.StatusNormalClosure, "")
+	}
+	if got.Load() != clients*int64(len(payload)) {
+		t.Errorf("the server got %d bytes, want %d", got.Load(), clients*len(payload))
+	}
+	// The frames themselves are 32 MiB; the relay may allocate its
+	// budget and its read buffers, not a frame per copy per client.
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > maxHeld+16<<20 {
+		t.Errorf("relaying %d frames of %d MiB allocated %d MiB, want at most %d MiB", clients, frame>>20, alloc>>20, (maxHeld+16<<20)>>20)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		mu.Lock()
+		n := len(recErrs)
+		mu.Unlock()
+		if n == clients || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	stopped := 0
+	for _, err := range recErrs {
+		if err != nil {
+			if !strings.Contains(err.Error(), "did not fit") {
+				t.Errorf("recording error %v", err)
+			}
+			stopped++
+		}
+	}
+	// Four frames need 4 × 4 × 8 MiB held, over the budget: at least one
+	// recording stops (which ones depends on how the reads interleave).
+	if len(recErrs) != clients || stopped == 0 {
+		t.Errorf("%d recordings ended, %d stopped for the budget: want %d, and at least one stopped", len(recErrs), stopped, clients)
 	}
 }

@@ -376,6 +376,21 @@ func (r *recorder) write() {
 	}
 }
 
+// recording reports whether lines are still being written to the
+// recording.
+func (r *recorder) recording() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err == nil && !r.done && (r.cfg.Record != nil || r.cfg.Directions != nil)
+}
+
+// fail stops the recording with err.
+func (r *recorder) fail(err error) {
+	r.mu.Lock()
+	r.stop(err)
+	r.mu.Unlock()
+}
+
 func (r *recorder) stop(err error) {
 	if r.err == nil {
 		r.err = err
