@@ -72,7 +72,12 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 	// a schema of 100,000 small types they were most of the memory. The
 	// file f only records the imports the code uses, in the order it uses
 	// them, so that names are given as a single rendering would give them.
+	// The body starts with room for the header, which is rendered last
+	// (it names the imports the body uses): putting it in front then
+	// copies no more than the header.
+	const headRoom = 64 << 10
 	var body bytes.Buffer
+	body.Write(make([]byte, headRoom))
 	flush := func(part *jen.File, what string) error {
 		body.WriteByte('\n')
 		if err := part.Group.RenderWithFile(&body, f); err != nil {
@@ -93,7 +98,18 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 		}
 	}
 	g.f = jen.NewFile(p.Name)
-	g.lookup(p)
+	cases := g.lookup(p)
+	if err := flush(g.f, "the completeness checks"); err != nil {
+		return nil, err
+	}
+	// Lookup and the patterns come last, after the types' code: they are
+	// formatted here, Lookup a run of cases at a time, and are not
+	// formatted again below.
+	lookup, err := lookupFunc(f, cases)
+	if err != nil {
+		return nil, fmt.Errorf("emit: generated code for Lookup does not parse (a generator bug): %w", err)
+	}
+	var patterns bytes.Buffer
 	if len(g.order) > 0 {
 		var defs []jen.Code
 		for _, p := range g.order {
@@ -101,11 +117,10 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 				jen.Func().Params().Op("*").Qual("regexp", "Regexp").Block(
 					jen.Return(jen.Qual("regexp", "MustCompile").Call(jen.Lit(p))))))
 		}
-		g.f.Comment("The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.")
-		g.f.Var().Defs(defs...)
-	}
-	if err := flush(g.f, "the lookup table"); err != nil {
-		return nil, err
+		vars := jen.Comment("The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.").Line().Var().Defs(defs...)
+		if err := vars.RenderWithFile(&patterns, f); err != nil {
+			return nil, fmt.Errorf("emit: generated code for the patterns does not parse (a generator bug): %w", err)
+		}
 	}
 	// The header (package clause and the imports the code registered),
 	// formatted; the body was formatted a type at a time.
@@ -117,14 +132,27 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emit: generated code for package %s does not parse (a generator bug): %s", p.Name, sourceError(head.Bytes(), err))
 	}
-	src := append(header, body.Bytes()...)
+	var src []byte
+	if b := body.Bytes(); len(header) <= headRoom {
+		src = b[headRoom-len(header):]
+		copy(src, header)
+	} else {
+		src = append(header, b[headRoom:]...)
+	}
 	body = bytes.Buffer{}
 	if moved, ok := typesFirst(src); ok {
 		src = moved
 	}
-	out, err := formatChunked(src, formatChunk)
+	out, err := formatChunked(src, formatChunk, 1+len(lookup)+2+patterns.Len())
 	if err != nil {
 		return nil, fmt.Errorf("emit: generated code for package %s does not parse (a generator bug): %s", p.Name, sourceError(src, err))
+	}
+	src = nil
+	out = append(out, '\n')
+	out = append(out, lookup...)
+	if pt := bytes.TrimSpace(patterns.Bytes()); len(pt) > 0 {
+		out = append(out, '\n')
+		out = append(append(out, pt...), '\n')
 	}
 	return out, nil
 }
@@ -135,53 +163,62 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 // works on gofmt's output, where every top-level declaration starts and
 // ends at column 0; ok is false when the source does not split that way.
 func typesFirst(src []byte) ([]byte, bool) {
-	// Lines are kept as offsets into src: the source of a large schema is
-	// hundreds of megabytes, and this copies it once.
-	type span struct{ from, to int }
-	var lines []span
-	for at := 0; at <= len(src); {
-		end := bytes.IndexByte(src[at:], '\n')
-		if end < 0 {
-			lines = append(lines, span{at, len(src)})
-			break
-		}
-		lines = append(lines, span{at, at + end})
-		at += end + 1
-	}
-	line := func(i int) []byte { return src[lines[i].from:lines[i].to] }
-	i := 0
-	// The header, the package clause and the imports stay first.
-	for ; i < len(lines); i++ {
-		if bytes.HasPrefix(line(i), []byte("import (")) {
-			for i < len(lines) && string(line(i)) != ")" {
-				i++
-			}
-			i++
-			break
-		}
-		if bytes.HasPrefix(line(i), []byte("import ")) {
-			i++
-			break
-		}
-	}
-	if i >= len(lines) {
-		return nil, false
-	}
-	headEnd := i
-	var types, rest []span // lines [from, to) of each declaration
-	for i < len(lines) {
-		if len(bytes.TrimSpace(line(i))) == 0 {
-			i++
-			continue
-		}
-		start := i
-		for i < len(lines) && bytes.HasPrefix(line(i), []byte("//")) {
-			i++
-		}
-		if i >= len(lines) {
+	// The source is scanned a line at a time and only the spans of the
+	// declarations are kept: the source of a large schema is hundreds of
+	// megabytes, and this copies it once.
+	at := 0 // the start of the next line
+	next := func() ([]byte, bool) {
+		if at > len(src) {
 			return nil, false
 		}
-		decl := string(line(i))
+		end := bytes.IndexByte(src[at:], '\n')
+		if end < 0 {
+			l := src[at:]
+			at = len(src) + 1
+			return l, true
+		}
+		l := src[at : at+end]
+		at += end + 1
+		return l, true
+	}
+	// The header, the package clause and the imports stay first.
+	headEnd := -1 // the end of the header's last line
+	for l, ok := next(); ok; l, ok = next() {
+		if bytes.HasPrefix(l, []byte("import (")) {
+			for ok && string(l) != ")" {
+				l, ok = next()
+			}
+			if ok {
+				headEnd = at - 1
+			}
+			break
+		}
+		if bytes.HasPrefix(l, []byte("import ")) {
+			headEnd = at - 1
+			break
+		}
+	}
+	if headEnd < 0 || at > len(src) {
+		return nil, false
+	}
+	type span struct{ from, to int } // bytes of a declaration, without its last newline
+	var types, rest []span
+	for {
+		from := at
+		l, ok := next()
+		if !ok {
+			break
+		}
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		for ok && bytes.HasPrefix(l, []byte("//")) {
+			l, ok = next()
+		}
+		if !ok {
+			return nil, false
+		}
+		decl := string(l)
 		if !strings.HasPrefix(decl, "type ") && !strings.HasPrefix(decl, "func ") && !strings.HasPrefix(decl, "var ") && !strings.HasPrefix(decl, "const ") {
 			return nil, false
 		}
@@ -190,38 +227,35 @@ func typesFirst(src []byte) ([]byte, bool) {
 			if strings.HasSuffix(decl, "(") {
 				end = ")"
 			}
-			for i < len(lines) && string(line(i)) != end {
-				i++
+			for ok && string(l) != end {
+				l, ok = next()
 			}
-			if i >= len(lines) {
+			if !ok {
 				return nil, false
 			}
 		}
-		i++
+		sp := span{from, min(at, len(src)+1) - 1}
 		if strings.HasPrefix(decl, "type ") {
-			types = append(types, span{start, i})
+			types = append(types, sp)
 		} else {
-			rest = append(rest, span{start, i})
+			rest = append(rest, sp)
 		}
 	}
 	out := make([]byte, 0, len(src)+len(types)+len(rest)+2)
-	text := func(s span) []byte { return src[lines[s.from].from:lines[s.to-1].to] }
-	if headEnd > 0 {
-		out = append(out, text(span{0, headEnd})...)
-	}
+	out = append(out, src[:headEnd]...)
 	out = append(out, '\n', '\n')
 	for k, s := range types {
 		if k > 0 {
 			out = append(out, '\n')
 		}
-		out = append(append(out, text(s)...), '\n')
+		out = append(append(out, src[s.from:s.to]...), '\n')
 	}
 	out = append(out, '\n')
 	for k, s := range rest {
 		if k > 0 {
 			out = append(out, '\n')
 		}
-		out = append(append(out, text(s)...), '\n')
+		out = append(append(out, src[s.from:s.to]...), '\n')
 	}
 	return out, true
 }

@@ -21,13 +21,14 @@ const formatChunk = 256 << 10
 // the source holds, and nothing in one declaration depends on another, so
 // the pieces joined by that blank line are the whole file formatted.
 // The first run holds the package clause and the imports. size is the
-// least a run holds before it may be cut.
-func formatChunked(src []byte, size int) ([]byte, error) {
+// least a run holds before it may be cut; the result has room for extra
+// more bytes.
+func formatChunked(src []byte, size, extra int) ([]byte, error) {
 	cuts := declCuts(src, size)
 	if len(cuts) == 0 {
 		return format.Source(src)
 	}
-	out := make([]byte, 0, len(src)+len(src)/8)
+	out := make([]byte, 0, len(src)+len(src)/16+extra)
 	first, err := format.Source(src[:cuts[0]])
 	if err != nil {
 		return nil, err

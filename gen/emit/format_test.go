@@ -59,7 +59,7 @@ func TestFormatChunkedIsGofmt(t *testing.T) {
 				t.Fatalf("%s: %v", p, err)
 			}
 			for _, size := range []int{1, 64 << 10} {
-				got, err := formatChunked(in, size)
+				got, err := formatChunked(in, size, 0)
 				if err != nil {
 					t.Fatalf("%s, runs of %d: %v", p, size, err)
 				}
