@@ -117,7 +117,7 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fl.StringVar(&o.protocol, "protocol", "", "force the `protocol`: acp, arcp or arcan (default: detect)")
 	fl.StringVar(&o.dialect, "dialect", "", "force the version or `dialect` the traffic is read as")
 	fl.Var(&o.partial, "partial", "read the traffic as a capture that began mid-session (default: decide from it)")
-	fl.Var(&maxLine, "max-line", "longest line validated, in bytes (suffixes KiB, MiB, GiB)")
+	fl.Var(&maxLine, "max-line", "longest line held and validated, in bytes (suffixes KiB, MiB, GiB); a longer line is relayed but stops the recording and live checks")
 	fl.Var(&backlog, "backlog", "most traffic held for a validator that falls behind, in bytes; past it live validation stops (the relay never waits)")
 	fl.IntVar(&o.maxDepth, "max-depth", 0, fmt.Sprintf("deepest nesting of a message (default %d)", jsonscan.DefaultMaxDepth))
 	fl.IntVar(&o.workers, "workers", 1, "goroutines that parse and validate (the other cores are left to the relay and the agent)")

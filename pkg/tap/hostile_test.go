@@ -275,9 +275,11 @@ func TestWSRelayHoldsFramesWithinItsBudget(t *testing.T) {
 		t.Errorf("the server got %d bytes, want %d", got.Load(), clients*len(payload))
 	}
 	// The frames themselves are 32 MiB; the relay may allocate its
-	// budget and its read buffers, not a frame per copy per client.
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > maxHeld+16<<20 {
-		t.Errorf("relaying %d frames of %d MiB allocated %d MiB, want at most %d MiB", clients, frame>>20, alloc>>20, (maxHeld+16<<20)>>20)
+	// budget and its read buffers (and the test's server and clients
+	// theirs), not every frame several times over: that took about
+	// 200 MiB.
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > maxHeld+32<<20 {
+		t.Errorf("relaying %d frames of %d MiB allocated %d MiB, want at most %d MiB", clients, frame>>20, alloc>>20, (maxHeld+32<<20)>>20)
 	}
 	deadline := time.Now().Add(20 * time.Second)
 	for {

@@ -177,7 +177,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 		_ = toAgent.Close()
 	}()
-	// Agent to client: read to the end, or until DelayWait after the
+	// Agent to client: read to the end, or until WaitDelay after the
 	// agent exited, whichever is first.
 	pumped := make(chan struct{})
 	go func() {
@@ -197,7 +197,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		case <-t.C:
 			// A child holds the output: what it writes from now on is
 			// not relayed.
-			_ = fromAgent.SetReadDeadline(time.Now())
+			if fromAgent.SetReadDeadline(time.Now()) != nil {
+				_ = fromAgent.Close() // no deadlines on this system's pipes
+			}
 			<-pumped
 		}
 		t.Stop()
