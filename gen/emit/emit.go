@@ -140,12 +140,18 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 		src = append(header, b[headRoom:]...)
 	}
 	body = bytes.Buffer{}
-	if moved, ok := typesFirst(src); ok {
-		src = moved
-	}
-	out, err := formatChunked(src, formatChunk, 1+len(lookup)+2+patterns.Len())
-	if err != nil {
-		return nil, fmt.Errorf("emit: generated code for package %s does not parse (a generator bug): %s", p.Name, sourceError(src, err))
+	extra := 1 + len(lookup) + 2 + patterns.Len()
+	var out []byte
+	if moved, ok := typesFirst(src, extra); ok {
+		// Every declaration was formatted with its type, and typesFirst
+		// puts one blank line between declarations, as gofmt does: the
+		// file is formatted (TestOutputIsGofmt holds it to that).
+		out = moved
+	} else {
+		out, err = formatChunked(src, formatChunk, extra)
+		if err != nil {
+			return nil, fmt.Errorf("emit: generated code for package %s does not parse (a generator bug): %s", p.Name, sourceError(src, err))
+		}
 	}
 	src = nil
 	out = append(out, '\n')
@@ -162,7 +168,8 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 // that a reader meets the package's types first and its codecs after. It
 // works on gofmt's output, where every top-level declaration starts and
 // ends at column 0; ok is false when the source does not split that way.
-func typesFirst(src []byte) ([]byte, bool) {
+// The result has room for extra more bytes.
+func typesFirst(src []byte, extra int) ([]byte, bool) {
 	// The source is scanned a line at a time and only the spans of the
 	// declarations are kept: the source of a large schema is hundreds of
 	// megabytes, and this copies it once.
@@ -241,20 +248,12 @@ func typesFirst(src []byte) ([]byte, bool) {
 			rest = append(rest, sp)
 		}
 	}
-	out := make([]byte, 0, len(src)+len(types)+len(rest)+2)
+	out := make([]byte, 0, len(src)+len(types)+len(rest)+2+extra)
+	// One blank line before every declaration, as gofmt puts it.
 	out = append(out, src[:headEnd]...)
-	out = append(out, '\n', '\n')
-	for k, s := range types {
-		if k > 0 {
-			out = append(out, '\n')
-		}
-		out = append(append(out, src[s.from:s.to]...), '\n')
-	}
 	out = append(out, '\n')
-	for k, s := range rest {
-		if k > 0 {
-			out = append(out, '\n')
-		}
+	for _, s := range append(types, rest...) {
+		out = append(out, '\n')
 		out = append(append(out, src[s.from:s.to]...), '\n')
 	}
 	return out, true
