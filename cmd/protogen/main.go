@@ -25,6 +25,7 @@ import (
 	"github.com/agentproto/agentproto/gen"
 	"github.com/agentproto/agentproto/gen/load"
 	"github.com/agentproto/agentproto/gen/model"
+	"github.com/agentproto/agentproto/internal/textsafe"
 	"github.com/agentproto/agentproto/schema"
 	"github.com/agentproto/agentproto/schema/registry"
 )
@@ -181,13 +182,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	sources, defaults, err := agentproto()
 	if err != nil {
-		fmt.Fprintf(stderr, "protogen: %v\n", err)
+		fmt.Fprintf(stderr, "protogen: %s\n", textsafe.Escape(err.Error()))
 		return 2
 	}
 	trustOwn(maps, defaults)
-	src, err := gen.Generate(gen.Config{Inputs: fs.Args(), References: refs, Package: *pkg, Maps: append(maps, defaults...), Sources: sources, DefsOnly: *defsOnly, Strict: *strict, Warn: func(w error) { fmt.Fprintf(stderr, "protogen: warning: %v\n", w) }, SerdeFloats: *floats == "serde", SerdeIntegers: *ints == "serde"})
+	src, err := gen.Generate(gen.Config{Inputs: fs.Args(), References: refs, Package: *pkg, Maps: append(maps, defaults...), Sources: sources, DefsOnly: *defsOnly, Strict: *strict, Warn: func(w error) { fmt.Fprintf(stderr, "protogen: warning: %s\n", textsafe.Escape(w.Error())) }, SerdeFloats: *floats == "serde", SerdeIntegers: *ints == "serde"})
 	if err != nil {
-		fmt.Fprintf(stderr, "protogen: %v\n", err)
+		fmt.Fprintf(stderr, "protogen: %s\n", textsafe.Escape(err.Error()))
 		return 2
 	}
 	if *out == "" {
@@ -204,7 +205,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *check {
 		old, err := os.ReadFile(path)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			fmt.Fprintf(stderr, "protogen: %v\n", err)
+			fmt.Fprintf(stderr, "protogen: %s\n", textsafe.Escape(err.Error()))
 			return 2
 		}
 		if bytes.Equal(old, src) {
@@ -215,7 +216,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if err := os.WriteFile(path, src, 0o644); err != nil {
-		fmt.Fprintf(stderr, "protogen: %v\n", err)
+		fmt.Fprintf(stderr, "protogen: %s\n", textsafe.Escape(err.Error()))
 		return 2
 	}
 	return 0

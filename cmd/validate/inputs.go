@@ -13,8 +13,9 @@ import (
 
 // input is one trace to check, or a path that cannot be one.
 type input struct {
-	name string // as the user gave it, or as found below a named folder
-	err  error  // set when the path cannot be read as a trace
+	name   string // as the user gave it, or as found below a named folder
+	err    error  // set when the path cannot be read as a trace
+	walked bool   // found in a folder: it must still be a regular file when opened
 }
 
 // traceExts are the extensions of files taken as traces when a folder is
@@ -31,6 +32,7 @@ var sidecarExts = []string{".dir", ".conn", ".expect"}
 // or named (as a glob such as traces/* names them).
 func expand(names []string) []input {
 	var out []input
+	roots := walkRoots(names)
 	for _, n := range names {
 		if n == "-" {
 			out = append(out, input{name: n})
@@ -41,7 +43,7 @@ func expand(names []string) []input {
 		case err != nil:
 			out = append(out, input{name: n, err: fmt.Errorf("cannot open the trace: %w", unwrapPath(err))})
 		case st.IsDir():
-			out = append(out, walk(n)...)
+			out = append(out, walk(n, roots)...)
 		case st.Mode().IsRegular():
 			if !companion(n) {
 				out = append(out, input{name: n})
@@ -70,6 +72,10 @@ func kindOf(m fs.FileMode) string {
 		return "a device"
 	case m&fs.ModeSocket != 0:
 		return "a socket"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m.IsDir():
+		return "a folder"
 	}
 	return "mode " + m.Type().String()
 }
@@ -99,7 +105,15 @@ func isSidecar(name string) bool {
 // gzip-compressed), and files without a known extension whose first bytes
 // look like a trace. Hidden folders (.git) and sidecars are skipped.
 // Unreadable entries are inputs with an error; a folder with no trace is one.
-func walk(dir string) []input {
+//
+// Only regular files are read. A symbolic link is followed only to a
+// regular file inside one of the named folders (roots): a link with a trace
+// extension to a device, a FIFO, a folder or a file outside them is an
+// input with an error, never opened, so that a folder from a pull request
+// cannot make the walk read /dev/urandom, wait on a pipe or reach files it
+// does not hold. Links to folders are not walked (WalkDir does not follow
+// them).
+func walk(dir string, roots []string) []input {
 	var out []input
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -116,11 +130,27 @@ func walk(dir string) []input {
 			}
 			return nil
 		}
-		if strings.HasPrefix(base, ".") || !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+		if strings.HasPrefix(base, ".") || companion(p) {
 			return nil
 		}
-		if traceFile(p) {
-			out = append(out, input{name: p})
+		named := hasTraceExt(p)
+		switch {
+		case d.Type().IsRegular():
+		case d.Type()&fs.ModeSymlink != 0:
+			if why := linkProblem(p, roots); why != "" {
+				if named {
+					out = append(out, input{name: p, err: fmt.Errorf("not read: %s", why)})
+				}
+				return nil
+			}
+		default:
+			if named {
+				out = append(out, input{name: p, err: fmt.Errorf("not a regular file (%s): not read", kindOf(d.Type()))})
+			}
+			return nil
+		}
+		if named || filepath.Ext(strings.TrimSuffix(strings.ToLower(base), ".gz")) == "" && looksLikeTrace(p) {
+			out = append(out, input{name: p, walked: true})
 		}
 		return nil
 	})
@@ -134,29 +164,74 @@ func walk(dir string) []input {
 	return out
 }
 
-// traceFile decides whether a file found in a folder is a trace: a trace
-// extension (before an optional .gz), or no extension and a start that
-// looks like a trace. Other extensions (.go, .yaml, .tar.gz) are not traces.
-func traceFile(p string) bool {
-	if companion(p) {
-		return false
+// walkRoots returns the named folders, with their symbolic links resolved:
+// a link found in a walk is followed only to a file inside one of them.
+func walkRoots(names []string) []string {
+	var roots []string
+	for _, n := range names {
+		if n == "-" {
+			continue
+		}
+		if st, err := os.Stat(n); err != nil || !st.IsDir() {
+			continue
+		}
+		if r, err := filepath.EvalSymlinks(n); err == nil {
+			if abs, err := filepath.Abs(r); err == nil {
+				roots = append(roots, abs)
+			}
+		}
 	}
+	return roots
+}
+
+// linkProblem says why the symbolic link p may not be read as a trace, or
+// returns "" when it leads to a regular file inside one of roots.
+func linkProblem(p string, roots []string) string {
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "a symbolic link that cannot be followed: " + unwrapPath(err).Error()
+	}
+	st, err := os.Stat(target)
+	if err != nil {
+		return "a symbolic link that cannot be followed: " + unwrapPath(err).Error()
+	}
+	if !st.Mode().IsRegular() {
+		kind := kindOf(st.Mode())
+		if st.IsDir() {
+			kind = "a folder"
+		}
+		return "a symbolic link to " + kind + ", not to a regular file; name the target itself to read it"
+	}
+	abs, err := filepath.Abs(target)
+	if err != nil {
+		return "a symbolic link that cannot be followed: " + err.Error()
+	}
+	for _, r := range roots {
+		if rel, err := filepath.Rel(r, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return ""
+		}
+	}
+	return "a symbolic link to a file outside the folders named; name the file itself to read it"
+}
+
+// hasTraceExt reports whether a file found in a folder is named as a trace:
+// a trace extension, before an optional .gz. Other extensions (.go, .yaml,
+// .tar.gz) are not traces; a file without an extension is one when its
+// start looks like a trace (looksLikeTrace).
+func hasTraceExt(p string) bool {
 	inner := strings.TrimSuffix(strings.ToLower(filepath.Base(p)), ".gz")
 	for _, e := range traceExts {
 		if strings.HasSuffix(inner, e) {
 			return true
 		}
 	}
-	if filepath.Ext(inner) != "" {
-		return false
-	}
-	return looksLikeTrace(p)
+	return false
 }
 
 // looksLikeTrace reads the first bytes of an extensionless file: gzip
 // data, a JSON object or an SSE field.
 func looksLikeTrace(p string) bool {
-	f, err := os.Open(p)
+	f, err := openRegular(p)
 	if err != nil {
 		return false
 	}

@@ -376,7 +376,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if in.err != nil {
 			sum, err = ioFinding(in.name, in.err, report)
 		} else {
-			sum, err = checkOne(ctx, eng, in.name, o, stdin, stderr, fileChecks{rules: rules[i], baseline: baseline, message: out.htmlMessages(in.name)}, report)
+			sum, err = checkOne(ctx, eng, in.name, o, stdin, stderr, fileChecks{rules: rules[i], baseline: baseline, message: out.htmlMessages(in.name), walked: in.walked}, report)
 		}
 		total.Merge(sum)
 		out.htmlFile(in.name, sum)
@@ -425,6 +425,7 @@ type fileChecks struct {
 	rules    *validate.RuleControl
 	baseline *validate.Baseline
 	message  func(validate.MessageInfo) // each record, for --format html
+	walked   bool                       // found in a folder: read only if still a regular file
 }
 
 // checkOne validates one named trace.
@@ -432,12 +433,12 @@ func checkOne(ctx context.Context, eng *validate.Engine, name string, o options,
 	fo := validate.FileOptions{Rules: fc.rules, Baseline: fc.baseline, Message: fc.message}
 	var r io.Reader = stdin
 	if name != "-" {
-		f, err := os.Open(name)
+		tr, c, err := openTrace(name, fc.walked)
 		if err != nil {
 			return ioFinding(name, fmt.Errorf("cannot open the trace: %w", unwrapPath(err)), report)
 		}
-		defer f.Close()
-		r = f
+		defer c.Close()
+		r = tr
 	}
 	dir := o.direction
 	if dir == "" && name != "-" {

@@ -156,7 +156,7 @@ func (p *printer) finding(f validate.Finding) {
 	case "sarif":
 		p.sarifResult(f)
 	case "junit":
-		p.junit.findings = append(p.junit.findings, f)
+		p.junitFinding(f)
 	case "html":
 		p.html.Finding(f)
 	default:

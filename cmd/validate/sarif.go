@@ -242,12 +242,19 @@ func fingerprint(f validate.Finding) string {
 
 // JUnit XML (--format junit): one test suite per trace holding one test
 // case, with a failure per error finding (an error element for an io
-// finding) and the warnings in system-out. A trace's findings are held
-// until it ends.
+// finding) and the warnings in system-out. The suite's counts come before
+// its children, so a trace's elements are written to spools as findings
+// come (in memory up to spoolMemory each, in a temporary file past it) and
+// copied out when the trace ends: memory does not grow with the number of
+// findings.
 
 type junitState struct {
 	started  bool
-	findings []validate.Finding
+	failures int
+	errs     int
+	// The children of the test case, in the order the common JUnit
+	// schemas require: errors, failures, then the warnings' system-out.
+	errBody, body, warnings spool
 }
 
 func (p *printer) junitStart() {
@@ -258,40 +265,68 @@ func (p *printer) junitStart() {
 	_, p.werr = p.w.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<testsuites name="agentproto validate">` + "\n")
 }
 
+// junitFinding writes one finding to the spool of its element.
+func (p *printer) junitFinding(f validate.Finding) {
+	j := &p.junit
+	line := textFinding(f)
+	var err error
+	switch {
+	case f.Rule == validate.RuleIO:
+		j.errs++
+		err = j.errBody.printf("      <error message=\"%s\" type=\"%s\">%s</error>\n", xmlEscape(f.Message), xmlEscape(f.Rule), xmlEscape(line))
+	case f.Severity == validate.Warning:
+		// Escaped line by line as the whole text would be: escapeText
+		// shows each line's newline as \n.
+		err = j.warnings.printf("%s", xmlEscape(line+"\n"))
+	default:
+		j.failures++
+		head := fmt.Sprintf("line %d", f.Line)
+		if f.Pointer != "" {
+			head += " " + f.Pointer
+		}
+		err = j.body.printf("      <failure message=\"%s\" type=\"%s\">%s</failure>\n", xmlEscape(head+": "+f.Message), xmlEscape(f.Rule), xmlEscape(line))
+	}
+	if err != nil {
+		p.werr = err
+	}
+}
+
 // junitFile writes the test suite of one trace.
 func (p *printer) junitFile(name string) {
+	j := &p.junit
+	defer func() {
+		j.failures, j.errs = 0, 0
+		j.errBody.reset()
+		j.body.reset()
+		j.warnings.reset()
+	}()
 	p.junitStart()
 	if p.werr != nil {
 		return
 	}
-	// The order of a test case's children (errors, failures, system-out)
-	// is the one the common JUnit schemas require.
-	var failures, errs int
-	var errBody, body, warnings strings.Builder
-	for _, f := range p.junit.findings {
-		line := textFinding(f)
-		switch {
-		case f.Rule == validate.RuleIO:
-			errs++
-			fmt.Fprintf(&errBody, "      <error message=\"%s\" type=\"%s\">%s</error>\n", xmlEscape(f.Message), xmlEscape(f.Rule), xmlEscape(line))
-		case f.Severity == validate.Warning:
-			warnings.WriteString(line + "\n")
-		default:
-			failures++
-			head := fmt.Sprintf("line %d", f.Line)
-			if f.Pointer != "" {
-				head += " " + f.Pointer
-			}
-			fmt.Fprintf(&body, "      <failure message=\"%s\" type=\"%s\">%s</failure>\n", xmlEscape(head+": "+f.Message), xmlEscape(f.Rule), xmlEscape(line))
+	n := xmlEscape(name)
+	if _, p.werr = fmt.Fprintf(p.w, "  <testsuite name=\"%s\" tests=\"1\" failures=\"%d\" errors=\"%d\" skipped=\"0\">\n    <testcase name=\"%s\" classname=\"agentproto.validate\">\n",
+		n, j.failures, j.errs, n); p.werr != nil {
+		return
+	}
+	if p.werr = j.errBody.copyTo(p.w); p.werr != nil {
+		return
+	}
+	if p.werr = j.body.copyTo(p.w); p.werr != nil {
+		return
+	}
+	if j.warnings.size > 0 {
+		if _, p.werr = p.w.WriteString("      <system-out>"); p.werr != nil {
+			return
+		}
+		if p.werr = j.warnings.copyTo(p.w); p.werr != nil {
+			return
+		}
+		if _, p.werr = p.w.WriteString("</system-out>\n"); p.werr != nil {
+			return
 		}
 	}
-	if warnings.Len() > 0 {
-		fmt.Fprintf(&body, "      <system-out>%s</system-out>\n", xmlEscape(warnings.String()))
-	}
-	n := xmlEscape(name)
-	_, p.werr = fmt.Fprintf(p.w, "  <testsuite name=\"%s\" tests=\"1\" failures=\"%d\" errors=\"%d\" skipped=\"0\">\n    <testcase name=\"%s\" classname=\"agentproto.validate\">\n%s    </testcase>\n  </testsuite>\n",
-		n, failures, errs, n, errBody.String()+body.String())
-	p.junit.findings = p.junit.findings[:0]
+	_, p.werr = p.w.WriteString("    </testcase>\n  </testsuite>\n")
 }
 
 func (p *printer) junitEnd() {

@@ -117,7 +117,7 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fl.StringVar(&o.protocol, "protocol", "", "force the `protocol`: acp, arcp or arcan (default: detect)")
 	fl.StringVar(&o.dialect, "dialect", "", "force the version or `dialect` the traffic is read as")
 	fl.Var(&o.partial, "partial", "read the traffic as a capture that began mid-session (default: decide from it)")
-	fl.Var(&maxLine, "max-line", "longest line validated, in bytes (suffixes KiB, MiB, GiB)")
+	fl.Var(&maxLine, "max-line", "longest line held and validated, in bytes (suffixes KiB, MiB, GiB); a longer line is relayed but stops the recording and live checks")
 	fl.Var(&backlog, "backlog", "most traffic held for a validator that falls behind, in bytes; past it live validation stops (the relay never waits)")
 	fl.IntVar(&o.maxDepth, "max-depth", 0, fmt.Sprintf("deepest nesting of a message (default %d)", jsonscan.DefaultMaxDepth))
 	fl.IntVar(&o.workers, "workers", 1, "goroutines that parse and validate (the other cores are left to the relay and the agent)")
@@ -177,7 +177,9 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 	}
 
-	cfg := tap.Config{Command: command, Stdin: stdin, Stdout: stdout, Stderr: stderr, Protocol: o.protocol}
+	// --max-line bounds what the relay holds of a line too, not only
+	// what the engine validates.
+	cfg := tap.Config{Command: command, Stdin: stdin, Stdout: stdout, Stderr: stderr, Protocol: o.protocol, MaxLine: int(maxLine)}
 	if o.record != "" {
 		rec, err := os.Create(o.record)
 		if err != nil {
@@ -236,15 +238,19 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		var rr tap.ReplayResult
 		rr, err = replay(ctx, o, cfg)
 		res, diffs = rr.Result, rr.Differences
-		for _, d := range diffs {
-			if sink != nil {
-				sink.add(validate.Finding{File: o.replay, Line: d.Line, Severity: validate.Error, Protocol: "acp", Rule: validate.RuleReplay, Message: d.Message})
-			} else {
-				fmt.Fprintf(stderr, "%s:%d: error: %s [replay]\n", escapeText(o.replay), d.Line, escapeText(d.Message))
-			}
-		}
 	} else {
 		res, err = tap.Run(context.WithoutCancel(ctx), cfg)
+	}
+	// The session is over: from now on, what the tap says on stderr is
+	// given tapOutputWait to be taken, so that a stderr nobody reads
+	// cannot keep the tap from ending.
+	msgs := newDeadlineWriter(stderr, tapOutputWait)
+	for _, d := range diffs {
+		if sink != nil {
+			sink.add(validate.Finding{File: o.replay, Line: d.Line, Severity: validate.Error, Protocol: "acp", Rule: validate.RuleReplay, Message: d.Message})
+		} else {
+			fmt.Fprintf(msgs, "%s:%d: error: %s [replay]\n", escapeText(o.replay), d.Line, escapeText(d.Message))
+		}
 	}
 	code := res.ExitCode
 	if o.replay != "" {
@@ -254,7 +260,7 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "validate: %s\n", escapeText(err.Error()))
+		fmt.Fprintf(msgs, "validate: %s\n", escapeText(err.Error()))
 		switch {
 		case errors.Is(err, errReplayInput):
 			code = exitUsage
@@ -265,12 +271,12 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 	}
 	if res.RecordErr != nil {
-		fmt.Fprintf(stderr, "validate: %s\n", escapeText(res.RecordErr.Error()))
+		fmt.Fprintf(msgs, "validate: %s\n", escapeText(res.RecordErr.Error()))
 	}
 	if live != nil {
 		sum, st, lerr := live.Close()
 		if lerr != nil {
-			fmt.Fprintf(stderr, "validate: %s\n", escapeText(lerr.Error()))
+			fmt.Fprintf(msgs, "validate: %s\n", escapeText(lerr.Error()))
 		}
 		var showSum *validate.Summary
 		if st.Lines > 0 && (o.format != "text" || o.summary) {
@@ -279,10 +285,13 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		if o.replay != "" && code == exitOK && sum.Errors > 0 {
 			code = exitFindings
 		}
-		if dropped, ok := sink.finish(showSum, 5*time.Second); !ok {
-			fmt.Fprintln(stderr, "validate: the findings output did not take the last findings in time")
+		if dropped, ok := sink.finish(showSum, tapOutputWait); !ok {
+			if o.findings == "" {
+				msgs.giveUp() // the same stderr: it is not being read
+			}
+			fmt.Fprintln(msgs, "validate: the findings output did not take the last findings in time")
 		} else if dropped > 0 {
-			fmt.Fprintf(stderr, "validate: %d findings were dropped because the findings output did not keep up; run validate on the recording for all of them\n", dropped)
+			fmt.Fprintf(msgs, "validate: %d findings were dropped because the findings output did not keep up; run validate on the recording for all of them\n", dropped)
 		}
 	}
 	return code
@@ -304,6 +313,11 @@ func newFindingSink(p *printer, depth int) *findingSink {
 	go func() {
 		defer close(s.done)
 		for f := range s.ch {
+			if s.p.werr != nil {
+				// The output failed or is stuck: count what is lost.
+				s.dropped.Add(1)
+				continue
+			}
 			s.p.finding(f)
 			if len(s.ch) == 0 {
 				s.p.flush()
@@ -362,7 +376,7 @@ func replay(ctx context.Context, o tapOptions, cfg tap.Config) (tap.ReplayResult
 	}
 	defer dr.Close()
 	rr, err := tap.Replay(context.WithoutCancel(ctx), tap.ReplayConfig{
-		Command: cfg.Command, Stderr: cfg.Stderr, Trace: tr, Directions: dr,
+		Command: cfg.Command, Stderr: cfg.Stderr, Trace: tr, Directions: dr, MaxLine: cfg.MaxLine,
 		Record: cfg.Record, RecordDirections: cfg.Directions, Observer: cfg.Observer, Timeout: o.timeout,
 	})
 	if err != nil && errors.Is(err, tap.ErrRecording) {

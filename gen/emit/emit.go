@@ -22,6 +22,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/agentproto/agentproto/gen/model"
+	"github.com/agentproto/agentproto/internal/textsafe"
 )
 
 // WirePath is the import path of the runtime package generated code uses.
@@ -45,7 +46,7 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 	f.NoFormat = true
 	f.HeaderComment(Header)
 	if len(sources) > 0 {
-		f.HeaderComment("Source schemas: " + strings.Join(sources, ", "))
+		f.HeaderComment("Source schemas: " + textsafe.Escape(strings.Join(sources, ", ")))
 	}
 	f.ImportName(WirePath, "wire")
 	f.ImportName(CheckPath, "check")
@@ -66,15 +67,49 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 			}
 		}
 	}
+	// Each type's code is rendered as soon as it is built, so that the
+	// syntax trees of one type at a time are alive, not the package's: on
+	// a schema of 100,000 small types they were most of the memory. The
+	// file f only records the imports the code uses, in the order it uses
+	// them, so that names are given as a single rendering would give them.
+	// The body starts with room for the header, which is rendered last
+	// (it names the imports the body uses): putting it in front then
+	// copies no more than the header.
+	const headRoom = 64 << 10
+	var body bytes.Buffer
+	body.Write(make([]byte, headRoom))
+	flush := func(part *jen.File, what string) error {
+		body.WriteByte('\n')
+		if err := part.Group.RenderWithFile(&body, f); err != nil {
+			return fmt.Errorf("emit: generated code for %s does not parse (a generator bug): %w", what, err)
+		}
+		return nil
+	}
 	for _, t := range p.Types {
 		if t.External != nil {
 			continue
 		}
+		g.f = jen.NewFile(p.Name)
 		if err := g.typ(t); err != nil {
 			return nil, err
 		}
+		if err := flush(g.f, t.Name); err != nil {
+			return nil, err
+		}
 	}
-	g.lookup(p)
+	g.f = jen.NewFile(p.Name)
+	cases := g.lookup(p)
+	if err := flush(g.f, "the completeness checks"); err != nil {
+		return nil, err
+	}
+	// Lookup and the patterns come last, after the types' code: they are
+	// formatted here, Lookup a run of cases at a time, and are not
+	// formatted again below.
+	lookup, err := lookupFunc(f, cases)
+	if err != nil {
+		return nil, fmt.Errorf("emit: generated code for Lookup does not parse (a generator bug): %w", err)
+	}
+	var patterns bytes.Buffer
 	if len(g.order) > 0 {
 		var defs []jen.Code
 		for _, p := range g.order {
@@ -82,21 +117,48 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 				jen.Func().Params().Op("*").Qual("regexp", "Regexp").Block(
 					jen.Return(jen.Qual("regexp", "MustCompile").Call(jen.Lit(p))))))
 		}
-		g.f.Comment("The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.")
-		g.f.Var().Defs(defs...)
+		vars := jen.Comment("The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.").Line().Var().Defs(defs...)
+		if err := vars.RenderWithFile(&patterns, f); err != nil {
+			return nil, fmt.Errorf("emit: generated code for the patterns does not parse (a generator bug): %w", err)
+		}
 	}
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
+	// The header (package clause and the imports the code registered),
+	// formatted; the body was formatted a type at a time.
+	var head bytes.Buffer
+	if err := f.Render(&head); err != nil {
 		return nil, fmt.Errorf("emit: rendering package %s: %w", p.Name, err)
 	}
-	out, err := format.Source(buf.Bytes())
+	header, err := format.Source(head.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("emit: generated code for package %s does not parse (a generator bug): %s", p.Name, sourceError(buf.Bytes(), err))
+		return nil, fmt.Errorf("emit: generated code for package %s does not parse (a generator bug): %s", p.Name, sourceError(head.Bytes(), err))
 	}
-	if typesFirst, ok := typesFirst(out); ok {
-		if again, err := format.Source(typesFirst); err == nil {
-			out = again
+	var src []byte
+	if b := body.Bytes(); len(header) <= headRoom {
+		src = b[headRoom-len(header):]
+		copy(src, header)
+	} else {
+		src = append(header, b[headRoom:]...)
+	}
+	body = bytes.Buffer{}
+	extra := 1 + len(lookup) + 2 + patterns.Len()
+	var out []byte
+	if moved, ok := typesFirst(src, extra); ok {
+		// Every declaration was formatted with its type, and typesFirst
+		// puts one blank line between declarations, as gofmt does: the
+		// file is formatted (TestOutputIsGofmt holds it to that).
+		out = moved
+	} else {
+		out, err = formatChunked(src, formatChunk, extra)
+		if err != nil {
+			return nil, fmt.Errorf("emit: generated code for package %s does not parse (a generator bug): %s", p.Name, sourceError(src, err))
 		}
+	}
+	src = nil
+	out = append(out, '\n')
+	out = append(out, lookup...)
+	if pt := bytes.TrimSpace(patterns.Bytes()); len(pt) > 0 {
+		out = append(out, '\n')
+		out = append(append(out, pt...), '\n')
 	}
 	return out, nil
 }
@@ -106,41 +168,64 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 // that a reader meets the package's types first and its codecs after. It
 // works on gofmt's output, where every top-level declaration starts and
 // ends at column 0; ok is false when the source does not split that way.
-func typesFirst(src []byte) ([]byte, bool) {
-	lines := strings.Split(string(src), "\n")
-	i := 0
-	// The header, the package clause and the imports stay first.
-	for ; i < len(lines); i++ {
-		if strings.HasPrefix(lines[i], "import (") {
-			for i < len(lines) && lines[i] != ")" {
-				i++
-			}
-			i++
-			break
-		}
-		if strings.HasPrefix(lines[i], "import ") {
-			i++
-			break
-		}
-	}
-	if i >= len(lines) {
-		return nil, false
-	}
-	head := lines[:i]
-	var types, rest []string
-	for i < len(lines) {
-		if strings.TrimSpace(lines[i]) == "" {
-			i++
-			continue
-		}
-		start := i
-		for i < len(lines) && strings.HasPrefix(lines[i], "//") {
-			i++
-		}
-		if i >= len(lines) {
+// The result has room for extra more bytes.
+func typesFirst(src []byte, extra int) ([]byte, bool) {
+	// The source is scanned a line at a time and only the spans of the
+	// declarations are kept: the source of a large schema is hundreds of
+	// megabytes, and this copies it once.
+	at := 0 // the start of the next line
+	next := func() ([]byte, bool) {
+		if at > len(src) {
 			return nil, false
 		}
-		decl := lines[i]
+		end := bytes.IndexByte(src[at:], '\n')
+		if end < 0 {
+			l := src[at:]
+			at = len(src) + 1
+			return l, true
+		}
+		l := src[at : at+end]
+		at += end + 1
+		return l, true
+	}
+	// The header, the package clause and the imports stay first.
+	headEnd := -1 // the end of the header's last line
+	for l, ok := next(); ok; l, ok = next() {
+		if bytes.HasPrefix(l, []byte("import (")) {
+			for ok && string(l) != ")" {
+				l, ok = next()
+			}
+			if ok {
+				headEnd = at - 1
+			}
+			break
+		}
+		if bytes.HasPrefix(l, []byte("import ")) {
+			headEnd = at - 1
+			break
+		}
+	}
+	if headEnd < 0 || at > len(src) {
+		return nil, false
+	}
+	type span struct{ from, to int } // bytes of a declaration, without its last newline
+	var types, rest []span
+	for {
+		from := at
+		l, ok := next()
+		if !ok {
+			break
+		}
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		for ok && bytes.HasPrefix(l, []byte("//")) {
+			l, ok = next()
+		}
+		if !ok {
+			return nil, false
+		}
+		decl := string(l)
 		if !strings.HasPrefix(decl, "type ") && !strings.HasPrefix(decl, "func ") && !strings.HasPrefix(decl, "var ") && !strings.HasPrefix(decl, "const ") {
 			return nil, false
 		}
@@ -149,23 +234,29 @@ func typesFirst(src []byte) ([]byte, bool) {
 			if strings.HasSuffix(decl, "(") {
 				end = ")"
 			}
-			for i < len(lines) && lines[i] != end {
-				i++
+			for ok && string(l) != end {
+				l, ok = next()
 			}
-			if i >= len(lines) {
+			if !ok {
 				return nil, false
 			}
 		}
-		i++
-		chunk := strings.Join(lines[start:i], "\n") + "\n"
+		sp := span{from, min(at, len(src)+1) - 1}
 		if strings.HasPrefix(decl, "type ") {
-			types = append(types, chunk)
+			types = append(types, sp)
 		} else {
-			rest = append(rest, chunk)
+			rest = append(rest, sp)
 		}
 	}
-	out := strings.Join(head, "\n") + "\n\n" + strings.Join(types, "\n") + "\n" + strings.Join(rest, "\n")
-	return []byte(out), true
+	out := make([]byte, 0, len(src)+len(types)+len(rest)+2+extra)
+	// One blank line before every declaration, as gofmt puts it.
+	out = append(out, src[:headEnd]...)
+	out = append(out, '\n')
+	for _, s := range append(types, rest...) {
+		out = append(out, '\n')
+		out = append(append(out, src[s.from:s.to]...), '\n')
+	}
+	return out, true
 }
 
 // contextLines is how many lines before and after the faulty one a source
@@ -247,9 +338,13 @@ func comment(doc string) *jen.Statement {
 		return jen.Null()
 	}
 	lines := wrapDoc(strings.Split(doc, "\n"))
-	s := jen.Comment(strings.TrimRight(lines[0], " \t"))
+	// A description is copied as text: control characters and the
+	// bidirectional controls that would reorder what an editor shows
+	// ("Trojan Source") are escaped, and no line break is left to end
+	// the comment.
+	s := jen.Comment(textsafe.Escape(strings.TrimRight(lines[0], " \t")))
 	for _, l := range lines[1:] {
-		s.Line().Comment(strings.TrimRight(l, " \t"))
+		s.Line().Comment(textsafe.Escape(strings.TrimRight(l, " \t")))
 	}
 	return s
 }
@@ -1154,7 +1249,7 @@ func checkConditions(st *model.StructType) []jen.Code {
 }
 
 func key(f *model.Field) jen.Code {
-	return jen.Id("e").Dot("RawKey").Call(jen.Lit(strconv.Quote(f.JSON) + ":"))
+	return jen.Id("e").Dot("RawKey").Call(jen.Lit(textsafe.QuoteJSON(f.JSON) + ":"))
 }
 
 // ---- decoding
@@ -1883,19 +1978,19 @@ func (g *gen) definedType(t *model.Type) error {
 	conv := jen.Parens(jen.Op("*").Add(typeName(base))).Parens(jen.Id("x"))
 	if v := t.OwnTag; v != nil {
 		tag := v.Union.Union.Tag
-		g.f.Comment("DecodeWire decodes the value from d; the tag \"" + tag + "\", if present, must be " + strconv.Quote(v.Tag) + ".")
+		g.f.Comment("DecodeWire decodes the value from d; the tag \"" + textsafe.Escape(tag) + "\", if present, must be " + textsafe.Escape(strconv.Quote(v.Tag)) + ".")
 		g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("DecodeWire").Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Error().Block(
 			jen.List(jen.Id("tag"), jen.Id("ok"), jen.Err()).Op(":=").Id("d").Dot("PeekTag").Call(jen.Lit(tag)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 			jen.If(jen.Id("ok").Op("&&").Id("tag").Op("!=").Lit(v.Tag)).Block(
-				jen.Return(wire("At").Call(wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(strconv.Quote(v.Tag))), jen.Lit(tag)))),
+				jen.Return(wire("At").Call(wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(textsafe.QuoteJSON(v.Tag))), jen.Lit(tag)))),
 			jen.Id("d").Dot("SkipKey").Call(jen.Lit(tag)),
 			jen.Return(conv.Clone().Dot("DecodeWire").Call(jen.Id("d"))))
 		g.f.Comment("EncodeWire encodes the value to e, tag first.")
 		g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("EncodeWire").Params(jen.Id("e").Op("*").Add(wire("Encoder"))).Block(
 			jen.Id("e").Dot("BeginObject").Call(),
-			jen.Id("e").Dot("RawKey").Call(jen.Lit(strconv.Quote(tag)+":")),
-			jen.Id("e").Dot("RawValue").Call(jen.Lit(strconv.Quote(v.Tag))),
+			jen.Id("e").Dot("RawKey").Call(jen.Lit(textsafe.QuoteJSON(tag)+":")),
+			jen.Id("e").Dot("RawValue").Call(jen.Lit(textsafe.QuoteJSON(v.Tag))),
 			conv.Clone().Dot("EncodeWireFields").Call(jen.Id("e")),
 			jen.Id("e").Dot("EndObject").Call())
 	} else {
@@ -2076,7 +2171,7 @@ func (g *gen) unionType(t *model.Type) error {
 	if u.Tag != "" {
 		g.f.Add(comment(u.Unknown + " is a variant of " + t.Name + " whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged."))
 		g.f.Type().Id(u.Unknown).Struct(
-			jen.Comment("Tag is the value of the member \""+u.Tag+"\"."),
+			jen.Comment("Tag is the value of the member \""+textsafe.Escape(u.Tag)+"\"."),
 			jen.Id("Tag").String(),
 			jen.Comment("Raw is the whole object."),
 			jen.Id("Raw").Qual(jsonPath, "RawMessage"),
@@ -2260,8 +2355,8 @@ func (g *gen) unionType(t *model.Type) error {
 			enc = []jen.Code{
 				jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call(), jen.Return()),
 				jen.Id("e").Dot("BeginObject").Call(),
-				jen.Id("e").Dot("RawKey").Call(jen.Lit(strconv.Quote(u.Tag) + ":")),
-				jen.Id("e").Dot("RawValue").Call(jen.Lit(strconv.Quote(v.Tag))),
+				jen.Id("e").Dot("RawKey").Call(jen.Lit(textsafe.QuoteJSON(u.Tag) + ":")),
+				jen.Id("e").Dot("RawValue").Call(jen.Lit(textsafe.QuoteJSON(v.Tag))),
 				jen.Id("v").Dot("EncodeWireFields").Call(jen.Id("e")),
 				jen.Id("e").Dot("EndObject").Call(),
 			}
@@ -2281,7 +2376,7 @@ func (g *gen) unionType(t *model.Type) error {
 			jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call(), jen.Return()),
 			jen.If(jen.Id("v").Dot("Raw").Op("!=").Nil()).Block(jen.Id("e").Dot("Raw").Call(jen.Id("v").Dot("Raw")), jen.Return()),
 			jen.Id("e").Dot("BeginObject").Call(),
-			jen.Id("e").Dot("RawKey").Call(jen.Lit(strconv.Quote(u.Tag)+":")),
+			jen.Id("e").Dot("RawKey").Call(jen.Lit(textsafe.QuoteJSON(u.Tag)+":")),
 			jen.Id("e").Dot("String").Call(jen.Id("v").Dot("Tag")),
 			jen.Id("e").Dot("EndObject").Call(),
 		))

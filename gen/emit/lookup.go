@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"bytes"
+	"fmt"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -53,19 +55,19 @@ func idForms(id string) []jen.Code {
 	return forms
 }
 
-// lookup emits Lookup, which maps the $id (with JSON pointer fragment) of
-// every root and $defs schema to a wire.Codec for its Go type.
-func (g *gen) lookup(p *model.Package) {
+// lookup emits the completeness checks of partial unions, and returns the
+// cases of Lookup, which maps the $id (with JSON pointer fragment) of
+// every root and $defs schema to a wire.Codec for its Go type (see
+// lookupFunc).
+func (g *gen) lookup(p *model.Package) lookupCases {
 	ids, byID := model.LookupTypes(p)
-	var cases []jen.Code
-	for _, id := range ids {
+	caseOf := func(id string) jen.Code {
 		t := byID[id]
 		if t.Kind == model.Alias {
 			// A schema that only refers to another: the other's codec.
 			target := model.Resolve(t.Under).Type
 			if target.External != nil {
-				cases = append(cases, jen.Case(idForms(id)...).Block(jen.Return(jen.Qual(target.External.Path, "Lookup").Call(jen.Lit(target.SchemaID)))))
-				continue
+				return jen.Case(idForms(id)...).Block(jen.Return(jen.Qual(target.External.Path, "Lookup").Call(jen.Lit(target.SchemaID))))
 			}
 			t = target
 		}
@@ -86,7 +88,7 @@ func (g *gen) lookup(p *model.Package) {
 				jen.Id("Check"+t.Name).Call(jen.Op("&").Id("c"), jen.Lit(""), jen.Id("u")),
 				jen.Return(jen.Id("c").Dot("Err").Call()))
 		} else if t.Kind == model.Scalar && t.Under == nil {
-			continue
+			return nil
 		} else {
 			dec = jen.Func().Params(d).Params(jen.Any(), jen.Error()).Block(
 				jen.Id("v").Op(":=").New(jen.Id(t.Name)),
@@ -124,7 +126,7 @@ func (g *gen) lookup(p *model.Package) {
 		if verify != nil {
 			dict[jen.Id("Verify")] = verify
 		}
-		cases = append(cases, jen.Case(idForms(id)...).Block(jen.Return(wire("Codec").Values(dict), jen.True())))
+		return jen.Case(idForms(id)...).Block(jen.Return(wire("Codec").Values(dict), jen.True()))
 	}
 	for _, u := range p.PartialUnions {
 		var cs []jen.Code
@@ -136,9 +138,97 @@ func (g *gen) lookup(p *model.Package) {
 			jen.Switch(jen.Id("v").Assert(jen.Type())).Block(cs...),
 			jen.Return(jen.False()))
 	}
-	g.f.Comment("Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment (\"…/file.json#\", or \"…/file.json\", for a file's root, \"…#/$defs/Name\" for a definition; schemas without an $id are keyed by the fragment alone).")
-	g.f.Func().Id("Lookup").Params(jen.Id("id").String()).Params(wire("Codec"), jen.Bool()).Block(
-		jen.Switch(jen.Id("id")).Block(cases...),
-		jen.Return(wire("Codec").Values(), jen.False()),
-	)
+	return lookupCases{ids: ids, caseOf: caseOf}
+}
+
+// lookupCases are the cases of Lookup, built a run at a time: the
+// syntax trees of every case at once were most of the memory a schema of
+// many types took. caseOf returns nil for an id without a case.
+type lookupCases struct {
+	ids    []string
+	caseOf func(id string) jen.Code
+}
+
+// lookupDoc is the doc comment of Lookup.
+const lookupDoc = "Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment (\"…/file.json#\", or \"…/file.json\", for a file's root, \"…#/$defs/Name\" for a definition; schemas without an $id are keyed by the fragment alone)."
+
+// lookupCasesPerRun is how many cases of Lookup are formatted at once.
+const lookupCasesPerRun = 256
+
+// lookupFunc returns Lookup, gofmt-formatted, with its doc comment. Its
+// switch has a case per type: for a schema of 100,000 types, one function
+// of three million lines, whose syntax tree alone took gigabytes to
+// format. The cases are formatted a run at a time inside a function of
+// the same shape, which indents them as Lookup does, and the function is
+// put together from them; imports are registered in f as they are used.
+func lookupFunc(f *jen.File, lc lookupCases) ([]byte, error) {
+	sig := func() *jen.Statement {
+		return jen.Params(jen.Id("id").String()).Params(wire("Codec"), jen.Bool())
+	}
+	// The cases of one run (nil: an id without a case).
+	run := func(from, to int) []jen.Code {
+		var cs []jen.Code
+		for _, id := range lc.ids[from:to] {
+			if c := lc.caseOf(id); c != nil {
+				cs = append(cs, c)
+			}
+		}
+		return cs
+	}
+	some := false
+	for from := 0; from < len(lc.ids) && !some; from += lookupCasesPerRun {
+		some = len(run(from, min(from+lookupCasesPerRun, len(lc.ids)))) > 0
+	}
+	if !some {
+		var b bytes.Buffer
+		fn := jen.Comment(lookupDoc).Line().Func().Id("Lookup").Add(sig()).Block(
+			jen.Switch(jen.Id("id")).Block(),
+			jen.Return(wire("Codec").Values(), jen.False()))
+		if err := fn.RenderWithFile(&b, f); err != nil {
+			return nil, err
+		}
+		return append(bytes.TrimLeft(b.Bytes(), "\n"), '\n'), nil
+	}
+	var out bytes.Buffer
+	out.WriteString("// " + lookupDoc + "\n")
+	var head bytes.Buffer
+	if err := jen.Func().Id("Lookup").Add(sig()).Block().RenderWithFile(&head, f); err != nil {
+		return nil, err
+	}
+	// "func Lookup(id string) (wire.Codec, bool) {}": the signature as
+	// the package's imports name it.
+	out.Write(bytes.TrimSuffix(bytes.TrimSpace(head.Bytes()), []byte("{}")))
+	out.WriteString("{\n\tswitch id {\n")
+	var text bytes.Buffer
+	for from := 0; from < len(lc.ids); from += lookupCasesPerRun {
+		cs := run(from, min(from+lookupCasesPerRun, len(lc.ids)))
+		if len(cs) == 0 {
+			continue
+		}
+		text.Reset()
+		fn := jen.Func().Id("Lookup").Add(sig()).Block(jen.Switch(jen.Id("id")).Block(cs...))
+		if err := fn.RenderWithFile(&text, f); err != nil {
+			return nil, err
+		}
+		b := text.Bytes()
+		start := bytes.Index(b, []byte("\tswitch id {\n"))
+		end := bytes.LastIndex(b, []byte("\t}\n}"))
+		if start < 0 || end < start {
+			return nil, fmt.Errorf("the cases of Lookup do not format as a switch")
+		}
+		out.Write(b[start+len("\tswitch id {\n") : end])
+	}
+	out.WriteString("\t}\n")
+	var tail bytes.Buffer
+	if err := jen.Func().Id("_").Params().Params(wire("Codec"), jen.Bool()).Block(jen.Return(wire("Codec").Values(), jen.False())).RenderWithFile(&tail, f); err != nil {
+		return nil, err
+	}
+	t := tail.Bytes()
+	i := bytes.Index(t, []byte("\treturn "))
+	if i < 0 {
+		return nil, fmt.Errorf("the end of Lookup does not format")
+	}
+	out.Write(t[i:])
+	b := bytes.TrimRight(out.Bytes(), "\n")
+	return append(b, '\n'), nil
 }

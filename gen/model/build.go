@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentproto/agentproto/gen/load"
+	"github.com/agentproto/agentproto/internal/textsafe"
 )
 
 // Mapping sends every schema whose $id starts with Prefix to the Go package
@@ -1732,7 +1733,7 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 		if v.Tag != "" {
 			// The struct exists only as this variant: the tag is its first
 			// member, written and checked by the struct itself.
-			tf := &Field{Name: "tag", JSON: tag, Doc: "The union tag.", Loc: vi.s.Loc, Required: true, Const: strconv.Quote(v.Tag), Type: &Ref{Kind: Raw}}
+			tf := &Field{Name: "tag", JSON: tag, Doc: "The union tag.", Loc: vi.s.Loc, Required: true, Const: textsafe.QuoteJSON(v.Tag), Type: &Ref{Kind: Raw}}
 			vt.Struct.Fields = append([]*Field{tf}, vt.Struct.Fields...)
 			v.TagInStruct = true
 		}

@@ -8,7 +8,6 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -47,9 +46,8 @@ func NewHTTPRelay(cfg HTTPConfig) (http.Handler, error) {
 			if cfg.RecordDir == "" || mt != "text/event-stream" {
 				return nil
 			}
-			name := fmt.Sprintf("%04d%s.sse", seq.Add(1), pathPart(resp.Request.URL.Path))
-			path := filepath.Join(cfg.RecordDir, name)
-			f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			part := pathPart(resp.Request.URL.Path)
+			path, files, err := createRecording(cfg.RecordDir, &seq, func(n int64) string { return fmt.Sprintf("%04d%s.sse", n, part) })
 			if err != nil {
 				// The stream is relayed all the same.
 				if cfg.Recorded != nil {
@@ -57,7 +55,7 @@ func NewHTTPRelay(cfg HTTPConfig) (http.Handler, error) {
 				}
 				return nil
 			}
-			resp.Body = &recordedBody{rc: resp.Body, f: f, path: path, done: cfg.Recorded}
+			resp.Body = &recordedBody{rc: resp.Body, f: files[0], path: path, done: cfg.Recorded}
 			return nil
 		},
 	}

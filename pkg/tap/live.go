@@ -32,6 +32,8 @@ type Live struct {
 	lines    int
 	stopped  int // the line at which validation gave up (0: it did not)
 	stopping bool
+	why      string           // why validation gave up
+	shown    validate.Summary // the findings passed on
 	report   func(validate.Finding)
 	start    func() // starts the engine, at the first line
 	started  bool
@@ -61,7 +63,10 @@ func StartLive(ctx context.Context, eng *validate.Engine, name, protocol string,
 		backlog = DefaultBacklog
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	l := &Live{trace: newQueue(backlog), dirs: newQueue(0), cancel: cancel, done: make(chan struct{}), report: report, protocol: protocol}
+	// The sidecar queue holds at most a direction (4 bytes) per message
+	// of at least 2 bytes: bounded by the trace's backlog, it is given the
+	// same bound so that no queue of the tap grows without one.
+	l := &Live{trace: newQueue(backlog), dirs: newQueue(backlog), cancel: cancel, done: make(chan struct{}), report: report, protocol: protocol}
 	l.start = func() {
 		go func() {
 			defer close(l.done)
@@ -88,37 +93,72 @@ func (l *Live) emit(f validate.Finding) {
 	l.mu.Lock()
 	stopping := l.stopping
 	l.mu.Unlock()
-	if !stopping && l.report != nil {
+	if stopping {
+		return
+	}
+	l.mu.Lock()
+	l.shown.Add(f)
+	l.mu.Unlock()
+	if l.report != nil {
 		l.report(f)
 	}
 }
 
-// Line queues one line (with its newline) for the engine.
+// Line queues one line (with its newline) for the engine, and its
+// direction unless it is blank (the engine reads one direction per
+// message).
 func (l *Live) Line(d Direction, line []byte) {
 	l.mu.Lock()
 	l.lines++
 	if !l.started {
 		l.started = true
-		n := SidecarNames(l.protocol, line)
-		l.names = [2][]byte{[]byte(n[0] + "\n"), []byte(n[1] + "\n")}
 		l.start()
 	}
 	if l.stopping {
 		l.mu.Unlock()
 		return
 	}
+	blank := Blank(line, l.lines == 1)
+	if l.names[0] == nil && !blank {
+		n := SidecarNames(l.protocol, line)
+		l.names = [2][]byte{[]byte(n[0] + "\n"), []byte(n[1] + "\n")}
+	}
 	// The direction first: the engine reads it after the line.
-	l.dirs.push(l.names[d])
-	if !l.trace.push(line) {
-		l.stopping = true
-		l.stopped = l.lines
-		l.mu.Unlock()
-		l.cancel()
-		l.trace.close()
-		l.dirs.close()
+	if !blank && !l.dirs.push(l.names[d]) || !l.trace.push(line) {
+		l.stopLocked("it fell more than its backlog behind the traffic")
 		return
 	}
 	l.mu.Unlock()
+}
+
+// LongLine is told of a line longer than the relay's --max-line, which is
+// neither recorded nor held: live validation stops there, since the
+// engine cannot be given the line, and what it would report after it
+// (answers to a request it did not see) would be false.
+func (l *Live) LongLine(d Direction, size int) {
+	l.mu.Lock()
+	l.lines++
+	if !l.started {
+		l.started = true
+		l.start()
+	}
+	if l.stopping {
+		l.mu.Unlock()
+		return
+	}
+	l.stopLocked(fmt.Sprintf("a %s line is longer than --max-line (%d bytes read of it)", d, size))
+}
+
+// stopLocked gives up live validation at the current line; l.mu is held
+// and is released.
+func (l *Live) stopLocked(why string) {
+	l.stopping = true
+	l.stopped = l.lines
+	l.why = why
+	l.mu.Unlock()
+	l.cancel()
+	l.trace.close()
+	l.dirs.close()
 }
 
 // Close ends the trace and waits for the engine to report the last
@@ -139,7 +179,12 @@ func (l *Live) Close() (validate.Summary, LiveStats, error) {
 	defer l.mu.Unlock()
 	st := LiveStats{Lines: l.lines, StoppedAt: l.stopped}
 	if l.stopping {
-		return l.sum, st, fmt.Errorf("live validation stopped at line %d: it fell more than its backlog behind the traffic", l.stopped)
+		// The engine's counts include what it found at a cut it did
+		// not choose (an empty trace, a cancelled read), which was not
+		// reported: count what was.
+		sum := l.sum
+		sum.Errors, sum.Warnings, sum.ByRule = l.shown.Errors, l.shown.Warnings, l.shown.ByRule
+		return sum, st, fmt.Errorf("live validation stopped at line %d: %s", l.stopped, l.why)
 	}
 	return l.sum, st, l.err
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"time"
 )
 
 // Direction is the way a line travels.
@@ -39,6 +40,19 @@ type Observer interface {
 // DefaultMaxLine is the longest line Config.MaxLine lets the recorder hold
 // while it waits for the line's end.
 const DefaultMaxLine = 1 << 30
+
+// DefaultWaitDelay is how long, after the agent has exited, Run goes on
+// reading an output that a child the agent left running still holds open,
+// when Config.WaitDelay is 0.
+const DefaultWaitDelay = 2 * time.Second
+
+// LongLineObserver is an Observer that is also told of a line longer than
+// Config.MaxLine, which it is not given: size is the bytes read of it when
+// it passed the limit.
+type LongLineObserver interface {
+	Observer
+	LongLine(d Direction, size int)
+}
 
 // Config describes one relayed run.
 type Config struct {
@@ -71,9 +85,15 @@ type Config struct {
 	// (SidecarNames): "" decides from the first line.
 	Protocol string
 	// MaxLine bounds the part of a line held while its end has not arrived
-	// (0: DefaultMaxLine). A longer line stops the recording (the relay
-	// goes on); Result.RecordErr says so.
+	// (0: DefaultMaxLine). A longer line is not held: it stops the
+	// recording (the relay goes on, byte for byte); Result.RecordErr says
+	// so, and the rest of the line is passed on without being kept.
 	MaxLine int
+	// WaitDelay bounds how long the relay goes on reading the agent's
+	// output after the agent has exited (0: DefaultWaitDelay): a child
+	// the agent left running may hold the output open without end. When
+	// it passes, the output is closed, and the run ends.
+	WaitDelay time.Duration
 
 	// Signals are forwarded to the child until it exits.
 	Signals <-chan os.Signal
@@ -105,18 +125,32 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	cmd := exec.CommandContext(ctx, cfg.Command[0], cfg.Command[1:]...)
 	cmd.Env, cmd.Dir = cfg.Env, cfg.Dir
 	cmd.Stderr = cfg.Stderr
+	delay := cfg.WaitDelay
+	if delay <= 0 {
+		delay = DefaultWaitDelay
+	}
+	// A stderr that is not a file is copied by a goroutine Wait waits
+	// for; a child that holds it must not hold Wait.
+	cmd.WaitDelay = delay
 	setProcAttr(cmd)
 	toAgent, err := cmd.StdinPipe()
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: %w", ErrStart, err)
 	}
-	fromAgent, err := cmd.StdoutPipe()
+	// The agent's stdout is a pipe of the relay's own, not StdoutPipe:
+	// Wait must be able to return while a child of the agent still holds
+	// the pipe's other end, and the reader can be given a deadline.
+	fromAgent, agentOut, err := os.Pipe()
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: %w", ErrStart, err)
 	}
+	cmd.Stdout = agentOut
 	if err := cmd.Start(); err != nil {
+		_ = fromAgent.Close()
+		_ = agentOut.Close()
 		return Result{}, fmt.Errorf("%w %s: %w", ErrStart, cfg.Command[0], err)
 	}
+	_ = agentOut.Close() // the child has its copy
 	rec := newRecorder(cfg)
 
 	exited := make(chan struct{})
@@ -143,18 +177,42 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 		_ = toAgent.Close()
 	}()
-	// Agent to client: read to the end before Wait, which closes the pipe.
-	pump(fromAgent, cfg.Stdout, AgentToClient, rec)
+	// Agent to client: read to the end, or until WaitDelay after the
+	// agent exited, whichever is first.
+	pumped := make(chan struct{})
+	go func() {
+		defer close(pumped)
+		pump(fromAgent, cfg.Stdout, AgentToClient, rec)
+	}()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	var werr error
+	select {
+	case <-pumped:
+		werr = <-waited
+	case werr = <-waited:
+		t := time.NewTimer(delay)
+		select {
+		case <-pumped:
+		case <-t.C:
+			// A child holds the output: what it writes from now on is
+			// not relayed.
+			if fromAgent.SetReadDeadline(time.Now()) != nil {
+				_ = fromAgent.Close() // no deadlines on this system's pipes
+			}
+			<-pumped
+		}
+		t.Stop()
+	}
 	if c, ok := cfg.Stdout.(io.Closer); ok {
 		_ = c.Close()
 	}
 	_ = fromAgent.Close()
-	werr := cmd.Wait()
 	close(exited)
 	res := rec.finish()
 	res.ExitCode = exitCode(cmd.ProcessState)
 	var ee *exec.ExitError
-	if werr != nil && !errors.As(werr, &ee) {
+	if werr != nil && !errors.As(werr, &ee) && !errors.Is(werr, exec.ErrWaitDelay) {
 		return res, fmt.Errorf("waiting for the agent: %w", werr)
 	}
 	return res, nil
@@ -190,11 +248,13 @@ type recorder struct {
 	cfg     Config
 	max     int
 	pending [2][]byte // the start of each direction's unfinished line
+	skip    [2]bool   // the rest of an over-long line is being passed over
 	ended   [2]bool
 	out     []byte // lines of one chunk, written at once
 	dirs    []byte
 	lines   [2]int
-	names   [2][]byte // the sidecar's lines, chosen at the first line
+	seen    bool      // a line has been recorded (a byte order mark is only first)
+	names   [2][]byte // the sidecar's lines, chosen at the first message
 	err     error     // recording stopped
 	done    bool      // the run is over: nothing more is recorded
 }
@@ -207,7 +267,10 @@ func newRecorder(cfg Config) *recorder {
 	return r
 }
 
-// chunk records the lines p completes in direction d.
+// chunk records the lines p completes in direction d. A line longer than
+// the limit is never held whole: past the limit its start is dropped,
+// the recording stops, and the rest of it, up to its newline, is passed
+// over.
 func (r *recorder) chunk(d Direction, p []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -217,14 +280,27 @@ func (r *recorder) chunk(d Direction, p []byte) {
 	r.out, r.dirs = r.out[:0], r.dirs[:0]
 	for len(p) > 0 {
 		i := bytes.IndexByte(p, '\n')
+		if r.skip[d] {
+			if i < 0 {
+				break
+			}
+			r.skip[d] = false
+			p = p[i+1:]
+			continue
+		}
 		if i < 0 {
 			if len(r.pending[d])+len(p) > r.max {
-				r.stop(fmt.Errorf("a %s line is longer than %d bytes: recording stopped", d, r.max))
-				r.pending[d] = nil
-				return
+				r.long(d, len(r.pending[d])+len(p))
+				break
 			}
 			r.pending[d] = append(r.pending[d], p...)
 			break
+		}
+		if len(r.pending[d])+i+1 > r.max+1 { // the newline is not counted
+			r.long(d, len(r.pending[d])+i)
+			p = p[i+1:]
+			r.skip[d] = false
+			continue
 		}
 		line := p[:i+1]
 		if len(r.pending[d]) > 0 {
@@ -238,20 +314,50 @@ func (r *recorder) chunk(d Direction, p []byte) {
 	r.write()
 }
 
-// add records one line (ending in a newline) of direction d.
+// long handles a line of direction d found longer than the limit after
+// size bytes: the recording stops, its start is dropped, the rest is
+// skipped up to its newline, and the observer is told if it asks.
+func (r *recorder) long(d Direction, size int) {
+	r.stop(fmt.Errorf("a %s line is longer than %d bytes (--max-line): recording stopped", d, r.max))
+	r.pending[d] = nil
+	r.skip[d] = true
+	r.lines[d]++
+	if o, ok := r.cfg.Observer.(LongLineObserver); ok {
+		o.LongLine(d, size)
+	}
+}
+
+// add records one line (ending in a newline) of direction d. A blank line
+// is recorded without a direction: a trace's reader skips it, and the
+// sidecar holds one direction per message.
 func (r *recorder) add(d Direction, line []byte) {
-	if r.names[0] == nil {
+	first := !r.seen
+	r.seen = true
+	blank := Blank(line, first)
+	if r.names[0] == nil && !blank {
 		n := SidecarNames(r.cfg.Protocol, line)
 		r.names = [2][]byte{[]byte(n[0] + "\n"), []byte(n[1] + "\n")}
 	}
 	r.lines[d]++
 	if r.err == nil {
 		r.out = append(r.out, line...)
-		r.dirs = append(r.dirs, r.names[d]...)
+		if !blank {
+			r.dirs = append(r.dirs, r.names[d]...)
+		}
 	}
 	if r.cfg.Observer != nil {
 		r.cfg.Observer.Line(d, line)
 	}
+}
+
+// Blank reports whether a recorded line holds no message: white space
+// only, after a UTF-8 byte order mark if it is the first line. A trace's
+// reader skips such lines, so they have no direction in the sidecar.
+func Blank(line []byte, first bool) bool {
+	if first {
+		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+	}
+	return len(bytes.TrimSpace(line)) == 0
 }
 
 // write puts out the lines collected by add.
@@ -270,6 +376,21 @@ func (r *recorder) write() {
 			r.stop(fmt.Errorf("writing the direction sidecar: %w", err))
 		}
 	}
+}
+
+// recording reports whether lines are still being written to the
+// recording.
+func (r *recorder) recording() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err == nil && !r.done && (r.cfg.Record != nil || r.cfg.Directions != nil)
+}
+
+// fail stops the recording with err.
+func (r *recorder) fail(err error) {
+	r.mu.Lock()
+	r.stop(err)
+	r.mu.Unlock()
 }
 
 func (r *recorder) stop(err error) {
@@ -291,7 +412,7 @@ func (r *recorder) endLocked(d Direction) {
 		return
 	}
 	r.ended[d] = true
-	if len(r.pending[d]) == 0 {
+	if len(r.pending[d]) == 0 || r.skip[d] {
 		return
 	}
 	r.out, r.dirs = r.out[:0], r.dirs[:0]

@@ -29,7 +29,10 @@ type ReplayConfig struct {
 
 	// Trace and Directions are the recording and its sidecar.
 	Trace, Directions io.Reader
-	// MaxLine bounds a recorded line (0: DefaultMaxLine).
+	// MaxLine bounds a recorded line, and a line of the agent held while
+	// its end has not arrived (0: DefaultMaxLine). A longer line of the
+	// agent is not held: it is a difference, and the rest of it is passed
+	// over.
 	MaxLine int
 
 	// Record, Directions and Observer see the new session, as in Config.
@@ -85,6 +88,9 @@ func readRecording(trace, dirs io.Reader, maxLine int) ([]*recorded, error) {
 	ds := bufio.NewScanner(dirs)
 	var out []*recorded
 	for n := 1; ts.Scan(); n++ {
+		if Blank(ts.Bytes(), n == 1) {
+			continue // no message, no direction
+		}
 		if !ds.Scan() {
 			return nil, fmt.Errorf("the direction sidecar ends before line %d of the trace", n)
 		}
@@ -243,7 +249,11 @@ func Replay(ctx context.Context, cfg ReplayConfig) (ReplayResult, error) {
 	p := newPlayer(msgs)
 
 	inR, inW := io.Pipe()
-	lines := &lineWriter{ch: make(chan []byte, 1024)}
+	maxLine := cfg.MaxLine
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLine
+	}
+	lines := &lineWriter{ch: make(chan []byte, 1024), max: maxLine}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type runOut struct {
@@ -317,19 +327,42 @@ func Replay(ctx context.Context, cfg ReplayConfig) (ReplayResult, error) {
 	return res, nil
 }
 
-// lineWriter passes the agent's output on as lines.
+// lineWriter passes the agent's output on as lines, holding at most max
+// bytes of a line whose end has not arrived: a longer line is passed on
+// as a nil line (the player reports it), and the rest of it is skipped.
 type lineWriter struct {
 	ch      chan []byte
+	max     int
 	pending []byte
+	skip    bool
 }
 
 func (w *lineWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 {
 		i := bytes.IndexByte(p, '\n')
+		if w.skip {
+			if i < 0 {
+				break
+			}
+			w.skip = false
+			p = p[i+1:]
+			continue
+		}
 		if i < 0 {
+			if len(w.pending)+len(p) > w.max {
+				w.pending, w.skip = nil, true
+				w.ch <- nil
+				break
+			}
 			w.pending = append(w.pending, p...)
 			break
+		}
+		if len(w.pending)+i > w.max {
+			w.pending = nil
+			w.ch <- nil
+			p = p[i+1:]
+			continue
 		}
 		line := append(w.pending, p[:i]...)
 		w.pending = nil
@@ -399,6 +432,10 @@ func (p *player) outgoing(m *recorded) ([]byte, error) {
 // fromAgent handles one line of the agent: an answer is kept for wait, a
 // request is answered as recorded (the reply is returned).
 func (p *player) fromAgent(line []byte) []byte {
+	if line == nil {
+		p.differ(0, "the agent wrote a line longer than --max-line: it was not held, nor compared")
+		return nil
+	}
 	var obj map[string]any
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()

@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/coder/websocket"
@@ -28,6 +29,12 @@ type WSConfig struct {
 	// MaxMessage bounds a frame (0: 64 MiB); a longer one ends the
 	// connection with status 1009, as the server itself would.
 	MaxMessage int64
+	// MaxHeld bounds the bytes of text frames held for the recordings, for
+	// all connections together (0: 4 × MaxMessage). Frames are relayed as
+	// they are read, never held for the relay; a frame that would pass
+	// the bound is relayed all the same, but its connection's recording
+	// stops there, with an error saying so.
+	MaxHeld int64
 	// Recorded, if set, is called with each trace's path when its
 	// connection ends, and the error that stopped its recording, if any.
 	Recorded func(path string, err error)
@@ -47,6 +54,11 @@ func NewWSRelay(cfg WSConfig) (http.Handler, error) {
 		limit = 64 << 20
 	}
 	up := cfg.Upstream.String()
+	budget := cfg.MaxHeld
+	if budget <= 0 {
+		budget = 4 * limit
+	}
+	held := &byteBudget{left: budget, total: budget}
 	var seq atomic.Int64
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var subs []string
@@ -94,20 +106,14 @@ func NewWSRelay(cfg WSConfig) (http.Handler, error) {
 		var path string
 		var files []*os.File
 		if cfg.RecordDir != "" {
-			path = filepath.Join(cfg.RecordDir, fmt.Sprintf("%04d.jsonl", seq.Add(1)))
-			f, ferr := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			var ferr error
+			path, files, ferr = createRecording(cfg.RecordDir, &seq, func(n int64) string { return fmt.Sprintf("%04d.jsonl", n) }, ".dir")
 			if ferr == nil {
-				d, derr := os.OpenFile(path+".dir", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-				if derr == nil {
-					rcfg.Record, rcfg.Directions = f, d
-					files = append(files, f, d)
-				} else {
-					f.Close()
-					ferr = derr
+				rcfg.Record, rcfg.Directions = files[0], files[1]
+			} else {
+				if cfg.Recorded != nil {
+					cfg.Recorded(path, fmt.Errorf("creating the trace: %w", ferr))
 				}
-			}
-			if ferr != nil && cfg.Recorded != nil {
-				cfg.Recorded(path, fmt.Errorf("creating the trace: %w", ferr))
 				path = ""
 			}
 		}
@@ -115,8 +121,8 @@ func NewWSRelay(cfg WSConfig) (http.Handler, error) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		done := make(chan struct{}, 2)
-		go func() { wsPump(ctx, client, server, ClientToAgent, rec); done <- struct{}{} }()
-		go func() { wsPump(ctx, server, client, AgentToClient, rec); done <- struct{}{} }()
+		go func() { wsPump(ctx, client, server, ClientToAgent, rec, held); done <- struct{}{} }()
+		go func() { wsPump(ctx, server, client, AgentToClient, rec, held); done <- struct{}{} }()
 		<-done
 		<-done
 		res := rec.finish()
@@ -133,30 +139,113 @@ func NewWSRelay(cfg WSConfig) (http.Handler, error) {
 
 // wsPump relays src's frames to dst until src ends, then closes dst with
 // src's close status (or 1001, going away, when src failed without one).
-func wsPump(ctx context.Context, src, dst *websocket.Conn, d Direction, rec *recorder) {
+// A frame is passed on piece by piece as it is read, so the relay itself
+// holds no frame whole; a text frame is also collected for the recording,
+// within the budget held, and recorded before its last piece is sent, so
+// the recording keeps its causal order.
+func wsPump(ctx context.Context, src, dst *websocket.Conn, d Direction, rec *recorder, held *byteBudget) {
+	buf := make([]byte, 32<<10)
 	for {
-		typ, data, err := src.Read(ctx)
+		typ, r, err := src.Reader(ctx)
 		if err != nil {
-			code, reason := websocket.CloseStatus(err), ""
-			var ce websocket.CloseError
-			if asCloseError(err, &ce) {
-				reason = ce.Reason
-			}
-			if code == -1 {
-				code = websocket.StatusGoingAway
-			}
-			_ = dst.Close(code, reason)
+			closeLike(src, dst, err)
 			return
 		}
-		if typ == websocket.MessageText {
-			rec.chunk(d, frameLine(data))
+		w, err := dst.Writer(ctx, typ)
+		if err != nil {
+			_ = src.Close(websocket.StatusGoingAway, "the other side has gone")
+			return
 		}
-		if err := dst.Write(ctx, typ, data); err != nil {
+		// Each byte held may be copied up to four times on its way to
+		// the recording (the frame, its compacted form, the line, the
+		// recorder's batch): the budget counts them all.
+		const copies = 4
+		keep := typ == websocket.MessageText && rec.recording()
+		var frame []byte
+		var taken int64
+		for {
+			n, rerr := r.Read(buf)
+			if n > 0 {
+				if keep {
+					if held.take(copies * int64(n)) {
+						taken += copies * int64(n)
+						frame = append(frame, buf[:n]...)
+					} else {
+						keep, frame = false, nil
+						from := "client"
+						if d == AgentToClient {
+							from = "server"
+						}
+						rec.fail(fmt.Errorf("a frame from the %s did not fit in the %d MiB the relay holds for recordings, all connections together: recording stopped; the frame was relayed", from, held.limit()>>20))
+					}
+				}
+				if _, werr := w.Write(buf[:n]); werr != nil {
+					held.give(taken)
+					_ = src.Close(websocket.StatusGoingAway, "the other side has gone")
+					return
+				}
+			}
+			if rerr == io.EOF {
+				break
+			}
+			if rerr != nil {
+				held.give(taken)
+				closeLike(src, dst, rerr)
+				return
+			}
+		}
+		if keep {
+			rec.chunk(d, frameLine(frame))
+		}
+		frame = nil
+		held.give(taken)
+		if err := w.Close(); err != nil {
 			_ = src.Close(websocket.StatusGoingAway, "the other side has gone")
 			return
 		}
 	}
 }
+
+// closeLike closes dst as src ended: with src's close status and reason,
+// or 1001 (going away) when src failed without one.
+func closeLike(src, dst *websocket.Conn, err error) {
+	code, reason := websocket.CloseStatus(err), ""
+	var ce websocket.CloseError
+	if asCloseError(err, &ce) {
+		reason = ce.Reason
+	}
+	if code == -1 {
+		code = websocket.StatusGoingAway
+	}
+	_ = dst.Close(code, reason)
+}
+
+// byteBudget is a count of bytes shared by the connections of a relay:
+// take never waits (a connection that cannot have more gives up what it
+// wanted them for), so no two connections can wait on each other.
+type byteBudget struct {
+	mu    sync.Mutex
+	left  int64
+	total int64 // the bound, fixed
+}
+
+func (b *byteBudget) take(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n > b.left {
+		return false
+	}
+	b.left -= n
+	return true
+}
+
+func (b *byteBudget) give(n int64) {
+	b.mu.Lock()
+	b.left += n
+	b.mu.Unlock()
+}
+
+func (b *byteBudget) limit() int64 { return b.total }
 
 // frameLine is a text frame as one trace line: a frame that holds line
 // breaks (pretty-printed JSON) is compacted so that it stays one line.
@@ -167,10 +256,15 @@ func frameLine(data []byte) []byte {
 			data = buf.Bytes()
 		}
 	}
-	out := make([]byte, 0, len(data)+1)
-	out = append(out, data...)
-	out = bytes.ReplaceAll(out, []byte("\n"), []byte(" "))
-	return append(out, '\n')
+	out := make([]byte, len(data)+1)
+	for i, c := range data {
+		if c == '\n' {
+			c = ' '
+		}
+		out[i] = c
+	}
+	out[len(data)] = '\n'
+	return out
 }
 
 func asCloseError(err error, ce *websocket.CloseError) bool {

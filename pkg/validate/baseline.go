@@ -51,14 +51,33 @@ type Baseline struct {
 	matched int
 }
 
+// MaxBaselineSize is the largest baseline ReadBaseline reads: room for
+// hundreds of thousands of distinct known findings, and a bound on what a
+// baseline file costs to load.
+const MaxBaselineSize = 64 << 20
+
 // ReadBaseline reads a baseline file whose file names are relative to dir
-// (the folder of the baseline file).
+// (the folder of the baseline file). A file over MaxBaselineSize, or with
+// anything but white space after its JSON value, is an error.
 func ReadBaseline(r io.Reader, dir string) (*Baseline, error) {
-	dec := json.NewDecoder(r)
+	lr := &io.LimitedReader{R: r, N: MaxBaselineSize + 1}
+	dec := json.NewDecoder(lr)
 	dec.DisallowUnknownFields()
+	tooLarge := func(err error) error {
+		if lr.N <= 0 {
+			return fmt.Errorf("reading baseline: the file is larger than %d MiB, the most a baseline may be; hold back fewer findings (fix some, or --disable a rule) or split the traces between baselines", MaxBaselineSize>>20)
+		}
+		return fmt.Errorf("reading baseline: %w", err)
+	}
 	var bf baselineFile
 	if err := dec.Decode(&bf); err != nil {
-		return nil, fmt.Errorf("reading baseline: %w", err)
+		return nil, tooLarge(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		if err == nil || lr.N > 0 {
+			return nil, fmt.Errorf("reading baseline: something follows the JSON object at byte %d: a baseline is one JSON object", dec.InputOffset())
+		}
+		return nil, tooLarge(err)
 	}
 	if bf.Version != BaselineVersion {
 		return nil, fmt.Errorf("reading baseline: version %d, want %d", bf.Version, BaselineVersion)

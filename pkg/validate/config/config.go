@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -87,11 +88,25 @@ func Find(dir string) (string, error) {
 	}
 }
 
-// Load reads and checks the config file at p.
+// MaxSize is the largest config file Load reads: a hand-written file of
+// rule settings is a few hundred bytes, and a file from a pull request
+// must not cost memory without bound.
+const MaxSize = 1 << 20
+
+// Load reads and checks the config file at p. A file over MaxSize is an
+// error, found before it is parsed.
 func Load(p string) (*Config, error) {
-	b, err := os.ReadFile(p)
+	f, err := os.Open(p)
 	if err != nil {
 		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	if len(b) > MaxSize {
+		return nil, fmt.Errorf("%s: the file is larger than %d KiB, the most a config may be; it holds rule settings, which fit in a few lines", p, MaxSize>>10)
 	}
 	c, err := Parse(b)
 	if err != nil {
@@ -202,31 +217,58 @@ func (c *Config) For(file string) validate.RuleControl {
 // Match reports whether the slash-separated relative path p matches glob g:
 // * and ? within one segment, ** for any number of segments; a glob without
 // a slash matches the last segment at any depth.
+//
+// Matching takes time proportional to the number of glob segments times the
+// number of path segments, whatever the number of **: the glob is run as a
+// set of positions advanced one path segment at a time, never by trying
+// each way a ** could split the path.
 func Match(g, p string) bool {
 	if !strings.Contains(g, "/") {
 		ok, _ := path.Match(g, path.Base(p))
 		return ok
 	}
-	return matchSegs(strings.Split(strings.TrimPrefix(g, "./"), "/"), strings.Split(p, "/"))
+	return matchSegs(strings.Split(strings.TrimPrefix(g, "./"), "/"), strings.Split(p, "/"), nil)
 }
 
-func matchSegs(g, p []string) bool {
-	for len(g) > 0 {
-		if g[0] == "**" {
-			for i := 0; i <= len(p); i++ {
-				if matchSegs(g[1:], p[i:]) {
-					return true
-				}
+// matchSegs matches path segments p against glob segments g. at[i] says
+// that the segments read so far can leave the glob at position i; a ** at
+// i also lets the glob move past it without reading a segment. steps, if
+// set, counts the glob segments tried against a path segment.
+func matchSegs(g, p []string, steps *int) bool {
+	at := make([]bool, len(g)+1)
+	next := make([]bool, len(g)+1)
+	at[0] = true
+	skipStars(g, at)
+	for _, seg := range p {
+		clear(next)
+		any := false
+		for i, ok := range at[:len(g)] {
+			if !ok {
+				continue
 			}
+			if steps != nil {
+				*steps++
+			}
+			if g[i] == "**" {
+				next[i], any = true, true
+			} else if m, _ := path.Match(g[i], seg); m {
+				next[i+1], any = true, true
+			}
+		}
+		if !any {
 			return false
 		}
-		if len(p) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(g[0], p[0]); !ok {
-			return false
-		}
-		g, p = g[1:], p[1:]
+		at, next = next, at
+		skipStars(g, at)
 	}
-	return len(p) == 0
+	return at[len(g)]
+}
+
+// skipStars lets every position at a ** also stand after it.
+func skipStars(g []string, at []bool) {
+	for i := range g {
+		if at[i] && g[i] == "**" {
+			at[i+1] = true
+		}
+	}
 }
