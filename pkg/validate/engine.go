@@ -35,6 +35,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/trace"
 	"github.com/agentproto/agentproto/pkg/validate/explain"
@@ -165,11 +167,19 @@ type Engine struct {
 	acpNames func() []string
 	// whole validates every check whole, never split by
 	// protocol.Schemas.Split: the tests compare both ways.
-	whole   bool
+	whole bool
+	// oracle validates failing values with jsonschema/v6 on values built
+	// as map[string]any, as every engine did before explain.ValidateDoc:
+	// the differential tests' reference.
+	oracle  bool
 	known   KnownChecker   // Options.Fast, if it is one
 	dec     DecoderChecker // Options.Fast, if it is one
 	codecs  CodecChecker   // Options.Fast, if it is one
 	schemas *protocol.Schemas
+	// docValidated and docDeclined count the failing values
+	// explain.ValidateDoc judged, and those whose schema it left to
+	// jsonschema/v6, for the tests.
+	docValidated, docDeclined atomic.Int64
 }
 
 // New reads the registry and prepares each protocol's rules; no schema is
@@ -1061,10 +1071,40 @@ func (r *fileRun) publish(b *batch) error {
 // error; nil when the value is valid.
 type verdict []failure
 
-// failure is a part of a check and its validation error.
+// failure is a part of a check and its validation error. doc, when set,
+// holds the value at its node: err is explain.ValidateDoc's tree of it.
 type failure struct {
-	ck  protocol.Check
-	err error
+	ck   protocol.Check
+	err  error
+	doc  *jsonscan.Doc
+	node int
+}
+
+// validateOne validates a check the fast path did not vouch for, from
+// the message's parsed document where the schema allows (see
+// explain.ValidateDoc), else with jsonschema/v6 on the built value; nil
+// when the value is valid.
+func (r *fileRun) validateOne(ck protocol.Check, m *protocol.Message) *failure {
+	if !r.e.oracle {
+		if sch, err := ck.Schema.Compiled(); err == nil {
+			if node := m.Doc.FindPath(ck.Loc); node >= 0 {
+				verr, ok := explain.ValidateDoc(sch, &m.Doc, node)
+				if !ok {
+					r.e.docDeclined.Add(1)
+				} else {
+					r.e.docValidated.Add(1)
+					if verr == nil {
+						return nil
+					}
+					return &failure{ck: ck, err: verr, doc: &m.Doc, node: node}
+				}
+			}
+		}
+	}
+	if err := ck.Schema.Validate(ck.Value); err != nil {
+		return &failure{ck: ck, err: err}
+	}
+	return nil
 }
 
 // validate validates a check the fast path did not vouch for. A schema
@@ -1100,8 +1140,8 @@ type outcome struct {
 // and returns the outcome of each part with the verdict.
 func (r *fileRun) validateParts(ck protocol.Check, parts []protocol.Check, m *protocol.Message, d *wire.Decoder, done []outcome) (verdict, []outcome) {
 	if len(parts) == 0 {
-		if err := ck.Schema.Validate(ck.Value); err != nil {
-			return verdict{{ck, err}}, nil
+		if f := r.validateOne(ck, m); f != nil {
+			return verdict{*f}, nil
 		}
 		return nil, nil
 	}
@@ -1121,9 +1161,9 @@ parts:
 		}
 		o := outcome{schema: p.Schema, ptr: ptr}
 		if !r.e.fast(p.Schema, ptr, m, d) {
-			if err := p.Schema.Validate(p.Value); err != nil {
-				o.fail = &failure{p, err}
-				v = append(v, *o.fail)
+			if f := r.validateOne(p, m); f != nil {
+				o.fail = f
+				v = append(v, *f)
 			}
 		}
 		outs = append(outs, o)
@@ -1167,6 +1207,10 @@ func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, d *
 func (r *fileRun) explain(v verdict, line int) []Finding {
 	var out []Finding
 	for _, f := range v {
+		if verr, ok := f.err.(*jsonschema.ValidationError); ok && f.doc != nil {
+			out = append(out, r.x.ExplainDoc(f.ck, verr, f.doc, f.node, line)...)
+			continue
+		}
 		out = append(out, r.x.Explain(f.ck, f.err, line)...)
 	}
 	if len(v) > 1 {

@@ -1,0 +1,700 @@
+package explain
+
+import (
+	"encoding/json"
+	"math/big"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/message"
+
+	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/schema/compile"
+)
+
+// ValidateDoc validates node i of d against a compiled schema and returns
+// the error tree jsonschema/v6's Validate gives for the value the node
+// holds (nil when it is valid): the same leaves, with the same schema
+// locations, instance locations, kinds and values, in the same order (the
+// members of an object in the order the document has them, where v6 takes
+// a map's). It reads the parsed document instead of a value built as
+// map[string]any, and builds values only for what a leaf reports.
+//
+// ok is false when the schema uses a keyword ValidateDoc does not
+// evaluate (unevaluated*, $dynamicRef, $recursiveRef, dependencies,
+// contains, content*, drafts before 2020-12, vocabulary extensions other
+// than compile.IntegerLiteral) or a $ref cycle on one value: then nothing is said, and the
+// caller validates the built value with v6.
+func ValidateDoc(sch *jsonschema.Schema, d *jsonscan.Doc, i int) (err *jsonschema.ValidationError, ok bool) {
+	v := docValidator{d: d, limit: -1}
+	e := v.validate(sch, i, nil, &scope{sch: sch}, false)
+	if v.unsupported {
+		return nil, false
+	}
+	if e == nil {
+		return nil, true
+	}
+	causes := []*jsonschema.ValidationError{e}
+	if _, group := e.ErrorKind.(*kind.Group); group {
+		causes = e.Causes
+	}
+	return &jsonschema.ValidationError{
+		SchemaURL: sch.Location,
+		ErrorKind: &kind.Schema{Location: sch.Location},
+		Causes:    causes,
+	}, true
+}
+
+// scope is the chain of schemas applied to values, for v6's $ref cycle
+// check: a schema applied twice to one value without a step into it.
+type scope struct {
+	sch    *jsonschema.Schema
+	vid    int
+	parent *scope
+}
+
+func (s *scope) cycle() bool {
+	for p := s.parent; p != nil && p.vid == s.vid; p = p.parent {
+		if p.sch == s.sch {
+			return true
+		}
+	}
+	return false
+}
+
+type docValidator struct {
+	d           *jsonscan.Doc
+	unsupported bool
+	// limit, when not negative, is the deepest instance location whose
+	// failures are built in full: a member or element deeper than that is
+	// only judged, and a failure there is a placeholder (pruned). See
+	// union.
+	limit int
+}
+
+// pruned stands for the failures of a value deeper than a union's
+// explanation reads in an alternative it does not explain (see union).
+type pruned struct{}
+
+func (*pruned) KeywordPath() []string { return nil }
+
+func (*pruned) LocalizedString(*message.Printer) string { return "pruned" }
+
+// failed is what a validation that only needs the verdict (boolResult in
+// v6) returns for a failure: the tree is never read.
+var failed = &jsonschema.ValidationError{}
+
+// The JSON types as jsonschema/v6 numbers them in its Types bit set.
+const (
+	tNull    = 1 << 1
+	tBoolean = 1 << 2
+	tNumber  = 1 << 3
+	tInteger = 1 << 4
+	tString  = 1 << 5
+	tArray   = 1 << 6
+	tObject  = 1 << 7
+)
+
+func (v *docValidator) typeOf(i int) int {
+	switch v.d.Type(i) {
+	case jsonscan.Null:
+		return tNull
+	case jsonscan.Bool:
+		return tBoolean
+	case jsonscan.Number:
+		return tNumber
+	case jsonscan.String:
+		return tString
+	case jsonscan.Array:
+		return tArray
+	case jsonscan.Object:
+		return tObject
+	}
+	return 0
+}
+
+func typeName(t int) string {
+	switch t {
+	case tNull:
+		return "null"
+	case tBoolean:
+		return "boolean"
+	case tNumber:
+		return "number"
+	case tInteger:
+		return "integer"
+	case tString:
+		return "string"
+	case tArray:
+		return "array"
+	case tObject:
+		return "object"
+	}
+	return ""
+}
+
+// supported reports whether every keyword of s that applies is one
+// validate evaluates as v6 does.
+func supported(s *jsonschema.Schema) bool {
+	return s.DraftVersion >= 2020 && s.RecursiveRef == nil && s.DynamicRef == nil &&
+		s.UnevaluatedProperties == nil && s.UnevaluatedItems == nil &&
+		s.Dependencies == nil && s.Contains == nil &&
+		s.ContentEncoding == nil && s.ContentMediaType == nil && s.ContentSchema == nil
+}
+
+func clone(loc []string) []string { return append([]string(nil), loc...) }
+
+func (v *docValidator) errorAt(s *jsonschema.Schema, loc []string, k jsonschema.ErrorKind, quiet bool) *jsonschema.ValidationError {
+	if quiet {
+		return failed
+	}
+	return &jsonschema.ValidationError{SchemaURL: s.Location, InstanceLocation: clone(loc), ErrorKind: k}
+}
+
+// number is the exact value of number node i, as v6 reads it.
+func (v *docValidator) number(i int) *big.Rat {
+	r, _ := new(big.Rat).SetString(string(v.d.Raw(i)))
+	return r
+}
+
+// validate is v6's validator.validate for node i at instance location loc
+// under scope scp; quiet is its boolResult.
+func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, scp *scope, quiet bool) *jsonschema.ValidationError {
+	if v.unsupported {
+		return failed
+	}
+	if s.Bool != nil {
+		if *s.Bool {
+			return nil
+		}
+		return v.errorAt(s, loc, &kind.FalseSchema{}, quiet)
+	}
+	if !supported(s) || scp.cycle() {
+		v.unsupported = true
+		return failed
+	}
+	d := v.d
+	t := v.typeOf(i)
+	if t == 0 {
+		v.unsupported = true
+		return failed
+	}
+	if s.Types != nil && !s.Types.IsEmpty() {
+		tt := int(*s.Types)
+		matched := tt&t != 0 || (tt&tInteger != 0 && t == tNumber && v.number(i) != nil && v.number(i).IsInt())
+		if !matched {
+			return v.errorAt(s, loc, &kind.Type{Got: typeName(t), Want: s.Types.ToStrings()}, quiet)
+		}
+	}
+	if s.Const != nil {
+		if !v.equals(i, *s.Const) {
+			return v.errorAt(s, loc, &kind.Const{Got: d.Value(i), Want: *s.Const}, quiet)
+		}
+	}
+	if s.Enum != nil {
+		matched := false
+		for _, item := range s.Enum.Values {
+			if v.equals(i, item) {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			return v.errorAt(s, loc, &kind.Enum{Got: d.Value(i), Want: s.Enum.Values}, quiet)
+		}
+	}
+	if s.Format != nil {
+		var val any
+		if t == tString {
+			val, _ = d.String(i)
+		} else {
+			val = d.Value(i)
+		}
+		if err := s.Format.Validate(val); err != nil {
+			return v.errorAt(s, loc, &kind.Format{Got: val, Want: s.Format.Name, Err: err}, quiet)
+		}
+	}
+	var errs []*jsonschema.ValidationError
+	add := func(e *jsonschema.ValidationError) {
+		if e != nil {
+			errs = append(errs, e)
+		}
+	}
+	addKind := func(k jsonschema.ErrorKind) { errs = append(errs, v.errorAt(s, loc, k, quiet)) }
+	stop := func() bool { return quiet && len(errs) > 0 || v.unsupported }
+	if s.Ref != nil {
+		add(v.ref(s.Ref, "$ref", i, loc, scp, quiet))
+	}
+	switch t {
+	case tObject:
+		v.object(s, i, loc, scp, quiet, add, addKind, stop)
+	case tArray:
+		v.array(s, i, loc, scp, quiet, add, addKind, stop)
+	case tString:
+		str, _ := d.String(i)
+		strLen := -1
+		if s.MinLength != nil || s.MaxLength != nil {
+			strLen = utf8.RuneCountInString(str)
+		}
+		if s.MinLength != nil && strLen < *s.MinLength {
+			addKind(&kind.MinLength{Got: strLen, Want: *s.MinLength})
+		}
+		if s.MaxLength != nil && strLen > *s.MaxLength {
+			addKind(&kind.MaxLength{Got: strLen, Want: *s.MaxLength})
+		}
+		if s.Pattern != nil && !s.Pattern.MatchString(str) {
+			addKind(&kind.Pattern{Got: str, Want: s.Pattern.String()})
+		}
+	case tNumber:
+		if s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil || s.MultipleOf != nil {
+			num := v.number(i)
+			if num == nil {
+				// v6 compares a nil Rat and panics; leave it to v6.
+				v.unsupported = true
+				return failed
+			}
+			if s.Minimum != nil && num.Cmp(s.Minimum) < 0 {
+				addKind(&kind.Minimum{Got: num, Want: s.Minimum})
+			}
+			if s.Maximum != nil && num.Cmp(s.Maximum) > 0 {
+				addKind(&kind.Maximum{Got: num, Want: s.Maximum})
+			}
+			if s.ExclusiveMinimum != nil && num.Cmp(s.ExclusiveMinimum) <= 0 {
+				addKind(&kind.ExclusiveMinimum{Got: num, Want: s.ExclusiveMinimum})
+			}
+			if s.ExclusiveMaximum != nil && num.Cmp(s.ExclusiveMaximum) >= 0 {
+				addKind(&kind.ExclusiveMaximum{Got: num, Want: s.ExclusiveMaximum})
+			}
+			if s.MultipleOf != nil {
+				if q := new(big.Rat).Quo(num, s.MultipleOf); !q.IsInt() {
+					addKind(&kind.MultipleOf{Got: num, Want: s.MultipleOf})
+				}
+			}
+		}
+	}
+	if len(errs) == 0 || !quiet {
+		v.cond(s, i, loc, scp, quiet, add, addKind)
+		for _, ext := range s.Extensions {
+			if !compile.IsIntegerLiteralExt(ext) {
+				v.unsupported = true
+				return failed
+			}
+			if raw := d.Raw(i); t == tNumber && !compile.IsIntegerLiteral(string(raw)) {
+				addKind(&compile.NotIntegerLiteral{Literal: string(raw)})
+			}
+		}
+	}
+	if v.unsupported {
+		return failed
+	}
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	if quiet {
+		return failed
+	}
+	g := v.errorAt(s, loc, &kind.Group{}, false)
+	g.Causes = errs
+	return g
+}
+
+// self is v6's validateSelf: s applied to the same value.
+func (v *docValidator) self(s *jsonschema.Schema, i int, loc []string, scp *scope, quiet bool) *jsonschema.ValidationError {
+	return v.validate(s, i, loc, &scope{sch: s, vid: scp.vid, parent: scp}, quiet)
+}
+
+// val is v6's validateVal: s applied to a member or element.
+func (v *docValidator) val(s *jsonschema.Schema, i int, loc []string, tok string, scp *scope, quiet bool) *jsonschema.ValidationError {
+	child := make([]string, len(loc)+1)
+	copy(child, loc)
+	child[len(loc)] = tok
+	sc := &scope{sch: s, vid: scp.vid + 1, parent: scp}
+	if !quiet && v.limit >= 0 && len(child) > v.limit {
+		if v.validate(s, i, child, sc, true) == nil {
+			return nil
+		}
+		return &jsonschema.ValidationError{SchemaURL: s.Location, InstanceLocation: child, ErrorKind: &pruned{}}
+	}
+	return v.validate(s, i, child, sc, quiet)
+}
+
+// union evaluates the alternatives of a oneOf or anyOf that are not
+// known to pass, the way v6 does, and returns whether one matched (its
+// index), a second matched too (oneOf only), and the failures of the
+// others. Unless quiet, it does so in two steps, so that a union of many
+// alternatives costs about what one alternative costs: first each
+// alternative's failures are built only down to the union's members (the
+// depth the explainer's choice among alternatives reads, see
+// Explainer.union), then the alternatives the explainer would explain
+// (explained) are evaluated again in full. The failures of the others
+// below that depth are never read: they stand as placeholders.
+func (v *docValidator) union(alts []*jsonschema.Schema, one bool, i int, loc []string, scp *scope, quiet bool) (matched, second int, errs []*jsonschema.ValidationError) {
+	matched, second = -1, -1
+	saved := v.limit
+	if !quiet && (v.limit < 0 || v.limit > len(loc)+1) {
+		v.limit = len(loc) + 1
+	}
+	for k, sch := range alts {
+		e := v.self(sch, i, loc, scp, quiet || matched != -1)
+		if e != nil {
+			if matched == -1 {
+				errs = append(errs, e)
+			}
+			continue
+		}
+		if matched == -1 {
+			matched = k
+			if !one {
+				break
+			}
+		} else {
+			second = k
+			break
+		}
+	}
+	v.limit = saved
+	if quiet || matched != -1 || v.unsupported || v.limit >= 0 && v.limit <= len(loc)+1 {
+		return matched, second, errs
+	}
+	for _, k := range explained(errs, loc) {
+		errs[k] = v.self(alts[k], i, loc, scp, false)
+	}
+	return matched, second, errs
+}
+
+func (v *docValidator) ref(s *jsonschema.Schema, kw string, i int, loc []string, scp *scope, quiet bool) *jsonschema.ValidationError {
+	err := v.self(s, i, loc, scp, quiet)
+	if err == nil {
+		return nil
+	}
+	if quiet {
+		return failed
+	}
+	r := &jsonschema.ValidationError{SchemaURL: scp.sch.Location, InstanceLocation: clone(loc), ErrorKind: &kind.Reference{Keyword: kw, URL: s.Location}}
+	if _, group := err.ErrorKind.(*kind.Group); group {
+		r.Causes = err.Causes
+	} else {
+		r.Causes = []*jsonschema.ValidationError{err}
+	}
+	return r
+}
+
+func (v *docValidator) object(s *jsonschema.Schema, i int, loc []string, scp *scope, quiet bool, add func(*jsonschema.ValidationError), addKind func(jsonschema.ErrorKind), stop func() bool) {
+	d := v.d
+	n := 0
+	d.Members(i, func(string, int) bool { n++; return true })
+	if s.MinProperties != nil && n < *s.MinProperties {
+		addKind(&kind.MinProperties{Got: n, Want: *s.MinProperties})
+	}
+	if s.MaxProperties != nil && n > *s.MaxProperties {
+		addKind(&kind.MaxProperties{Got: n, Want: *s.MaxProperties})
+	}
+	if len(s.Required) > 0 {
+		if missing := v.missing(i, s.Required); missing != nil {
+			addKind(&kind.Required{Missing: missing})
+		}
+	}
+	if stop() {
+		return
+	}
+	var additional []string
+	d.Members(i, func(name string, m int) bool {
+		if stop() {
+			return false
+		}
+		evaluated := false
+		if sch, ok := s.Properties[name]; ok {
+			evaluated = true
+			add(v.val(sch, m, loc, name, scp, quiet))
+		}
+		if len(s.PatternProperties) > 0 {
+			for _, re := range patterns(s) {
+				if re.MatchString(name) {
+					evaluated = true
+					add(v.val(s.PatternProperties[re], m, loc, name, scp, quiet))
+				}
+			}
+		}
+		if !evaluated && s.AdditionalProperties != nil {
+			switch a := s.AdditionalProperties.(type) {
+			case bool:
+				if !a {
+					additional = append(additional, name)
+				}
+			case *jsonschema.Schema:
+				add(v.val(a, m, loc, name, scp, quiet))
+			}
+		}
+		return true
+	})
+	if stop() {
+		return
+	}
+	if len(additional) > 0 {
+		addKind(&kind.AdditionalProperties{Properties: additional})
+	}
+	if s.PropertyNames != nil {
+		d.Members(i, func(name string, _ int) bool {
+			if stop() {
+				return false
+			}
+			add(v.propertyName(s.PropertyNames, name, loc, quiet))
+			return true
+		})
+	}
+	if len(s.DependentSchemas) > 0 {
+		for _, name := range sortedKeys(s.DependentSchemas) {
+			if d.Member(i, name) >= 0 {
+				add(v.self(s.DependentSchemas[name], i, loc, scp, quiet))
+			}
+		}
+	}
+	if len(s.DependentRequired) > 0 {
+		for _, name := range sortedKeys(s.DependentRequired) {
+			if d.Member(i, name) >= 0 {
+				if missing := v.missing(i, s.DependentRequired[name]); missing != nil {
+					addKind(&kind.DependentRequired{Prop: name, Missing: missing})
+				}
+			}
+		}
+	}
+}
+
+// propertyName is v6's check of a member name against propertyNames: the
+// name validated as a value of its own, its failure reported at the
+// object.
+func (v *docValidator) propertyName(s *jsonschema.Schema, name string, loc []string, quiet bool) *jsonschema.ValidationError {
+	text, err := json.Marshal(name)
+	if err != nil {
+		v.unsupported = true
+		return failed
+	}
+	var a jsonscan.Arena
+	doc, err := a.Parse(text, 1)
+	if err != nil {
+		v.unsupported = true
+		return failed
+	}
+	sub := docValidator{d: &doc, limit: -1}
+	e := sub.validate(s, doc.Root(), nil, &scope{sch: s}, quiet)
+	if sub.unsupported {
+		v.unsupported = true
+		return failed
+	}
+	if e == nil {
+		return nil
+	}
+	if quiet {
+		return failed
+	}
+	causes := []*jsonschema.ValidationError{e}
+	if _, group := e.ErrorKind.(*kind.Group); group {
+		causes = e.Causes
+	}
+	return &jsonschema.ValidationError{SchemaURL: s.Location, InstanceLocation: clone(loc), ErrorKind: &kind.PropertyNames{Property: name}, Causes: causes}
+}
+
+// patterns lists a schema's patternProperties in the order of their
+// source text, so that a member several match is reported the same way
+// on every run.
+func patterns(s *jsonschema.Schema) []jsonschema.Regexp {
+	out := make([]jsonschema.Regexp, 0, len(s.PatternProperties))
+	for re := range s.PatternProperties {
+		out = append(out, re)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].String() < out[b].String() })
+	return out
+}
+
+func sortedKeys[T any](m map[string]T) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (v *docValidator) missing(i int, names []string) []string {
+	var out []string
+	for _, n := range names {
+		if v.d.Member(i, n) < 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (v *docValidator) array(s *jsonschema.Schema, i int, loc []string, scp *scope, quiet bool, add func(*jsonschema.ValidationError), addKind func(jsonschema.ErrorKind), stop func() bool) {
+	d := v.d
+	var elems []int
+	d.Elements(i, func(e int) bool { elems = append(elems, e); return true })
+	if s.MinItems != nil && len(elems) < *s.MinItems {
+		addKind(&kind.MinItems{Got: len(elems), Want: *s.MinItems})
+	}
+	if s.MaxItems != nil && len(elems) > *s.MaxItems {
+		addKind(&kind.MaxItems{Got: len(elems), Want: *s.MaxItems})
+	}
+	if s.UniqueItems && len(elems) > 1 {
+		seen := make(map[string]int, len(elems))
+		for k, e := range elems {
+			key := canonical(d.Value(e))
+			if j, dup := seen[key]; dup {
+				addKind(&kind.UniqueItems{Duplicates: [2]int{j, k}})
+				break
+			}
+			seen[key] = k
+		}
+	}
+	evaluated := min(len(s.PrefixItems), len(elems))
+	for k := 0; k < evaluated && !stop(); k++ {
+		add(v.val(s.PrefixItems[k], elems[k], loc, strconv.Itoa(k), scp, quiet))
+	}
+	if s.Items2020 != nil {
+		for k := evaluated; k < len(elems) && !stop(); k++ {
+			add(v.val(s.Items2020, elems[k], loc, strconv.Itoa(k), scp, quiet))
+		}
+	}
+}
+
+// cond is v6's condValidate: not, allOf, anyOf, oneOf and if/then/else.
+func (v *docValidator) cond(s *jsonschema.Schema, i int, loc []string, scp *scope, quiet bool, add func(*jsonschema.ValidationError), addKind func(jsonschema.ErrorKind)) {
+	if s.Not != nil {
+		if v.self(s.Not, i, loc, scp, true) == nil {
+			addKind(&kind.Not{})
+		}
+	}
+	group := func(errs []*jsonschema.ValidationError, k jsonschema.ErrorKind) {
+		e := v.errorAt(s, loc, k, quiet)
+		if !quiet {
+			e.Causes = errs
+		}
+		add(e)
+	}
+	if len(s.AllOf) > 0 {
+		var errs []*jsonschema.ValidationError
+		for _, sch := range s.AllOf {
+			if e := v.self(sch, i, loc, scp, quiet); e != nil {
+				errs = append(errs, e)
+				if quiet {
+					break
+				}
+			}
+		}
+		if len(errs) > 0 {
+			group(errs, &kind.AllOf{})
+		}
+	}
+	if len(s.AnyOf) > 0 {
+		if matched, _, errs := v.union(s.AnyOf, false, i, loc, scp, quiet); matched == -1 {
+			group(errs, &kind.AnyOf{})
+		}
+	}
+	if len(s.OneOf) > 0 {
+		matched, second, errs := v.union(s.OneOf, true, i, loc, scp, quiet)
+		switch {
+		case matched == -1:
+			group(errs, &kind.OneOf{})
+		case second != -1:
+			addKind(&kind.OneOf{Subschemas: []int{matched, second}})
+		}
+	}
+	if s.If != nil {
+		if v.self(s.If, i, loc, scp, true) == nil {
+			if s.Then != nil {
+				add(v.self(s.Then, i, loc, scp, quiet))
+			}
+		} else if s.Else != nil {
+			add(v.self(s.Else, i, loc, scp, quiet))
+		}
+	}
+}
+
+// equals is v6's equality of JSON values, between node i and a value of
+// a schema (numbers by their exact value).
+func (v *docValidator) equals(i int, want any) bool {
+	d := v.d
+	switch w := want.(type) {
+	case string:
+		return d.StringIs(i, w)
+	case bool:
+		b, ok := d.Bool(i)
+		return ok && b == w
+	case nil:
+		return d.Type(i) == jsonscan.Null
+	case json.Number, float64, int, int64:
+		if d.Type(i) != jsonscan.Number {
+			return false
+		}
+		a := v.number(i)
+		b, ok := new(big.Rat).SetString(numText(w))
+		return a != nil && ok && a.Cmp(b) == 0
+	}
+	return canonical(d.Value(i)) == canonical(want)
+}
+
+func numText(v any) string {
+	switch n := v.(type) {
+	case json.Number:
+		return string(n)
+	case float64:
+		return strconv.FormatFloat(n, 'g', -1, 64)
+	case int:
+		return strconv.Itoa(n)
+	case int64:
+		return strconv.FormatInt(n, 10)
+	}
+	return ""
+}
+
+// canonical encodes a JSON value so that two values v6 deems equal
+// encode alike: members sorted, numbers by their exact value.
+func canonical(v any) string {
+	var b []byte
+	var enc func(v any)
+	enc = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			b = append(b, '{')
+			for k, name := range sortedKeys(x) {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendQuote(b, name)
+				b = append(b, ':')
+				enc(x[name])
+			}
+			b = append(b, '}')
+		case []any:
+			b = append(b, '[')
+			for k, e := range x {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				enc(e)
+			}
+			b = append(b, ']')
+		case string:
+			b = strconv.AppendQuote(b, x)
+		case bool:
+			b = strconv.AppendBool(b, x)
+		case nil:
+			b = append(b, "null"...)
+		default:
+			if r, ok := new(big.Rat).SetString(numText(x)); ok {
+				b = append(b, 'n')
+				b = append(b, r.RatString()...)
+			} else {
+				b = append(b, '?')
+			}
+		}
+	}
+	enc(v)
+	return string(b)
+}
