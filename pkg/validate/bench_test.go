@@ -200,7 +200,23 @@ func BenchmarkWorkers(b *testing.B) {
 // metric is the twin's time over the valid trace's (goal: at most 2).
 func BenchmarkErrorTwinACP(b *testing.B) {
 	valid := synth.Lines(synth.ACP, benchLines)
-	invalid := bytes.ReplaceAll(valid, []byte(`"sessionId":"`), []byte(`"sessionId":7,"x":"`))
+	benchErrorTwin(b, valid, bytes.ReplaceAll(valid, []byte(`"sessionId":"`), []byte(`"sessionId":7,"x":"`)), benchLines/2)
+}
+
+// BenchmarkErrorTwinACPTag is BenchmarkErrorTwinACP with another twin:
+// every text block's tag misspelt ("type":"txt"), so that every line with
+// a text block fails inside two unions (the session update's and the
+// content block's) and the explanation names the tags allowed.
+func BenchmarkErrorTwinACPTag(b *testing.B) {
+	valid := synth.Lines(synth.ACP, benchLines)
+	invalid := bytes.ReplaceAll(valid, []byte(`"type":"text"`), []byte(`"type":"txt"`))
+	benchErrorTwin(b, valid, invalid, bytes.Count(invalid, []byte(`"txt"`)))
+}
+
+// benchErrorTwin measures valid and invalid traces in paired rounds, the
+// invalid one expected to give at least wantErrors errors; the ratio
+// metric is the median of the rounds' invalid-over-valid times.
+func benchErrorTwin(b *testing.B, valid, invalid []byte, wantErrors int) {
 	e, err := New(Options{Fast: typed.Checker{}})
 	if err != nil {
 		b.Fatal(err)
@@ -216,8 +232,8 @@ func BenchmarkErrorTwinACP(b *testing.B) {
 	if _, n := run(valid); n != 0 {
 		b.Fatalf("the valid trace has %d errors", n)
 	}
-	if _, n := run(invalid); n < benchLines/2 {
-		b.Fatalf("the twin has %d errors for %d lines", n, benchLines)
+	if _, n := run(invalid); n < wantErrors {
+		b.Fatalf("the twin has %d errors for %d lines, want at least %d", n, benchLines, wantErrors)
 	}
 	var tv, ti []time.Duration
 	b.ResetTimer()
@@ -227,5 +243,7 @@ func BenchmarkErrorTwinACP(b *testing.B) {
 		d, _ = run(invalid)
 		ti = append(ti, d)
 	}
+	b.ReportMetric(float64(measure.Median(tv).Nanoseconds())/benchLines, "valid-ns/line")
+	b.ReportMetric(float64(measure.Median(ti).Nanoseconds())/benchLines, "invalid-ns/line")
 	b.ReportMetric(measure.Ratio(ti, tv), "ratio") // the median of the rounds' ratios
 }
