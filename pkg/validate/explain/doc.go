@@ -30,7 +30,7 @@ import (
 // caller validates the built value with v6.
 func ValidateDoc(sch *jsonschema.Schema, d *jsonscan.Doc, i int) (err *jsonschema.ValidationError, ok bool) {
 	v := docValidator{d: d, limit: -1}
-	e := v.validate(sch, i, nil, &scope{sch: sch}, false)
+	e := v.validate(sch, i, nil, 0, false)
 	if v.unsupported {
 		return nil, false
 	}
@@ -48,17 +48,19 @@ func ValidateDoc(sch *jsonschema.Schema, d *jsonscan.Doc, i int) (err *jsonschem
 	}, true
 }
 
-// scope is the chain of schemas applied to values, for v6's $ref cycle
-// check: a schema applied twice to one value without a step into it.
-type scope struct {
-	sch    *jsonschema.Schema
-	vid    int
-	parent *scope
+// frame is a schema applied to a value, for v6's $ref cycle check: a
+// schema applied twice to one value (vid) without a step into it.
+type frame struct {
+	sch *jsonschema.Schema
+	vid int
 }
 
-func (s *scope) cycle() bool {
-	for p := s.parent; p != nil && p.vid == s.vid; p = p.parent {
-		if p.sch == s.sch {
+// cycle reports whether the top frame's schema is already applied to its
+// value below it.
+func (v *docValidator) cycle() bool {
+	top := v.stack[len(v.stack)-1]
+	for k := len(v.stack) - 2; k >= 0 && v.stack[k].vid == top.vid; k-- {
+		if v.stack[k].sch == top.sch {
 			return true
 		}
 	}
@@ -73,6 +75,7 @@ type docValidator struct {
 	// only judged, and a failure there is a placeholder (pruned). See
 	// union.
 	limit int
+	stack []frame // the schemas applied, innermost last
 }
 
 // pruned stands for the failures of a value deeper than a union's
@@ -161,8 +164,9 @@ func (v *docValidator) number(i int) *big.Rat {
 }
 
 // validate is v6's validator.validate for node i at instance location loc
-// under scope scp; quiet is its boolResult.
-func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, scp *scope, quiet bool) *jsonschema.ValidationError {
+// (vid numbers the values on the way, for the cycle check); quiet is
+// its boolResult.
+func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid int, quiet bool) *jsonschema.ValidationError {
 	if v.unsupported {
 		return failed
 	}
@@ -172,7 +176,9 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, scp *
 		}
 		return v.errorAt(s, loc, &kind.FalseSchema{}, quiet)
 	}
-	if !supported(s) || scp.cycle() {
+	v.stack = append(v.stack, frame{s, vid})
+	defer func() { v.stack = v.stack[:len(v.stack)-1] }()
+	if !supported(s) || v.cycle() {
 		v.unsupported = true
 		return failed
 	}
@@ -217,22 +223,15 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, scp *
 			return v.errorAt(s, loc, &kind.Format{Got: val, Want: s.Format.Name, Err: err}, quiet)
 		}
 	}
-	var errs []*jsonschema.ValidationError
-	add := func(e *jsonschema.ValidationError) {
-		if e != nil {
-			errs = append(errs, e)
-		}
-	}
-	addKind := func(k jsonschema.ErrorKind) { errs = append(errs, v.errorAt(s, loc, k, quiet)) }
-	stop := func() bool { return quiet && len(errs) > 0 || v.unsupported }
+	el := &errList{v: v, s: s, loc: loc, quiet: quiet}
 	if s.Ref != nil {
-		add(v.ref(s.Ref, "$ref", i, loc, scp, quiet))
+		el.add(v.ref(s.Ref, "$ref", i, loc, vid, quiet))
 	}
 	switch t {
 	case tObject:
-		v.object(s, i, loc, scp, quiet, add, addKind, stop)
+		v.object(s, i, loc, vid, quiet, el)
 	case tArray:
-		v.array(s, i, loc, scp, quiet, add, addKind, stop)
+		v.array(s, i, loc, vid, quiet, el)
 	case tString:
 		str, _ := d.String(i)
 		strLen := -1
@@ -240,13 +239,13 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, scp *
 			strLen = utf8.RuneCountInString(str)
 		}
 		if s.MinLength != nil && strLen < *s.MinLength {
-			addKind(&kind.MinLength{Got: strLen, Want: *s.MinLength})
+			el.addKind(&kind.MinLength{Got: strLen, Want: *s.MinLength})
 		}
 		if s.MaxLength != nil && strLen > *s.MaxLength {
-			addKind(&kind.MaxLength{Got: strLen, Want: *s.MaxLength})
+			el.addKind(&kind.MaxLength{Got: strLen, Want: *s.MaxLength})
 		}
 		if s.Pattern != nil && !s.Pattern.MatchString(str) {
-			addKind(&kind.Pattern{Got: str, Want: s.Pattern.String()})
+			el.addKind(&kind.Pattern{Got: str, Want: s.Pattern.String()})
 		}
 	case tNumber:
 		if s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil || s.MultipleOf != nil {
@@ -257,71 +256,97 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, scp *
 				return failed
 			}
 			if s.Minimum != nil && num.Cmp(s.Minimum) < 0 {
-				addKind(&kind.Minimum{Got: num, Want: s.Minimum})
+				el.addKind(&kind.Minimum{Got: num, Want: s.Minimum})
 			}
 			if s.Maximum != nil && num.Cmp(s.Maximum) > 0 {
-				addKind(&kind.Maximum{Got: num, Want: s.Maximum})
+				el.addKind(&kind.Maximum{Got: num, Want: s.Maximum})
 			}
 			if s.ExclusiveMinimum != nil && num.Cmp(s.ExclusiveMinimum) <= 0 {
-				addKind(&kind.ExclusiveMinimum{Got: num, Want: s.ExclusiveMinimum})
+				el.addKind(&kind.ExclusiveMinimum{Got: num, Want: s.ExclusiveMinimum})
 			}
 			if s.ExclusiveMaximum != nil && num.Cmp(s.ExclusiveMaximum) >= 0 {
-				addKind(&kind.ExclusiveMaximum{Got: num, Want: s.ExclusiveMaximum})
+				el.addKind(&kind.ExclusiveMaximum{Got: num, Want: s.ExclusiveMaximum})
 			}
 			if s.MultipleOf != nil {
 				if q := new(big.Rat).Quo(num, s.MultipleOf); !q.IsInt() {
-					addKind(&kind.MultipleOf{Got: num, Want: s.MultipleOf})
+					el.addKind(&kind.MultipleOf{Got: num, Want: s.MultipleOf})
 				}
 			}
 		}
 	}
-	if len(errs) == 0 || !quiet {
-		v.cond(s, i, loc, scp, quiet, add, addKind)
+	if len(el.errs) == 0 || !quiet {
+		v.cond(s, i, loc, vid, quiet, el)
 		for _, ext := range s.Extensions {
 			if !compile.IsIntegerLiteralExt(ext) {
 				v.unsupported = true
 				return failed
 			}
 			if raw := d.Raw(i); t == tNumber && !compile.IsIntegerLiteral(string(raw)) {
-				addKind(&compile.NotIntegerLiteral{Literal: string(raw)})
+				el.addKind(&compile.NotIntegerLiteral{Literal: string(raw)})
 			}
 		}
 	}
 	if v.unsupported {
 		return failed
 	}
-	switch len(errs) {
+	switch len(el.errs) {
 	case 0:
 		return nil
 	case 1:
-		return errs[0]
+		return el.errs[0]
 	}
 	if quiet {
 		return failed
 	}
 	g := v.errorAt(s, loc, &kind.Group{}, false)
-	g.Causes = errs
+	g.Causes = el.errs
 	return g
 }
 
+// errList collects the failures of one schema applied to one value.
+type errList struct {
+	v     *docValidator
+	s     *jsonschema.Schema
+	loc   []string
+	quiet bool
+	errs  []*jsonschema.ValidationError
+}
+
+func (l *errList) add(e *jsonschema.ValidationError) {
+	if e != nil {
+		l.errs = append(l.errs, e)
+	}
+}
+
+func (l *errList) addKind(k jsonschema.ErrorKind) {
+	l.errs = append(l.errs, l.v.errorAt(l.s, l.loc, k, l.quiet))
+}
+
+// stop reports that nothing more need be evaluated: a verdict is all
+// that is asked and it is known.
+func (l *errList) stop() bool { return l.quiet && len(l.errs) > 0 || l.v.unsupported }
+
 // self is v6's validateSelf: s applied to the same value.
-func (v *docValidator) self(s *jsonschema.Schema, i int, loc []string, scp *scope, quiet bool) *jsonschema.ValidationError {
-	return v.validate(s, i, loc, &scope{sch: s, vid: scp.vid, parent: scp}, quiet)
+func (v *docValidator) self(s *jsonschema.Schema, i int, loc []string, vid int, quiet bool) *jsonschema.ValidationError {
+	return v.validate(s, i, loc, vid, quiet)
 }
 
 // val is v6's validateVal: s applied to a member or element.
-func (v *docValidator) val(s *jsonschema.Schema, i int, loc []string, tok string, scp *scope, quiet bool) *jsonschema.ValidationError {
+func (v *docValidator) val(s *jsonschema.Schema, i int, loc []string, tok string, vid int, quiet bool) *jsonschema.ValidationError {
+	if quiet {
+		// No failure is built: the location is not needed.
+		return v.validate(s, i, loc, vid+1, true)
+	}
 	child := make([]string, len(loc)+1)
 	copy(child, loc)
 	child[len(loc)] = tok
-	sc := &scope{sch: s, vid: scp.vid + 1, parent: scp}
-	if !quiet && v.limit >= 0 && len(child) > v.limit {
-		if v.validate(s, i, child, sc, true) == nil {
+	if v.limit >= 0 && len(child) > v.limit {
+		if v.validate(s, i, child, vid+1, true) == nil {
 			return nil
 		}
 		return &jsonschema.ValidationError{SchemaURL: s.Location, InstanceLocation: child, ErrorKind: &pruned{}}
 	}
-	return v.validate(s, i, child, sc, quiet)
+	return v.validate(s, i, child, vid+1, false)
 }
 
 // union evaluates the alternatives of a oneOf or anyOf that are not
@@ -334,14 +359,14 @@ func (v *docValidator) val(s *jsonschema.Schema, i int, loc []string, tok string
 // Explainer.union), then the alternatives the explainer would explain
 // (explained) are evaluated again in full. The failures of the others
 // below that depth are never read: they stand as placeholders.
-func (v *docValidator) union(alts []*jsonschema.Schema, one bool, i int, loc []string, scp *scope, quiet bool) (matched, second int, errs []*jsonschema.ValidationError) {
+func (v *docValidator) union(alts []*jsonschema.Schema, one bool, i int, loc []string, vid int, quiet bool) (matched, second int, errs []*jsonschema.ValidationError) {
 	matched, second = -1, -1
 	saved := v.limit
 	if !quiet && (v.limit < 0 || v.limit > len(loc)+1) {
 		v.limit = len(loc) + 1
 	}
 	for k, sch := range alts {
-		e := v.self(sch, i, loc, scp, quiet || matched != -1)
+		e := v.self(sch, i, loc, vid, quiet || matched != -1)
 		if e != nil {
 			if matched == -1 {
 				errs = append(errs, e)
@@ -363,20 +388,20 @@ func (v *docValidator) union(alts []*jsonschema.Schema, one bool, i int, loc []s
 		return matched, second, errs
 	}
 	for _, k := range explained(errs, loc) {
-		errs[k] = v.self(alts[k], i, loc, scp, false)
+		errs[k] = v.self(alts[k], i, loc, vid, false)
 	}
 	return matched, second, errs
 }
 
-func (v *docValidator) ref(s *jsonschema.Schema, kw string, i int, loc []string, scp *scope, quiet bool) *jsonschema.ValidationError {
-	err := v.self(s, i, loc, scp, quiet)
+func (v *docValidator) ref(s *jsonschema.Schema, kw string, i int, loc []string, vid int, quiet bool) *jsonschema.ValidationError {
+	err := v.self(s, i, loc, vid, quiet)
 	if err == nil {
 		return nil
 	}
 	if quiet {
 		return failed
 	}
-	r := &jsonschema.ValidationError{SchemaURL: scp.sch.Location, InstanceLocation: clone(loc), ErrorKind: &kind.Reference{Keyword: kw, URL: s.Location}}
+	r := &jsonschema.ValidationError{SchemaURL: v.stack[len(v.stack)-1].sch.Location, InstanceLocation: clone(loc), ErrorKind: &kind.Reference{Keyword: kw, URL: s.Location}}
 	if _, group := err.ErrorKind.(*kind.Group); group {
 		r.Causes = err.Causes
 	} else {
@@ -385,39 +410,39 @@ func (v *docValidator) ref(s *jsonschema.Schema, kw string, i int, loc []string,
 	return r
 }
 
-func (v *docValidator) object(s *jsonschema.Schema, i int, loc []string, scp *scope, quiet bool, add func(*jsonschema.ValidationError), addKind func(jsonschema.ErrorKind), stop func() bool) {
+func (v *docValidator) object(s *jsonschema.Schema, i int, loc []string, vid int, quiet bool, el *errList) {
 	d := v.d
 	n := 0
 	d.Members(i, func(string, int) bool { n++; return true })
 	if s.MinProperties != nil && n < *s.MinProperties {
-		addKind(&kind.MinProperties{Got: n, Want: *s.MinProperties})
+		el.addKind(&kind.MinProperties{Got: n, Want: *s.MinProperties})
 	}
 	if s.MaxProperties != nil && n > *s.MaxProperties {
-		addKind(&kind.MaxProperties{Got: n, Want: *s.MaxProperties})
+		el.addKind(&kind.MaxProperties{Got: n, Want: *s.MaxProperties})
 	}
 	if len(s.Required) > 0 {
 		if missing := v.missing(i, s.Required); missing != nil {
-			addKind(&kind.Required{Missing: missing})
+			el.addKind(&kind.Required{Missing: missing})
 		}
 	}
-	if stop() {
+	if el.stop() {
 		return
 	}
 	var additional []string
 	d.Members(i, func(name string, m int) bool {
-		if stop() {
+		if el.stop() {
 			return false
 		}
 		evaluated := false
 		if sch, ok := s.Properties[name]; ok {
 			evaluated = true
-			add(v.val(sch, m, loc, name, scp, quiet))
+			el.add(v.val(sch, m, loc, name, vid, quiet))
 		}
 		if len(s.PatternProperties) > 0 {
 			for _, re := range patterns(s) {
 				if re.MatchString(name) {
 					evaluated = true
-					add(v.val(s.PatternProperties[re], m, loc, name, scp, quiet))
+					el.add(v.val(s.PatternProperties[re], m, loc, name, vid, quiet))
 				}
 			}
 		}
@@ -428,30 +453,30 @@ func (v *docValidator) object(s *jsonschema.Schema, i int, loc []string, scp *sc
 					additional = append(additional, name)
 				}
 			case *jsonschema.Schema:
-				add(v.val(a, m, loc, name, scp, quiet))
+				el.add(v.val(a, m, loc, name, vid, quiet))
 			}
 		}
 		return true
 	})
-	if stop() {
+	if el.stop() {
 		return
 	}
 	if len(additional) > 0 {
-		addKind(&kind.AdditionalProperties{Properties: additional})
+		el.addKind(&kind.AdditionalProperties{Properties: additional})
 	}
 	if s.PropertyNames != nil {
 		d.Members(i, func(name string, _ int) bool {
-			if stop() {
+			if el.stop() {
 				return false
 			}
-			add(v.propertyName(s.PropertyNames, name, loc, quiet))
+			el.add(v.propertyName(s.PropertyNames, name, loc, quiet))
 			return true
 		})
 	}
 	if len(s.DependentSchemas) > 0 {
 		for _, name := range sortedKeys(s.DependentSchemas) {
 			if d.Member(i, name) >= 0 {
-				add(v.self(s.DependentSchemas[name], i, loc, scp, quiet))
+				el.add(v.self(s.DependentSchemas[name], i, loc, vid, quiet))
 			}
 		}
 	}
@@ -459,7 +484,7 @@ func (v *docValidator) object(s *jsonschema.Schema, i int, loc []string, scp *sc
 		for _, name := range sortedKeys(s.DependentRequired) {
 			if d.Member(i, name) >= 0 {
 				if missing := v.missing(i, s.DependentRequired[name]); missing != nil {
-					addKind(&kind.DependentRequired{Prop: name, Missing: missing})
+					el.addKind(&kind.DependentRequired{Prop: name, Missing: missing})
 				}
 			}
 		}
@@ -482,7 +507,7 @@ func (v *docValidator) propertyName(s *jsonschema.Schema, name string, loc []str
 		return failed
 	}
 	sub := docValidator{d: &doc, limit: -1}
-	e := sub.validate(s, doc.Root(), nil, &scope{sch: s}, quiet)
+	e := sub.validate(s, doc.Root(), nil, 0, quiet)
 	if sub.unsupported {
 		v.unsupported = true
 		return failed
@@ -531,43 +556,43 @@ func (v *docValidator) missing(i int, names []string) []string {
 	return out
 }
 
-func (v *docValidator) array(s *jsonschema.Schema, i int, loc []string, scp *scope, quiet bool, add func(*jsonschema.ValidationError), addKind func(jsonschema.ErrorKind), stop func() bool) {
+func (v *docValidator) array(s *jsonschema.Schema, i int, loc []string, vid int, quiet bool, el *errList) {
 	d := v.d
 	var elems []int
 	d.Elements(i, func(e int) bool { elems = append(elems, e); return true })
 	if s.MinItems != nil && len(elems) < *s.MinItems {
-		addKind(&kind.MinItems{Got: len(elems), Want: *s.MinItems})
+		el.addKind(&kind.MinItems{Got: len(elems), Want: *s.MinItems})
 	}
 	if s.MaxItems != nil && len(elems) > *s.MaxItems {
-		addKind(&kind.MaxItems{Got: len(elems), Want: *s.MaxItems})
+		el.addKind(&kind.MaxItems{Got: len(elems), Want: *s.MaxItems})
 	}
 	if s.UniqueItems && len(elems) > 1 {
 		seen := make(map[string]int, len(elems))
 		for k, e := range elems {
 			key := canonical(d.Value(e))
 			if j, dup := seen[key]; dup {
-				addKind(&kind.UniqueItems{Duplicates: [2]int{j, k}})
+				el.addKind(&kind.UniqueItems{Duplicates: [2]int{j, k}})
 				break
 			}
 			seen[key] = k
 		}
 	}
 	evaluated := min(len(s.PrefixItems), len(elems))
-	for k := 0; k < evaluated && !stop(); k++ {
-		add(v.val(s.PrefixItems[k], elems[k], loc, strconv.Itoa(k), scp, quiet))
+	for k := 0; k < evaluated && !el.stop(); k++ {
+		el.add(v.val(s.PrefixItems[k], elems[k], loc, strconv.Itoa(k), vid, quiet))
 	}
 	if s.Items2020 != nil {
-		for k := evaluated; k < len(elems) && !stop(); k++ {
-			add(v.val(s.Items2020, elems[k], loc, strconv.Itoa(k), scp, quiet))
+		for k := evaluated; k < len(elems) && !el.stop(); k++ {
+			el.add(v.val(s.Items2020, elems[k], loc, strconv.Itoa(k), vid, quiet))
 		}
 	}
 }
 
 // cond is v6's condValidate: not, allOf, anyOf, oneOf and if/then/else.
-func (v *docValidator) cond(s *jsonschema.Schema, i int, loc []string, scp *scope, quiet bool, add func(*jsonschema.ValidationError), addKind func(jsonschema.ErrorKind)) {
+func (v *docValidator) cond(s *jsonschema.Schema, i int, loc []string, vid int, quiet bool, el *errList) {
 	if s.Not != nil {
-		if v.self(s.Not, i, loc, scp, true) == nil {
-			addKind(&kind.Not{})
+		if v.self(s.Not, i, loc, vid, true) == nil {
+			el.addKind(&kind.Not{})
 		}
 	}
 	group := func(errs []*jsonschema.ValidationError, k jsonschema.ErrorKind) {
@@ -575,12 +600,12 @@ func (v *docValidator) cond(s *jsonschema.Schema, i int, loc []string, scp *scop
 		if !quiet {
 			e.Causes = errs
 		}
-		add(e)
+		el.add(e)
 	}
 	if len(s.AllOf) > 0 {
 		var errs []*jsonschema.ValidationError
 		for _, sch := range s.AllOf {
-			if e := v.self(sch, i, loc, scp, quiet); e != nil {
+			if e := v.self(sch, i, loc, vid, quiet); e != nil {
 				errs = append(errs, e)
 				if quiet {
 					break
@@ -592,26 +617,26 @@ func (v *docValidator) cond(s *jsonschema.Schema, i int, loc []string, scp *scop
 		}
 	}
 	if len(s.AnyOf) > 0 {
-		if matched, _, errs := v.union(s.AnyOf, false, i, loc, scp, quiet); matched == -1 {
+		if matched, _, errs := v.union(s.AnyOf, false, i, loc, vid, quiet); matched == -1 {
 			group(errs, &kind.AnyOf{})
 		}
 	}
 	if len(s.OneOf) > 0 {
-		matched, second, errs := v.union(s.OneOf, true, i, loc, scp, quiet)
+		matched, second, errs := v.union(s.OneOf, true, i, loc, vid, quiet)
 		switch {
 		case matched == -1:
 			group(errs, &kind.OneOf{})
 		case second != -1:
-			addKind(&kind.OneOf{Subschemas: []int{matched, second}})
+			el.addKind(&kind.OneOf{Subschemas: []int{matched, second}})
 		}
 	}
 	if s.If != nil {
-		if v.self(s.If, i, loc, scp, true) == nil {
+		if v.self(s.If, i, loc, vid, true) == nil {
 			if s.Then != nil {
-				add(v.self(s.Then, i, loc, scp, quiet))
+				el.add(v.self(s.Then, i, loc, vid, quiet))
 			}
 		} else if s.Else != nil {
-			add(v.self(s.Else, i, loc, scp, quiet))
+			el.add(v.self(s.Else, i, loc, vid, quiet))
 		}
 	}
 }
