@@ -29,7 +29,7 @@ import (
 // than compile.IntegerLiteral) or a $ref cycle on one value: then nothing is said, and the
 // caller validates the built value with v6.
 func ValidateDoc(sch *jsonschema.Schema, d *jsonscan.Doc, i int) (err *jsonschema.ValidationError, ok bool) {
-	v := docValidator{d: d, limit: -1}
+	v := docValidator{d: d, limit: -1, shallow: -1}
 	e := v.validate(sch, i, nil, 0, false)
 	if v.unsupported {
 		return nil, false
@@ -75,8 +75,18 @@ type docValidator struct {
 	// only judged, and a failure there is a placeholder (pruned). See
 	// union.
 	limit int
-	stack []frame // the schemas applied, innermost last
+	// shallow, when not negative, is the depth of the union whose
+	// alternatives are being sorted out (see union): the only leaves
+	// built are what its choice reads (a wrong type, const or enum at that
+	// depth, a wrong const or enum one below), and the rest of a failure
+	// is prunedLeaf.
+	shallow int
+	stack   []frame // the schemas applied, innermost last
 }
+
+// prunedLeaf stands for failures no reader of the tree looks at (see
+// docValidator.shallow and limit). It is shared and never changed.
+var prunedLeaf = &jsonschema.ValidationError{ErrorKind: &pruned{}}
 
 // pruned stands for the failures of a value deeper than a union's
 // explanation reads in an alternative it does not explain (see union).
@@ -150,11 +160,40 @@ func supported(s *jsonschema.Schema) bool {
 
 func clone(loc []string) []string { return append([]string(nil), loc...) }
 
+// errorAt is a leaf failure of kind k (v6's error).
 func (v *docValidator) errorAt(s *jsonschema.Schema, loc []string, k jsonschema.ErrorKind, quiet bool) *jsonschema.ValidationError {
 	if quiet {
 		return failed
 	}
+	if v.shallow >= 0 {
+		keep := false
+		switch k.(type) {
+		case *kind.Type:
+			keep = len(loc) == v.shallow
+		case *kind.Const, *kind.Enum:
+			keep = len(loc) == v.shallow || len(loc) == v.shallow+1
+		}
+		if !keep {
+			return prunedLeaf
+		}
+	}
 	return &jsonschema.ValidationError{SchemaURL: s.Location, InstanceLocation: clone(loc), ErrorKind: k}
+}
+
+// nodeAt is a failure of kind k made of causes; while a union's
+// alternatives are sorted out (shallow), one whose causes are all pruned
+// is pruned too.
+func (v *docValidator) nodeAt(url string, loc []string, k jsonschema.ErrorKind, causes []*jsonschema.ValidationError) *jsonschema.ValidationError {
+	if v.shallow >= 0 {
+		all := true
+		for _, c := range causes {
+			all = all && c == prunedLeaf
+		}
+		if all {
+			return prunedLeaf
+		}
+	}
+	return &jsonschema.ValidationError{SchemaURL: url, InstanceLocation: clone(loc), ErrorKind: k, Causes: causes}
 }
 
 // number is the exact value of number node i, as v6 reads it.
@@ -224,6 +263,7 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 		}
 	}
 	el := &errList{v: v, s: s, loc: loc, quiet: quiet}
+	el.errs = el.buf[:0]
 	if s.Ref != nil {
 		el.add(v.ref(s.Ref, "$ref", i, loc, vid, quiet))
 	}
@@ -298,9 +338,7 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 	if quiet {
 		return failed
 	}
-	g := v.errorAt(s, loc, &kind.Group{}, false)
-	g.Causes = el.errs
-	return g
+	return v.nodeAt(s.Location, loc, &kind.Group{}, el.errs)
 }
 
 // errList collects the failures of one schema applied to one value.
@@ -310,6 +348,7 @@ type errList struct {
 	loc   []string
 	quiet bool
 	errs  []*jsonschema.ValidationError
+	buf   [4]*jsonschema.ValidationError // errs' first array
 }
 
 func (l *errList) add(e *jsonschema.ValidationError) {
@@ -344,7 +383,7 @@ func (v *docValidator) val(s *jsonschema.Schema, i int, loc []string, tok string
 		if v.validate(s, i, child, vid+1, true) == nil {
 			return nil
 		}
-		return &jsonschema.ValidationError{SchemaURL: s.Location, InstanceLocation: child, ErrorKind: &pruned{}}
+		return prunedLeaf
 	}
 	return v.validate(s, i, child, vid+1, false)
 }
@@ -361,9 +400,12 @@ func (v *docValidator) val(s *jsonschema.Schema, i int, loc []string, tok string
 // below that depth are never read: they stand as placeholders.
 func (v *docValidator) union(alts []*jsonschema.Schema, one bool, i int, loc []string, vid int, quiet bool) (matched, second int, errs []*jsonschema.ValidationError) {
 	matched, second = -1, -1
-	saved := v.limit
+	saved, savedShallow := v.limit, v.shallow
 	if !quiet && (v.limit < 0 || v.limit > len(loc)+1) {
 		v.limit = len(loc) + 1
+	}
+	if !quiet && v.shallow < 0 {
+		v.shallow = len(loc)
 	}
 	for k, sch := range alts {
 		e := v.self(sch, i, loc, vid, quiet || matched != -1)
@@ -383,7 +425,7 @@ func (v *docValidator) union(alts []*jsonschema.Schema, one bool, i int, loc []s
 			break
 		}
 	}
-	v.limit = saved
+	v.limit, v.shallow = saved, savedShallow
 	if quiet || matched != -1 || v.unsupported || v.limit >= 0 && v.limit <= len(loc)+1 {
 		return matched, second, errs
 	}
@@ -401,19 +443,19 @@ func (v *docValidator) ref(s *jsonschema.Schema, kw string, i int, loc []string,
 	if quiet {
 		return failed
 	}
-	r := &jsonschema.ValidationError{SchemaURL: v.stack[len(v.stack)-1].sch.Location, InstanceLocation: clone(loc), ErrorKind: &kind.Reference{Keyword: kw, URL: s.Location}}
+	causes := []*jsonschema.ValidationError{err}
 	if _, group := err.ErrorKind.(*kind.Group); group {
-		r.Causes = err.Causes
-	} else {
-		r.Causes = []*jsonschema.ValidationError{err}
+		causes = err.Causes
 	}
-	return r
+	return v.nodeAt(v.stack[len(v.stack)-1].sch.Location, loc, &kind.Reference{Keyword: kw, URL: s.Location}, causes)
 }
 
 func (v *docValidator) object(s *jsonschema.Schema, i int, loc []string, vid int, quiet bool, el *errList) {
 	d := v.d
 	n := 0
-	d.Members(i, func(string, int) bool { n++; return true })
+	if s.MinProperties != nil || s.MaxProperties != nil {
+		d.MemberBytes(i, func([]byte, int) bool { n++; return true })
+	}
 	if s.MinProperties != nil && n < *s.MinProperties {
 		el.addKind(&kind.MinProperties{Got: n, Want: *s.MinProperties})
 	}
@@ -429,13 +471,21 @@ func (v *docValidator) object(s *jsonschema.Schema, i int, loc []string, vid int
 		return
 	}
 	var additional []string
-	d.Members(i, func(name string, m int) bool {
+	d.MemberBytes(i, func(key []byte, m int) bool {
 		if el.stop() {
 			return false
 		}
-		evaluated := false
-		if sch, ok := s.Properties[name]; ok {
-			evaluated = true
+		sch, evaluated := s.Properties[string(key)]
+		if s.AdditionalProperties == nil && len(s.PatternProperties) == 0 && (quiet || !evaluated) {
+			// Neither a verdict nor a member the schema leaves alone
+			// needs the member's name.
+			if evaluated {
+				el.add(v.validate(sch, m, loc, vid+1, true))
+			}
+			return true
+		}
+		name := string(key)
+		if evaluated {
 			el.add(v.val(sch, m, loc, name, vid, quiet))
 		}
 		if len(s.PatternProperties) > 0 {
@@ -506,7 +556,9 @@ func (v *docValidator) propertyName(s *jsonschema.Schema, name string, loc []str
 		v.unsupported = true
 		return failed
 	}
-	sub := docValidator{d: &doc, limit: -1}
+	// The name's failures have locations of their own (v6 keeps them
+	// relative to the name), read at their own depths.
+	sub := docValidator{d: &doc, limit: -1, shallow: v.shallow}
 	e := sub.validate(s, doc.Root(), nil, 0, quiet)
 	if sub.unsupported {
 		v.unsupported = true
@@ -522,7 +574,7 @@ func (v *docValidator) propertyName(s *jsonschema.Schema, name string, loc []str
 	if _, group := e.ErrorKind.(*kind.Group); group {
 		causes = e.Causes
 	}
-	return &jsonschema.ValidationError{SchemaURL: s.Location, InstanceLocation: clone(loc), ErrorKind: &kind.PropertyNames{Property: name}, Causes: causes}
+	return v.nodeAt(s.Location, loc, &kind.PropertyNames{Property: name}, causes)
 }
 
 // patterns lists a schema's patternProperties in the order of their
@@ -596,11 +648,11 @@ func (v *docValidator) cond(s *jsonschema.Schema, i int, loc []string, vid int, 
 		}
 	}
 	group := func(errs []*jsonschema.ValidationError, k jsonschema.ErrorKind) {
-		e := v.errorAt(s, loc, k, quiet)
-		if !quiet {
-			e.Causes = errs
+		if quiet {
+			el.add(failed)
+			return
 		}
-		el.add(e)
+		el.add(v.nodeAt(s.Location, loc, k, errs))
 	}
 	if len(s.AllOf) > 0 {
 		var errs []*jsonschema.ValidationError

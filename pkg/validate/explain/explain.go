@@ -328,11 +328,13 @@ func branchFails(bs []branch, loc []string) ([]map[string]*jsonschema.Validation
 	tagFails := make([]map[string]*jsonschema.ValidationError, len(bs))
 	selfFail := make([]bool, len(bs))
 	for i, b := range bs {
-		tagFails[i] = map[string]*jsonschema.ValidationError{}
 		for _, l := range b.leaves {
 			switch l.ErrorKind.(type) {
 			case *kind.Const, *kind.Enum:
 				if len(l.InstanceLocation) == len(loc)+1 && protocol.HasPrefix(l.InstanceLocation, loc) {
+					if tagFails[i] == nil {
+						tagFails[i] = map[string]*jsonschema.ValidationError{}
+					}
 					tagFails[i][l.InstanceLocation[len(loc)]] = l
 				} else if len(l.InstanceLocation) == len(loc) {
 					selfFail[i] = true
