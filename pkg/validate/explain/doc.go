@@ -81,7 +81,9 @@ type docValidator struct {
 	// depth, a wrong const or enum one below), and the rest of a failure
 	// is prunedLeaf.
 	shallow int
-	stack   []frame // the schemas applied, innermost last
+	stack   []frame    // the schemas applied, innermost last
+	free    []*errList // failure lists to reuse (see list)
+	path    []string   // the instance location being validated, reused
 }
 
 // prunedLeaf stands for failures no reader of the tree looks at (see
@@ -262,8 +264,8 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 			return v.errorAt(s, loc, &kind.Format{Got: val, Want: s.Format.Name, Err: err}, quiet)
 		}
 	}
-	el := &errList{v: v, s: s, loc: loc, quiet: quiet}
-	el.errs = el.buf[:0]
+	el := v.list(s, loc, quiet)
+	defer v.release(el)
 	if s.Ref != nil {
 		el.add(v.ref(s.Ref, "$ref", i, loc, vid, quiet))
 	}
@@ -338,7 +340,29 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 	if quiet {
 		return failed
 	}
-	return v.nodeAt(s.Location, loc, &kind.Group{}, el.errs)
+	return v.nodeAt(s.Location, loc, &kind.Group{}, append([]*jsonschema.ValidationError(nil), el.errs...))
+}
+
+// list returns an empty failure list for s applied at loc, reusing one
+// released before.
+func (v *docValidator) list(s *jsonschema.Schema, loc []string, quiet bool) *errList {
+	var el *errList
+	if n := len(v.free); n > 0 {
+		el, v.free = v.free[n-1], v.free[:n-1]
+	} else {
+		el = new(errList)
+	}
+	el.v, el.s, el.loc, el.quiet = v, s, loc, quiet
+	el.errs = el.buf[:0]
+	return el
+}
+
+// release takes back a list whose failures are no longer referred to by
+// it: a Group copies them.
+func (v *docValidator) release(el *errList) {
+	clear(el.buf[:])
+	el.errs, el.loc, el.s = nil, nil, nil
+	v.free = append(v.free, el)
 }
 
 // errList collects the failures of one schema applied to one value.
@@ -376,9 +400,10 @@ func (v *docValidator) val(s *jsonschema.Schema, i int, loc []string, tok string
 		// No failure is built: the location is not needed.
 		return v.validate(s, i, loc, vid+1, true)
 	}
-	child := make([]string, len(loc)+1)
-	copy(child, loc)
-	child[len(loc)] = tok
+	// loc is a prefix of v.path (or the root's empty one): the child's
+	// location extends it in place. Every failure copies its location.
+	child := append(v.path[:len(loc)], tok)
+	v.path = child
 	if v.limit >= 0 && len(child) > v.limit {
 		if v.validate(s, i, child, vid+1, true) == nil {
 			return nil

@@ -352,6 +352,17 @@ func branchFails(bs []branch, loc []string) ([]map[string]*jsonschema.Validation
 // plausibleOf lists the alternatives still in the running: those that
 // lost neither on a discriminating property nor on the value's own type.
 func plausibleOf(tagFails []map[string]*jsonschema.ValidationError, selfFail []bool) []int {
+	// How many alternatives failed on each property: one that not all
+	// failed on is accepted by another alternative.
+	var fails map[string]int
+	for _, tf := range tagFails {
+		for p := range tf {
+			if fails == nil {
+				fails = map[string]int{}
+			}
+			fails[p]++
+		}
+	}
 	var plausible []int
 	for i := range tagFails {
 		if selfFail[i] {
@@ -359,10 +370,9 @@ func plausibleOf(tagFails []map[string]*jsonschema.ValidationError, selfFail []b
 		}
 		lost := false
 		for p := range tagFails[i] {
-			for j := range tagFails {
-				if _, failed := tagFails[j][p]; !failed {
-					lost = true // another alternative accepts this property's value
-				}
+			if fails[p] < len(tagFails) {
+				lost = true // another alternative accepts this property's value
+				break
 			}
 		}
 		if !lost {
