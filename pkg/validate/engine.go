@@ -931,8 +931,11 @@ func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
 			}
 			continue
 		}
-		// The general path reads built values.
-		ck.Value = valueOf(m, ck)
+		// The general path reads the parsed document (see validateOne);
+		// jsonschema/v6 and a huge line's arrays read built values.
+		if r.e.oracle || len(m.Data) >= bigLine {
+			ck.Value = valueOf(m, ck)
+		}
 		if len(m.Data) >= bigLine {
 			if fs := r.bigArrays(ck, m.Line); len(fs) > 0 {
 				it.out = append(it.out, fs...)
@@ -949,7 +952,7 @@ func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
 		}
 		// Each schema is validated once; an error is explained from
 		// that one validation.
-		narrowErr, done := r.validateParts(ck, r.split(ck), m, d, nil)
+		narrowErr, done := r.validateParts(ck, r.split(ck, m), m, d, nil)
 		if narrowErr == nil {
 			it.nearMisses(ck.Schema, ck)
 			continue
@@ -1101,6 +1104,7 @@ func (r *fileRun) validateOne(ck protocol.Check, m *protocol.Message) *failure {
 			}
 		}
 	}
+	ck.Value = valueOf(m, ck)
 	if err := ck.Schema.Validate(ck.Value); err != nil {
 		return &failure{ck: ck, err: err}
 	}
@@ -1113,14 +1117,20 @@ func (r *fileRun) validateOne(ck protocol.Check, m *protocol.Message) *failure {
 // envelope is not validated in its payload too, nor one wrong in a session
 // id in its update. Otherwise the check is validated whole.
 func (r *fileRun) validate(ck protocol.Check, m *protocol.Message, d *wire.Decoder) verdict {
-	v, _ := r.validateParts(ck, r.split(ck), m, d, nil)
+	v, _ := r.validateParts(ck, r.split(ck, m), m, d, nil)
 	return v
 }
 
 // split is the parts of ck (protocol.Schemas.SplitCheck), none when the
 // engine validates checks whole.
-func (r *fileRun) split(ck protocol.Check) []protocol.Check {
+func (r *fileRun) split(ck protocol.Check, m *protocol.Message) []protocol.Check {
 	if r.e.whole {
+		return nil
+	}
+	if ck.Value == nil {
+		if node := m.Doc.FindPath(ck.Loc); node >= 0 {
+			return r.e.schemas.SplitCheckDoc(ck, &m.Doc, node)
+		}
 		return nil
 	}
 	return r.e.schemas.SplitCheck(ck)
@@ -1178,7 +1188,7 @@ parts:
 // whole. same reports that the verdict is narrow's own, failure for
 // failure: it explains the same way.
 func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, d *wire.Decoder, narrow verdict, done []outcome) (v verdict, same bool) {
-	parts := r.split(alt)
+	parts := r.split(alt, m)
 	fails := false
 	for _, p := range parts {
 		for _, o := range done {
