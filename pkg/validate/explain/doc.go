@@ -182,6 +182,44 @@ func (v *docValidator) errorAt(s *jsonschema.Schema, loc []string, k jsonschema.
 	return &jsonschema.ValidationError{SchemaURL: s.Location, InstanceLocation: clone(loc), ErrorKind: k}
 }
 
+// mark adds, for a failure of a kind other than a wrong type, const or
+// enum, what stands for it when it is not built (quiet, or while a
+// union's alternatives are sorted out), and reports whether it did.
+func (l *errList) mark() bool {
+	if l.quiet || l.v.shallow >= 0 {
+		l.errs = append(l.errs, l.v.standIn(l.quiet))
+		return true
+	}
+	return false
+}
+
+// standIn is what stands for a failure that is not built.
+func (v *docValidator) standIn(quiet bool) *jsonschema.ValidationError {
+	if quiet {
+		return failed
+	}
+	return prunedLeaf
+}
+
+// keepsConst reports whether a failed const or enum at loc is built.
+func (v *docValidator) keepsConst(loc []string) bool {
+	return v.shallow < 0 || len(loc) == v.shallow || len(loc) == v.shallow+1
+}
+
+// allPruned reports whether causes are all stand-ins while a union's
+// alternatives are sorted out: what they make is one too.
+func (v *docValidator) allPruned(causes []*jsonschema.ValidationError) bool {
+	if v.shallow < 0 {
+		return false
+	}
+	for _, c := range causes {
+		if c != prunedLeaf {
+			return false
+		}
+	}
+	return true
+}
+
 // nodeAt is a failure of kind k made of causes; while a union's
 // alternatives are sorted out (shallow), one whose causes are all pruned
 // is pruned too.
@@ -215,6 +253,9 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 		if *s.Bool {
 			return nil
 		}
+		if quiet || v.shallow >= 0 {
+			return v.standIn(quiet)
+		}
 		return v.errorAt(s, loc, &kind.FalseSchema{}, quiet)
 	}
 	v.stack = append(v.stack, frame{s, vid})
@@ -233,11 +274,17 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 		tt := int(*s.Types)
 		matched := tt&t != 0 || (tt&tInteger != 0 && t == tNumber && v.number(i) != nil && v.number(i).IsInt())
 		if !matched {
+			if quiet || v.shallow >= 0 && len(loc) != v.shallow {
+				return v.standIn(quiet)
+			}
 			return v.errorAt(s, loc, &kind.Type{Got: typeName(t), Want: s.Types.ToStrings()}, quiet)
 		}
 	}
 	if s.Const != nil {
 		if !v.equals(i, *s.Const) {
+			if quiet || !v.keepsConst(loc) {
+				return v.standIn(quiet)
+			}
 			return v.errorAt(s, loc, &kind.Const{Got: d.Value(i), Want: *s.Const}, quiet)
 		}
 	}
@@ -250,6 +297,9 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 			}
 		}
 		if !matched {
+			if quiet || !v.keepsConst(loc) {
+				return v.standIn(quiet)
+			}
 			return v.errorAt(s, loc, &kind.Enum{Got: d.Value(i), Want: s.Enum.Values}, quiet)
 		}
 	}
@@ -261,6 +311,9 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 			val = d.Value(i)
 		}
 		if err := s.Format.Validate(val); err != nil {
+			if quiet || v.shallow >= 0 {
+				return v.standIn(quiet)
+			}
 			return v.errorAt(s, loc, &kind.Format{Got: val, Want: s.Format.Name, Err: err}, quiet)
 		}
 	}
@@ -281,13 +334,19 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 			strLen = utf8.RuneCountInString(str)
 		}
 		if s.MinLength != nil && strLen < *s.MinLength {
-			el.addKind(&kind.MinLength{Got: strLen, Want: *s.MinLength})
+			if !el.mark() {
+				el.addKind(&kind.MinLength{Got: strLen, Want: *s.MinLength})
+			}
 		}
 		if s.MaxLength != nil && strLen > *s.MaxLength {
-			el.addKind(&kind.MaxLength{Got: strLen, Want: *s.MaxLength})
+			if !el.mark() {
+				el.addKind(&kind.MaxLength{Got: strLen, Want: *s.MaxLength})
+			}
 		}
 		if s.Pattern != nil && !s.Pattern.MatchString(str) {
-			el.addKind(&kind.Pattern{Got: str, Want: s.Pattern.String()})
+			if !el.mark() {
+				el.addKind(&kind.Pattern{Got: str, Want: s.Pattern.String()})
+			}
 		}
 	case tNumber:
 		if s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil || s.MultipleOf != nil {
@@ -298,20 +357,30 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 				return failed
 			}
 			if s.Minimum != nil && num.Cmp(s.Minimum) < 0 {
-				el.addKind(&kind.Minimum{Got: num, Want: s.Minimum})
+				if !el.mark() {
+					el.addKind(&kind.Minimum{Got: num, Want: s.Minimum})
+				}
 			}
 			if s.Maximum != nil && num.Cmp(s.Maximum) > 0 {
-				el.addKind(&kind.Maximum{Got: num, Want: s.Maximum})
+				if !el.mark() {
+					el.addKind(&kind.Maximum{Got: num, Want: s.Maximum})
+				}
 			}
 			if s.ExclusiveMinimum != nil && num.Cmp(s.ExclusiveMinimum) <= 0 {
-				el.addKind(&kind.ExclusiveMinimum{Got: num, Want: s.ExclusiveMinimum})
+				if !el.mark() {
+					el.addKind(&kind.ExclusiveMinimum{Got: num, Want: s.ExclusiveMinimum})
+				}
 			}
 			if s.ExclusiveMaximum != nil && num.Cmp(s.ExclusiveMaximum) >= 0 {
-				el.addKind(&kind.ExclusiveMaximum{Got: num, Want: s.ExclusiveMaximum})
+				if !el.mark() {
+					el.addKind(&kind.ExclusiveMaximum{Got: num, Want: s.ExclusiveMaximum})
+				}
 			}
 			if s.MultipleOf != nil {
 				if q := new(big.Rat).Quo(num, s.MultipleOf); !q.IsInt() {
-					el.addKind(&kind.MultipleOf{Got: num, Want: s.MultipleOf})
+					if !el.mark() {
+						el.addKind(&kind.MultipleOf{Got: num, Want: s.MultipleOf})
+					}
 				}
 			}
 		}
@@ -324,7 +393,9 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 				return failed
 			}
 			if raw := d.Raw(i); t == tNumber && !compile.IsIntegerLiteral(string(raw)) {
-				el.addKind(&compile.NotIntegerLiteral{Literal: string(raw)})
+				if !el.mark() {
+					el.addKind(&compile.NotIntegerLiteral{Literal: string(raw)})
+				}
 			}
 		}
 	}
@@ -339,6 +410,9 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 	}
 	if quiet {
 		return failed
+	}
+	if v.allPruned(el.errs) {
+		return prunedLeaf
 	}
 	return v.nodeAt(s.Location, loc, &kind.Group{}, append([]*jsonschema.ValidationError(nil), el.errs...))
 }
@@ -468,6 +542,9 @@ func (v *docValidator) ref(s *jsonschema.Schema, kw string, i int, loc []string,
 	if quiet {
 		return failed
 	}
+	if err == prunedLeaf {
+		return prunedLeaf
+	}
 	causes := []*jsonschema.ValidationError{err}
 	if _, group := err.ErrorKind.(*kind.Group); group {
 		causes = err.Causes
@@ -482,14 +559,18 @@ func (v *docValidator) object(s *jsonschema.Schema, i int, loc []string, vid int
 		d.MemberBytes(i, func([]byte, int) bool { n++; return true })
 	}
 	if s.MinProperties != nil && n < *s.MinProperties {
-		el.addKind(&kind.MinProperties{Got: n, Want: *s.MinProperties})
+		if !el.mark() {
+			el.addKind(&kind.MinProperties{Got: n, Want: *s.MinProperties})
+		}
 	}
 	if s.MaxProperties != nil && n > *s.MaxProperties {
-		el.addKind(&kind.MaxProperties{Got: n, Want: *s.MaxProperties})
+		if !el.mark() {
+			el.addKind(&kind.MaxProperties{Got: n, Want: *s.MaxProperties})
+		}
 	}
 	if len(s.Required) > 0 {
-		if missing := v.missing(i, s.Required); missing != nil {
-			el.addKind(&kind.Required{Missing: missing})
+		if v.anyMissing(i, s.Required) && !el.mark() {
+			el.addKind(&kind.Required{Missing: v.missing(i, s.Required)})
 		}
 	}
 	if el.stop() {
@@ -537,7 +618,9 @@ func (v *docValidator) object(s *jsonschema.Schema, i int, loc []string, vid int
 		return
 	}
 	if len(additional) > 0 {
-		el.addKind(&kind.AdditionalProperties{Properties: additional})
+		if !el.mark() {
+			el.addKind(&kind.AdditionalProperties{Properties: additional})
+		}
 	}
 	if s.PropertyNames != nil {
 		d.Members(i, func(name string, _ int) bool {
@@ -559,7 +642,9 @@ func (v *docValidator) object(s *jsonschema.Schema, i int, loc []string, vid int
 		for _, name := range sortedKeys(s.DependentRequired) {
 			if d.Member(i, name) >= 0 {
 				if missing := v.missing(i, s.DependentRequired[name]); missing != nil {
-					el.addKind(&kind.DependentRequired{Prop: name, Missing: missing})
+					if !el.mark() {
+						el.addKind(&kind.DependentRequired{Prop: name, Missing: missing})
+					}
 				}
 			}
 		}
@@ -623,6 +708,16 @@ func sortedKeys[T any](m map[string]T) []string {
 	return out
 }
 
+// anyMissing reports whether any of names is not a member of object i.
+func (v *docValidator) anyMissing(i int, names []string) bool {
+	for _, n := range names {
+		if v.d.Member(i, n) < 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func (v *docValidator) missing(i int, names []string) []string {
 	var out []string
 	for _, n := range names {
@@ -638,17 +733,23 @@ func (v *docValidator) array(s *jsonschema.Schema, i int, loc []string, vid int,
 	var elems []int
 	d.Elements(i, func(e int) bool { elems = append(elems, e); return true })
 	if s.MinItems != nil && len(elems) < *s.MinItems {
-		el.addKind(&kind.MinItems{Got: len(elems), Want: *s.MinItems})
+		if !el.mark() {
+			el.addKind(&kind.MinItems{Got: len(elems), Want: *s.MinItems})
+		}
 	}
 	if s.MaxItems != nil && len(elems) > *s.MaxItems {
-		el.addKind(&kind.MaxItems{Got: len(elems), Want: *s.MaxItems})
+		if !el.mark() {
+			el.addKind(&kind.MaxItems{Got: len(elems), Want: *s.MaxItems})
+		}
 	}
 	if s.UniqueItems && len(elems) > 1 {
 		seen := make(map[string]int, len(elems))
 		for k, e := range elems {
 			key := canonical(d.Value(e))
 			if j, dup := seen[key]; dup {
-				el.addKind(&kind.UniqueItems{Duplicates: [2]int{j, k}})
+				if !el.mark() {
+					el.addKind(&kind.UniqueItems{Duplicates: [2]int{j, k}})
+				}
 				break
 			}
 			seen[key] = k
@@ -669,12 +770,18 @@ func (v *docValidator) array(s *jsonschema.Schema, i int, loc []string, vid int,
 func (v *docValidator) cond(s *jsonschema.Schema, i int, loc []string, vid int, quiet bool, el *errList) {
 	if s.Not != nil {
 		if v.self(s.Not, i, loc, vid, true) == nil {
-			el.addKind(&kind.Not{})
+			if !el.mark() {
+				el.addKind(&kind.Not{})
+			}
 		}
 	}
 	group := func(errs []*jsonschema.ValidationError, k jsonschema.ErrorKind) {
 		if quiet {
 			el.add(failed)
+			return
+		}
+		if v.allPruned(errs) {
+			el.add(prunedLeaf)
 			return
 		}
 		el.add(v.nodeAt(s.Location, loc, k, errs))
@@ -704,7 +811,9 @@ func (v *docValidator) cond(s *jsonschema.Schema, i int, loc []string, vid int, 
 		case matched == -1:
 			group(errs, &kind.OneOf{})
 		case second != -1:
-			el.addKind(&kind.OneOf{Subschemas: []int{matched, second}})
+			if !el.mark() {
+				el.addKind(&kind.OneOf{Subschemas: []int{matched, second}})
+			}
 		}
 	}
 	if s.If != nil {
