@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"runtime"
 	"testing"
@@ -206,9 +207,15 @@ func BenchmarkErrorTwinACP(b *testing.B) {
 // BenchmarkErrorTwinACPTag is BenchmarkErrorTwinACP with another twin:
 // every text block's tag misspelt ("type":"txt"), so that every line with
 // a text block fails inside two unions (the session update's and the
-// content block's) and the explanation names the tags allowed.
+// content block's) and the explanation names the tags allowed. Each
+// text is made unique (its line number in front), as in recorded
+// traffic, so that no two failing values are alike byte for byte.
 func BenchmarkErrorTwinACPTag(b *testing.B) {
-	valid := synth.Lines(synth.ACP, benchLines)
+	lines := bytes.SplitAfter(synth.Lines(synth.ACP, benchLines), []byte("\n"))
+	var valid []byte
+	for i, l := range lines {
+		valid = append(valid, bytes.ReplaceAll(l, []byte(`"text":"`), []byte(fmt.Sprintf(`"text":"%d `, i)))...)
+	}
 	invalid := bytes.ReplaceAll(valid, []byte(`"type":"text"`), []byte(`"type":"txt"`))
 	benchErrorTwin(b, valid, invalid, bytes.Count(invalid, []byte(`"txt"`)))
 }

@@ -180,6 +180,8 @@ type Engine struct {
 	// explain.ValidateDoc judged, and those whose schema it left to
 	// jsonschema/v6, for the tests.
 	docValidated, docDeclined atomic.Int64
+	// memo keeps the document validator's outcomes (nil: none kept).
+	memo *explain.Memo
 }
 
 // New reads the registry and prepares each protocol's rules; no schema is
@@ -194,6 +196,7 @@ func New(opts Options) (*Engine, error) {
 		opts: opts, workers: opts.Workers, reg: reg, schemas: schemas,
 		rules: []protocol.Rules{acp.New(reg, schemas), arcp.New(reg, schemas), arcan.New(reg, schemas)},
 		docs:  explain.NewDocs(schema.Files, schema.IDPrefix),
+		memo:  explain.NewMemo(),
 	}
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
@@ -1081,6 +1084,7 @@ type failure struct {
 	err  error
 	doc  *jsonscan.Doc
 	node int
+	memo *explain.Outcome // err's explanation, kept by the engine's memo
 }
 
 // validateOne validates a check the fast path did not vouch for, from
@@ -1088,27 +1092,54 @@ type failure struct {
 // explain.ValidateDoc), else with jsonschema/v6 on the built value; nil
 // when the value is valid.
 func (r *fileRun) validateOne(ck protocol.Check, m *protocol.Message) *failure {
-	if !r.e.oracle {
-		if sch, err := ck.Schema.Compiled(); err == nil {
-			if node := m.Doc.FindPath(ck.Loc); node >= 0 {
-				verr, ok := explain.ValidateDoc(sch, &m.Doc, node)
-				if !ok {
-					r.e.docDeclined.Add(1)
-				} else {
-					r.e.docValidated.Add(1)
-					if verr == nil {
-						return nil
-					}
-					return &failure{ck: ck, err: verr, doc: &m.Doc, node: node}
-				}
-			}
-		}
+	if f, decided := r.validateDoc(ck, m); decided {
+		return f
 	}
 	ck.Value = valueOf(m, ck)
 	if err := ck.Schema.Validate(ck.Value); err != nil {
 		return &failure{ck: ck, err: err}
 	}
 	return nil
+}
+
+// validateDoc is validateOne from the message's parsed document, through
+// the engine's memo where the check allows; decided is false when the
+// value is left to jsonschema/v6 (the oracle engine, a schema the
+// document validator does not evaluate, an absent value).
+func (r *fileRun) validateDoc(ck protocol.Check, m *protocol.Message) (f *failure, decided bool) {
+	if r.e.oracle {
+		return nil, false
+	}
+	sch, err := ck.Schema.Compiled()
+	if err != nil {
+		return nil, false
+	}
+	node := m.Doc.FindPath(ck.Loc)
+	if node < 0 {
+		return nil, false
+	}
+	if r.e.memo != nil && ck.Skip == nil {
+		out, ok := r.e.memo.Check(r.x, ck, sch, &m.Doc, node)
+		if !ok {
+			r.e.docDeclined.Add(1)
+			return nil, false
+		}
+		r.e.docValidated.Add(1)
+		if out == nil {
+			return nil, true
+		}
+		return &failure{ck: ck, err: out.Err, memo: out}, true
+	}
+	verr, ok := explain.ValidateDoc(sch, &m.Doc, node)
+	if !ok {
+		r.e.docDeclined.Add(1)
+		return nil, false
+	}
+	r.e.docValidated.Add(1)
+	if verr == nil {
+		return nil, true
+	}
+	return &failure{ck: ck, err: verr, doc: &m.Doc, node: node}, true
 }
 
 // validate validates a check the fast path did not vouch for. A schema
@@ -1217,6 +1248,13 @@ func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, d *
 func (r *fileRun) explain(v verdict, line int) []Finding {
 	var out []Finding
 	for _, f := range v {
+		if f.memo != nil {
+			for _, fd := range f.memo.Findings {
+				fd.Line = line
+				out = append(out, fd)
+			}
+			continue
+		}
 		if verr, ok := f.err.(*jsonschema.ValidationError); ok && f.doc != nil {
 			out = append(out, r.x.ExplainDoc(f.ck, verr, f.doc, f.node, line)...)
 			continue

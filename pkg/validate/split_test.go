@@ -346,3 +346,100 @@ func TestFastCheckerInterfaces(t *testing.T) {
 		t.Fatalf("only %d findings over the fixtures: they do not exercise the error path", findings)
 	}
 }
+
+// TestMemoAgrees holds the engine's memo of explanations (explain.Memo)
+// to jsonschema/v6: every fixture's first lines with each string value
+// changed in turn, and their one-member mutations as they are and with
+// all their strings changed, so that many values share a skeleton and
+// differ in strings some of which the validation reads (a tag, an enum
+// value) and some not (free text). The engine with the memo must report
+// what v6 alone reports, finding for finding, and the memo must have
+// answered for many of them.
+func TestMemoAgrees(t *testing.T) {
+	oracle, err := New(Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle.oracle = true
+	fast, err := New(Options{Fast: typed.Checker{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	for _, p := range traceFiles(t, fixturesDir) {
+		var buf bytes.Buffer
+		for _, l := range firstLines(t, p, 4) {
+			// The line with each string changed in turn, then each
+			// mutation as it is and with all its strings changed.
+			variants := append([][]byte{l}, restrings(l, false)...)
+			for _, m := range mutations(l) {
+				variants = append(variants, m)
+				variants = append(variants, restrings(m, true)...)
+			}
+			for _, r := range variants {
+				buf.Write(r)
+				buf.WriteByte('\n')
+				lines++
+			}
+		}
+		if buf.Len() == 0 {
+			continue
+		}
+		run := func(e *Engine) []Finding {
+			var out []Finding
+			if _, err := e.Check(context.Background(), p, bytes.NewReader(buf.Bytes()), FileOptions{}, func(f Finding) { out = append(out, f) }); err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+		if d := cmp.Diff(run(oracle), run(fast)); d != "" {
+			t.Errorf("%s restrung: the memo changes the findings (-v6 +memo):\n%s", p, d)
+		}
+	}
+	hits := fast.memo.Hits()
+	t.Logf("%d lines; the memo answered for %d values", lines, hits)
+	if hits < 500 {
+		t.Errorf("the memo answered for only %d values of %d lines: the test does not exercise it", hits, lines)
+	}
+}
+
+// restrings returns the line with each string value, at any depth, given
+// other contents in turn; or, if all, once with every one changed.
+func restrings(line []byte, all bool) [][]byte {
+	v, err := jsonscan.Parse(line, 0)
+	if err != nil {
+		return nil
+	}
+	var out [][]byte
+	emit := func() {
+		if b, err := json.Marshal(v); err == nil {
+			out = append(out, b)
+		}
+	}
+	var walk func(cur any, set func(any), all bool)
+	walk = func(cur any, set func(any), all bool) {
+		switch x := cur.(type) {
+		case string:
+			if set != nil {
+				set(x + "x")
+				if !all {
+					emit()
+					set(x)
+				}
+			}
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				walk(x[k], func(n any) { x[k] = n }, all)
+			}
+		case []any:
+			for i := range x {
+				walk(x[i], func(n any) { x[i] = n }, all)
+			}
+		}
+	}
+	walk(v, nil, all)
+	if all {
+		emit()
+	}
+	return out
+}

@@ -30,6 +30,11 @@ import (
 // caller validates the built value with v6.
 func ValidateDoc(sch *jsonschema.Schema, d *jsonscan.Doc, i int) (err *jsonschema.ValidationError, ok bool) {
 	v := docValidator{d: d, limit: -1, shallow: -1}
+	return v.validateRoot(sch, i)
+}
+
+// validateRoot is ValidateDoc with v.
+func (v *docValidator) validateRoot(sch *jsonschema.Schema, i int) (err *jsonschema.ValidationError, ok bool) {
 	e := v.validate(sch, i, nil, 0, false)
 	if v.unsupported {
 		return nil, false
@@ -83,7 +88,11 @@ type docValidator struct {
 	shallow int
 	stack   []frame    // the schemas applied, innermost last
 	free    []*errList // failure lists to reuse (see list)
-	path    []string   // the instance location being validated, reused
+	// reads, when set, collects the string nodes whose contents the
+	// validation read (see Memo): what it did depends on nothing else of
+	// the value but its skeleton.
+	reads *[]int
+	path  []string // the instance location being validated, reused
 }
 
 // prunedLeaf stands for failures no reader of the tree looks at (see
@@ -236,6 +245,31 @@ func (v *docValidator) nodeAt(url string, loc []string, k jsonschema.ErrorKind, 
 	return &jsonschema.ValidationError{SchemaURL: url, InstanceLocation: clone(loc), ErrorKind: k, Causes: causes}
 }
 
+// read notes that the contents of string node i were read.
+func (v *docValidator) read(i int) {
+	if v.reads != nil && v.d.Type(i) == jsonscan.String {
+		*v.reads = append(*v.reads, i)
+	}
+}
+
+// readTree notes that the contents of every string in node i were read.
+func (v *docValidator) readTree(i int) {
+	if v.reads != nil {
+		readTree(v.d, i, v.reads)
+	}
+}
+
+func readTree(d *jsonscan.Doc, i int, reads *[]int) {
+	switch d.Type(i) {
+	case jsonscan.String:
+		*reads = append(*reads, i)
+	case jsonscan.Object:
+		d.MemberBytes(i, func(_ []byte, m int) bool { readTree(d, m, reads); return true })
+	case jsonscan.Array:
+		d.Elements(i, func(e int) bool { readTree(d, e, reads); return true })
+	}
+}
+
 // number is the exact value of number node i, as v6 reads it.
 func (v *docValidator) number(i int) *big.Rat {
 	r, _ := new(big.Rat).SetString(string(v.d.Raw(i)))
@@ -285,6 +319,7 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 			if quiet || !v.keepsConst(loc) {
 				return v.standIn(quiet)
 			}
+			v.readTree(i)
 			return v.errorAt(s, loc, &kind.Const{Got: d.Value(i), Want: *s.Const}, quiet)
 		}
 	}
@@ -300,6 +335,7 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 			if quiet || !v.keepsConst(loc) {
 				return v.standIn(quiet)
 			}
+			v.readTree(i)
 			return v.errorAt(s, loc, &kind.Enum{Got: d.Value(i), Want: s.Enum.Values}, quiet)
 		}
 	}
@@ -310,6 +346,7 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 		} else {
 			val = d.Value(i)
 		}
+		v.readTree(i)
 		if err := s.Format.Validate(val); err != nil {
 			if quiet || v.shallow >= 0 {
 				return v.standIn(quiet)
@@ -328,7 +365,11 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 	case tArray:
 		v.array(s, i, loc, vid, quiet, el)
 	case tString:
-		str, _ := d.String(i)
+		var str string
+		if s.MinLength != nil || s.MaxLength != nil || s.Pattern != nil {
+			str, _ = d.String(i)
+			v.read(i)
+		}
 		strLen := -1
 		if s.MinLength != nil || s.MaxLength != nil {
 			strLen = utf8.RuneCountInString(str)
@@ -745,6 +786,7 @@ func (v *docValidator) array(s *jsonschema.Schema, i int, loc []string, vid int,
 	if s.UniqueItems && len(elems) > 1 {
 		seen := make(map[string]int, len(elems))
 		for k, e := range elems {
+			v.readTree(e)
 			key := canonical(d.Value(e))
 			if j, dup := seen[key]; dup {
 				if !el.mark() {
@@ -833,6 +875,7 @@ func (v *docValidator) equals(i int, want any) bool {
 	d := v.d
 	switch w := want.(type) {
 	case string:
+		v.read(i)
 		return d.StringIs(i, w)
 	case bool:
 		b, ok := d.Bool(i)
@@ -847,6 +890,7 @@ func (v *docValidator) equals(i int, want any) bool {
 		b, ok := new(big.Rat).SetString(numText(w))
 		return a != nil && ok && a.Cmp(b) == 0
 	}
+	v.readTree(i)
 	return canonical(d.Value(i)) == canonical(want)
 }
 

@@ -105,8 +105,15 @@ func (e *Explainer) Explain(ck protocol.Check, err error, line int) []finding.Fi
 // explainTree explains an error tree of the check's value, which at
 // gives the parts of.
 func (e *Explainer) explainTree(ck protocol.Check, verr *jsonschema.ValidationError, line int, at func(loc []string) any) []finding.Finding {
+	return e.explainTreeContent(ck, verr, line, at, nil)
+}
+
+// explainTreeContent is explainTree telling content of the values whose
+// contents a sentence quotes (see explainer.content).
+func (e *Explainer) explainTreeContent(ck protocol.Check, verr *jsonschema.ValidationError, line int, at func(loc []string) any, content func(loc []string)) []finding.Finding {
 	e.docs.load()
 	x := newExplainer(e.proto, e.docs.titles, e.docs.docs)
+	x.content = content
 	var out []finding.Finding
 	for _, is := range x.explain(verr, at) {
 		if ck.Skip != nil && ck.Skip(is.loc) {
@@ -130,6 +137,10 @@ type explainer struct {
 	titles  map[string]string // schema file URL -> root title
 	docs    map[string]any    // schema file URL -> document
 	printer *xmessage.Printer // made when a kind without its own sentence first needs it
+	// content, when set, is told of every value whose contents (not only
+	// its shape) a sentence quotes beyond the failed keywords' own (see
+	// Memo).
+	content func(loc []string)
 }
 
 func newExplainer(proto string, titles map[string]string, docs map[string]any) *explainer {
@@ -632,8 +643,15 @@ func (x *explainer) condition(e *jsonschema.ValidationError, at func([]string) a
 		if depth > len(e.InstanceLocation) {
 			return ""
 		}
-		obj, _ := at(e.InstanceLocation[:len(e.InstanceLocation)-depth]).(map[string]any)
+		objLoc := e.InstanceLocation[:len(e.InstanceLocation)-depth]
+		obj, _ := at(objLoc).(map[string]any)
 		desc := describeIf(ifs, obj)
+		if x.content != nil && desc != "" {
+			props, _ := ifs["properties"].(map[string]any)
+			for n := range props {
+				x.content(append(append([]string(nil), objLoc...), n))
+			}
+		}
 		if desc == "" {
 			return ""
 		}

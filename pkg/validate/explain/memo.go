@@ -1,0 +1,200 @@
+package explain
+
+import (
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/pkg/validate/finding"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
+)
+
+// Memo keeps the outcomes of ValidateDoc and their explanations, so that
+// thousands of values that fail the same way are explained once. A value
+// is known by its skeleton (its shape, member names, numbers, booleans
+// and nulls: everything but the contents of its strings) and by the
+// contents of the strings the validation and the explanation read (a
+// const, an enum, a pattern, a format, a length, a condition's value).
+// What ValidateDoc and the explainer do with a value depends on nothing
+// else of it, so a value that agrees with a kept one on its skeleton and
+// on the strings that one's validation read is validated and explained
+// the same way: the validation reads the same strings in the same order
+// and finds them alike. A message's free text (a streamed chunk, an id,
+// a path) is in no key.
+//
+// A Memo holds at most a fixed number of outcomes and keeps no more once
+// full, so its memory is bounded whatever the trace. It is safe for
+// concurrent use.
+type Memo struct {
+	mu    sync.Mutex
+	kept  map[memoKey][]*Outcome
+	count int
+	hits  int
+}
+
+// memoMax bounds the outcomes a Memo keeps, memoVariants those of one
+// skeleton (values that differ in a string the validation read), and
+// memoSkeleton the size of a skeleton worth keeping.
+const (
+	memoMax      = 4096
+	memoVariants = 16
+	memoSkeleton = 4 << 10
+)
+
+type memoKey struct {
+	sch  *jsonschema.Schema
+	ptr  string // where the value sits in its message: findings point there
+	skel string
+}
+
+// Outcome is a value's validation and explanation, kept by a Memo. It is
+// read-only once made.
+type Outcome struct {
+	// Err is ValidateDoc's error tree; nil when the value is valid.
+	Err *jsonschema.ValidationError
+	// Findings explain Err, with line 0.
+	Findings []finding.Finding
+	reads    []int    // the strings read, as node offsets from the value's
+	contents []string // and what they held
+}
+
+// NewMemo returns an empty Memo.
+func NewMemo() *Memo { return &Memo{kept: map[memoKey][]*Outcome{}} }
+
+// Check validates node i of d (the value of ck, whose Skip must be nil)
+// against sch with ValidateDoc and explains a failure, or returns the
+// outcome of a value it kept that is validated and explained the same
+// way. ok is false when ValidateDoc leaves the schema to jsonschema/v6;
+// a nil Outcome means the value is valid.
+func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc, i int) (out *Outcome, ok bool) {
+	skel, fits := skeleton(d, i, make([]byte, 0, 256))
+	key := memoKey{sch: sch, ptr: ck.Pointer(), skel: string(skel)}
+	if fits {
+		m.mu.Lock()
+		for _, o := range m.kept[key] {
+			if o.matches(d, i) {
+				m.hits++
+				m.mu.Unlock()
+				if o.Err == nil {
+					return nil, true
+				}
+				return o, true
+			}
+		}
+		m.mu.Unlock()
+	}
+	var reads []int
+	v := docValidator{d: d, limit: -1, shallow: -1, reads: &reads}
+	verr, ok := v.validateRoot(sch, i)
+	if !ok {
+		return nil, false
+	}
+	o := &Outcome{Err: verr}
+	if verr != nil {
+		resolve := func(loc []string) int {
+			n := i
+			for _, tok := range loc {
+				n = d.Child(n, tok)
+			}
+			return n
+		}
+		o.Findings = x.explainTreeContent(ck, verr, 0,
+			func(loc []string) any { return d.Value(resolve(loc)) },
+			func(loc []string) {
+				if n := resolve(loc); n >= 0 {
+					readTree(d, n, &reads)
+				}
+			})
+	}
+	if !fits {
+		return o, true
+	}
+	slices.Sort(reads)
+	reads = slices.Compact(reads)
+	o.reads = make([]int, len(reads))
+	o.contents = make([]string, len(reads))
+	for k, n := range reads {
+		o.reads[k] = n - i
+		o.contents[k], _ = d.String(n)
+	}
+	m.mu.Lock()
+	if m.count < memoMax && len(m.kept[key]) < memoVariants {
+		m.kept[key] = append(m.kept[key], o)
+		m.count++
+	}
+	m.mu.Unlock()
+	if verr == nil {
+		return nil, true
+	}
+	return o, true
+}
+
+// matches reports whether node i of d holds, at the strings o's value
+// had read, what they held there (its skeleton being the same).
+func (o *Outcome) matches(d *jsonscan.Doc, i int) bool {
+	for k, off := range o.reads {
+		if !d.StringIs(i+off, o.contents[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Hits is how many values a kept outcome answered for.
+func (m *Memo) Hits() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.hits
+}
+
+// Valid reports whether the outcome is that of a valid value.
+func (o *Outcome) Valid() bool { return o == nil || o.Err == nil }
+
+// skeleton appends to b the shape of node i of d: kinds, member names,
+// numbers, booleans and nulls, but not the contents of strings; fits is
+// false when it would outgrow memoSkeleton.
+func skeleton(d *jsonscan.Doc, i int, b []byte) ([]byte, bool) {
+	fits := true
+	var walk func(i int)
+	walk = func(i int) {
+		if len(b) > memoSkeleton {
+			fits = false
+			return
+		}
+		switch d.Type(i) {
+		case jsonscan.Object:
+			b = append(b, '{')
+			d.MemberBytes(i, func(key []byte, m int) bool {
+				b = strconv.AppendInt(b, int64(len(key)), 10)
+				b = append(b, ':')
+				b = append(b, key...)
+				walk(m)
+				return fits
+			})
+			b = append(b, '}')
+		case jsonscan.Array:
+			b = append(b, '[')
+			d.Elements(i, func(e int) bool { walk(e); return fits })
+			b = append(b, ']')
+		case jsonscan.String:
+			b = append(b, 's')
+		case jsonscan.Number:
+			b = append(b, 'n')
+			b = append(b, d.Raw(i)...)
+			b = append(b, ';')
+		case jsonscan.Bool:
+			if t, _ := d.Bool(i); t {
+				b = append(b, 't')
+			} else {
+				b = append(b, 'f')
+			}
+		case jsonscan.Null:
+			b = append(b, 'z')
+		}
+	}
+	walk(i)
+	return b, fits && len(b) <= memoSkeleton
+}
