@@ -1102,6 +1102,28 @@ func (r *fileRun) validateOne(ck protocol.Check, m *protocol.Message) *failure {
 	return nil
 }
 
+// remembered is the part's outcome as the engine's memo kept it, if it
+// kept one for a value validated and explained alike; found is false when
+// it did not (or the check is not one it keeps).
+func (r *fileRun) remembered(ck protocol.Check, m *protocol.Message) (f *failure, found bool) {
+	if r.e.memo == nil || r.e.oracle || ck.Skip != nil {
+		return nil, false
+	}
+	sch, err := ck.Schema.Compiled()
+	if err != nil {
+		return nil, false
+	}
+	node := m.Doc.FindPath(ck.Loc)
+	if node < 0 {
+		return nil, false
+	}
+	out, found := r.e.memo.Lookup(ck, sch, &m.Doc, node)
+	if !found || out == nil {
+		return nil, found
+	}
+	return &failure{ck: ck, err: out.Err, memo: out}, true
+}
+
 // validateDoc is validateOne from the message's parsed document, through
 // the engine's memo where the check allows; decided is false when the
 // value is left to jsonschema/v6 (the oracle engine, a schema the
@@ -1201,7 +1223,14 @@ parts:
 			}
 		}
 		o := outcome{schema: p.Schema, ptr: ptr}
-		if !r.e.fast(p.Schema, ptr, m, d) {
+		if f, found := r.remembered(p, m); found {
+			// What the memo kept is the document validator's own
+			// verdict: the fast path could only agree.
+			if f != nil {
+				o.fail = f
+				v = append(v, *f)
+			}
+		} else if !r.e.fast(p.Schema, ptr, m, d) {
 			if f := r.validateOne(p, m); f != nil {
 				o.fail = f
 				v = append(v, *f)

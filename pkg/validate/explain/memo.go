@@ -30,7 +30,7 @@ import (
 // concurrent use.
 type Memo struct {
 	mu    sync.Mutex
-	kept  map[memoKey][]*Outcome
+	kept  map[place]map[string][]*Outcome // by skeleton
 	count int
 	hits  int
 }
@@ -44,10 +44,11 @@ const (
 	memoSkeleton = 4 << 10
 )
 
-type memoKey struct {
-	sch  *jsonschema.Schema
-	ptr  string // where the value sits in its message: findings point there
-	skel string
+// place is a schema applied at a place in messages: findings point
+// there.
+type place struct {
+	sch *jsonschema.Schema
+	ptr string
 }
 
 // Outcome is a value's validation and explanation, kept by a Memo. It is
@@ -62,7 +63,7 @@ type Outcome struct {
 }
 
 // NewMemo returns an empty Memo.
-func NewMemo() *Memo { return &Memo{kept: map[memoKey][]*Outcome{}} }
+func NewMemo() *Memo { return &Memo{kept: map[place]map[string][]*Outcome{}} }
 
 // Check validates node i of d (the value of ck, whose Skip must be nil)
 // against sch with ValidateDoc and explains a failure, or returns the
@@ -70,21 +71,12 @@ func NewMemo() *Memo { return &Memo{kept: map[memoKey][]*Outcome{}} }
 // way. ok is false when ValidateDoc leaves the schema to jsonschema/v6;
 // a nil Outcome means the value is valid.
 func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc, i int) (out *Outcome, ok bool) {
+	at := place{sch, ck.Pointer()}
 	skel, fits := skeleton(d, i, make([]byte, 0, 256))
-	key := memoKey{sch: sch, ptr: ck.Pointer(), skel: string(skel)}
 	if fits {
-		m.mu.Lock()
-		for _, o := range m.kept[key] {
-			if o.matches(d, i) {
-				m.hits++
-				m.mu.Unlock()
-				if o.Err == nil {
-					return nil, true
-				}
-				return o, true
-			}
+		if o, found := m.find(at, skel, d, i); found {
+			return o, true
 		}
-		m.mu.Unlock()
 	}
 	var reads []int
 	v := docValidator{d: d, limit: -1, shallow: -1, reads: &reads}
@@ -121,8 +113,12 @@ func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d 
 		o.contents[k], _ = d.String(n)
 	}
 	m.mu.Lock()
-	if m.count < memoMax && len(m.kept[key]) < memoVariants {
-		m.kept[key] = append(m.kept[key], o)
+	if byShape := m.kept[at]; m.count < memoMax && len(byShape[string(skel)]) < memoVariants {
+		if byShape == nil {
+			byShape = map[string][]*Outcome{}
+			m.kept[at] = byShape
+		}
+		byShape[string(skel)] = append(byShape[string(skel)], o)
 		m.count++
 	}
 	m.mu.Unlock()
@@ -130,6 +126,42 @@ func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d 
 		return nil, true
 	}
 	return o, true
+}
+
+// Lookup returns the outcome kept for a value that is validated and
+// explained as node i of d (the value of ck) against sch would be, if
+// there is one; a nil Outcome means the value is valid. It costs a walk
+// of the value's shape when something is kept for the schema at ck's
+// place, and nothing else: a caller may ask it before a costlier check.
+func (m *Memo) Lookup(ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc, i int) (out *Outcome, found bool) {
+	at := place{sch, ck.Pointer()}
+	m.mu.Lock()
+	_, some := m.kept[at]
+	m.mu.Unlock()
+	if !some {
+		// Nothing kept here: no walk.
+		return nil, false
+	}
+	skel, fits := skeleton(d, i, make([]byte, 0, 256))
+	if !fits {
+		return nil, false
+	}
+	return m.find(at, skel, d, i)
+}
+
+func (m *Memo) find(at place, skel []byte, d *jsonscan.Doc, i int) (*Outcome, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, o := range m.kept[at][string(skel)] {
+		if o.matches(d, i) {
+			m.hits++
+			if o.Err == nil {
+				return nil, true
+			}
+			return o, true
+		}
+	}
+	return nil, false
 }
 
 // matches reports whether node i of d holds, at the strings o's value
