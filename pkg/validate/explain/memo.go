@@ -25,9 +25,9 @@ import (
 // and finds them alike. A message's free text (a streamed chunk, an id,
 // a path) is in no key.
 //
-// A Memo holds at most a fixed number of outcomes and keeps no more once
-// full, so its memory is bounded whatever the trace. It is safe for
-// concurrent use.
+// A Memo holds at most a fixed number of outcomes, each of bounded size
+// (see memoMax), and keeps no more once full, so its memory is bounded
+// whatever the trace. It is safe for concurrent use.
 type Memo struct {
 	mu    sync.Mutex
 	kept  map[place]map[string][]*Outcome // by skeleton
@@ -36,12 +36,16 @@ type Memo struct {
 }
 
 // memoMax bounds the outcomes a Memo keeps, memoVariants those of one
-// skeleton (values that differ in a string the validation read), and
-// memoSkeleton the size of a skeleton worth keeping.
+// skeleton (values that differ in a string the validation read),
+// memoSkeleton the size of a skeleton worth keeping, and memoContents and
+// memoFindings what one outcome may hold of read strings (bytes) and of
+// findings: at most about 12 MB in all.
 const (
-	memoMax      = 4096
+	memoMax      = 1024
 	memoVariants = 16
 	memoSkeleton = 4 << 10
+	memoContents = 4 << 10
+	memoFindings = 32
 )
 
 // place is a schema applied at a place in messages: findings point
@@ -101,16 +105,27 @@ func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d 
 				}
 			})
 	}
-	if !fits {
+	if !fits || len(o.Findings) > memoFindings {
+		if verr == nil {
+			return nil, true
+		}
 		return o, true
 	}
 	slices.Sort(reads)
 	reads = slices.Compact(reads)
 	o.reads = make([]int, len(reads))
 	o.contents = make([]string, len(reads))
+	size := 0
 	for k, n := range reads {
 		o.reads[k] = n - i
 		o.contents[k], _ = d.String(n)
+		size += len(o.contents[k])
+	}
+	if size > memoContents {
+		if verr == nil {
+			return nil, true
+		}
+		return o, true
 	}
 	m.mu.Lock()
 	if byShape := m.kept[at]; m.count < memoMax && len(byShape[string(skel)]) < memoVariants {
