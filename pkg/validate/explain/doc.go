@@ -247,12 +247,15 @@ func (v *docValidator) nodeAt(url string, loc []string, k jsonschema.ErrorKind, 
 
 // read notes that the contents of string node i were read.
 func (v *docValidator) read(i int) {
-	if v.reads != nil && v.d.Type(i) == jsonscan.String {
-		*v.reads = append(*v.reads, i)
+	if v.reads != nil {
+		if k := v.d.Type(i); k == jsonscan.String || k == jsonscan.Number {
+			*v.reads = append(*v.reads, i)
+		}
 	}
 }
 
-// readTree notes that the contents of every string in node i were read.
+// readTree notes that the contents of every string and number in node i
+// were read.
 func (v *docValidator) readTree(i int) {
 	if v.reads != nil {
 		readTree(v.d, i, v.reads)
@@ -261,7 +264,7 @@ func (v *docValidator) readTree(i int) {
 
 func readTree(d *jsonscan.Doc, i int, reads *[]int) {
 	switch d.Type(i) {
-	case jsonscan.String:
+	case jsonscan.String, jsonscan.Number:
 		*reads = append(*reads, i)
 	case jsonscan.Object:
 		d.MemberBytes(i, func(_ []byte, m int) bool { readTree(d, m, reads); return true })
@@ -272,6 +275,7 @@ func readTree(d *jsonscan.Doc, i int, reads *[]int) {
 
 // number is the exact value of number node i, as v6 reads it.
 func (v *docValidator) number(i int) *big.Rat {
+	v.read(i)
 	r, _ := new(big.Rat).SetString(string(v.d.Raw(i)))
 	return r
 }
@@ -432,6 +436,9 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 			if !compile.IsIntegerLiteralExt(ext) {
 				v.unsupported = true
 				return failed
+			}
+			if t == tNumber {
+				v.read(i)
 			}
 			if raw := d.Raw(i); t == tNumber && !compile.IsIntegerLiteral(string(raw)) {
 				if !el.mark() {

@@ -14,20 +14,21 @@ import (
 
 // Memo keeps the outcomes of ValidateDoc and their explanations, so that
 // thousands of values that fail the same way are explained once. A value
-// is known by its skeleton (its shape, member names, numbers, booleans
-// and nulls: everything but the contents of its strings) and by the
-// contents of the strings the validation and the explanation read (a
-// const, an enum, a pattern, a format, a length, a condition's value).
-// What ValidateDoc and the explainer do with a value depends on nothing
-// else of it, so a value that agrees with a kept one on its skeleton and
-// on the strings that one's validation read is validated and explained
-// the same way: the validation reads the same strings in the same order
-// and finds them alike. A message's free text (a streamed chunk, an id,
+// is known by its skeleton (its shape, member names, booleans and nulls:
+// everything but the contents of its strings and numbers) and by the
+// contents of the strings and numbers the validation and the explanation
+// read (a const, an enum, a pattern, a format, a length, an integer or a
+// bound checked, a condition's value). What ValidateDoc and the
+// explainer do with a value depends on nothing else of it, so a value
+// that agrees with a kept one on its skeleton and on what that one's
+// validation read is validated and explained the same way: the
+// validation reads the same strings and numbers in the same order and
+// finds them alike. A message's free text (a streamed chunk, an id,
 // a path) is in no key.
 //
 // A Memo holds at most a fixed number of outcomes, each of bounded size
-// (see memoMax), and keeps no more once full, so its memory is bounded
-// whatever the trace. It is safe for concurrent use.
+// (see memoMax), and starts again empty when full, so its memory is
+// bounded whatever the trace. It is safe for concurrent use.
 type Memo struct {
 	mu    sync.Mutex
 	kept  map[place]map[string][]*Outcome // by skeleton
@@ -118,7 +119,11 @@ func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d 
 	size := 0
 	for k, n := range reads {
 		o.reads[k] = n - i
-		o.contents[k], _ = d.String(n)
+		if d.Type(n) == jsonscan.Number {
+			o.contents[k] = string(d.Raw(n))
+		} else {
+			o.contents[k], _ = d.String(n)
+		}
 		size += len(o.contents[k])
 	}
 	if size > memoContents {
@@ -128,7 +133,13 @@ func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d 
 		return o, true
 	}
 	m.mu.Lock()
-	if byShape := m.kept[at]; m.count < memoMax && len(byShape[string(skel)]) < memoVariants {
+	if m.count >= memoMax {
+		// Full: start again, so that the failures of a later part of
+		// the trace are kept rather than those it began with.
+		clear(m.kept)
+		m.count = 0
+	}
+	if byShape := m.kept[at]; len(byShape[string(skel)]) < memoVariants {
 		if byShape == nil {
 			byShape = map[string][]*Outcome{}
 			m.kept[at] = byShape
@@ -183,7 +194,12 @@ func (m *Memo) find(at place, skel []byte, d *jsonscan.Doc, i int) (*Outcome, bo
 // had read, what they held there (its skeleton being the same).
 func (o *Outcome) matches(d *jsonscan.Doc, i int) bool {
 	for k, off := range o.reads {
-		if !d.StringIs(i+off, o.contents[k]) {
+		n := i + off
+		if d.Type(n) == jsonscan.Number {
+			if string(d.Raw(n)) != o.contents[k] {
+				return false
+			}
+		} else if !d.StringIs(n, o.contents[k]) {
 			return false
 		}
 	}
@@ -201,7 +217,7 @@ func (m *Memo) Hits() int {
 func (o *Outcome) Valid() bool { return o == nil || o.Err == nil }
 
 // skeleton appends to b the shape of node i of d: kinds, member names,
-// numbers, booleans and nulls, but not the contents of strings; fits is
+// booleans and nulls, but not the contents of strings and numbers; fits is
 // false when it would outgrow memoSkeleton.
 func skeleton(d *jsonscan.Doc, i int, b []byte) ([]byte, bool) {
 	fits := true
@@ -230,8 +246,6 @@ func skeleton(d *jsonscan.Doc, i int, b []byte) ([]byte, bool) {
 			b = append(b, 's')
 		case jsonscan.Number:
 			b = append(b, 'n')
-			b = append(b, d.Raw(i)...)
-			b = append(b, ';')
 		case jsonscan.Bool:
 			if t, _ := d.Bool(i); t {
 				b = append(b, 't')
