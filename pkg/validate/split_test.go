@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"slices"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/trace"
+	"github.com/agentproto/agentproto/pkg/validate/internal/synth"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 	"github.com/agentproto/agentproto/pkg/wire"
@@ -442,4 +444,48 @@ func restrings(line []byte, all bool) [][]byte {
 		emit()
 	}
 	return out
+}
+
+// TestMemoQuotesEachValue: values that fail alike but quote different
+// contents (a number that is not an integer, an enum value, a misspelt
+// tag) each get their own sentence from the memo, as from v6.
+func TestMemoQuotesEachValue(t *testing.T) {
+	head := string(synth.Lines(synth.ACP, 4))
+	var sb strings.Builder
+	sb.WriteString(head)
+	for _, v := range []string{"4.5", "3.25", "1e400", "-0.5"} {
+		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"tool_call","toolCallId":"c","title":"t","kind":"read","status":"pending","locations":[{"path":"/a","line":%s}]}}}`+"\n", v)
+	}
+	for _, v := range []string{"hgh", "lw", "medium", "urgent"} {
+		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"plan","entries":[{"content":"x","priority":%q,"status":"pending"}]}}}`+"\n", v)
+	}
+	for _, v := range []string{"txt", "imag", "audio", "resource_lnk"} {
+		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"agent_message_chunk","content":{"type":%q,"text":"x"}}}}`+"\n", v)
+	}
+	oracle, err := New(Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle.oracle = true
+	fast, err := New(Options{Fast: typed.Checker{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(e *Engine) []Finding {
+		var out []Finding
+		if _, err := e.Check(context.Background(), "t", strings.NewReader(sb.String()), FileOptions{}, func(f Finding) { out = append(out, f) }); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	// Twice through the memo: the second pass is answered from it.
+	want := run(oracle)
+	for range 2 {
+		if d := cmp.Diff(want, run(fast)); d != "" {
+			t.Errorf("the memo changes the findings (-v6 +memo):\n%s", d)
+		}
+	}
+	if len(want) < 8 {
+		t.Fatalf("only %d findings: the lines do not fail", len(want))
+	}
 }

@@ -91,7 +91,7 @@ type docValidator struct {
 	// reads, when set, collects the string nodes whose contents the
 	// validation read (see Memo): what it did depends on nothing else of
 	// the value but its skeleton.
-	reads *[]int
+	reads *[]read
 	path  []string // the instance location being validated, reused
 }
 
@@ -249,8 +249,54 @@ func (v *docValidator) nodeAt(url string, loc []string, k jsonschema.ErrorKind, 
 func (v *docValidator) read(i int) {
 	if v.reads != nil {
 		if k := v.d.Type(i); k == jsonscan.String || k == jsonscan.Number {
-			*v.reads = append(*v.reads, i)
+			*v.reads = append(*v.reads, read{node: i})
 		}
+	}
+}
+
+// read is what a validation learnt from a string or number: its contents,
+// or only whether a pattern or a format accepts it, or whether a number
+// is an integer (by value, or as a literal).
+type read struct {
+	node    int
+	pattern jsonschema.Regexp
+	format  *jsonschema.Format
+	as      int  // readInteger or readLiteral, else 0
+	ok      bool // what the pattern, format or test said
+}
+
+// The tests of a number a read may be.
+const (
+	readInteger = 1 + iota // an integer by value (JSON Schema's integer)
+	readLiteral            // an integer literal (compile.IsIntegerLiteral)
+)
+
+// readAs notes that number node i was only tested, as one of the read
+// tests, with the answer ok.
+func (v *docValidator) readAs(i, as int, ok bool) {
+	if v.reads != nil {
+		*v.reads = append(*v.reads, read{node: i, as: as, ok: ok})
+	}
+}
+
+// isInteger reports whether a JSON number's text has an integral value,
+// as v6 decides it.
+func isInteger(raw []byte) bool {
+	r, ok := new(big.Rat).SetString(string(raw))
+	return ok && r.IsInt()
+}
+
+// readPattern notes that string node i was only asked whether p matches.
+func (v *docValidator) readPattern(i int, p jsonschema.Regexp, ok bool) {
+	if v.reads != nil {
+		*v.reads = append(*v.reads, read{node: i, pattern: p, ok: ok})
+	}
+}
+
+// readFormat notes that string node i was only asked whether f accepts it.
+func (v *docValidator) readFormat(i int, f *jsonschema.Format, ok bool) {
+	if v.reads != nil {
+		*v.reads = append(*v.reads, read{node: i, format: f, ok: ok})
 	}
 }
 
@@ -262,10 +308,10 @@ func (v *docValidator) readTree(i int) {
 	}
 }
 
-func readTree(d *jsonscan.Doc, i int, reads *[]int) {
+func readTree(d *jsonscan.Doc, i int, reads *[]read) {
 	switch d.Type(i) {
 	case jsonscan.String, jsonscan.Number:
-		*reads = append(*reads, i)
+		*reads = append(*reads, read{node: i})
 	case jsonscan.Object:
 		d.MemberBytes(i, func(_ []byte, m int) bool { readTree(d, m, reads); return true })
 	case jsonscan.Array:
@@ -310,11 +356,16 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 	}
 	if s.Types != nil && !s.Types.IsEmpty() {
 		tt := int(*s.Types)
-		matched := tt&t != 0 || (tt&tInteger != 0 && t == tNumber && v.number(i) != nil && v.number(i).IsInt())
+		matched := tt&t != 0
+		if !matched && tt&tInteger != 0 && t == tNumber {
+			matched = isInteger(v.d.Raw(i))
+			v.readAs(i, readInteger, matched)
+		}
 		if !matched {
 			if quiet || v.shallow >= 0 && len(loc) != v.shallow {
 				return v.standIn(quiet)
 			}
+			v.read(i) // a sentence may quote a number that is not an integer
 			return v.errorAt(s, loc, &kind.Type{Got: typeName(t), Want: s.Types.ToStrings()}, quiet)
 		}
 	}
@@ -349,12 +400,17 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 			val, _ = d.String(i)
 		} else {
 			val = d.Value(i)
+			v.readTree(i)
 		}
-		v.readTree(i)
-		if err := s.Format.Validate(val); err != nil {
+		err := s.Format.Validate(val)
+		if t == tString {
+			v.readFormat(i, s.Format, err == nil)
+		}
+		if err != nil {
 			if quiet || v.shallow >= 0 {
 				return v.standIn(quiet)
 			}
+			v.read(i) // the sentence quotes it
 			return v.errorAt(s, loc, &kind.Format{Got: val, Want: s.Format.Name, Err: err}, quiet)
 		}
 	}
@@ -372,6 +428,8 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 		var str string
 		if s.MinLength != nil || s.MaxLength != nil || s.Pattern != nil {
 			str, _ = d.String(i)
+		}
+		if s.MinLength != nil || s.MaxLength != nil {
 			v.read(i)
 		}
 		strLen := -1
@@ -388,8 +446,11 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 				el.addKind(&kind.MaxLength{Got: strLen, Want: *s.MaxLength})
 			}
 		}
-		if s.Pattern != nil && !s.Pattern.MatchString(str) {
-			if !el.mark() {
+		if s.Pattern != nil {
+			matched := s.Pattern.MatchString(str)
+			v.readPattern(i, s.Pattern, matched)
+			if !matched && !el.mark() {
+				v.read(i) // the sentence quotes it
 				el.addKind(&kind.Pattern{Got: str, Want: s.Pattern.String()})
 			}
 		}
@@ -437,13 +498,15 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 				v.unsupported = true
 				return failed
 			}
-			if t == tNumber {
-				v.read(i)
+			if t != tNumber {
+				continue
 			}
-			if raw := d.Raw(i); t == tNumber && !compile.IsIntegerLiteral(string(raw)) {
-				if !el.mark() {
-					el.addKind(&compile.NotIntegerLiteral{Literal: string(raw)})
-				}
+			raw := d.Raw(i)
+			lit := compile.IsIntegerLiteral(string(raw))
+			v.readAs(i, readLiteral, lit)
+			if !lit && !el.mark() {
+				v.read(i) // the sentence quotes it
+				el.addKind(&compile.NotIntegerLiteral{Literal: string(raw)})
 			}
 		}
 	}

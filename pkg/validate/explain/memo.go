@@ -10,6 +10,7 @@ import (
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/schema/compile"
 )
 
 // Memo keeps the outcomes of ValidateDoc and their explanations, so that
@@ -63,8 +64,8 @@ type Outcome struct {
 	Err *jsonschema.ValidationError
 	// Findings explain Err, with line 0.
 	Findings []finding.Finding
-	reads    []int    // the strings read, as node offsets from the value's
-	contents []string // and what they held
+	reads    []read   // what was read, by node offset from the value's
+	contents []string // and the contents read (for reads of contents)
 }
 
 // NewMemo returns an empty Memo.
@@ -83,7 +84,7 @@ func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d 
 			return o, true
 		}
 	}
-	var reads []int
+	var reads []read
 	v := docValidator{d: d, limit: -1, shallow: -1, reads: &reads}
 	verr, ok := v.validateRoot(sch, i)
 	if !ok {
@@ -112,13 +113,18 @@ func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d 
 		}
 		return o, true
 	}
-	slices.Sort(reads)
+	slices.SortStableFunc(reads, func(a, b read) int { return a.node - b.node })
 	reads = slices.Compact(reads)
-	o.reads = make([]int, len(reads))
+	o.reads = make([]read, len(reads))
 	o.contents = make([]string, len(reads))
 	size := 0
-	for k, n := range reads {
-		o.reads[k] = n - i
+	for k, r := range reads {
+		n := r.node
+		r.node -= i
+		o.reads[k] = r
+		if r.pattern != nil || r.format != nil || r.as != 0 {
+			continue
+		}
 		if d.Type(n) == jsonscan.Number {
 			o.contents[k] = string(d.Raw(n))
 		} else {
@@ -193,8 +199,28 @@ func (m *Memo) find(at place, skel []byte, d *jsonscan.Doc, i int) (*Outcome, bo
 // matches reports whether node i of d holds, at the strings o's value
 // had read, what they held there (its skeleton being the same).
 func (o *Outcome) matches(d *jsonscan.Doc, i int) bool {
-	for k, off := range o.reads {
-		n := i + off
+	for k, r := range o.reads {
+		n := i + r.node
+		switch {
+		case r.as != 0:
+			if d.Type(n) != jsonscan.Number {
+				return false
+			}
+			raw := d.Raw(n)
+			if r.as == readInteger && isInteger(raw) != r.ok || r.as == readLiteral && compile.IsIntegerLiteral(string(raw)) != r.ok {
+				return false
+			}
+			continue
+		case r.pattern != nil || r.format != nil:
+			str, ok := d.String(n)
+			if !ok {
+				return false
+			}
+			if r.pattern != nil && r.pattern.MatchString(str) != r.ok || r.format != nil && (r.format.Validate(str) == nil) != r.ok {
+				return false
+			}
+			continue
+		}
 		if d.Type(n) == jsonscan.Number {
 			if string(d.Raw(n)) != o.contents[k] {
 				return false
