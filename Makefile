@@ -29,7 +29,7 @@ bench:
 # in every message against its valid twin (ratio), for ACP and ARCP.
 bench-goals:
 	$(GO) test -run='^$$' -bench='^BenchmarkGoals$$' -benchtime=9x ./cmd/validate
-	$(GO) test -run='^$$' -bench='^Benchmark(Workers|ErrorTwinACP)$$' -benchtime=3x ./pkg/validate
+	$(GO) test -run='^$$' -bench='^Benchmark(Workers|ErrorTwinACP|ErrorTwinACPTag)$$' -benchtime=3x ./pkg/validate
 	$(GO) test -run='^$$' -bench='^BenchmarkErrorTwin$$' -benchtime=5x ./pkg/validate/rules/arcp
 
 lint:

@@ -570,6 +570,21 @@ func (d *Doc) Members(i int, f func(key string, v int) bool) {
 	}
 }
 
+// MemberBytes is Members with each key as bytes: a slice of the input
+// for a key without escapes (not to be kept past the call, nor changed),
+// so that a caller that only looks a key up allocates nothing.
+func (d *Doc) MemberBytes(i int, f func(key []byte, v int) bool) {
+	if i < 0 || d.nodes[i].kind != Object {
+		return
+	}
+	for k := i + 1; k < int(d.nodes[i].next); k = int(d.nodes[k+1].next) {
+		key, _ := d.StringBytes(k)
+		if !f(key, k+1) {
+			return
+		}
+	}
+}
+
 // Elements calls f with the node of each element of array i until f
 // returns false.
 func (d *Doc) Elements(i int, f func(v int) bool) {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"runtime"
 	"testing"
@@ -206,7 +207,29 @@ func BenchmarkWorkers(b *testing.B) {
 // metric is the twin's time over the valid trace's (goal: at most 2).
 func BenchmarkErrorTwinACP(b *testing.B) {
 	valid := synth.Lines(synth.ACP, benchLines)
-	invalid := bytes.ReplaceAll(valid, []byte(`"sessionId":"`), []byte(`"sessionId":7,"x":"`))
+	benchErrorTwin(b, valid, bytes.ReplaceAll(valid, []byte(`"sessionId":"`), []byte(`"sessionId":7,"x":"`)), benchLines/2)
+}
+
+// BenchmarkErrorTwinACPTag is BenchmarkErrorTwinACP with another twin:
+// every text block's tag misspelt ("type":"txt"), so that every line with
+// a text block fails inside two unions (the session update's and the
+// content block's) and the explanation names the tags allowed. Each
+// text is made unique (its line number in front), as in recorded
+// traffic, so that no two failing values are alike byte for byte.
+func BenchmarkErrorTwinACPTag(b *testing.B) {
+	lines := bytes.SplitAfter(synth.Lines(synth.ACP, benchLines), []byte("\n"))
+	var valid []byte
+	for i, l := range lines {
+		valid = append(valid, bytes.ReplaceAll(l, []byte(`"text":"`), []byte(fmt.Sprintf(`"text":"%d `, i)))...)
+	}
+	invalid := bytes.ReplaceAll(valid, []byte(`"type":"text"`), []byte(`"type":"txt"`))
+	benchErrorTwin(b, valid, invalid, bytes.Count(invalid, []byte(`"txt"`)))
+}
+
+// benchErrorTwin measures valid and invalid traces in paired rounds, the
+// invalid one expected to give at least wantErrors errors; the ratio
+// metric is the median of the rounds' invalid-over-valid times.
+func benchErrorTwin(b *testing.B, valid, invalid []byte, wantErrors int) {
 	e, err := New(Options{Fast: typed.Checker{}})
 	if err != nil {
 		b.Fatal(err)
@@ -222,8 +245,8 @@ func BenchmarkErrorTwinACP(b *testing.B) {
 	if _, n := run(valid); n != 0 {
 		b.Fatalf("the valid trace has %d errors", n)
 	}
-	if _, n := run(invalid); n < benchLines/2 {
-		b.Fatalf("the twin has %d errors for %d lines", n, benchLines)
+	if _, n := run(invalid); n < wantErrors {
+		b.Fatalf("the twin has %d errors for %d lines, want at least %d", n, benchLines, wantErrors)
 	}
 	var tv, ti []time.Duration
 	b.ResetTimer()
@@ -233,5 +256,7 @@ func BenchmarkErrorTwinACP(b *testing.B) {
 		d, _ = run(invalid)
 		ti = append(ti, d)
 	}
+	b.ReportMetric(float64(measure.Median(tv).Nanoseconds())/benchLines, "valid-ns/line")
+	b.ReportMetric(float64(measure.Median(ti).Nanoseconds())/benchLines, "invalid-ns/line")
 	b.ReportMetric(measure.Ratio(ti, tv), "ratio") // the median of the rounds' ratios
 }

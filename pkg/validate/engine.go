@@ -35,6 +35,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/trace"
 	"github.com/agentproto/agentproto/pkg/validate/explain"
@@ -162,11 +164,21 @@ type Engine struct {
 	acpNames func() []string
 	// whole validates every check whole, never split by
 	// protocol.Schemas.Split: the tests compare both ways.
-	whole   bool
+	whole bool
+	// oracle validates failing values with jsonschema/v6 on values built
+	// as map[string]any, as every engine did before explain.ValidateDoc:
+	// the differential tests' reference.
+	oracle  bool
 	known   KnownChecker   // Options.Fast, if it is one
 	dec     DecoderChecker // Options.Fast, if it is one
 	codecs  CodecChecker   // Options.Fast, if it is one
 	schemas *protocol.Schemas
+	// docValidated and docDeclined count the failing values
+	// explain.ValidateDoc judged, and those whose schema it left to
+	// jsonschema/v6, for the tests.
+	docValidated, docDeclined atomic.Int64
+	// memo keeps the document validator's outcomes (nil: none kept).
+	memo *explain.Memo
 }
 
 // New reads the registry and prepares each protocol's rules; no schema is
@@ -180,6 +192,7 @@ func New(opts Options) (*Engine, error) {
 	e := &Engine{
 		opts: opts, workers: opts.Workers, reg: reg, schemas: schemas,
 		docs: explain.NewDocs(schema.Files, schema.IDPrefix),
+		memo: explain.NewMemo(),
 	}
 	for _, p := range registered() {
 		e.rules = append(e.rules, p.rules(reg, schemas))
@@ -940,8 +953,11 @@ func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
 			}
 			continue
 		}
-		// The general path reads built values.
-		ck.Value = valueOf(m, ck)
+		// The general path reads the parsed document (see validateOne);
+		// jsonschema/v6 and a huge line's arrays read built values.
+		if r.e.oracle || len(m.Data) >= bigLine {
+			ck.Value = valueOf(m, ck)
+		}
 		if len(m.Data) >= bigLine {
 			if fs := r.bigArrays(ck, m.Line); len(fs) > 0 {
 				it.out = append(it.out, fs...)
@@ -958,7 +974,7 @@ func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
 		}
 		// Each schema is validated once; an error is explained from
 		// that one validation.
-		narrowErr, done := r.validateParts(ck, r.split(ck), m, d, nil)
+		narrowErr, done := r.validateParts(ck, r.split(ck, m), m, d, nil)
 		if narrowErr == nil {
 			it.nearMisses(ck.Schema, ck)
 			continue
@@ -1098,10 +1114,91 @@ func (r *fileRun) blame(f *Finding, m *protocol.Message) {
 // error; nil when the value is valid.
 type verdict []failure
 
-// failure is a part of a check and its validation error.
+// failure is a part of a check and its validation error. doc, when set,
+// holds the value at its node: err is explain.ValidateDoc's tree of it.
 type failure struct {
-	ck  protocol.Check
-	err error
+	ck   protocol.Check
+	err  error
+	doc  *jsonscan.Doc
+	node int
+	memo *explain.Outcome // err's explanation, kept by the engine's memo
+}
+
+// validateOne validates a check the fast path did not vouch for, from
+// the message's parsed document where the schema allows (see
+// explain.ValidateDoc), else with jsonschema/v6 on the built value; nil
+// when the value is valid.
+func (r *fileRun) validateOne(ck protocol.Check, m *protocol.Message) *failure {
+	if f, decided := r.validateDoc(ck, m); decided {
+		return f
+	}
+	ck.Value = valueOf(m, ck)
+	if err := ck.Schema.Validate(ck.Value); err != nil {
+		return &failure{ck: ck, err: err}
+	}
+	return nil
+}
+
+// remembered is the part's outcome as the engine's memo kept it, if it
+// kept one for a value validated and explained alike; found is false when
+// it did not (or the check is not one it keeps).
+func (r *fileRun) remembered(ck protocol.Check, m *protocol.Message) (f *failure, found bool) {
+	if r.e.memo == nil || r.e.oracle || ck.Skip != nil {
+		return nil, false
+	}
+	sch, err := ck.Schema.Compiled()
+	if err != nil {
+		return nil, false
+	}
+	node := m.Doc.FindPath(ck.Loc)
+	if node < 0 {
+		return nil, false
+	}
+	out, found := r.e.memo.Lookup(ck, sch, &m.Doc, node)
+	if !found || out == nil {
+		return nil, found
+	}
+	return &failure{ck: ck, err: out.Err, memo: out}, true
+}
+
+// validateDoc is validateOne from the message's parsed document, through
+// the engine's memo where the check allows; decided is false when the
+// value is left to jsonschema/v6 (the oracle engine, a schema the
+// document validator does not evaluate, an absent value).
+func (r *fileRun) validateDoc(ck protocol.Check, m *protocol.Message) (f *failure, decided bool) {
+	if r.e.oracle {
+		return nil, false
+	}
+	sch, err := ck.Schema.Compiled()
+	if err != nil {
+		return nil, false
+	}
+	node := m.Doc.FindPath(ck.Loc)
+	if node < 0 {
+		return nil, false
+	}
+	if r.e.memo != nil && ck.Skip == nil {
+		out, ok := r.e.memo.Check(r.x, ck, sch, &m.Doc, node)
+		if !ok {
+			r.e.docDeclined.Add(1)
+			return nil, false
+		}
+		r.e.docValidated.Add(1)
+		if out == nil {
+			return nil, true
+		}
+		return &failure{ck: ck, err: out.Err, memo: out}, true
+	}
+	verr, ok := explain.ValidateDoc(sch, &m.Doc, node)
+	if !ok {
+		r.e.docDeclined.Add(1)
+		return nil, false
+	}
+	r.e.docValidated.Add(1)
+	if verr == nil {
+		return nil, true
+	}
+	return &failure{ck: ck, err: verr, doc: &m.Doc, node: node}, true
 }
 
 // validate validates a check the fast path did not vouch for. A schema
@@ -1110,14 +1207,20 @@ type failure struct {
 // envelope is not validated in its payload too, nor one wrong in a session
 // id in its update. Otherwise the check is validated whole.
 func (r *fileRun) validate(ck protocol.Check, m *protocol.Message, d *wire.Decoder) verdict {
-	v, _ := r.validateParts(ck, r.split(ck), m, d, nil)
+	v, _ := r.validateParts(ck, r.split(ck, m), m, d, nil)
 	return v
 }
 
 // split is the parts of ck (protocol.Schemas.SplitCheck), none when the
 // engine validates checks whole.
-func (r *fileRun) split(ck protocol.Check) []protocol.Check {
+func (r *fileRun) split(ck protocol.Check, m *protocol.Message) []protocol.Check {
 	if r.e.whole {
+		return nil
+	}
+	if ck.Value == nil {
+		if node := m.Doc.FindPath(ck.Loc); node >= 0 {
+			return r.e.schemas.SplitCheckDoc(ck, &m.Doc, node)
+		}
 		return nil
 	}
 	return r.e.schemas.SplitCheck(ck)
@@ -1137,8 +1240,8 @@ type outcome struct {
 // and returns the outcome of each part with the verdict.
 func (r *fileRun) validateParts(ck protocol.Check, parts []protocol.Check, m *protocol.Message, d *wire.Decoder, done []outcome) (verdict, []outcome) {
 	if len(parts) == 0 {
-		if err := ck.Schema.Validate(ck.Value); err != nil {
-			return verdict{{ck, err}}, nil
+		if f := r.validateOne(ck, m); f != nil {
+			return verdict{*f}, nil
 		}
 		return nil, nil
 	}
@@ -1157,10 +1260,17 @@ parts:
 			}
 		}
 		o := outcome{schema: p.Schema, ptr: ptr}
-		if !r.e.fast(p.Schema, ptr, m, d) {
-			if err := p.Schema.Validate(p.Value); err != nil {
-				o.fail = &failure{p, err}
-				v = append(v, *o.fail)
+		if f, found := r.remembered(p, m); found {
+			// What the memo kept is the document validator's own
+			// verdict: the fast path could only agree.
+			if f != nil {
+				o.fail = f
+				v = append(v, *f)
+			}
+		} else if !r.e.fast(p.Schema, ptr, m, d) {
+			if f := r.validateOne(p, m); f != nil {
+				o.fail = f
+				v = append(v, *f)
 			}
 		}
 		outs = append(outs, o)
@@ -1175,7 +1285,7 @@ parts:
 // whole. same reports that the verdict is narrow's own, failure for
 // failure: it explains the same way.
 func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, d *wire.Decoder, narrow verdict, done []outcome) (v verdict, same bool) {
-	parts := r.split(alt)
+	parts := r.split(alt, m)
 	fails := false
 	for _, p := range parts {
 		for _, o := range done {
@@ -1204,6 +1314,17 @@ func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, d *
 func (r *fileRun) explain(v verdict, line int) []Finding {
 	var out []Finding
 	for _, f := range v {
+		if f.memo != nil {
+			for _, fd := range f.memo.Findings {
+				fd.Line = line
+				out = append(out, fd)
+			}
+			continue
+		}
+		if verr, ok := f.err.(*jsonschema.ValidationError); ok && f.doc != nil {
+			out = append(out, r.x.ExplainDoc(f.ck, verr, f.doc, f.node, line)...)
+			continue
+		}
 		out = append(out, r.x.Explain(f.ck, f.err, line)...)
 	}
 	if len(v) > 1 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"slices"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/trace"
+	"github.com/agentproto/agentproto/pkg/validate/internal/synth"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 	"github.com/agentproto/agentproto/pkg/wire"
@@ -42,6 +44,9 @@ func TestVerdictsAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.whole = strings.HasSuffix(name, "whole")
+		// The general engines validate with jsonschema/v6 alone: the
+		// reference the document validator is held to.
+		e.oracle = strings.HasPrefix(name, "general")
 		engines[name] = e
 	}
 	// Each pair: the reference first.
@@ -82,6 +87,12 @@ func TestVerdictsAgree(t *testing.T) {
 		t.Fatalf("only %d mutated messages from %d files: the fixtures were not found", mutants, files)
 	}
 	t.Logf("%d files, %d mutated messages, %d findings, alike four ways", files, mutants, findings)
+	fast := engines["fast"]
+	judged, declined := fast.docValidated.Load(), fast.docDeclined.Load()
+	t.Logf("the document validator judged %d failing values and left %d to jsonschema/v6", judged, declined)
+	if judged < 1000 || declined*100 > judged {
+		t.Errorf("the document validator judged %d failing values and left %d to jsonschema/v6: it does not carry the error path", judged, declined)
+	}
 }
 
 // firstLines returns up to n lines of a trace, read as the engine reads it.
@@ -335,5 +346,146 @@ func TestFastCheckerInterfaces(t *testing.T) {
 	}
 	if findings < 100 {
 		t.Fatalf("only %d findings over the fixtures: they do not exercise the error path", findings)
+	}
+}
+
+// TestMemoAgrees holds the engine's memo of explanations (explain.Memo)
+// to jsonschema/v6: every fixture's first lines with each string value
+// changed in turn, and their one-member mutations as they are and with
+// all their strings changed, so that many values share a skeleton and
+// differ in strings some of which the validation reads (a tag, an enum
+// value) and some not (free text). The engine with the memo must report
+// what v6 alone reports, finding for finding, and the memo must have
+// answered for many of them.
+func TestMemoAgrees(t *testing.T) {
+	oracle, err := New(Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle.oracle = true
+	fast, err := New(Options{Fast: typed.Checker{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	for _, p := range traceFiles(t, fixturesDir) {
+		var buf bytes.Buffer
+		for _, l := range firstLines(t, p, 4) {
+			// The line with each string changed in turn, then each
+			// mutation as it is and with all its strings changed.
+			variants := append([][]byte{l}, restrings(l, false)...)
+			for _, m := range mutations(l) {
+				variants = append(variants, m)
+				variants = append(variants, restrings(m, true)...)
+			}
+			for _, r := range variants {
+				buf.Write(r)
+				buf.WriteByte('\n')
+				lines++
+			}
+		}
+		if buf.Len() == 0 {
+			continue
+		}
+		run := func(e *Engine) []Finding {
+			var out []Finding
+			if _, err := e.Check(context.Background(), p, bytes.NewReader(buf.Bytes()), FileOptions{}, func(f Finding) { out = append(out, f) }); err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+		if d := cmp.Diff(run(oracle), run(fast)); d != "" {
+			t.Errorf("%s restrung: the memo changes the findings (-v6 +memo):\n%s", p, d)
+		}
+	}
+	hits := fast.memo.Hits()
+	t.Logf("%d lines; the memo answered for %d values", lines, hits)
+	if hits < 500 {
+		t.Errorf("the memo answered for only %d values of %d lines: the test does not exercise it", hits, lines)
+	}
+}
+
+// restrings returns the line with each string value, at any depth, given
+// other contents in turn; or, if all, once with every one changed.
+func restrings(line []byte, all bool) [][]byte {
+	v, err := jsonscan.Parse(line, 0)
+	if err != nil {
+		return nil
+	}
+	var out [][]byte
+	emit := func() {
+		if b, err := json.Marshal(v); err == nil {
+			out = append(out, b)
+		}
+	}
+	var walk func(cur any, set func(any), all bool)
+	walk = func(cur any, set func(any), all bool) {
+		switch x := cur.(type) {
+		case string:
+			if set != nil {
+				set(x + "x")
+				if !all {
+					emit()
+					set(x)
+				}
+			}
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				walk(x[k], func(n any) { x[k] = n }, all)
+			}
+		case []any:
+			for i := range x {
+				walk(x[i], func(n any) { x[i] = n }, all)
+			}
+		}
+	}
+	walk(v, nil, all)
+	if all {
+		emit()
+	}
+	return out
+}
+
+// TestMemoQuotesEachValue: values that fail alike but quote different
+// contents (a number that is not an integer, an enum value, a misspelt
+// tag) each get their own sentence from the memo, as from v6.
+func TestMemoQuotesEachValue(t *testing.T) {
+	head := string(synth.Lines(synth.ACP, 4))
+	var sb strings.Builder
+	sb.WriteString(head)
+	for _, v := range []string{"4.5", "3.25", "1e400", "-0.5"} {
+		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"tool_call","toolCallId":"c","title":"t","kind":"read","status":"pending","locations":[{"path":"/a","line":%s}]}}}`+"\n", v)
+	}
+	for _, v := range []string{"hgh", "lw", "medium", "urgent"} {
+		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"plan","entries":[{"content":"x","priority":%q,"status":"pending"}]}}}`+"\n", v)
+	}
+	for _, v := range []string{"txt", "imag", "audio", "resource_lnk"} {
+		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"agent_message_chunk","content":{"type":%q,"text":"x"}}}}`+"\n", v)
+	}
+	oracle, err := New(Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle.oracle = true
+	fast, err := New(Options{Fast: typed.Checker{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(e *Engine) []Finding {
+		var out []Finding
+		if _, err := e.Check(context.Background(), "t", strings.NewReader(sb.String()), FileOptions{}, func(f Finding) { out = append(out, f) }); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	// Twice through the memo: the second pass is answered from it.
+	want := run(oracle)
+	for range 2 {
+		if d := cmp.Diff(want, run(fast)); d != "" {
+			t.Errorf("the memo changes the findings (-v6 +memo):\n%s", d)
+		}
+	}
+	if len(want) < 8 {
+		t.Fatalf("only %d findings: the lines do not fail", len(want))
 	}
 }

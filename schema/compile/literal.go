@@ -98,3 +98,11 @@ func (k *NotIntegerLiteral) LocalizedString(p *message.Printer) string {
 	}
 	return p.Sprintf("%s has a fraction or an exponent: serde_json reads it as a float and rejects it for an integer; write the integer without them", lit)
 }
+
+// IsIntegerLiteralExt reports whether ext is IntegerLiteral as compiled
+// into a schema (jsonschema.Schema.Extensions), so that a validator of
+// its own can apply it: IsIntegerLiteral, reported as NotIntegerLiteral.
+func IsIntegerLiteralExt(ext jsonschema.SchemaExt) bool {
+	_, ok := ext.(integerLiteral)
+	return ok
+}

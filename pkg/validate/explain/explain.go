@@ -22,6 +22,7 @@ import (
 	"golang.org/x/text/language"
 	xmessage "golang.org/x/text/message"
 
+	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/pkg/validate/internal/suggest"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
@@ -98,10 +99,23 @@ func (e *Explainer) Explain(ck protocol.Check, err error, line int) []finding.Fi
 	if !errors.As(err, &verr) {
 		return []finding.Finding{{Line: line, Severity: finding.Error, Rule: finding.RuleSchema, Pointer: protocol.Pointer(ck.Loc), Message: err.Error()}}
 	}
+	return e.explainTree(ck, verr, line, func(loc []string) any { return protocol.Lookup(ck.Value, loc) })
+}
+
+// explainTree explains an error tree of the check's value, which at
+// gives the parts of.
+func (e *Explainer) explainTree(ck protocol.Check, verr *jsonschema.ValidationError, line int, at func(loc []string) any) []finding.Finding {
+	return e.explainTreeContent(ck, verr, line, at, nil)
+}
+
+// explainTreeContent is explainTree telling content of the values whose
+// contents a sentence quotes (see explainer.content).
+func (e *Explainer) explainTreeContent(ck protocol.Check, verr *jsonschema.ValidationError, line int, at func(loc []string) any, content func(loc []string)) []finding.Finding {
 	e.docs.load()
 	x := newExplainer(e.proto, e.docs.titles, e.docs.docs)
+	x.content = content
 	var out []finding.Finding
-	for _, is := range x.explain(verr, ck.Value) {
+	for _, is := range x.explain(verr, at) {
 		if ck.Skip != nil && ck.Skip(is.loc) {
 			continue
 		}
@@ -123,6 +137,10 @@ type explainer struct {
 	titles  map[string]string // schema file URL -> root title
 	docs    map[string]any    // schema file URL -> document
 	printer *xmessage.Printer // made when a kind without its own sentence first needs it
+	// content, when set, is told of every value whose contents (not only
+	// its shape) a sentence quotes beyond the failed keywords' own (see
+	// Memo).
+	content func(loc []string)
 }
 
 func newExplainer(proto string, titles map[string]string, docs map[string]any) *explainer {
@@ -141,8 +159,8 @@ func (x *explainer) schemaAt(schemaURL string) map[string]any {
 }
 
 // explain returns the leaf causes of err, deduplicated, in a stable order.
-func (x *explainer) explain(err *jsonschema.ValidationError, value any) []issue {
-	out := x.collect(err, value)
+func (x *explainer) explain(err *jsonschema.ValidationError, at func([]string) any) []issue {
+	out := x.collect(err, at)
 	seen := make(map[string]bool, len(out))
 	uniq := out[:0]
 	for _, is := range out {
@@ -157,11 +175,11 @@ func (x *explainer) explain(err *jsonschema.ValidationError, value any) []issue 
 	return uniq
 }
 
-func (x *explainer) collect(e *jsonschema.ValidationError, value any) []issue {
+func (x *explainer) collect(e *jsonschema.ValidationError, at func([]string) any) []issue {
 	switch k := e.ErrorKind.(type) {
 	case *kind.OneOf:
 		if len(k.Subschemas) >= 2 {
-			if o, ok := protocol.Lookup(value, e.InstanceLocation).(map[string]any); ok && o["jsonrpc"] != nil {
+			if o, ok := at(e.InstanceLocation).(map[string]any); ok && o["jsonrpc"] != nil {
 				_, res := o["result"]
 				_, er := o["error"]
 				if res && er {
@@ -170,13 +188,13 @@ func (x *explainer) collect(e *jsonschema.ValidationError, value any) []issue {
 			}
 			return []issue{{e.InstanceLocation, fmt.Sprintf("matches more than one alternative of %s (numbers %d and %d); it must match exactly one (%s)", x.name(e.SchemaURL), k.Subschemas[0], k.Subschemas[1], x.where(e.SchemaURL))}}
 		}
-		return x.union(e, value)
+		return x.union(e, at)
 	case *kind.AnyOf:
-		return x.union(e, value)
+		return x.union(e, at)
 	}
 	if len(e.Causes) == 0 {
-		out := x.leaf(e, value)
-		if cond := x.condition(e, value); cond != "" {
+		out := x.leaf(e, at)
+		if cond := x.condition(e, at); cond != "" {
 			for i := range out {
 				out[i].msg = withCondition(out[i].msg, cond)
 			}
@@ -185,15 +203,27 @@ func (x *explainer) collect(e *jsonschema.ValidationError, value any) []issue {
 	}
 	var out []issue
 	for _, c := range e.Causes {
-		out = append(out, x.collect(c, value)...)
+		out = append(out, x.collect(c, at)...)
 	}
 	return out
 }
 
-// branch is one failed alternative of a union.
+// branch is one failed alternative of a union. Its issues are made only
+// when the union's explanation needs them (issuesOf): most alternatives
+// lose on their tag, and explaining each would cost more than the rest
+// of the line.
 type branch struct {
+	cause  *jsonschema.ValidationError
 	issues []issue
+	made   bool
 	leaves []*jsonschema.ValidationError
+}
+
+func (x *explainer) issuesOf(b *branch, at func([]string) any) []issue {
+	if !b.made {
+		b.issues, b.made = x.collect(b.cause, at), true
+	}
+	return b.issues
 }
 
 func leaves(e *jsonschema.ValidationError, out []*jsonschema.ValidationError) []*jsonschema.ValidationError {
@@ -210,36 +240,16 @@ func leaves(e *jsonschema.ValidationError, out []*jsonschema.ValidationError) []
 // union whose tag matches one alternative is explained by that alternative
 // alone; a tag matching none gives one finding listing the allowed tags;
 // otherwise the alternative that came closest explains the failure.
-func (x *explainer) union(e *jsonschema.ValidationError, value any) []issue {
+func (x *explainer) union(e *jsonschema.ValidationError, at func([]string) any) []issue {
 	loc := e.InstanceLocation
 	if len(e.Causes) == 0 {
 		return []issue{{loc, fmt.Sprintf("matches none of the alternatives of %s", x.where(e.SchemaURL))}}
 	}
 	bs := make([]branch, len(e.Causes))
 	for i, c := range e.Causes {
-		bs[i] = branch{issues: x.collect(c, value), leaves: leaves(c, nil)}
+		bs[i] = branch{cause: c, leaves: leaves(c, nil)}
 	}
-	// Per branch: the child properties where a const or enum failed, and
-	// whether the value itself has the wrong type or value.
-	tagFails := make([]map[string]*jsonschema.ValidationError, len(bs))
-	selfFail := make([]bool, len(bs))
-	for i, b := range bs {
-		tagFails[i] = map[string]*jsonschema.ValidationError{}
-		for _, l := range b.leaves {
-			switch l.ErrorKind.(type) {
-			case *kind.Const, *kind.Enum:
-				if len(l.InstanceLocation) == len(loc)+1 && protocol.HasPrefix(l.InstanceLocation, loc) {
-					tagFails[i][l.InstanceLocation[len(loc)]] = l
-				} else if len(l.InstanceLocation) == len(loc) {
-					selfFail[i] = true
-				}
-			case *kind.Type:
-				if len(l.InstanceLocation) == len(loc) {
-					selfFail[i] = true
-				}
-			}
-		}
-	}
+	tagFails, selfFail := branchFails(bs, loc)
 	// A property on which every alternative failed a const is a tag no
 	// alternative accepts.
 	if tag, ok := commonTag(tagFails); ok {
@@ -261,25 +271,7 @@ func (x *explainer) union(e *jsonschema.ValidationError, value any) []issue {
 		tloc := append(append([]string(nil), loc...), tag)
 		return []issue{{tloc, fmt.Sprintf("%s is not one of %s%s (%s)", protocol.Display(got), strings.Join(want, ", "), didYouMean(got, want), x.where(e.SchemaURL))}}
 	}
-	// Alternatives that lost on a discriminating property or on the value's
-	// own type are out of the running.
-	var plausible []int
-	for i := range bs {
-		if selfFail[i] {
-			continue
-		}
-		lost := false
-		for p := range tagFails[i] {
-			for j := range bs {
-				if _, failed := tagFails[j][p]; !failed {
-					lost = true // another alternative accepts this property's value
-				}
-			}
-		}
-		if !lost {
-			plausible = append(plausible, i)
-		}
-	}
+	plausible := plausibleOf(tagFails, selfFail)
 	if len(plausible) == 0 {
 		// Every alternative rejects the value itself: list what the
 		// alternatives accept, values (a closed enum written as consts)
@@ -323,7 +315,7 @@ func (x *explainer) union(e *jsonschema.ValidationError, value any) []issue {
 			msg += didYouMean(got, values)
 			return []issue{{loc, fmt.Sprintf("%s (%s)", msg, x.where(e.SchemaURL))}}
 		case all && len(types) > 0 && gotType == "number" && contains(types, "integer"):
-			return []issue{{loc, fmt.Sprintf("wrong type: got %s, a number with a fraction or an exponent; want %s (%s)", protocol.Display(protocol.Lookup(value, loc)), listOr(types), x.where(e.SchemaURL))}}
+			return []issue{{loc, fmt.Sprintf("wrong type: got %s, a number with a fraction or an exponent; want %s (%s)", protocol.Display(at(loc)), listOr(types), x.where(e.SchemaURL))}}
 		case all && len(types) > 0:
 			return []issue{{loc, fmt.Sprintf("wrong type: got %s, want %s (%s)", gotType, listOr(types), x.where(e.SchemaURL))}}
 		}
@@ -333,11 +325,104 @@ func (x *explainer) union(e *jsonschema.ValidationError, value any) []issue {
 	}
 	best := plausible[0]
 	for _, i := range plausible[1:] {
-		if len(bs[i].issues) < len(bs[best].issues) {
+		if len(x.issuesOf(&bs[i], at)) < len(x.issuesOf(&bs[best], at)) {
 			best = i
 		}
 	}
-	return bs[best].issues
+	return x.issuesOf(&bs[best], at)
+}
+
+// branchFails reads, per failed alternative of a union at loc, the child
+// properties where a const or enum failed, and whether the value itself
+// has the wrong type or value.
+func branchFails(bs []branch, loc []string) ([]map[string]*jsonschema.ValidationError, []bool) {
+	tagFails := make([]map[string]*jsonschema.ValidationError, len(bs))
+	selfFail := make([]bool, len(bs))
+	for i, b := range bs {
+		for _, l := range b.leaves {
+			switch l.ErrorKind.(type) {
+			case *kind.Const, *kind.Enum:
+				if len(l.InstanceLocation) == len(loc)+1 && protocol.HasPrefix(l.InstanceLocation, loc) {
+					if tagFails[i] == nil {
+						tagFails[i] = map[string]*jsonschema.ValidationError{}
+					}
+					tagFails[i][l.InstanceLocation[len(loc)]] = l
+				} else if len(l.InstanceLocation) == len(loc) {
+					selfFail[i] = true
+				}
+			case *kind.Type:
+				if len(l.InstanceLocation) == len(loc) {
+					selfFail[i] = true
+				}
+			}
+		}
+	}
+	return tagFails, selfFail
+}
+
+// plausibleOf lists the alternatives still in the running: those that
+// lost neither on a discriminating property nor on the value's own type.
+func plausibleOf(tagFails []map[string]*jsonschema.ValidationError, selfFail []bool) []int {
+	// How many alternatives failed on each property: one that not all
+	// failed on is accepted by another alternative.
+	var fails map[string]int
+	for _, tf := range tagFails {
+		for p := range tf {
+			if fails == nil {
+				fails = map[string]int{}
+			}
+			fails[p]++
+		}
+	}
+	var plausible []int
+	for i := range tagFails {
+		if selfFail[i] {
+			continue
+		}
+		lost := false
+		for p := range tagFails[i] {
+			if fails[p] < len(tagFails) {
+				lost = true // another alternative accepts this property's value
+				break
+			}
+		}
+		if !lost {
+			plausible = append(plausible, i)
+		}
+	}
+	return plausible
+}
+
+// explained lists the failed alternatives of a union at loc (causes, one
+// per alternative) whose issues union reads to explain it: none when the
+// tag matches no alternative or every alternative rejects the value
+// itself, else those in the running, else all. union reads nothing else
+// of the others below loc's members.
+func explained(causes []*jsonschema.ValidationError, loc []string) []int {
+	if len(causes) == 0 {
+		return nil
+	}
+	bs := make([]branch, len(causes))
+	for i, c := range causes {
+		bs[i] = branch{cause: c, leaves: leaves(c, nil)}
+	}
+	tagFails, selfFail := branchFails(bs, loc)
+	if _, ok := commonTag(tagFails); ok {
+		return nil
+	}
+	if plausible := plausibleOf(tagFails, selfFail); len(plausible) > 0 {
+		return plausible
+	}
+	all := make([]int, len(causes))
+	for i := range causes {
+		if !selfFail[i] {
+			for j := range all {
+				all[j] = j
+			}
+			return all
+		}
+	}
+	return nil // every alternative rejects the value itself
 }
 
 func commonTag(tagFails []map[string]*jsonschema.ValidationError) (string, bool) {
@@ -374,10 +459,10 @@ func appendUniq(list []string, s string) []string {
 }
 
 // leaf explains one failed keyword: one issue, or one per missing field.
-func (x *explainer) leaf(e *jsonschema.ValidationError, value any) []issue {
+func (x *explainer) leaf(e *jsonschema.ValidationError, at func([]string) any) []issue {
 	loc := e.InstanceLocation
 	if k, ok := e.ErrorKind.(*kind.Required); ok {
-		obj, _ := protocol.Lookup(value, loc).(map[string]any)
+		obj, _ := at(loc).(map[string]any)
 		out := make([]issue, 0, len(k.Missing))
 		for _, m := range k.Missing {
 			s := fmt.Sprintf("missing required field %q", m)
@@ -389,10 +474,10 @@ func (x *explainer) leaf(e *jsonschema.ValidationError, value any) []issue {
 		}
 		return out
 	}
-	return []issue{x.leafOne(e, value)}
+	return []issue{x.leafOne(e, at)}
 }
 
-func (x *explainer) leafOne(e *jsonschema.ValidationError, value any) issue {
+func (x *explainer) leafOne(e *jsonschema.ValidationError, at func([]string) any) issue {
 	loc := e.InstanceLocation
 	where := x.where(e.SchemaURL)
 	switch k := e.ErrorKind.(type) {
@@ -400,7 +485,7 @@ func (x *explainer) leafOne(e *jsonschema.ValidationError, value any) issue {
 		if k.Got == "number" && contains(k.Want, "integer") {
 			// 4.5 where an integer is allowed: "got number, want
 			// integer" reads as a contradiction.
-			return issue{loc, fmt.Sprintf("wrong type: got %s, a number with a fraction or an exponent; want %s (%s)", protocol.Display(protocol.Lookup(value, loc)), listOr(k.Want), where)}
+			return issue{loc, fmt.Sprintf("wrong type: got %s, a number with a fraction or an exponent; want %s (%s)", protocol.Display(at(loc)), listOr(k.Want), where)}
 		}
 		return issue{loc, fmt.Sprintf("wrong type: got %s, want %s (%s)", k.Got, listOr(k.Want), where)}
 	case *kind.Enum:
@@ -542,7 +627,7 @@ func formatHint(format string) string {
 // selected it, with the values the message actually has: `code is
 // "LEASE_EXPIRED"`. It returns "" for a keyword outside one, or an if it
 // cannot put in words.
-func (x *explainer) condition(e *jsonschema.ValidationError, value any) string {
+func (x *explainer) condition(e *jsonschema.ValidationError, at func([]string) any) string {
 	file, frag, _ := strings.Cut(e.SchemaURL, "#")
 	toks := protocol.SplitPointer(frag)
 	for i := len(toks) - 1; i > 0; i-- {
@@ -558,8 +643,15 @@ func (x *explainer) condition(e *jsonschema.ValidationError, value any) string {
 		if depth > len(e.InstanceLocation) {
 			return ""
 		}
-		obj, _ := protocol.Lookup(value, e.InstanceLocation[:len(e.InstanceLocation)-depth]).(map[string]any)
+		objLoc := e.InstanceLocation[:len(e.InstanceLocation)-depth]
+		obj, _ := at(objLoc).(map[string]any)
 		desc := describeIf(ifs, obj)
+		if x.content != nil && desc != "" {
+			props, _ := ifs["properties"].(map[string]any)
+			for n := range props {
+				x.content(append(append([]string(nil), objLoc...), n))
+			}
+		}
 		if desc == "" {
 			return ""
 		}
@@ -677,4 +769,20 @@ func bare(v any) string {
 		return s
 	}
 	return protocol.Display(v)
+}
+
+// ExplainDoc is Explain for err, the error tree ValidateDoc gave for node i
+// of d, which holds the check's value: the values the sentences quote are
+// built from the document, only where a sentence needs one.
+func (e *Explainer) ExplainDoc(ck protocol.Check, err *jsonschema.ValidationError, d *jsonscan.Doc, i int, line int) []finding.Finding {
+	if err == nil {
+		return nil
+	}
+	return e.explainTree(ck, err, line, func(loc []string) any {
+		n := i
+		for _, tok := range loc {
+			n = d.Child(n, tok)
+		}
+		return d.Value(n)
+	})
 }

@@ -48,6 +48,9 @@ func (s *Schema) compiled() (*jsonschema.Schema, error) {
 	return s.s, s.err
 }
 
+// Compiled returns the compiled schema, compiling it once.
+func (s *Schema) Compiled() (*jsonschema.Schema, error) { return s.compiled() }
+
 // sub returns a Schema for an already compiled part of s.
 func (s *Schema) sub(part *jsonschema.Schema) *Schema {
 	c := &Schema{ID: s.ID, set: s.set, s: part, shapes: s.shapes}

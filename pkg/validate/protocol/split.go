@@ -91,6 +91,40 @@ func (s *Schemas) SplitCheck(ck Check) []Check {
 	return parts
 }
 
+// SplitCheckDoc is SplitCheck for a check whose value is node i of d
+// rather than a built value: the parts' values are left for the caller
+// to read from d at their locations (their Value is nil).
+func (s *Schemas) SplitCheckDoc(ck Check, d *jsonscan.Doc, i int) []Check {
+	if d.Type(i) != jsonscan.Object || ck.Schema == nil {
+		return nil
+	}
+	sch := ck.Schema
+	sch.splitOnce.Do(func() { sch.split = s.Split(sch.ID) })
+	sp := sch.split
+	if sp == nil {
+		return nil
+	}
+	for _, name := range sp.objects {
+		if m := d.Member(i, name); m >= 0 && d.Type(m) != jsonscan.Object {
+			return nil
+		}
+	}
+	base := ck.Pointer()
+	parts := make([]Check, 1, 1+len(sp.names))
+	parts[0] = Check{Schema: sp.Rest, Loc: ck.Loc, Ptr: base, Skip: ck.Skip}
+	for k, name := range sp.names {
+		if d.Member(i, name) < 0 {
+			continue
+		}
+		p := Check{Schema: sp.schemas[k], Loc: append(append([]string(nil), ck.Loc...), name), Ptr: base + "/" + jsonscan.EscapePointer(name)}
+		if skip := ck.Skip; skip != nil {
+			p.Skip = func(l []string) bool { return skip(append([]string{name}, l...)) }
+		}
+		parts = append(parts, p)
+	}
+	return parts
+}
+
 func (s *Schemas) split(id string) *Split {
 	file, frag, _ := strings.Cut(id, "#")
 	doc, err := s.doc(file)

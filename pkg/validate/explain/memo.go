@@ -1,0 +1,287 @@
+package explain
+
+import (
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/pkg/validate/finding"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/schema/compile"
+)
+
+// Memo keeps the outcomes of ValidateDoc and their explanations, so that
+// thousands of values that fail the same way are explained once. A value
+// is known by its skeleton (its shape, member names, booleans and nulls:
+// everything but the contents of its strings and numbers) and by the
+// contents of the strings and numbers the validation and the explanation
+// read (a const, an enum, a pattern, a format, a length, an integer or a
+// bound checked, a condition's value). What ValidateDoc and the
+// explainer do with a value depends on nothing else of it, so a value
+// that agrees with a kept one on its skeleton and on what that one's
+// validation read is validated and explained the same way: the
+// validation reads the same strings and numbers in the same order and
+// finds them alike. A message's free text (a streamed chunk, an id,
+// a path) is in no key.
+//
+// A Memo holds at most a fixed number of outcomes, each of bounded size
+// (see memoMax), and starts again empty when full, so its memory is
+// bounded whatever the trace. It is safe for concurrent use.
+type Memo struct {
+	mu    sync.Mutex
+	kept  map[place]map[string][]*Outcome // by skeleton
+	count int
+	hits  int
+}
+
+// memoMax bounds the outcomes a Memo keeps, memoVariants those of one
+// skeleton (values that differ in a string the validation read),
+// memoSkeleton the size of a skeleton worth keeping, and memoContents and
+// memoFindings what one outcome may hold of read strings (bytes) and of
+// findings: at most about 12 MB in all.
+const (
+	memoMax      = 1024
+	memoVariants = 16
+	memoSkeleton = 4 << 10
+	memoContents = 4 << 10
+	memoFindings = 32
+)
+
+// place is a schema applied at a place in messages: findings point
+// there.
+type place struct {
+	sch *jsonschema.Schema
+	ptr string
+}
+
+// Outcome is a value's validation and explanation, kept by a Memo. It is
+// read-only once made.
+type Outcome struct {
+	// Err is ValidateDoc's error tree; nil when the value is valid.
+	Err *jsonschema.ValidationError
+	// Findings explain Err, with line 0.
+	Findings []finding.Finding
+	reads    []read   // what was read, by node offset from the value's
+	contents []string // and the contents read (for reads of contents)
+}
+
+// NewMemo returns an empty Memo.
+func NewMemo() *Memo { return &Memo{kept: map[place]map[string][]*Outcome{}} }
+
+// Check validates node i of d (the value of ck, whose Skip must be nil)
+// against sch with ValidateDoc and explains a failure, or returns the
+// outcome of a value it kept that is validated and explained the same
+// way. ok is false when ValidateDoc leaves the schema to jsonschema/v6;
+// a nil Outcome means the value is valid.
+func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc, i int) (out *Outcome, ok bool) {
+	at := place{sch, ck.Pointer()}
+	skel, fits := skeleton(d, i, make([]byte, 0, 256))
+	if fits {
+		if o, found := m.find(at, skel, d, i); found {
+			return o, true
+		}
+	}
+	var reads []read
+	v := docValidator{d: d, limit: -1, shallow: -1, reads: &reads}
+	verr, ok := v.validateRoot(sch, i)
+	if !ok {
+		return nil, false
+	}
+	o := &Outcome{Err: verr}
+	if verr != nil {
+		resolve := func(loc []string) int {
+			n := i
+			for _, tok := range loc {
+				n = d.Child(n, tok)
+			}
+			return n
+		}
+		o.Findings = x.explainTreeContent(ck, verr, 0,
+			func(loc []string) any { return d.Value(resolve(loc)) },
+			func(loc []string) {
+				if n := resolve(loc); n >= 0 {
+					readTree(d, n, &reads)
+				}
+			})
+	}
+	if !fits || len(o.Findings) > memoFindings {
+		if verr == nil {
+			return nil, true
+		}
+		return o, true
+	}
+	slices.SortStableFunc(reads, func(a, b read) int { return a.node - b.node })
+	reads = slices.Compact(reads)
+	o.reads = make([]read, len(reads))
+	o.contents = make([]string, len(reads))
+	size := 0
+	for k, r := range reads {
+		n := r.node
+		r.node -= i
+		o.reads[k] = r
+		if r.pattern != nil || r.format != nil || r.as != 0 {
+			continue
+		}
+		if d.Type(n) == jsonscan.Number {
+			o.contents[k] = string(d.Raw(n))
+		} else {
+			o.contents[k], _ = d.String(n)
+		}
+		size += len(o.contents[k])
+	}
+	if size > memoContents {
+		if verr == nil {
+			return nil, true
+		}
+		return o, true
+	}
+	m.mu.Lock()
+	if m.count >= memoMax {
+		// Full: start again, so that the failures of a later part of
+		// the trace are kept rather than those it began with.
+		clear(m.kept)
+		m.count = 0
+	}
+	if byShape := m.kept[at]; len(byShape[string(skel)]) < memoVariants {
+		if byShape == nil {
+			byShape = map[string][]*Outcome{}
+			m.kept[at] = byShape
+		}
+		byShape[string(skel)] = append(byShape[string(skel)], o)
+		m.count++
+	}
+	m.mu.Unlock()
+	if verr == nil {
+		return nil, true
+	}
+	return o, true
+}
+
+// Lookup returns the outcome kept for a value that is validated and
+// explained as node i of d (the value of ck) against sch would be, if
+// there is one; a nil Outcome means the value is valid. It costs a walk
+// of the value's shape when something is kept for the schema at ck's
+// place, and nothing else: a caller may ask it before a costlier check.
+func (m *Memo) Lookup(ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc, i int) (out *Outcome, found bool) {
+	at := place{sch, ck.Pointer()}
+	m.mu.Lock()
+	_, some := m.kept[at]
+	m.mu.Unlock()
+	if !some {
+		// Nothing kept here: no walk.
+		return nil, false
+	}
+	skel, fits := skeleton(d, i, make([]byte, 0, 256))
+	if !fits {
+		return nil, false
+	}
+	return m.find(at, skel, d, i)
+}
+
+func (m *Memo) find(at place, skel []byte, d *jsonscan.Doc, i int) (*Outcome, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, o := range m.kept[at][string(skel)] {
+		if o.matches(d, i) {
+			m.hits++
+			if o.Err == nil {
+				return nil, true
+			}
+			return o, true
+		}
+	}
+	return nil, false
+}
+
+// matches reports whether node i of d holds, at the strings o's value
+// had read, what they held there (its skeleton being the same).
+func (o *Outcome) matches(d *jsonscan.Doc, i int) bool {
+	for k, r := range o.reads {
+		n := i + r.node
+		switch {
+		case r.as != 0:
+			if d.Type(n) != jsonscan.Number {
+				return false
+			}
+			raw := d.Raw(n)
+			if r.as == readInteger && isInteger(raw) != r.ok || r.as == readLiteral && compile.IsIntegerLiteral(string(raw)) != r.ok {
+				return false
+			}
+			continue
+		case r.pattern != nil || r.format != nil:
+			str, ok := d.String(n)
+			if !ok {
+				return false
+			}
+			if r.pattern != nil && r.pattern.MatchString(str) != r.ok || r.format != nil && (r.format.Validate(str) == nil) != r.ok {
+				return false
+			}
+			continue
+		}
+		if d.Type(n) == jsonscan.Number {
+			if string(d.Raw(n)) != o.contents[k] {
+				return false
+			}
+		} else if !d.StringIs(n, o.contents[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Hits is how many values a kept outcome answered for.
+func (m *Memo) Hits() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.hits
+}
+
+// Valid reports whether the outcome is that of a valid value.
+func (o *Outcome) Valid() bool { return o == nil || o.Err == nil }
+
+// skeleton appends to b the shape of node i of d: kinds, member names,
+// booleans and nulls, but not the contents of strings and numbers; fits is
+// false when it would outgrow memoSkeleton.
+func skeleton(d *jsonscan.Doc, i int, b []byte) ([]byte, bool) {
+	fits := true
+	var walk func(i int)
+	walk = func(i int) {
+		if len(b) > memoSkeleton {
+			fits = false
+			return
+		}
+		switch d.Type(i) {
+		case jsonscan.Object:
+			b = append(b, '{')
+			d.MemberBytes(i, func(key []byte, m int) bool {
+				b = strconv.AppendInt(b, int64(len(key)), 10)
+				b = append(b, ':')
+				b = append(b, key...)
+				walk(m)
+				return fits
+			})
+			b = append(b, '}')
+		case jsonscan.Array:
+			b = append(b, '[')
+			d.Elements(i, func(e int) bool { walk(e); return fits })
+			b = append(b, ']')
+		case jsonscan.String:
+			b = append(b, 's')
+		case jsonscan.Number:
+			b = append(b, 'n')
+		case jsonscan.Bool:
+			if t, _ := d.Bool(i); t {
+				b = append(b, 't')
+			} else {
+				b = append(b, 'f')
+			}
+		case jsonscan.Null:
+			b = append(b, 'z')
+		}
+	}
+	walk(i)
+	return b, fits && len(b) <= memoSkeleton
+}
