@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
@@ -33,6 +34,10 @@ const (
 	quietCancelled
 	quietLoaded
 )
+
+// maxAsks bounds the requests a turn is known to wait on; past it, later
+// ones are not checked against a cancel.
+const maxAsks = 256
 
 // turnState is what a session's turns and replays have left to check.
 type turnState struct {
@@ -81,7 +86,7 @@ func (s *state) Peers() []finding.Peer {
 	for _, p := range []struct {
 		side string
 		info any
-	}{{sideClient, protocol.At(s.clientInit, "/clientInfo")}, {sideAgent, protocol.At(s.agentInit, "/agentInfo")}} {
+	}{{sideClient, infoOf(s.clientInit, "clientInfo")}, {sideAgent, infoOf(s.agentInit, "agentInfo")}} {
 		info, ok := p.info.(map[string]any)
 		if !ok {
 			continue
@@ -96,12 +101,25 @@ func (s *state) Peers() []finding.Peer {
 	return out
 }
 
-// clip bounds a name the trace gives.
-func clip(s string) string {
-	if len(s) > protocol.MaxEcho {
-		return s[:protocol.MaxEcho] + "…"
+// infoOf returns the implementation member of an initialize message:
+// v1's clientInfo or agentInfo, v2's info.
+func infoOf(init map[string]any, v1 string) any {
+	if info, ok := init[v1]; ok {
+		return info
 	}
-	return s
+	return init["info"]
+}
+
+// clip bounds a name the trace gives, on a character boundary.
+func clip(s string) string {
+	if len(s) <= protocol.MaxEcho {
+		return s
+	}
+	n := protocol.MaxEcho
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // turns returns the turn state of the session sid, nil if the session is
@@ -168,7 +186,7 @@ func (s *state) behaviour(m *protocol.Message, eff *method, req *request) {
 	}
 	if ef.CancelledOutcome != nil && ef.Session != "" && req != nil {
 		if sid, ok := m.String(ef.Session); ok {
-			if ts := s.turns(sid); ts != nil && ts.turn != nil {
+			if ts := s.turns(sid); ts != nil && ts.turn != nil && len(ts.asks) < maxAsks {
 				ts.asks = append(ts.asks, req)
 			}
 		}
