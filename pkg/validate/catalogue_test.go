@@ -136,7 +136,7 @@ var exampleVersions = []string{"v1", "v1-unstable", "v2", "v2-unstable"}
 // skipExample: rows whose examples cannot stand as a trace on their own.
 func skipExample(q *registry.Requirement) bool {
 	switch q.ID {
-	case "acp.transport.utf8", "acp.transport.agent-stdout-only-acp", "acp.transport.client-stdin-only-acp":
+	case "acp.transport.utf8", "acp.transport.agent-stdout-only-acp", "acp.transport.client-stdin-only-acp", "acp.transport.no-embedded-newline":
 		// Invalid bytes and log lines cannot be written as the JSON
 		// values an example holds; the fixtures of the json rule have
 		// them.

@@ -128,6 +128,22 @@ type ACPEffects struct {
 	TurnState   *ACPTurnState `json:"turn_state"`
 	MessageID   string        `json:"message_id"`
 	UserMessage *ACPMessageID `json:"user_message"`
+	// Paths point to the file-system paths a message carries, which must
+	// be absolute (a "*" token for every element).
+	Paths []string `json:"paths"`
+	// Baseline marks a method every agent implements: it is never
+	// answered "method not found".
+	Baseline bool `json:"baseline"`
+	// SchemaRows are the requirement catalogue's rows that the method's
+	// params and result schemas enforce, beyond the schema row itself:
+	// a message of the method exercises them.
+	SchemaRows *ACPSchemaRows `json:"schema_rows"`
+}
+
+// ACPSchemaRows are the rows a method's params and result schemas enforce.
+type ACPSchemaRows struct {
+	Params []string `json:"params"`
+	Result []string `json:"result"`
 }
 
 // ACPTurnState says where a notification reports the foreground state of

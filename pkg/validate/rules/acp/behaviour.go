@@ -51,12 +51,19 @@ type turnState struct {
 	fg        foreground // the foreground state the session reports
 }
 
-// exercise notes that the trace reached the situation of a requirement.
+// exercise notes that the trace reached the situation of a requirement,
+// and of the rows that restate it.
 func (s *state) exercise(id string) {
 	if s.exercised == nil {
 		s.exercised = map[string]bool{}
 	}
+	if s.exercised[id] {
+		return
+	}
 	s.exercised[id] = true
+	for _, a := range restated[id] {
+		s.exercised[a] = true
+	}
 }
 
 // Exercised lists the requirements whose situation the trace reached.
@@ -201,6 +208,15 @@ func (s *state) behaviour(m *protocol.Message, eff *method, req *request) {
 	if c := ef.Conversation; c != nil && ef.Session != "" {
 		s.conversation(m, ef, c)
 	}
+	if r := ef.SchemaRows; r != nil {
+		for _, id := range r.Params {
+			s.exercise(id)
+		}
+	}
+	for _, p := range ef.Paths {
+		s.absolutePaths(m, p)
+	}
+
 	if (ef.TurnState != nil || ef.UserMessage != nil) && ef.Session != "" {
 		if ts := s.turnsAt(m, ef.Session); ts != nil {
 			if ef.UserMessage != nil {
@@ -368,6 +384,14 @@ func describeWhere(where map[string]string) string {
 func (s *state) answeredBehaviour(m *protocol.Message, req *request) {
 	ef := req.eff.Effects
 	s.advertises(m, req.eff.adWhen, "/result/")
+	if r := ef.SchemaRows; r != nil {
+		for _, id := range r.Result {
+			s.exercise(id)
+		}
+	}
+	if ef.Baseline {
+		s.exercise(reqBaselineMethods)
+	}
 	if ef.Initializes {
 		s.exercise(reqAgentVersion)
 		s.authMethods = strings.TrimPrefix(ef.AuthMethods, "/result")
@@ -376,7 +400,7 @@ func (s *state) answeredBehaviour(m *protocol.Message, req *request) {
 				continue
 			}
 			if n, ok := protocol.IntValue(m.At(ptr)); ok && s.reg.ByWireVersion("acp", int(n)) == nil {
-				m.Breach(reqAgentVersion, finding.Error, RuleVersion, ptr, "the agent answers protocol version %d, which no ACP version has: it must answer with the version the client asked for if it supports it, else with the latest version it supports (%s)", n, s.knownVersions())
+				m.Breach(s.versionRow(), finding.Error, RuleVersion, ptr, "the agent answers protocol version %d, which no ACP version has: it must answer with the version the client asked for if it supports it, else with the latest version it supports (%s)", n, s.knownVersions())
 			}
 		}
 	}
@@ -414,6 +438,17 @@ func (s *state) answeredBehaviour(m *protocol.Message, req *request) {
 	}
 }
 
+// versionRow names the row a wrong initialize answer breaks: the fallback
+// row when the client asked for a version no ACP version has, else the
+// general one.
+func (s *state) versionRow() string {
+	if v, ok := protocol.IntValue(protocol.At(s.clientInit, "/protocolVersion")); ok && s.reg.ByWireVersion("acp", int(v)) == nil {
+		s.exercise(reqFallbackVersion)
+		return reqFallbackVersion
+	}
+	return reqAgentVersion
+}
+
 // knownVersions lists the wire versions of ACP's versions.
 func (s *state) knownVersions() string {
 	var out []string
@@ -439,6 +474,7 @@ func (s *state) endTurn(m *protocol.Message, req *request, errored bool) {
 	}
 	sr := req.eff.Effects.StopReason
 	s.exercise(reqCancelledReason)
+	s.exercise(reqCancelNoError)
 	s.exercise(reqUpdatesBefore)
 	if ts != nil {
 		ts.quiet, ts.quietLine = quietCancelled, m.Line
@@ -447,7 +483,7 @@ func (s *state) endTurn(m *protocol.Message, req *request, errored bool) {
 		return
 	}
 	if errored {
-		m.Breach(reqCancelledReason, finding.Error, RuleCancellation, "/error", "the client cancelled this turn (session/cancel), and the agent answered the prompt with an error: it must answer with stopReason %s, even when the cancellation made the work fail", protocol.Quote(sr.Cancelled))
+		m.Breach(reqCancelNoError, finding.Error, RuleCancellation, "/error", "the client cancelled this turn (session/cancel), and the agent answered the prompt with an error: it must answer with stopReason %s, even when the cancellation made the work fail", protocol.Quote(sr.Cancelled))
 		return
 	}
 	if got, ok := m.String(sr.At); ok && got != sr.Cancelled {
@@ -527,14 +563,26 @@ func (s *state) answeredError(m *protocol.Message, req *request) {
 		return
 	}
 	ef := req.eff.Effects
+	if ef.CancelledOutcome != nil && req.cancelled {
+		s.exercise(reqPermissionCancel)
+		m.Breach(reqPermissionCancel, finding.Error, RuleCancellation, "/error", "the client cancelled the turn (session/cancel) while this request waited, and then answered it with an error: every request the cancelled turn waits on is answered with outcome %s", protocol.Quote(ef.CancelledOutcome.Value))
+	}
 	if ef.Initializes && !s.initAnswered {
 		s.exercise(reqAgentVersion)
-		if v, ok := protocol.IntValue(protocol.At(s.clientInit, "/protocolVersion")); ok && v >= 0 && (!hasCode || code != codeInvalidParams) {
-			m.Breach(reqAgentVersion, finding.Error, RuleVersion, "/error", "the agent refused initialize for protocol version %d with an error: when it does not support the version the client asks for, it answers with the latest version it supports, and the client decides whether to go on", v)
+		// A version the agent lacks is no invalid params: it answers
+		// with its own.
+		if v, ok := protocol.IntValue(protocol.At(s.clientInit, "/protocolVersion")); ok && v >= 0 && v <= 0xffff {
+			m.Breach(s.versionRow(), finding.Error, RuleVersion, "/error", "the agent refused initialize for protocol version %d with an error: when it does not support the version the client asks for, it answers with the latest version it supports, and the client decides whether to go on", v)
 		}
 	}
 	if ef.StartsTurn != "" {
 		s.endTurn(m, req, true)
+	}
+	if ef.Baseline {
+		s.exercise(reqBaselineMethods)
+		if hasCode && code == codeMethodNotFound {
+			m.Breach(reqBaselineMethods, finding.Error, RuleMethodNotFound, "/error/code", "%s is a method every agent implements, and it was answered %d (method not found)", req.m.Method, codeMethodNotFound)
+		}
 	}
 	if req.m.Capability != "" && hasCode && code == codeMethodNotFound && req.m.Handler == registry.HandlerAgent && s.agentInit != nil {
 		s.exercise(reqAdvertisedWorks)
@@ -562,5 +610,72 @@ func (s *state) nullID(m *protocol.Message) {
 		s.unreadable-- // it answers a line that could not be read
 		return
 	}
+	if c := s.lastCall; c.notification && (m.Dir == "" || c.dir != m.Dir) {
+		m.Breach(reqNoNotifAnswer, finding.Error, RuleNotificationAnswer, "/id", "a response with a null id right after the %s notification on line %d: a notification gets no answer at all, and a null id answers only a request whose id could not be read", protocol.Quote(c.name), c.line)
+		return
+	}
 	m.Breach(reqNullID, finding.Error, RuleNotificationAnswer, "/id", "a response with a null id, though every line before it that could not be read has had its answer: a null id answers only a request whose id could not be read, and a notification gets no answer at all")
+}
+
+// absolutePaths checks that the file-system paths at ptr ("*" for every
+// element) are absolute: the protocol has no relative paths.
+func (s *state) absolutePaths(m *protocol.Message, ptr string) {
+	d := &m.Doc
+	base, rest, star := strings.Cut(ptr, "/*")
+	id := pathRow(ptr)
+	check := func(node, index int) {
+		p, ok := d.StringBytes(node)
+		if !ok {
+			return
+		}
+		s.exercise(id)
+		if absolute(p) {
+			return
+		}
+		at := base
+		if index >= 0 {
+			at += "/" + strconv.Itoa(index) + rest
+		}
+		m.Breach(id, finding.Error, RuleAbsolutePath, at, "path %s is relative: every file-system path the protocol carries is absolute (the agent resolves nothing against its own working directory)", protocol.Quote(string(p)))
+	}
+	node := d.Find(base)
+	if !star {
+		check(node, -1)
+		return
+	}
+	i := 0
+	d.Elements(node, func(el int) bool {
+		if rest != "" {
+			el = child(d, el, rest)
+		}
+		check(el, i)
+		i++
+		return true
+	})
+}
+
+// absolute reports whether p is an absolute path: POSIX (/…), a Windows
+// drive (C:\… or C:/…) or a UNC path (\\server\…).
+func absolute(p []byte) bool {
+	switch {
+	case len(p) > 0 && p[0] == '/':
+		return true
+	case len(p) > 2 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z'):
+		return true
+	case len(p) > 1 && p[0] == '\\' && p[1] == '\\':
+		return true
+	}
+	return false
+}
+
+// pathRow names the row of a path member: the session's working
+// directory and roots have rows of their own.
+func pathRow(ptr string) string {
+	switch {
+	case strings.HasSuffix(ptr, "/additionalDirectories/*"):
+		return reqAdditionalAbsolute
+	case ptr == "/params/cwd":
+		return reqCwdAbsolute
+	}
+	return reqPathsAbsolute
 }

@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,41 +29,83 @@ const (
 	RuleMethodNotFound     = "method-not-found"    // an unknown or advertised method answered with the wrong error
 	RuleConfigOptions      = "config-options"      // a config option answer that is not the complete list
 	RuleUnansweredRequest  = "unanswered-request"  // a request never answered before the trace ends (a warning)
+	RuleAbsolutePath       = "absolute-path"       // a relative file-system path
 )
 
 // Requirement ids this package's checks name, beyond those in ruleDocs'
 // first places.
 const (
-	reqSchema            = "acp.schema.shape"
-	reqUTF8              = "acp.transport.utf8"
-	reqAgentStdout       = "acp.transport.agent-stdout-only-acp"
-	reqClientStdin       = "acp.transport.client-stdin-only-acp"
-	reqInitFirst         = "acp.init.first"
-	reqAgentVersion      = "acp.init.agent-version"
-	reqOmitted           = "acp.init.omitted-unsupported"
-	reqAnswerOnce        = "acp.jsonrpc.answer-once"
-	reqAnswerKnownID     = "acp.jsonrpc.answer-known-id"
-	reqNoNotifAnswer     = "acp.jsonrpc.no-answer-to-notification"
-	reqNullID            = "acp.jsonrpc.null-id-only-unreadable"
-	reqMethodPrefix      = "acp.ext.method-prefix"
-	reqAnswerCustom      = "acp.ext.answer-custom-request"
-	reqSessionKnown      = "acp.session.known-id"
-	reqUniqueSession     = "acp.session.unique-id"
-	reqLoadReplay        = "acp.session.load-replay-first"
-	reqResumeNoReplay    = "acp.session.resume-no-replay"
-	reqToolCallKnown     = "acp.tool-call.announced"
-	reqOfferedOption     = "acp.permission.offered-option"
-	reqMethodSide        = "acp.jsonrpc.method-side"
-	reqCancelledReason   = "acp.prompt.cancelled-stop-reason"
-	reqUpdatesBefore     = "acp.prompt.updates-before-response"
-	reqPermissionCancel  = "acp.prompt.permission-cancelled"
-	reqConfigComplete    = "acp.config.complete-list"
-	reqAuthNoTerminal    = "acp.auth.no-terminal-authenticate"
-	reqAdvertisedWorks   = "acp.cap.advertised-method-answers"
-	reqAuthTerminalGated = "acp.auth.terminal-gated"
-	reqConfigBoolGated   = "acp.config.boolean-gated"
-	reqNoRootFields      = "acp.ext.no-root-fields"
+	reqSchema             = "acp.schema.shape"
+	reqUTF8               = "acp.transport.utf8"
+	reqAgentStdout        = "acp.transport.agent-stdout-only-acp"
+	reqClientStdin        = "acp.transport.client-stdin-only-acp"
+	reqInitFirst          = "acp.init.first"
+	reqAgentVersion       = "acp.init.agent-version"
+	reqOmitted            = "acp.init.omitted-unsupported"
+	reqAnswerOnce         = "acp.jsonrpc.answer-once"
+	reqAnswerKnownID      = "acp.jsonrpc.answer-known-id"
+	reqNoNotifAnswer      = "acp.jsonrpc.no-answer-to-notification"
+	reqNullID             = "acp.jsonrpc.null-id-only-unreadable"
+	reqMethodPrefix       = "acp.ext.method-prefix"
+	reqAnswerCustom       = "acp.ext.answer-custom-request"
+	reqSessionKnown       = "acp.session.known-id"
+	reqUniqueSession      = "acp.session.unique-id"
+	reqLoadReplay         = "acp.session.load-replay-first"
+	reqResumeNoReplay     = "acp.session.resume-no-replay"
+	reqToolCallKnown      = "acp.tool-call.announced"
+	reqOfferedOption      = "acp.permission.offered-option"
+	reqMethodSide         = "acp.jsonrpc.method-side"
+	reqCancelledReason    = "acp.prompt.cancelled-stop-reason"
+	reqUpdatesBefore      = "acp.prompt.updates-before-response"
+	reqPermissionCancel   = "acp.prompt.permission-cancelled"
+	reqConfigComplete     = "acp.config.complete-list"
+	reqAuthNoTerminal     = "acp.auth.no-terminal-authenticate"
+	reqAdvertisedWorks    = "acp.cap.advertised-method-answers"
+	reqAuthTerminalGated  = "acp.auth.terminal-gated"
+	reqConfigBoolGated    = "acp.config.boolean-gated"
+	reqNoRootFields       = "acp.ext.no-root-fields"
+	reqPathsAbsolute      = "acp.paths.absolute"
+	reqCwdAbsolute        = "acp.session.cwd-absolute"
+	reqAdditionalAbsolute = "acp.session.additional-directories-absolute"
+	reqBaselineMethods    = "acp.init.baseline-session-methods"
+	reqFallbackVersion    = "acp.init.agent-fallback-version"
 )
+
+// restated maps a row to the rows that state the same requirement again
+// elsewhere in the spec (a capability check before a call, a permission
+// answered cancelled in two docs): what exercises the one exercises the
+// others, and the rule that checks the one checks them.
+var restated = map[string][]string{
+	"acp.fs.read-gated":        {"acp.fs.check-support"},
+	"acp.fs.write-gated":       {"acp.fs.check-support"},
+	"acp.terminal.gated":       {"acp.terminal.check-support"},
+	"acp.session.load-gated":   {"acp.session.load-check-support"},
+	"acp.session.resume-gated": {"acp.session.resume-check-support"},
+	"acp.session.close-gated":  {"acp.session.close-check-support"},
+	"acp.session.delete-gated": {"acp.delete.check-support"},
+	"acp.session.list-gated":   {"acp.list.check-support"},
+	reqInitFirst:               {"acp.session.new-after-init"},
+	reqPermissionCancel:        {"acp.permission.cancelled-outcome"},
+	reqToolCallKnown:           {"acp.tool-call.report"},
+	reqCancelledReason:         {"acp.session.close-cancels"},
+	reqPathsAbsolute:           {reqCwdAbsolute, reqAdditionalAbsolute},
+	reqCwdAbsolute:             {reqPathsAbsolute},
+	reqAdditionalAbsolute:      {reqPathsAbsolute},
+	reqSchema:                  {"acp.jsonrpc.version", "acp.jsonrpc.result-or-error", "acp.jsonrpc.request-id-integer"},
+}
+
+// withRestated returns ids and the rows that restate them.
+func withRestated(ids ...string) []string {
+	out := append([]string(nil), ids...)
+	for _, id := range ids {
+		for _, a := range restated[id] {
+			if !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
 
 // gateRows names the catalogue row of each capability gate: what a side
 // must not call or offer unless the other side advertised it.
@@ -119,31 +162,36 @@ func RuleDocs() []protocol.RuleDoc {
 	}
 	return []protocol.RuleDoc{
 		{Name: finding.RuleSchema, Summary: "a message does not match its method's schema", Requirements: []string{reqSchema}},
+		// What the v1 schemas enforce that the catalogue also states.
+		{Name: finding.RuleSchema, Summary: "a message does not match its method's schema", Requirements: withRestated(reqSchema, "acp.init.agent-answer", "acp.session.load-params", "acp.session.close-params", "acp.list.answer-sessions", "acp.prompt.stop-reason", "acp.config.default-value"), Versions: effectVersions},
 		// v2's schema has no null request id at all: a null-id answer
 		// breaks it there.
 		{Name: finding.RuleSchema, Summary: "a message does not match its method's schema", Requirements: []string{reqSchema, reqNullID, reqNoNotifAnswer}, Versions: stateVersions},
-		{Name: finding.RuleJSON, Summary: "a line is not a JSON-RPC message: not JSON, not UTF-8, or log output on the wire", Requirements: []string{reqAgentStdout, reqClientStdin, reqUTF8}},
-		{Name: RuleNotInitialized, Summary: "a message before initialize", Requirements: []string{reqInitFirst}},
+		{Name: finding.RuleJSON, Summary: "a line is not a JSON-RPC message: not JSON, not UTF-8, or log output on the wire", Requirements: []string{reqAgentStdout, reqClientStdin, reqUTF8, "acp.transport.no-embedded-newline"}},
+		{Name: RuleNotInitialized, Summary: "a message before initialize", Requirements: withRestated(reqInitFirst)},
 		{Name: RuleUnansweredResponse, Summary: "a response whose id answers no outstanding request", Requirements: []string{reqAnswerKnownID}},
 		{Name: RuleDuplicateResponse, Summary: "a second response to one request", Requirements: []string{reqAnswerOnce}},
 		{Name: RuleUnansweredRequest, Summary: "a request never answered before the trace ends (a warning: the trace may have been cut short)", Requirements: []string{reqAnswerOnce}},
 		{Name: RuleUnknownSession, Summary: "a session id that nothing in the trace introduced", Requirements: []string{reqSessionKnown}},
 		{Name: RuleUnknownToolCall, Summary: "an update of a tool call that was never announced", Requirements: []string{reqToolCallKnown}},
+		{Name: RuleUnknownToolCall, Summary: "an update of a tool call that was never announced", Requirements: withRestated(reqToolCallKnown), Versions: effectVersions},
 		{Name: RulePermissionOption, Summary: "a permission answer that chose an option the request did not offer", Requirements: []string{reqOfferedOption}},
 		{Name: RuleCapability, Summary: "a call, or an offer, that the other side's capabilities do not permit", Requirements: []string{reqOmitted}},
 		// The rows of each capability, named where the tables' pointers
 		// are v1's.
-		{Name: RuleCapability, Summary: "a call, or an offer, that the other side's capabilities do not permit", Requirements: append(gates, reqAuthNoTerminal), Versions: effectVersions},
+		{Name: RuleCapability, Summary: "a call, or an offer, that the other side's capabilities do not permit", Requirements: withRestated(append(gates, reqAuthNoTerminal)...), Versions: effectVersions},
 		{Name: RuleDirection, Summary: "a method sent by the side that handles it", Requirements: []string{reqMethodSide}},
 		{Name: RuleUnknownMethod, Summary: "a method no ACP version defines, without the \"_\" of an extension", Requirements: []string{reqMethodPrefix}},
-		{Name: RuleCancellation, Summary: "a cancelled turn that does not end with stopReason \"cancelled\", updates after its answer, or a permission request not answered \"cancelled\"", Requirements: []string{reqCancelledReason, reqUpdatesBefore, reqPermissionCancel}, Versions: effectVersions},
+		{Name: RuleCancellation, Summary: "a cancelled turn that does not end with stopReason \"cancelled\", updates after its answer, or a permission request not answered \"cancelled\"", Requirements: withRestated(reqCancelledReason, reqUpdatesBefore, reqPermissionCancel, reqCancelNoError), Versions: effectVersions},
 		{Name: RuleCancellation, Summary: "cancelled work not reported idle with stopReason \"cancelled\", or a permission request not answered \"cancelled\"", Requirements: []string{reqCancelledReason, reqCancelNoError, reqPermissionCancel}, Versions: stateVersions},
 		{Name: RuleTurnState, Summary: "a session's reported states out of order: idle with a stop reason but no running work before it, work that ends without a stop reason or with one of one's own that lacks \"_\", a user message reported under another id than the prompt's answer named, work never reported idle again", Requirements: []string{reqRunningBeforeIdle, reqStopReason, reqCustomStopReason, reqUserMessageEcho, reqIdleWhenReady}, Versions: stateVersions},
 		{Name: RuleHistoryReplay, Summary: "session/load replaying history after its answer, or session/resume replaying it at all", Requirements: []string{reqLoadReplay, reqResumeNoReplay}, Versions: effectVersions},
-		{Name: RuleVersion, Summary: "initialize answered with an error, or with a protocol version that does not exist", Requirements: []string{reqAgentVersion}},
+		{Name: RuleVersion, Summary: "initialize answered with an error, or with a protocol version that does not exist", Requirements: []string{reqAgentVersion, reqFallbackVersion}},
 		{Name: RuleDuplicateSession, Summary: "a new session whose id is already in use", Requirements: []string{reqUniqueSession}},
 		{Name: RuleNotificationAnswer, Summary: "a response with a null id where no message was unreadable: it answers a notification or nothing", Requirements: []string{reqNullID, reqNoNotifAnswer}, Versions: effectVersions},
-		{Name: RuleMethodNotFound, Summary: "an unknown method not answered \"method not found\" (-32601), or an advertised one answered with it", Requirements: []string{reqAnswerCustom, reqAdvertisedWorks}},
+		{Name: RuleMethodNotFound, Summary: "an unknown method not answered \"method not found\" (-32601), or an advertised or baseline one answered with it", Requirements: []string{reqAnswerCustom, reqAdvertisedWorks}},
+		{Name: RuleMethodNotFound, Summary: "an unknown method not answered \"method not found\" (-32601), or an advertised or baseline one answered with it", Requirements: []string{reqAnswerCustom, reqAdvertisedWorks, reqBaselineMethods}, Versions: effectVersions},
+		{Name: RuleAbsolutePath, Summary: "a file-system path that is not absolute", Requirements: withRestated(reqPathsAbsolute), Versions: effectVersions},
 		{Name: finding.RuleCustomMember, Summary: "a member the message's type does not define, where the spec reserves every name (custom data goes in _meta)", Requirements: []string{reqNoRootFields}},
 		{Name: RuleConfigOptions, Summary: "an answer to session/set_config_option that does not list every option", Requirements: []string{reqConfigComplete}, Versions: effectVersions},
 	}

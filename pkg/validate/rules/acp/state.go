@@ -66,6 +66,13 @@ type state struct {
 	// id of the wrong type) and that no null-id answer answered yet.
 	unreadable int
 	stepped    bool // a message has been seen
+	// lastCall is the latest request or notification: what a null-id
+	// answer may be answering.
+	lastCall struct {
+		dir, name    string
+		line         int
+		notification bool
+	}
 }
 
 type request struct {
@@ -139,7 +146,7 @@ func (s *state) once(k string) bool { return s.warned.First(k) }
 func (s *state) Step(m *protocol.Message) {
 	if !s.stepped {
 		s.stepped = true
-		for _, id := range [...]string{reqSchema, reqUTF8, reqAgentStdout, reqClientStdin, reqInitFirst} {
+		for _, id := range [...]string{reqSchema, reqUTF8, reqAgentStdout, reqClientStdin, reqInitFirst, "acp.transport.no-embedded-newline"} {
 			s.exercise(id)
 		}
 	}
@@ -341,6 +348,7 @@ func (s *state) lookup(name string, hasID bool) (e *method, ext *tables, wrongKi
 func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, hasID bool) {
 	m.Label = name
 	f := s.find(name, at, hasID)
+	s.lastCall.dir, s.lastCall.name, s.lastCall.line, s.lastCall.notification = m.Dir, name, m.Line, !hasID
 	entry, ext, wrongKind := f.entry, f.ext, f.wrongKind
 	if entry == nil {
 		s.unknownMethod(m, name, idAt, hasID)
