@@ -162,14 +162,15 @@ func jsonCompact(dst *bytes.Buffer, src []byte) error { return json.Compact(dst,
 
 // TestValidTracesExerciseCheckedRows: every row a rule checks in ACP v1 is
 // exercised, and held, by at least one valid trace: the official SDK's
-// traffic and the hand-written valid fixtures.
+// traffic, the hand-written valid fixtures, and the conformance kit's
+// conforming agent as recorded through the tap.
 func TestValidTracesExerciseCheckedRows(t *testing.T) {
 	e, err := validate.New(validate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var files []string
-	for _, dir := range []string{"../../fixtures/acp/valid", "../../fixtures/acp/sdk/v1", "../../fixtures/acp/sdk/v1-unstable"} {
+	for _, dir := range []string{"../../fixtures/acp/valid", "../../fixtures/acp/sdk/v1", "../../fixtures/acp/sdk/v1-unstable", "../../fixtures/acp/tck/v1/valid"} {
 		fs, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 		files = append(files, fs...)
 	}

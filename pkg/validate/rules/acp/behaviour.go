@@ -395,12 +395,13 @@ func (s *state) answeredBehaviour(m *protocol.Message, req *request) {
 	if ef.Initializes {
 		s.exercise(reqAgentVersion)
 		s.authMethods = strings.TrimPrefix(ef.AuthMethods, "/result")
+		row := s.versionRow()
 		for _, ptr := range ef.VersionAt {
 			if !strings.HasPrefix(ptr, "/result/") {
 				continue
 			}
 			if n, ok := protocol.IntValue(m.At(ptr)); ok && s.reg.ByWireVersion("acp", int(n)) == nil {
-				m.Breach(s.versionRow(), finding.Error, RuleVersion, ptr, "the agent answers protocol version %d, which no ACP version has: it must answer with the version the client asked for if it supports it, else with the latest version it supports (%s)", n, s.knownVersions())
+				m.Breach(row, finding.Error, RuleVersion, ptr, "the agent answers protocol version %d, which no ACP version has: it must answer with the version the client asked for if it supports it, else with the latest version it supports (%s)", n, s.knownVersions())
 			}
 		}
 	}
@@ -610,8 +611,18 @@ func (s *state) nullID(m *protocol.Message) {
 		s.unreadable-- // it answers a line that could not be read
 		return
 	}
-	if c := s.lastCall; c.notification && (m.Dir == "" || c.dir != m.Dir) {
-		m.Breach(reqNoNotifAnswer, finding.Error, RuleNotificationAnswer, "/id", "a response with a null id right after the %s notification on line %d: a notification gets no answer at all, and a null id answers only a request whose id could not be read", protocol.Quote(c.name), c.line)
+	// The notification it answers: the latest of the other side's not
+	// yet so answered (either side's when the direction is not known).
+	var n *lastNotif
+	for _, d := range [...]string{opposite(m.Dir), c2a, a2c} {
+		if d != "" && (m.Dir == "" || d == opposite(m.Dir)) && s.notified[d].line > 0 && (n == nil || s.notified[d].line > n.line) {
+			c := s.notified[d]
+			n = &c
+			s.notified[d] = lastNotif{}
+		}
+	}
+	if n != nil {
+		m.Breach(reqNoNotifAnswer, finding.Error, RuleNotificationAnswer, "/id", "a response with a null id, answering the %s notification on line %d: a notification gets no answer at all, and a null id answers only a request whose id could not be read", protocol.Quote(n.name), n.line)
 		return
 	}
 	m.Breach(reqNullID, finding.Error, RuleNotificationAnswer, "/id", "a response with a null id, though every line before it that could not be read has had its answer: a null id answers only a request whose id could not be read, and a notification gets no answer at all")

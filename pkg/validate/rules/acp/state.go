@@ -66,13 +66,16 @@ type state struct {
 	// id of the wrong type) and that no null-id answer answered yet.
 	unreadable int
 	stepped    bool // a message has been seen
-	// lastCall is the latest request or notification: what a null-id
-	// answer may be answering.
-	lastCall struct {
-		dir, name    string
-		line         int
-		notification bool
-	}
+	// notified is each side's latest notification that no null-id
+	// answer answered yet, by direction: what such an answer may be
+	// answering.
+	notified map[string]lastNotif
+}
+
+// lastNotif is a notification a null-id answer may answer.
+type lastNotif struct {
+	name string
+	line int
 }
 
 type request struct {
@@ -348,7 +351,12 @@ func (s *state) lookup(name string, hasID bool) (e *method, ext *tables, wrongKi
 func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, hasID bool) {
 	m.Label = name
 	f := s.find(name, at, hasID)
-	s.lastCall.dir, s.lastCall.name, s.lastCall.line, s.lastCall.notification = m.Dir, name, m.Line, !hasID
+	if !hasID && m.Dir != "" {
+		if s.notified == nil {
+			s.notified = map[string]lastNotif{}
+		}
+		s.notified[m.Dir] = lastNotif{name, m.Line}
+	}
 	entry, ext, wrongKind := f.entry, f.ext, f.wrongKind
 	if entry == nil {
 		s.unknownMethod(m, name, idAt, hasID)
