@@ -105,8 +105,7 @@ func (l *Live) emit(f validate.Finding) {
 }
 
 // Line queues one line (with its newline) for the engine, and its
-// direction unless it is blank (the engine reads one direction per
-// message).
+// direction (the engine reads one per line, blank lines included).
 func (l *Live) Line(d Direction, line []byte) {
 	l.mu.Lock()
 	l.lines++
@@ -118,13 +117,16 @@ func (l *Live) Line(d Direction, line []byte) {
 		l.mu.Unlock()
 		return
 	}
-	blank := Blank(line, l.lines == 1)
-	if l.names[0] == nil && !blank {
+	names := l.names
+	if names[0] == nil {
 		n := SidecarNames(l.protocol, line)
-		l.names = [2][]byte{[]byte(n[0] + "\n"), []byte(n[1] + "\n")}
+		names = [2][]byte{[]byte(n[0] + "\n"), []byte(n[1] + "\n")}
+		if !Blank(line, l.lines == 1) {
+			l.names = names
+		}
 	}
 	// The direction first: the engine reads it after the line.
-	if !blank && !l.dirs.push(l.names[d]) || !l.trace.push(line) {
+	if !l.dirs.push(names[d]) || !l.trace.push(line) {
 		l.stopLocked("it fell more than its backlog behind the traffic")
 		return
 	}

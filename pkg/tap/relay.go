@@ -327,23 +327,26 @@ func (r *recorder) long(d Direction, size int) {
 	}
 }
 
-// add records one line (ending in a newline) of direction d. A blank line
-// is recorded without a direction: a trace's reader skips it, and the
-// sidecar holds one direction per message.
+// add records one line (ending in a newline) of direction d, and its
+// direction: the sidecar holds one per line, blank lines included, so
+// that a reader finds line k's at entry k.
 func (r *recorder) add(d Direction, line []byte) {
 	first := !r.seen
 	r.seen = true
-	blank := Blank(line, first)
-	if r.names[0] == nil && !blank {
+	names := r.names
+	if names[0] == nil {
+		// The names come from the first message; a blank line before it
+		// gets the protocol's default names.
 		n := SidecarNames(r.cfg.Protocol, line)
-		r.names = [2][]byte{[]byte(n[0] + "\n"), []byte(n[1] + "\n")}
+		names = [2][]byte{[]byte(n[0] + "\n"), []byte(n[1] + "\n")}
+		if !Blank(line, first) {
+			r.names = names
+		}
 	}
 	r.lines[d]++
 	if r.err == nil {
 		r.out = append(r.out, line...)
-		if !blank {
-			r.dirs = append(r.dirs, r.names[d]...)
-		}
+		r.dirs = append(r.dirs, names[d]...)
 	}
 	if r.cfg.Observer != nil {
 		r.cfg.Observer.Line(d, line)
@@ -352,7 +355,7 @@ func (r *recorder) add(d Direction, line []byte) {
 
 // Blank reports whether a recorded line holds no message: white space
 // only, after a UTF-8 byte order mark if it is the first line. A trace's
-// reader skips such lines, so they have no direction in the sidecar.
+// reader skips such lines; the sidecar still gives each its direction.
 func Blank(line []byte, first bool) bool {
 	if first {
 		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
