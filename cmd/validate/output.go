@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentproto/agentproto/internal/htmlreport"
+	"github.com/agentproto/agentproto/internal/textsafe"
 	"github.com/agentproto/agentproto/pkg/validate"
 )
 
@@ -301,17 +302,7 @@ func needsEscape(r rune, size int, mode escapeMode) bool {
 // unsafeRune reports the non-ASCII characters a terminal or an editor may
 // act on rather than show: C1 controls, line and paragraph separators, and
 // the bidirectional controls that reorder what is displayed.
-func unsafeRune(r rune) bool {
-	switch {
-	case r >= 0x80 && r <= 0x9f,
-		r == 0x2028, r == 0x2029,
-		r == 0x061c, r == 0x200e, r == 0x200f,
-		r >= 0x202a && r <= 0x202e,
-		r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
-}
+func unsafeRune(r rune) bool { return r >= 0x80 && textsafe.Unsafe(r) }
 
 // escapeJSONLine escapes, as \uXXXX, the characters unsafeRune reports and
 // DEL in a line of JSON written by encoding/json. They can only occur inside

@@ -21,10 +21,10 @@ package htmlreport
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentproto/agentproto/internal/textsafe"
 	"github.com/agentproto/agentproto/pkg/validate"
 )
 
@@ -260,30 +260,11 @@ func inert(s string) string {
 	return sb.String()
 }
 
-func unsafeRune(r rune) bool {
-	switch {
-	case r >= 0x80 && r <= 0x9f,
-		r == 0x2028, r == 0x2029,
-		r == 0x061c, r == 0x200e, r == 0x200f,
-		r >= 0x202a && r <= 0x202e,
-		r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
-}
+func unsafeRune(r rune) bool { return r >= 0x80 && textsafe.Unsafe(r) }
 
 // sortedCounts lists a count map most frequent first, then by name.
 func sortedCounts(m map[string]int) [][2]any {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if m[keys[i]] != m[keys[j]] {
-			return m[keys[i]] > m[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
+	keys := validate.SortedKeys(m)
 	out := make([][2]any, len(keys))
 	for i, k := range keys {
 		out[i] = [2]any{inert(k), m[k]}
