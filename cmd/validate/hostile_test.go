@@ -80,7 +80,7 @@ func TestJUnitHoldsNoFindings(t *testing.T) {
 	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 8*spoolMemory {
 		t.Errorf("%d findings held %d KiB of heap, want at most %d KiB", n, grew>>10, 8*spoolMemory>>10)
 	}
-	p.file("t.jsonl")
+	p.file("t.jsonl", validate.Summary{})
 	p.summary(validate.Summary{})
 	if err := p.err(); err != nil {
 		t.Fatal(err)

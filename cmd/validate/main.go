@@ -287,10 +287,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "validate: no trace given: name one or more files or folders, or - for standard input\n%s", usageHint)
 		return exitUsage
 	}
-	switch o.format {
-	case "text", "json", "github", "sarif", "junit", "html":
-	default:
-		return fail("unknown --format %q: want text, json, github, sarif, junit or html", o.format)
+	if _, ok := lookupFormat(o.format); !ok {
+		return fail("unknown --format %q: want %s", o.format, formatNames(false))
 	}
 	if o.maxDepth < 0 || o.maxDepth > jsonscan.MaxDepthCeiling {
 		return fail("--max-depth %d is out of range: want 1 to %d (deeper nesting is not checked safely)", o.maxDepth, jsonscan.MaxDepthCeiling)
@@ -376,11 +374,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if in.err != nil {
 			sum, err = ioFinding(in.name, in.err, report)
 		} else {
-			sum, err = checkOne(ctx, eng, in.name, o, stdin, stderr, fileChecks{rules: rules[i], baseline: baseline, message: out.htmlMessages(in.name), walked: in.walked}, report)
+			sum, err = checkOne(ctx, eng, in.name, o, stdin, stderr, fileChecks{rules: rules[i], baseline: baseline, message: out.records(in.name), walked: in.walked}, report)
 		}
 		total.Merge(sum)
-		out.htmlFile(in.name, sum)
-		out.file(in.name)
+		out.file(in.name, sum)
 		if err != nil {
 			ioFailed = true
 			fmt.Fprintf(stderr, "validate: %s\n", escapeText(err.Error()))

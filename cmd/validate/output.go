@@ -10,7 +10,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agentproto/agentproto/internal/htmlreport"
 	"github.com/agentproto/agentproto/internal/textsafe"
 	"github.com/agentproto/agentproto/pkg/validate"
 )
@@ -25,15 +24,14 @@ import (
 // the workflow-command syntax reserves and shows other control characters the
 // same way; json escapes them as JSON does.
 type printer struct {
-	format string
-	w      *bufio.Writer
-	enc    *json.Encoder
-	buf    bytes.Buffer // one JSON line, before escapeJSONLine
-	werr   error
+	fp   formatPrinter // the format's own writing
+	w    *bufio.Writer
+	enc  *json.Encoder
+	buf  bytes.Buffer // one JSON line, before escapeJSONLine
+	werr error
 
 	sarif sarifState
 	junit junitState
-	html  *htmlreport.Report // --format html
 	// ioFailed is set when a trace could not be read: SARIF's invocation
 	// then did not succeed.
 	ioFailed bool
@@ -41,12 +39,15 @@ type printer struct {
 	known int
 }
 
+// newPrinter returns a printer of a format of outputFormats (text for a
+// name it lacks).
 func newPrinter(format string, w io.Writer) *printer {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	p := &printer{format: format, w: bw}
-	if format == "html" {
-		p.html = newHTMLReport()
+	f, ok := lookupFormat(format)
+	if !ok {
+		f, _ = lookupFormat("text")
 	}
+	p := &printer{fp: f.new(), w: bw}
 	p.enc = json.NewEncoder(&p.buf)
 	p.enc.SetEscapeHTML(false)
 	return p
@@ -145,24 +146,16 @@ func (p *printer) finding(f validate.Finding) {
 	if p.werr != nil {
 		return
 	}
-	switch p.format {
-	case "json":
-		p.werr = p.encodeJSON(jsonFinding{
-			File: f.File, Line: f.Line, Severity: f.Severity.String(), Protocol: f.Protocol,
-			Dialect: f.Dialect, Rule: f.Rule, Pointer: f.Pointer, Message: f.Message,
-			Requirement: f.Requirement, Side: f.Side,
-		})
-	case "github":
-		_, p.werr = fmt.Fprintln(p.w, githubAnnotation(f))
-	case "sarif":
-		p.sarifResult(f)
-	case "junit":
-		p.junitFinding(f)
-	case "html":
-		p.html.Finding(f)
-	default:
-		_, p.werr = fmt.Fprintln(p.w, textFinding(f))
+	p.fp.finding(p, f)
+}
+
+// records returns what is told each record of the trace name, for a
+// format that draws them; nil for the others.
+func (p *printer) records(name string) func(validate.MessageInfo) {
+	if r, ok := p.fp.(recordTaker); ok {
+		return r.records(name)
 	}
+	return nil
 }
 
 // textFinding renders FILE:LINE: SEVERITY: POINTER: MESSAGE [RULE
@@ -339,55 +332,52 @@ func escapeJSONLine(b []byte) []byte {
 	return out
 }
 
-// file ends the output of one trace.
-func (p *printer) file(name string) {
-	if p.werr == nil && p.format == "junit" {
-		p.junitFile(name)
+// file ends the output of one trace, whose summary is sum.
+func (p *printer) file(name string, sum validate.Summary) {
+	if p.werr == nil {
+		p.fp.endFile(p, name, sum)
 	}
 	p.flush()
 }
 
+// summary ends the run's output.
 func (p *printer) summary(s validate.Summary) {
 	if p.werr != nil {
 		return
 	}
-	switch p.format {
-	case "sarif":
-		p.sarifEnd(!p.ioFailed)
-		return
-	case "junit":
-		p.junitEnd()
-		return
-	case "html":
-		p.htmlEnd()
-		return
+	p.fp.end(p, s)
+}
+
+// jsonSummary writes the summary object of --format json.
+func (p *printer) jsonSummary(s validate.Summary) {
+	var js jsonSummary
+	js.Summary.Files, js.Summary.Lines, js.Summary.Messages = s.Files, s.Lines, s.Messages
+	js.Summary.Errors, js.Summary.Warnings = s.Errors, s.Warnings
+	js.Summary.Known = p.known
+	js.Summary.ByRule, js.Summary.ByType = s.ByRule, s.ByType
+	if js.Summary.ByRule == nil {
+		js.Summary.ByRule = map[string]int{}
 	}
-	if p.format == "json" {
-		var js jsonSummary
-		js.Summary.Files, js.Summary.Lines, js.Summary.Messages = s.Files, s.Lines, s.Messages
-		js.Summary.Errors, js.Summary.Warnings = s.Errors, s.Warnings
-		js.Summary.Known = p.known
-		js.Summary.ByRule, js.Summary.ByType = s.ByRule, s.ByType
-		if js.Summary.ByRule == nil {
-			js.Summary.ByRule = map[string]int{}
-		}
-		if js.Summary.ByType == nil {
-			js.Summary.ByType = map[string]int{}
-		}
-		js.Summary.Detected = []jsonDetected{}
-		for _, d := range s.Detected {
-			js.Summary.Detected = append(js.Summary.Detected, jsonDetectedOf(d))
-		}
-		p.werr = p.encodeJSON(js)
-		return
+	if js.Summary.ByType == nil {
+		js.Summary.ByType = map[string]int{}
 	}
+	js.Summary.Detected = []jsonDetected{}
+	for _, d := range s.Detected {
+		js.Summary.Detected = append(js.Summary.Detected, jsonDetectedOf(d))
+	}
+	p.werr = p.encodeJSON(js)
+}
+
+// textSummary writes the summary of --format text (whole: with what each
+// trace was read as, its types and rules) or github (its first line).
+func (p *printer) textSummary(s validate.Summary, whole bool) {
 	w := p.w
 	known := ""
 	if p.known > 0 {
 		known = fmt.Sprintf(" (and %d known from the baseline, not shown)", p.known)
 	}
 	fmt.Fprintf(w, "\nsummary: %s, %s, %s: %s, %s%s\n", plural(s.Files, "file"), plural(s.Lines, "line"), plural(s.Messages, "message"), plural(s.Errors, "error"), plural(s.Warnings, "warning"), known)
-	if p.format == "github" {
+	if !whole {
 		return
 	}
 	for _, d := range s.Detected {

@@ -17,7 +17,7 @@ func renderFiles(t *testing.T, format string, fs []validate.Finding) string {
 	p := newPrinter(format, &out)
 	for _, f := range fs {
 		p.finding(f)
-		p.file(f.File)
+		p.file(f.File, validate.Summary{})
 	}
 	p.summary(validate.Summary{Files: len(fs)})
 	if err := p.err(); err != nil {
@@ -86,7 +86,7 @@ func TestJUnitChildOrder(t *testing.T) {
 	for _, f := range fs {
 		p.finding(f)
 	}
-	p.file("t.jsonl")
+	p.file("t.jsonl", validate.Summary{})
 	p.summary(validate.Summary{})
 	if err := p.err(); err != nil {
 		t.Fatal(err)

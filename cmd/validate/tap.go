@@ -150,10 +150,8 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if n := len(args) - len(command); n == 0 || args[n-1] != "--" {
 		return fail("the agent command must follow --, after every flag: validate [flags] -- AGENT_CMD [ARGS...]")
 	}
-	switch o.format {
-	case "text", "json", "github":
-	default:
-		return fail("unknown --format %q for live findings: want text, json or github", o.format)
+	if f, ok := lookupFormat(o.format); !ok || !f.live {
+		return fail("unknown --format %q for live findings: want %s", o.format, formatNames(true))
 	}
 	if maxLine > 1<<31-1 {
 		return fail("--max-line %d is too large: at most 2GiB", int64(maxLine))
