@@ -1,0 +1,262 @@
+package validate
+
+// Reporting: a check's state, the findings it publishes in line order
+// with the requirement and side they name, and the summary it ends with.
+
+import (
+	"bufio"
+	"fmt"
+	"sort"
+
+	"github.com/agentproto/agentproto/pkg/validate/explain"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
+)
+
+// fileRun is the state of one Check.
+type fileRun struct {
+	e      *Engine
+	name   string
+	report func(Finding)
+	// message is FileOptions.Message.
+	message func(MessageInfo)
+	sum     Summary
+	dirs    *bufio.Scanner
+	// dirLines counts the sidecar's entries read: one per line of the
+	// trace, blank and unreadable lines included.
+	dirLines int
+	// dirEnded is set when the sidecar ran out or was refused, dirShort
+	// when it ran out.
+	dirEnded, dirShort bool
+
+	control  *RuleControl
+	baseline *Baseline
+
+	decided  bool // a batch has been seen
+	detected bool // the protocol is known
+	rules    protocol.Rules
+	h        protocol.Handler
+	x        *explain.Explainer
+	// skipAll is set when the file matches no protocol: its one finding
+	// has been reported and the rest is only counted.
+	skipAll bool
+	notes   []Finding // found by the in-order stage, for the batch's report
+
+	// Owned by the goroutine that reports.
+	ioFailed   bool                 // reading stopped early
+	onceSeen   map[string]bool      // the once-per-trace warnings reported
+	typeNames  map[[2]string]string // "proto label" by proto and label, for ByType
+	outProto   string               // the protocol and dialect findings name
+	outDialect string
+	violated   map[string]bool // the requirements the reported findings name
+}
+
+func (r *fileRun) protocol() string {
+	if r.rules == nil {
+		return ""
+	}
+	return r.rules.Name()
+}
+
+func (r *fileRun) dialect() string {
+	if r.h == nil {
+		return ""
+	}
+	return r.h.Dialect()
+}
+
+// note keeps a finding of the in-order stage, to be reported with the
+// batch it was found in.
+func (r *fileRun) note(f Finding) { r.notes = append(r.notes, f) }
+
+// view sets the protocol and dialect that findings reported from now on
+// name, as the in-order stage knew them after the batch being reported.
+func (r *fileRun) view(proto, dialect string) { r.outProto, r.outDialect = proto, dialect }
+
+func (r *fileRun) emit(f Finding) {
+	f.File = r.name
+	f.Pointer = cutPointer(f.Pointer)
+	if f.Protocol == "" {
+		f.Protocol = r.outProto
+	}
+	if f.Dialect == "" {
+		f.Dialect = r.outDialect
+	}
+	f, keep := r.control.apply(f)
+	if !keep || r.baseline.match(f) {
+		return
+	}
+	if f.Requirement != "" {
+		if r.violated == nil {
+			r.violated = map[string]bool{}
+		}
+		r.violated[f.Requirement] = true
+	}
+	r.sum.Add(f)
+	if r.report != nil {
+		r.report(f)
+	}
+}
+
+// maxPerLine is the most findings reported one by one for a line; the rest
+// are counted in one too-many finding, so that output and memory stay
+// proportional to what a person can read.
+const maxPerLine = 20
+
+// typeName is the summary's name of a message type: "acp session/update".
+func (r *fileRun) typeName(proto, label string) string {
+	k := [2]string{proto, label}
+	n, ok := r.typeNames[k]
+	if !ok {
+		if r.typeNames == nil {
+			r.typeNames = map[[2]string]string{}
+		}
+		n = proto + " " + label
+		r.typeNames[k] = n
+	}
+	return n
+}
+
+// publish reports a batch's findings in order (the calling goroutine) and
+// returns the in-order stage's error.
+func (r *fileRun) publish(b *batch) error {
+	e := r.e
+	r.view(b.proto, b.dialect)
+	r.sum.Messages += len(b.items)
+	for _, f := range b.notes {
+		r.emit(f)
+	}
+	if b.skip {
+		for _, it := range b.items {
+			r.tell(it)
+		}
+		return b.stepErr
+	}
+	for _, it := range b.items {
+		if it.bad == nil && it.m.Label != "" {
+			r.sum.ByType[r.typeName(b.proto, it.m.Label)]++
+		}
+	}
+	items := b.items
+	for _, it := range items {
+		for _, o := range it.seen {
+			e.opts.Observe(o)
+		}
+		r.tell(it)
+		if it.bad != nil {
+			f := *it.bad
+			r.blame(&f, &it.m)
+			r.emit(f)
+			continue
+		}
+		n := 0
+		more := func(f Finding) {
+			if n++; n <= maxPerLine {
+				r.blame(&f, &it.m)
+				r.emit(f)
+			}
+		}
+		for _, f := range it.once {
+			if !r.onceSeen[f.Message] {
+				r.onceSeen[f.Message] = true
+				more(f)
+			}
+		}
+		for _, f := range it.out {
+			more(f)
+		}
+		for _, f := range it.m.State {
+			if f.Severity == Error && f.Rule != RuleSchema && schemaAt(it.out, f.Pointer) {
+				// The value is already wrong by its schema: one
+				// problem, one finding.
+				continue
+			}
+			more(f)
+		}
+		if n > maxPerLine {
+			r.emit(Finding{Line: it.m.Line, Severity: Error, Rule: RuleTooMany, Message: fmt.Sprintf("and %d more findings on this line, not listed one by one (the first %d are above)", n-maxPerLine, maxPerLine), Side: it.m.From})
+		}
+	}
+	return b.stepErr
+}
+
+// blame completes a finding on m with the requirement it shows broken and
+// the side at fault, as the protocol's rules name them.
+func (r *fileRun) blame(f *Finding, m *protocol.Message) {
+	if f.Side == "" {
+		f.Side = m.From
+	}
+	if c, ok := r.rules.(protocol.Catalogued); ok && f.Requirement == "" {
+		c.Blame(f, m)
+	}
+}
+
+// finish reports end-of-trace findings and completes the summary.
+func (r *fileRun) finish(lines int) {
+	r.sum.Lines = lines
+	defer func() {
+		d := Detected{File: r.name, Protocol: r.protocol()}
+		if r.h != nil {
+			d.Dialect = r.h.Dialect()
+			d.Note = r.h.Note()
+		}
+		if rep, ok := r.h.(protocol.Reporter); ok {
+			d.Peers = rep.Peers()
+			d.Coverage = r.coverage(rep)
+		}
+		r.sum.Detected = []Detected{d}
+	}()
+	if !r.decided {
+		// Nothing was read at all.
+		r.decided = true
+		if r.ioFailed {
+			return // the io finding says why
+		}
+		r.emit(Finding{Line: 1, Severity: Error, Rule: RuleEmpty, Message: "the file holds no message (it is empty or blank): nothing to validate"})
+		return
+	}
+	if r.h != nil && !r.skipAll {
+		for _, f := range r.h.Finish(lines) {
+			r.emit(f)
+		}
+	}
+	r.sidecarCount(lines)
+}
+
+// coverage sorts the rows of the trace's catalogue by what the trace showed
+// of them.
+func (r *fileRun) coverage(rep protocol.Reporter) *Coverage {
+	rows := rep.Catalogue()
+	if len(rows) == 0 {
+		return nil
+	}
+	checked := map[string]bool{}
+	if c, ok := r.rules.(protocol.Catalogued); ok {
+		version := r.dialect()
+		for _, d := range c.RuleDocs() {
+			for _, id := range d.Requirements {
+				checked[id] = checked[id] || d.Checks(id, version)
+			}
+		}
+	}
+	exercised := map[string]bool{}
+	for _, id := range rep.Exercised() {
+		exercised[id] = true
+	}
+	cov := &Coverage{}
+	for _, id := range rows {
+		switch {
+		case r.violated[id]:
+			cov.Violated = append(cov.Violated, id)
+		case !checked[id]:
+			cov.Unchecked = append(cov.Unchecked, id)
+		case exercised[id]:
+			cov.Exercised = append(cov.Exercised, id)
+		default:
+			cov.Unexercised = append(cov.Unexercised, id)
+		}
+	}
+	for _, l := range [][]string{cov.Exercised, cov.Violated, cov.Unexercised, cov.Unchecked} {
+		sort.Strings(l)
+	}
+	return cov
+}

@@ -1,0 +1,547 @@
+package validate
+
+// The schema checks of a message: the fast path first, then the general
+// validator part by part, the wider schema of the unstable additions, and
+// the explanation of what failed.
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/pkg/validate/explain"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/pkg/wire"
+)
+
+// fast asks the fast path, if there is one, whether the value at ptr in
+// the message is certainly valid against s.
+func (e *Engine) fast(s *protocol.Schema, ptr string, m *protocol.Message, d *wire.Decoder) bool {
+	valid, _ := e.fastKnown(s, ptr, m, d)
+	return valid
+}
+
+// valueOf is the value a check reads: the one the rules gave, else the
+// value at the check's location, built from the message's Doc.
+func valueOf(m *protocol.Message, ck protocol.Check) any {
+	if ck.Value != nil {
+		return ck.Value
+	}
+	return m.AtPath(ck.Loc)
+}
+
+// fastKnown is fast, and for a valid value also whether the fast path saw
+// every member of it defined by the schema (see KnownChecker). d is the
+// decoder a DecoderChecker reads from, which fastKnown resets.
+func (e *Engine) fastKnown(s *protocol.Schema, ptr string, m *protocol.Message, d *wire.Decoder) (valid, known bool) {
+	switch {
+	case e.codecs != nil:
+		c := s.Codec(e.codecs.Codec)
+		if c == nil {
+			return false, false
+		}
+		d.Reset(m.Data)
+		d.SetEnds(&m.Doc)
+		return c.CheckAt(d, ptr)
+	case e.dec != nil:
+		d.Reset(m.Data)
+		d.SetEnds(&m.Doc)
+		return e.dec.CheckKnownDecoder(d, s.ID, ptr)
+	case e.known != nil:
+		return e.known.CheckKnown(s.ID, ptr, m.Data)
+	case e.opts.Fast != nil:
+		return e.opts.Fast.Check(s.ID, ptr, m.Data), false
+	}
+	return false, false
+}
+
+// bigLine is the size from which a failing line's huge arrays are checked
+// element by element before the whole value is (see bigArrays).
+const bigLine = 1 << 20
+
+// bigArrays checks the elements of the huge arrays of a failing check's
+// value one by one, stopping after maxPerLine+1 failures, and returns their
+// findings: nil when they all pass, and then the value is checked whole. A
+// general validator reports every failing element of an array at once, so
+// a line of a million bad elements would otherwise cost gigabytes.
+func (r *fileRun) bigArrays(ck protocol.Check, line int) []Finding {
+	var out []Finding
+	failed := 0
+	for _, a := range ck.Schema.BigArrays(ck.Value, bigArray) {
+		for i, el := range a.Value {
+			err := a.Items.Validate(el)
+			if err == nil {
+				continue
+			}
+			loc := append(append(append([]string(nil), ck.Loc...), a.Loc...), strconv.Itoa(i))
+			out = append(out, r.x.Explain(protocol.Check{Schema: a.Items, Loc: loc, Value: el}, err, line)...)
+			if failed++; failed > maxPerLine {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// bigArray is the length from which an array counts as huge.
+const bigArray = 1024
+
+// checkItem runs one message's schema checks and round trip, with d for
+// the fast path's decoding.
+func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
+	e := r.e
+	m := &it.m
+	for _, ck := range m.Checks {
+		ptr := ck.Pointer()
+		if e.opts.Observe != nil {
+			ck.Value = valueOf(m, ck)
+			it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Schema.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Schema.Valid(ck.Value)})
+		}
+		if valid, known := e.fastKnown(ck.Schema, ptr, m, d); valid {
+			if !known {
+				it.nearMisses(ck.Schema, ck)
+			}
+			continue
+		}
+		// The general path reads the parsed document (see validateOne);
+		// jsonschema/v6 and a huge line's arrays read built values.
+		if r.e.oracle || len(m.Data) >= bigLine {
+			ck.Value = valueOf(m, ck)
+		}
+		if len(m.Data) >= bigLine {
+			if fs := r.bigArrays(ck, m.Line); len(fs) > 0 {
+				it.out = append(it.out, fs...)
+				continue
+			}
+		}
+		if ck.Alt == nil {
+			fs := r.explain(r.validate(ck, m, d), m.Line)
+			if len(fs) == 0 {
+				it.nearMisses(ck.Schema, ck)
+			}
+			it.out = append(it.out, fs...)
+			continue
+		}
+		// Each schema is validated once; an error is explained from
+		// that one validation.
+		narrowErr, done := r.validateParts(ck, r.split(ck, m), m, d, nil)
+		if narrowErr == nil {
+			it.nearMisses(ck.Schema, ck)
+			continue
+		}
+		alt := ck
+		alt.Schema = ck.Alt
+		wideErr, same := r.wider(alt, ptr, m, d, narrowErr, done)
+		if e.opts.Observe != nil {
+			it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Alt.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Alt.Valid(ck.Value)})
+		}
+		if wideErr == nil {
+			it.once = append(it.once, Finding{Line: m.Line, Severity: Warning, Rule: ck.AltRule, Pointer: ptr, Message: ck.AltNote, Dialect: ck.AltVersion})
+			it.nearMisses(ck.Alt, ck)
+			continue
+		}
+		// Wrong by both: explain by the stable schema, unless the
+		// wider one finds other faults (then the stable schema's
+		// complaints are about the additions, not the mistake).
+		narrow := r.explain(narrowErr, m.Line)
+		if same {
+			it.out = append(it.out, narrow...)
+			continue
+		}
+		wide := r.explain(wideErr, m.Line)
+		if samePointers(narrow, wide) {
+			it.out = append(it.out, narrow...)
+			continue
+		}
+		for _, f := range wide {
+			f.Dialect = ck.AltVersion
+			it.out = append(it.out, f)
+		}
+	}
+	it.out = oneCause(it.out)
+	if e.opts.Roundtrip != nil && it.bad == nil && m.RTSchema != "" && len(it.out) == 0 {
+		// Only for messages valid by their schema: an invalid one
+		// is explained by its schema findings already.
+		diffs, err := e.opts.Roundtrip.Roundtrip(m.RTSchema, m.RTPointer, m.Data)
+		if err != nil {
+			it.out = append(it.out, Finding{Line: m.Line, Severity: Error, Rule: RuleRoundtrip, Pointer: m.RTPointer, Message: fmt.Sprintf("the typed round trip fails: %v", err)})
+		}
+		for _, d := range diffs {
+			it.out = append(it.out, Finding{Line: m.Line, Severity: Error, Rule: RuleRoundtrip, Pointer: m.RTPointer, Message: d})
+		}
+	}
+}
+
+// verdict is the validation of a check: each failing part with its
+// error; nil when the value is valid.
+type verdict []failure
+
+// failure is a part of a check and its validation error. doc, when set,
+// holds the value at its node: err is explain.ValidateDoc's tree of it.
+type failure struct {
+	ck   protocol.Check
+	err  error
+	doc  *jsonscan.Doc
+	node int
+	memo *explain.Outcome // err's explanation, kept by the engine's memo
+}
+
+// validateOne validates a check the fast path did not vouch for, from
+// the message's parsed document where the schema allows (see
+// explain.ValidateDoc), else with jsonschema/v6 on the built value; nil
+// when the value is valid.
+func (r *fileRun) validateOne(ck protocol.Check, m *protocol.Message) *failure {
+	if f, decided := r.validateDoc(ck, m); decided {
+		return f
+	}
+	ck.Value = valueOf(m, ck)
+	if err := ck.Schema.Validate(ck.Value); err != nil {
+		return &failure{ck: ck, err: err}
+	}
+	return nil
+}
+
+// remembered is the part's outcome as the engine's memo kept it, if it
+// kept one for a value validated and explained alike; found is false when
+// it did not (or the check is not one it keeps).
+func (r *fileRun) remembered(ck protocol.Check, m *protocol.Message) (f *failure, found bool) {
+	if r.e.memo == nil || r.e.oracle || ck.Skip != nil {
+		return nil, false
+	}
+	sch, err := ck.Schema.Compiled()
+	if err != nil {
+		return nil, false
+	}
+	node := m.Doc.FindPath(ck.Loc)
+	if node < 0 {
+		return nil, false
+	}
+	out, found := r.e.memo.Lookup(ck, sch, &m.Doc, node)
+	if !found || out == nil {
+		return nil, found
+	}
+	return &failure{ck: ck, err: out.Err, memo: out}, true
+}
+
+// validateDoc is validateOne from the message's parsed document, through
+// the engine's memo where the check allows; decided is false when the
+// value is left to jsonschema/v6 (the oracle engine, a schema the
+// document validator does not evaluate, an absent value).
+func (r *fileRun) validateDoc(ck protocol.Check, m *protocol.Message) (f *failure, decided bool) {
+	if r.e.oracle {
+		return nil, false
+	}
+	sch, err := ck.Schema.Compiled()
+	if err != nil {
+		return nil, false
+	}
+	node := m.Doc.FindPath(ck.Loc)
+	if node < 0 {
+		return nil, false
+	}
+	if r.e.memo != nil && ck.Skip == nil {
+		out, ok := r.e.memo.Check(r.x, ck, sch, &m.Doc, node)
+		if !ok {
+			r.e.docDeclined.Add(1)
+			return nil, false
+		}
+		r.e.docValidated.Add(1)
+		if out == nil {
+			return nil, true
+		}
+		return &failure{ck: ck, err: out.Err, memo: out}, true
+	}
+	verr, ok := explain.ValidateDoc(sch, &m.Doc, node)
+	if !ok {
+		r.e.docDeclined.Add(1)
+		return nil, false
+	}
+	r.e.docValidated.Add(1)
+	if verr == nil {
+		return nil, true
+	}
+	return &failure{ck: ck, err: verr, doc: &m.Doc, node: node}, true
+}
+
+// validate validates a check the fast path did not vouch for. A schema
+// that splits (protocol.Schemas.Split) is validated part by part, and the
+// fast path is asked about each part first: a message wrong in its
+// envelope is not validated in its payload too, nor one wrong in a session
+// id in its update. Otherwise the check is validated whole.
+func (r *fileRun) validate(ck protocol.Check, m *protocol.Message, d *wire.Decoder) verdict {
+	v, _ := r.validateParts(ck, r.split(ck, m), m, d, nil)
+	return v
+}
+
+// split is the parts of ck (protocol.Schemas.SplitCheck), none when the
+// engine validates checks whole.
+func (r *fileRun) split(ck protocol.Check, m *protocol.Message) []protocol.Check {
+	if r.e.whole {
+		return nil
+	}
+	if ck.Value == nil {
+		if node := m.Doc.FindPath(ck.Loc); node >= 0 {
+			return r.e.schemas.SplitCheckDoc(ck, &m.Doc, node)
+		}
+		return nil
+	}
+	return r.e.schemas.SplitCheck(ck)
+}
+
+// outcome is how a part of a check fared: the schema and place it was
+// validated at, and its failure if it failed (nil if it passed).
+type outcome struct {
+	schema *protocol.Schema
+	ptr    string
+	fail   *failure
+}
+
+// validateParts is validate with ck's parts given (none: ck is validated
+// whole). It takes the outcome of a part that done holds (the same schema
+// at the same place, so the same verdict) rather than validating it again,
+// and returns the outcome of each part with the verdict.
+func (r *fileRun) validateParts(ck protocol.Check, parts []protocol.Check, m *protocol.Message, d *wire.Decoder, done []outcome) (verdict, []outcome) {
+	if len(parts) == 0 {
+		if f := r.validateOne(ck, m); f != nil {
+			return verdict{*f}, nil
+		}
+		return nil, nil
+	}
+	var v verdict
+	outs := make([]outcome, 0, len(parts))
+parts:
+	for _, p := range parts {
+		ptr := p.Pointer()
+		for _, o := range done {
+			if o.schema == p.Schema && o.ptr == ptr {
+				if o.fail != nil {
+					v = append(v, *o.fail)
+				}
+				outs = append(outs, o)
+				continue parts
+			}
+		}
+		o := outcome{schema: p.Schema, ptr: ptr}
+		if f, found := r.remembered(p, m); found {
+			// What the memo kept is the document validator's own
+			// verdict: the fast path could only agree.
+			if f != nil {
+				o.fail = f
+				v = append(v, *f)
+			}
+		} else if !r.e.fast(p.Schema, ptr, m, d) {
+			if f := r.validateOne(p, m); f != nil {
+				o.fail = f
+				v = append(v, *f)
+			}
+		}
+		outs = append(outs, o)
+	}
+	return v, outs
+}
+
+// wider validates alt, the wider schema of a check whose narrow schema
+// gave narrow with the parts done. A part of the same schema at the same
+// place is not validated again; and when one of them failed, the wider
+// schema certainly fails too, so the fast path is not asked about the
+// whole. same reports that the verdict is narrow's own, failure for
+// failure: it explains the same way.
+func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, d *wire.Decoder, narrow verdict, done []outcome) (v verdict, same bool) {
+	parts := r.split(alt, m)
+	fails := false
+	for _, p := range parts {
+		for _, o := range done {
+			if o.fail != nil && o.schema == p.Schema && o.ptr == p.Pointer() {
+				fails = true
+			}
+		}
+	}
+	// A wider schema that splits is judged part by part, each part asked
+	// of the memo and the fast path first: asking the fast path about
+	// the whole as well would decode every part twice when the value is
+	// wrong by both, as every line of a trace with one systematic error
+	// is.
+	if !fails && len(parts) == 0 && r.e.fast(alt.Schema, ptr, m, d) {
+		return nil, false
+	}
+	v, _ = r.validateParts(alt, parts, m, d, done)
+	if len(v) != len(narrow) {
+		return v, false
+	}
+	for i := range v {
+		if v[i].err != narrow[i].err || v[i].ck.Schema != narrow[i].ck.Schema || !slices.Equal(v[i].ck.Loc, narrow[i].ck.Loc) {
+			return v, false
+		}
+	}
+	return v, true
+}
+
+// explain turns a verdict into findings, in the order one validation of
+// the whole value gives them.
+func (r *fileRun) explain(v verdict, line int) []Finding {
+	var out []Finding
+	for _, f := range v {
+		if f.memo != nil {
+			for _, fd := range f.memo.Findings {
+				fd.Line = line
+				out = append(out, fd)
+			}
+			continue
+		}
+		if verr, ok := f.err.(*jsonschema.ValidationError); ok && f.doc != nil {
+			out = append(out, r.x.ExplainDoc(f.ck, verr, f.doc, f.node, line)...)
+			continue
+		}
+		out = append(out, r.x.Explain(f.ck, f.err, line)...)
+	}
+	if len(v) > 1 {
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
+	}
+	return out
+}
+
+// nearMisses adds a warning for each member of the check's value, valid by
+// sch, that is a near miss of a member sch defines, if the check asks.
+func (it *item) nearMisses(sch *protocol.Schema, ck protocol.Check) {
+	if ck.Closed {
+		it.undefined(sch, ck)
+		return
+	}
+	if !ck.NearMiss {
+		return
+	}
+	for _, ms := range sch.NearMisses(valueOf(&it.m, ck)) {
+		loc := append(append([]string(nil), ck.Loc...), ms.Loc...)
+		it.once = append(it.once, Finding{Line: it.m.Line, Severity: Warning, Rule: RuleNearMiss, Pointer: protocol.Pointer(loc),
+			Message: fmt.Sprintf("unknown member %s is a near miss of %s, which this object defines: a receiver ignores %s, so its value is lost; did you mean %s?",
+				protocol.Quote(ms.Key), protocol.Quote(ms.Want), protocol.Quote(ms.Key), protocol.Quote(ms.Want))})
+	}
+}
+
+// undefined adds an error for each member of the check's value, valid by
+// sch (the widest schema the value may pass), that sch does not define.
+func (it *item) undefined(sch *protocol.Schema, ck protocol.Check) {
+	v := valueOf(&it.m, ck)
+	var wide map[string]bool // the members the wider schema defines too
+	if ck.Alt != nil && sch != ck.Alt {
+		wide = map[string]bool{}
+		for _, ms := range sch.Undefined(v) {
+			wide[protocol.Pointer(ms.Loc)] = true
+		}
+		for _, ms := range ck.Alt.Undefined(v) {
+			delete(wide, protocol.Pointer(ms.Loc))
+		}
+		if len(wide) > 0 {
+			// An addition of the unstable schema: the same warning as
+			// a value only it accepts.
+			it.once = append(it.once, Finding{Line: it.m.Line, Severity: Warning, Rule: ck.AltRule, Pointer: ck.Pointer(), Message: ck.AltNote, Dialect: ck.AltVersion})
+		}
+	}
+	for _, ms := range sch.Undefined(v) {
+		if wide[protocol.Pointer(ms.Loc)] {
+			continue
+		}
+		loc := append(append([]string(nil), ck.Loc...), ms.Loc...)
+		msg := fmt.Sprintf("member %s is not defined by this type: the protocol's types take no members of one's own (every name is kept for its later versions); put custom data in _meta", protocol.Quote(ms.Key))
+		if ms.Want != "" {
+			msg = fmt.Sprintf("member %s is not defined by this type: a receiver ignores it, so its value is lost; did you mean %s?", protocol.Quote(ms.Key), protocol.Quote(ms.Want))
+		}
+		it.out = append(it.out, Finding{Line: it.m.Line, Severity: Error, Rule: RuleCustomMember, Pointer: protocol.Pointer(loc), Message: msg})
+	}
+}
+
+// maxToken is the longest pointer token a finding repeats: input keys can
+// be megabytes long.
+const maxToken = protocol.MaxEcho
+
+// cutPointer shortens the over-long tokens of a pointer to maxToken bytes
+// with "...": the place stays readable, the output stays small.
+func cutPointer(p string) string {
+	if len(p) <= 4*maxToken {
+		return p
+	}
+	toks := strings.Split(p, "/")
+	for i, t := range toks {
+		if len(t) > maxToken {
+			n := maxToken - 3
+			for n > 0 && !utf8.RuneStart(t[n]) {
+				n--
+			}
+			toks[i] = t[:n] + "..."
+		}
+	}
+	return strings.Join(toks, "/")
+}
+
+// oneCause drops a schema finding that repeats an earlier one at the same
+// pointer with the same words, but for the schema named in parentheses: an
+// envelope and its payload schema both rejecting an array payload are one
+// mistake, reported once.
+func oneCause(out []Finding) []Finding {
+	if len(out) < 2 {
+		return out
+	}
+	seen := make(map[string]bool, len(out))
+	keep := out[:0]
+	for _, f := range out {
+		k := f.Pointer + "\x00" + f.Rule + "\x00" + causeText(f.Message)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		keep = append(keep, f)
+	}
+	return keep
+}
+
+// causeText is a schema message without its trailing "(proto: Type)".
+func causeText(msg string) string {
+	if i := strings.LastIndex(msg, " ("); i > 0 && strings.HasSuffix(msg, ")") {
+		return msg[:i]
+	}
+	return msg
+}
+
+// samePointers reports whether two lists of findings point at the same
+// places.
+func samePointers(a, b []Finding) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Pointer != b[i].Pointer {
+			return false
+		}
+	}
+	return true
+}
+
+func schemaAt(out []Finding, ptr string) bool {
+	for _, f := range out {
+		if f.Rule == RuleSchema && f.Pointer == ptr && ptr != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func parseFinding(line int, err error) *Finding {
+	var pe *jsonscan.Error
+	msg := err.Error()
+	ptr := ""
+	if errors.As(err, &pe) {
+		ptr = pe.Pointer
+		msg = fmt.Sprintf("not valid JSON: %s (byte %d of the line)", pe.Msg, pe.Offset+1)
+		if pe.Kind == jsonscan.NumberTooLong {
+			msg = fmt.Sprintf("%s (byte %d of the line): valid JSON, but no protocol number needs more than %d digits or an exponent beyond ±%d, so the line is not checked further", pe.Msg, pe.Offset+1, jsonscan.MaxNumberDigits, jsonscan.MaxNumberExponent)
+		}
+	}
+	return &Finding{Line: line, Severity: Error, Rule: RuleJSON, Pointer: ptr, Message: msg}
+}
