@@ -378,3 +378,41 @@ type Handler interface {
 	// initialize protocolVersion 2, line 1"), or "".
 	Note() string
 }
+
+// Exercise is a set of the catalogue rows a trace exercised, for a
+// Reporter: rows are noted by id, or by the rule whose check ran (each of
+// the rule's rows).
+type Exercise struct {
+	ids    map[string]bool
+	byRule map[string][]string
+}
+
+// NewExercise returns an empty set that maps rule names to their rows as
+// docs say.
+func NewExercise(docs []RuleDoc) *Exercise {
+	e := &Exercise{ids: map[string]bool{}, byRule: map[string][]string{}}
+	for _, d := range docs {
+		e.byRule[d.Name] = append(e.byRule[d.Name], d.Requirements...)
+	}
+	return e
+}
+
+// Row notes one row.
+func (e *Exercise) Row(id string) { e.ids[id] = true }
+
+// Rule notes every row of a rule whose check ran.
+func (e *Exercise) Rule(name string) {
+	for _, id := range e.byRule[name] {
+		e.ids[id] = true
+	}
+}
+
+// IDs lists the rows noted, sorted.
+func (e *Exercise) IDs() []string {
+	out := make([]string, 0, len(e.ids))
+	for id := range e.ids {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -113,7 +113,7 @@ func (r *Rules) Start(_ []*protocol.Message, opts protocol.Start) (protocol.Hand
 	if err != nil {
 		return nil, err
 	}
-	return &state{t: t, runs: protocol.NewRecent[*run](maxRuns)}, nil
+	return &state{t: t, runs: protocol.NewRecent[*run](maxRuns), reg: r.reg, exercised: protocol.NewExercise(RuleDocs())}, nil
 }
 
 // state follows the runs of one Arcan AgentEvent stream.
@@ -121,7 +121,20 @@ type state struct {
 	t     *tables
 	runs  *protocol.Recent[*run] // the last maxRuns runs
 	lossy bool                   // a line could not be read
+	// exercised are the catalogue rows whose check ran on an event of
+	// the stream.
+	exercised *protocol.Exercise
+	reg       *registry.Registry
 }
+
+// Exercised lists the catalogue rows whose check ran on the stream.
+func (s *state) Exercised() []string { return s.exercised.IDs() }
+
+// Catalogue lists the ids of the version's requirement rows.
+func (s *state) Catalogue() []string { return s.reg.RequirementIDs(s.t.v) }
+
+// Peers: the stream names no implementation.
+func (s *state) Peers() []finding.Peer { return nil }
 
 type run struct {
 	started, errored, finished bool
@@ -147,6 +160,7 @@ func (s *state) Lost(*protocol.Message) { s.lossy = true }
 
 func (s *state) Step(m *protocol.Message) {
 	m.From = "agent" // the stream's only writer
+	s.exercised.Rule(finding.RuleSchema)
 	if !m.IsObject() {
 		m.Add(finding.Error, finding.RuleSchema, "", "an Arcan event must be a JSON object tagged by part_type, got %s", protocol.Describe(m.Value()))
 		return
@@ -205,6 +219,9 @@ func (s *state) Step(m *protocol.Message) {
 		emitShape(m, "", d.Root(), s.t.v.Arcan.StoreShape)
 	}
 	if e := s.t.v.Arcan.Event(tag); e != nil {
+		if e.Shape != nil {
+			s.exercised.Rule(RuleEmitShape)
+		}
 		emitShape(m, base, ev, e.Shape)
 	}
 	s.rules(m, tag, base)
@@ -342,6 +359,8 @@ func (s *state) rules(m *protocol.Message, tag string, base string) {
 		r = &run{calls: map[string]bool{}, partial: s.lossy}
 		s.runs.Put(runID, r)
 	}
+	s.exercised.Rule(RuleRunNotStarted)
+	s.exercised.Rule(RuleEventAfterFinish)
 	switch {
 	case tag == "run_started":
 		if r.finished {
@@ -361,6 +380,7 @@ func (s *state) rules(m *protocol.Message, tag string, base string) {
 		m.Add(finding.Error, RuleRunNotStarted, "", "%s for run %q before its run_started: run_started is the first event of every run", tag, runID)
 	}
 	if it, ok := protocol.IntValue(m.At(base + "/iteration")); ok {
+		s.exercised.Rule(RuleIterationOrder)
 		if r.hasIteration && it < r.iteration {
 			m.Add(finding.Error, RuleIterationOrder, base+"/iteration", "iteration %d after iteration %d in run %q: iterations never go back", it, r.iteration, runID)
 		} else {
@@ -376,10 +396,12 @@ func (s *state) rules(m *protocol.Message, tag string, base string) {
 			r.calls[id] = true
 		}
 	case "tool_call_completed":
+		s.exercised.Rule(RuleUnknownCallID)
 		if id, ok := m.String(base + "/result/call_id"); ok && !r.calls[id] && !s.lossy {
 			m.Add(finding.Error, RuleUnknownCallID, base+"/result/call_id", "tool_call_completed for call %q, which no tool_call_requested of run %q asked for", id, runID)
 		}
 	case "tool_call_failed":
+		s.exercised.Rule(RuleUnknownCallID)
 		if id, ok := m.String(base + "/call_id"); ok && !r.calls[id] && !s.lossy {
 			m.Add(finding.Error, RuleUnknownCallID, base+"/call_id", "tool_call_failed for call %q, which no tool_call_requested of run %q asked for", id, runID)
 		}

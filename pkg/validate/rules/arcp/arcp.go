@@ -112,7 +112,7 @@ func (r *Rules) Start(first []*protocol.Message, opts protocol.Start) (protocol.
 	if canon == nil {
 		return nil, fmt.Errorf("no ARCP version in the registry")
 	}
-	st := newState()
+	st := newState(r.reg)
 	st.partial = opts.Partial
 	v := canon
 	st.dial = registry.DialectCanonical
@@ -259,6 +259,7 @@ func (s *state) Step(m *protocol.Message) {
 		return
 	}
 	m.Label = typ
+	s.exercised.Row("arcp.schema.shape")
 	switch {
 	case m.Dir == "c2r":
 		m.From = "client"

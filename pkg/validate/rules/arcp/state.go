@@ -104,6 +104,10 @@ type state struct {
 	begun       bool   // the trace's first message has been judged
 	partial     protocol.Partial
 	deviations  protocol.Once // the deviations reported, by id
+	// exercised are the catalogue rows whose check ran on a message of
+	// the trace (the rule evaluated it, whether or not it applied).
+	exercised *protocol.Exercise
+	reg       *registry.Registry
 }
 
 // onceNote ends a deviation warning: the first of a trace is reported.
@@ -149,12 +153,43 @@ type stream struct {
 	closed bool  // a chunk with more: false was seen
 }
 
-func newState() *state {
+func newState(reg *registry.Registry) *state {
 	return &state{
-		sessions: protocol.NewRecent[*session](maxSessions),
-		jobs:     protocol.NewRecent[*job](maxJobs),
+		sessions:  protocol.NewRecent[*session](maxSessions),
+		jobs:      protocol.NewRecent[*job](maxJobs),
+		exercised: protocol.NewExercise(RuleDocs()),
+		reg:       reg,
 	}
 }
+
+// find is the set's rule of a check with the given finding, noted as
+// exercised.
+func (s *state) find(check, fnd string) *registry.ARCPRule {
+	r := s.set.rules.find(check, fnd)
+	if r != nil {
+		s.exercised.Rule(r.ID)
+	}
+	return r
+}
+
+// each is the set's rules of a check, each noted as exercised.
+func (s *state) each(check string) []*registry.ARCPRule {
+	rs := s.set.rules[check]
+	for _, r := range rs {
+		s.exercised.Rule(r.ID)
+	}
+	return rs
+}
+
+// Exercised lists the catalogue rows whose check ran on the trace.
+func (s *state) Exercised() []string { return s.exercised.IDs() }
+
+// Catalogue lists the ids of the version's requirement rows.
+func (s *state) Catalogue() []string { return s.reg.RequirementIDs(s.set.v) }
+
+// Peers: ARCP names its implementations in hello and welcome, which the
+// summary does not show yet.
+func (s *state) Peers() []finding.Peer { return nil }
 
 // Lost: an unreadable line may have carried the next event_seq, an
 // acceptance, a request or a chunk; the rules that need them stop, and the
@@ -188,7 +223,6 @@ func (s *state) job(id string) *job {
 
 // apply runs the effects and rules of the table on one message.
 func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
-	rs := s.set.rules
 	entry := s.set.t.Message(typ)
 	if entry == nil {
 		return
@@ -258,7 +292,7 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 
 	// Session ids must be those the runtime announced, and a job's
 	// messages carry the session the job was accepted in.
-	if r := rs.find(checkSession, ""); r != nil && hasSID {
+	if r := s.find(checkSession, ""); r != nil && hasSID {
 		if s.welcomed && !knownSession {
 			m.Add(finding.Error, r.ID, "/session_id", "session_id %s differs from every session a welcome announced (%s): every message of a session carries its id", protocol.Quote(sid), sortedSet(s.knownSessions()))
 		} else if j, _ := s.jobs.Get(jobID); jobID != "" && entry.Effect != effAccept && entry.Effect != effSubscribe && j != nil && len(j.sessions) > 0 && !j.sessions[sid] {
@@ -269,7 +303,7 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 		}
 	}
 
-	if r := rs.find(checkFeatures, ""); r != nil && ss != nil && ss.features != nil {
+	if r := s.find(checkFeatures, ""); r != nil && ss != nil && ss.features != nil {
 		s.features(m, r, ss, entry, typ, kind)
 	}
 
@@ -284,12 +318,12 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 		if last, seen := ss.last[client]; seen {
 			switch {
 			case seq <= last:
-				if r := rs.find(checkSequence, "order"); r != nil {
+				if r := s.find(checkSequence, "order"); r != nil {
 					m.Add(finding.Error, r.ID, "/event_seq", "event_seq %d after %d: the session's sequence must strictly increase", seq, last)
 				}
 				seq = last
 			case seq > last+1:
-				if r := rs.find(checkSequence, "gap"); r != nil {
+				if r := s.find(checkSequence, "gap"); r != nil {
 					missing := fmt.Sprint(last + 1)
 					if seq > last+2 {
 						missing = fmt.Sprintf("%d to %d", last+1, seq-1)
@@ -337,10 +371,10 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 
 	// Requests and their answers; values bounded by the sequence.
 	if ss != nil {
-		for _, r := range rs[checkAnswers] {
+		for _, r := range s.each(checkAnswers) {
 			s.answers(m, r, ss, typ, started)
 		}
-		for _, r := range rs[checkBound] {
+		for _, r := range s.each(checkBound) {
 			if r.Type != typ || !ss.sent || s.lossy {
 				continue
 			}
@@ -349,7 +383,7 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 			}
 		}
 	}
-	for _, r := range rs[checkCompare] {
+	for _, r := range s.each(checkCompare) {
 		if r.Type == typ && (r.Kind == "" || r.Kind == kind) {
 			s.compare(m, r)
 		}
@@ -366,14 +400,14 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 	if entry.Terminal {
 		if j != nil && j.terminal {
 			if !(hasSeq && j.termHasSeq && seq <= j.termSeq) {
-				if r := rs.find(checkTerminal, "twice"); r != nil {
+				if r := s.find(checkTerminal, "twice"); r != nil {
 					m.Add(finding.Error, r.ID, "/job_id", "second terminal message for job %s: a job ends with exactly one job.result or job.error", protocol.Quote(jobID))
 				}
 			}
 			return
 		}
 	} else if j != nil && j.terminal && hasSeq && !replay && (!j.termHasSeq || seq > j.termSeq) {
-		for _, r := range rs[checkTerminal] {
+		for _, r := range s.each(checkTerminal) {
 			if r.Finding == "after" && r.AppliesTo(typ) {
 				m.Add(finding.Error, r.ID, "/job_id", "%s for job %s after its terminal message (event_seq %d): an ended job sends nothing more", typ, protocol.Quote(jobID), j.termSeq)
 			}
@@ -381,7 +415,7 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 	}
 
 	// Job messages need a job the session knows.
-	for _, r := range rs[checkJobOpen] {
+	for _, r := range s.each(checkJobOpen) {
 		if !r.AppliesTo(typ) || !started || forgotten || replay {
 			continue
 		}
@@ -407,7 +441,7 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 		j.terminal = true
 		j.termSeq, j.termHasSeq = seq, hasSeq
 	}
-	for _, r := range rs[checkChunks] {
+	for _, r := range s.each(checkChunks) {
 		if r.Type == typ && (r.Kind == "" || r.Kind == kind) && !replay {
 			s.chunk(m, r, j, started)
 			break
@@ -630,7 +664,7 @@ func (s *state) chunk(m *protocol.Message, r *registry.ARCPRule, j *job, started
 		j.streams = map[string]*stream{}
 	}
 	st := j.streams[rid]
-	gap := s.set.rules.find(checkChunks, "gap")
+	gap := s.find(checkChunks, "gap")
 	switch {
 	case st == nil:
 		if len(j.streams) >= maxStreams {
@@ -644,7 +678,7 @@ func (s *state) chunk(m *protocol.Message, r *registry.ARCPRule, j *job, started
 			m.Add(finding.Error, gap.ID, r.Index, "chunk_seq %d is the first chunk of result %s, which starts at 0: chunks 0 to %d are missing", idx, protocol.Quote(rid), idx-1)
 		}
 	case st.closed:
-		if after := s.set.rules.find(checkChunks, "after-last"); after != nil {
+		if after := s.find(checkChunks, "after-last"); after != nil {
 			m.Add(finding.Error, after.ID, r.Result, "a chunk of result %s after its last chunk (more: false): the result was complete", protocol.Quote(rid))
 		}
 	case idx != st.next && gap != nil && !s.lossy:
@@ -670,7 +704,7 @@ func (s *state) streamResult(m *protocol.Message, j *job, typ string, replay boo
 		return
 	}
 	var rs []*registry.ARCPRule
-	for _, r := range s.set.rules[checkStreamResult] {
+	for _, r := range s.each(checkStreamResult) {
 		if r.Type == typ {
 			rs = append(rs, r)
 		}
