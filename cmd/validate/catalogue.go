@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -183,16 +184,13 @@ func observeWords(o string) string {
 	return "not observable on the wire"
 }
 
+// compactJSON is raw on one line, its members in their order.
 func compactJSON(raw json.RawMessage) string {
-	var sb strings.Builder
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
 		return string(raw)
 	}
-	enc := json.NewEncoder(&sb)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
-	return strings.TrimSpace(sb.String())
+	return b.String()
 }
 
 // nearest returns the id of ids that shares the longest prefix with id, if
