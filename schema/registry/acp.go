@@ -134,10 +134,23 @@ type ACPEffects struct {
 	// Baseline marks a method every agent implements: it is never
 	// answered "method not found".
 	Baseline bool `json:"baseline"`
+	// OpenValues are members whose values form an open set: a value the
+	// version does not define is one of one's own, and starts with "_"
+	// (ACP v2's open enums and union tags).
+	OpenValues []ACPOpenValue `json:"open_values"`
 	// SchemaRows are the requirement catalogue's rows that the method's
 	// params and result schemas enforce, beyond the schema row itself:
 	// a message of the method exercises them.
 	SchemaRows *ACPSchemaRows `json:"schema_rows"`
+}
+
+// ACPOpenValue is an open set of values at At (a "*" token for every
+// element): Known are the version's own, and Requirement the catalogue
+// row a value of one's own without "_" breaks.
+type ACPOpenValue struct {
+	At          string   `json:"at"`
+	Known       []string `json:"known"`
+	Requirement string   `json:"requirement"`
 }
 
 // ACPSchemaRows are the rows a method's params and result schemas enforce.

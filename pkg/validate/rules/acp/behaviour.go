@@ -2,6 +2,7 @@ package acp
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -216,6 +217,7 @@ func (s *state) behaviour(m *protocol.Message, eff *method, req *request) {
 	for _, p := range ef.Paths {
 		s.absolutePaths(m, p)
 	}
+	s.openValues(m, ef.OpenValues, "/params/")
 
 	if (ef.TurnState != nil || ef.UserMessage != nil) && ef.Session != "" {
 		if ts := s.turnsAt(m, ef.Session); ts != nil {
@@ -384,6 +386,7 @@ func describeWhere(where map[string]string) string {
 func (s *state) answeredBehaviour(m *protocol.Message, req *request) {
 	ef := req.eff.Effects
 	s.advertises(m, req.eff.adWhen, "/result/")
+	s.openValues(m, ef.OpenValues, "/result/")
 	if r := ef.SchemaRows; r != nil {
 		for _, id := range r.Result {
 			s.exercise(id)
@@ -628,30 +631,27 @@ func (s *state) nullID(m *protocol.Message) {
 	m.Breach(reqNullID, finding.Error, RuleNotificationAnswer, "/id", "a response with a null id, though every line before it that could not be read has had its answer: a null id answers only a request whose id could not be read, and a notification gets no answer at all")
 }
 
-// absolutePaths checks that the file-system paths at ptr ("*" for every
-// element) are absolute: the protocol has no relative paths.
-func (s *state) absolutePaths(m *protocol.Message, ptr string) {
+// eachString calls f with each string at ptr ("*" for every element), its
+// node and its pointer, read from the parsed message in place; the pointer
+// is made only when f asks for it.
+func eachString(m *protocol.Message, ptr string, f func(v []byte, at func() string)) {
 	d := &m.Doc
 	base, rest, star := strings.Cut(ptr, "/*")
-	id := pathRow(ptr)
-	check := func(node, index int) {
-		p, ok := d.StringBytes(node)
+	visit := func(node, index int) {
+		v, ok := d.StringBytes(node)
 		if !ok {
 			return
 		}
-		s.exercise(id)
-		if absolute(p) {
-			return
-		}
-		at := base
-		if index >= 0 {
-			at += "/" + strconv.Itoa(index) + rest
-		}
-		m.Breach(id, finding.Error, RuleAbsolutePath, at, "path %s is relative: every file-system path the protocol carries is absolute (the agent resolves nothing against its own working directory)", protocol.Quote(string(p)))
+		f(v, func() string {
+			if index < 0 {
+				return base
+			}
+			return base + "/" + strconv.Itoa(index) + rest
+		})
 	}
 	node := d.Find(base)
 	if !star {
-		check(node, -1)
+		visit(node, -1)
 		return
 	}
 	i := 0
@@ -659,10 +659,40 @@ func (s *state) absolutePaths(m *protocol.Message, ptr string) {
 		if rest != "" {
 			el = child(d, el, rest)
 		}
-		check(el, i)
+		visit(el, i)
 		i++
 		return true
 	})
+}
+
+// absolutePaths checks that the file-system paths at ptr are absolute:
+// the protocol has no relative paths.
+func (s *state) absolutePaths(m *protocol.Message, ptr string) {
+	id := pathRow(ptr)
+	eachString(m, ptr, func(p []byte, at func() string) {
+		s.exercise(id)
+		if !absolute(p) {
+			m.Breach(id, finding.Error, RuleAbsolutePath, at(), "path %s is relative: every file-system path the protocol carries is absolute (the agent resolves nothing against its own working directory)", protocol.Quote(string(p)))
+		}
+	})
+}
+
+// openValues checks the members of open sets at pointers under prefix: a
+// value the version does not define is one of one's own, and starts with
+// "_" (the others are kept for the protocol's later versions).
+func (s *state) openValues(m *protocol.Message, list []registry.ACPOpenValue, prefix string) {
+	for _, ov := range list {
+		if !strings.HasPrefix(ov.At, prefix) {
+			continue
+		}
+		eachString(m, ov.At, func(v []byte, at func() string) {
+			s.exercise(ov.Requirement)
+			if len(v) > 0 && v[0] == '_' || slices.Contains(ov.Known, string(v)) {
+				return
+			}
+			m.Breach(ov.Requirement, finding.Error, RuleOpenValue, at(), "%s is none of %s: a value of one's own starts with \"_\" (%s); the others are kept for later versions of ACP", protocol.Quote(string(v)), strings.Join(ov.Known, ", "), protocol.Quote("_"+string(v)))
+		})
+	}
 }
 
 // absolute reports whether p is an absolute path: POSIX (/…), a Windows

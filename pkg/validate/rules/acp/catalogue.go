@@ -30,6 +30,7 @@ const (
 	RuleConfigOptions      = "config-options"      // a config option answer that is not the complete list
 	RuleUnansweredRequest  = "unanswered-request"  // a request never answered before the trace ends (a warning)
 	RuleAbsolutePath       = "absolute-path"       // a relative file-system path
+	RuleOpenValue          = "open-value"          // a value of one's own in an open set, without "_"
 )
 
 // Requirement ids this package's checks name, beyond those in ruleDocs'
@@ -191,6 +192,7 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleNotificationAnswer, Summary: "a response with a null id where no message was unreadable: it answers a notification or nothing", Requirements: []string{reqNullID, reqNoNotifAnswer}, Versions: effectVersions},
 		{Name: RuleMethodNotFound, Summary: "an unknown method not answered \"method not found\" (-32601), or an advertised or baseline one answered with it", Requirements: []string{reqAnswerCustom, reqAdvertisedWorks}},
 		{Name: RuleMethodNotFound, Summary: "an unknown method not answered \"method not found\" (-32601), or an advertised or baseline one answered with it", Requirements: []string{reqAnswerCustom, reqAdvertisedWorks, reqBaselineMethods}, Versions: effectVersions},
+		{Name: RuleOpenValue, Summary: "a value an open set of the version does not define (a union tag, an auth method type) without the \"_\" of one's own", Requirements: []string{"acp.ext.enum-underscore", "acp.auth.custom-type-prefix"}, Versions: stateVersions},
 		{Name: RuleAbsolutePath, Summary: "a file-system path that is not absolute", Requirements: withRestated(reqPathsAbsolute), Versions: effectVersions},
 		{Name: finding.RuleCustomMember, Summary: "a member the message's type does not define, where the spec reserves every name (custom data goes in _meta)", Requirements: []string{reqNoRootFields}},
 		{Name: RuleConfigOptions, Summary: "an answer to session/set_config_option that does not list every option", Requirements: []string{reqConfigComplete}, Versions: effectVersions},
