@@ -32,7 +32,10 @@ const (
 // member by a schema (maps such as _meta), are not judged. Union
 // alternatives are chosen by their const tags, else by their required
 // members: no validation runs.
-func (s *Schema) NearMisses(v any) []Miss {
+func (s *Schema) NearMisses(v any) []Miss { return s.misses(v, false) }
+
+// misses walks v for NearMisses, or for Undefined when all is set.
+func (s *Schema) misses(v any, all bool) []Miss {
 	if s == nil || s.shapes == nil {
 		return nil
 	}
@@ -40,7 +43,7 @@ func (s *Schema) NearMisses(v any) []Miss {
 	if err != nil {
 		return nil
 	}
-	w := &missWalk{budget: missNodes, shapes: s.shapes}
+	w := &missWalk{budget: missNodes, shapes: s.shapes, all: all}
 	w.walk([]*jsonschema.Schema{c}, v, nil, 0)
 	return w.out
 }
@@ -59,18 +62,7 @@ type missWalk struct {
 // protocol's types take no members of one's own (a near miss has Want set).
 // Objects whose schema lists no members, takes any member by a schema
 // (maps), or admits the member by a pattern are not judged.
-func (s *Schema) Undefined(v any) []Miss {
-	if s == nil || s.shapes == nil {
-		return nil
-	}
-	c, err := s.compiled()
-	if err != nil {
-		return nil
-	}
-	w := &missWalk{budget: missNodes, shapes: s.shapes, all: true}
-	w.walk([]*jsonschema.Schema{c}, v, nil, 0)
-	return w.out
-}
+func (s *Schema) Undefined(v any) []Miss { return s.misses(v, true) }
 
 func (w *missWalk) walk(schemas []*jsonschema.Schema, v any, loc []string, depth int) {
 	if depth > missDepth || w.budget <= 0 || len(schemas) == 0 {

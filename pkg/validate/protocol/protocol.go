@@ -397,8 +397,12 @@ func NewExercise(docs []RuleDoc) *Exercise {
 	return e
 }
 
-// Row notes one row.
-func (e *Exercise) Row(id string) { e.ids[id] = true }
+// Row notes one row, and reports whether it was noted before.
+func (e *Exercise) Row(id string) (before bool) {
+	before = e.ids[id]
+	e.ids[id] = true
+	return before
+}
 
 // Rule notes every row of a rule whose check ran.
 func (e *Exercise) Rule(name string) {

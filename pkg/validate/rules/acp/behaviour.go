@@ -56,25 +56,22 @@ type turnState struct {
 // and of the rows that restate it.
 func (s *state) exercise(id string) {
 	if s.exercised == nil {
-		s.exercised = map[string]bool{}
+		s.exercised = protocol.NewExercise(nil)
 	}
-	if s.exercised[id] {
+	if s.exercised.Row(id) {
 		return
 	}
-	s.exercised[id] = true
 	for _, a := range restated[id] {
-		s.exercised[a] = true
+		s.exercised.Row(a)
 	}
 }
 
 // Exercised lists the requirements whose situation the trace reached.
 func (s *state) Exercised() []string {
-	out := make([]string, 0, len(s.exercised))
-	for id := range s.exercised {
-		out = append(out, id)
+	if s.exercised == nil {
+		return nil
 	}
-	sort.Strings(out)
-	return out
+	return s.exercised.IDs()
 }
 
 // Catalogue lists the ids of the requirement rows of the version the trace

@@ -58,9 +58,9 @@ type state struct {
 	tablesOf func(*registry.Version) (*tables, error)
 	strict   bool
 
-	exercised    map[string]bool // requirements whose situation the trace reached
-	authMethods  string          // where the initialize result lists auth methods
-	initAnswered bool            // an initialize was answered
+	exercised    *protocol.Exercise // requirements whose situation the trace reached
+	authMethods  string             // where the initialize result lists auth methods
+	initAnswered bool               // an initialize was answered
 	// unreadable counts the lines whose id a receiver could not read
 	// (not JSON, or neither request, notification nor response, or an
 	// id of the wrong type) and that no null-id answer answered yet.
