@@ -106,6 +106,12 @@ type ACPEffects struct {
 	// answer, nothing after), ReplayNever (resume: none before the
 	// answer).
 	Replay string `json:"replay"`
+	// ReplayIf, if set, points to a member whose presence (not null) asks
+	// for the history: the request then replays it as ReplayBeforeAnswer
+	// does, whatever Replay says. ReplayRow is the catalogue row a replay
+	// after the answer breaks ("" for acp.session.load-replay-first).
+	ReplayIf  string `json:"replay_if"`
+	ReplayRow string `json:"replay_row"`
 	// CancelledOutcome is what the answer to the request must hold when
 	// its session's turn was cancelled while it waited.
 	CancelledOutcome *ACPValue `json:"cancelled_outcome"`

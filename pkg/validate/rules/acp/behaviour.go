@@ -46,6 +46,7 @@ type turnState struct {
 	asks      []*request // requests of the agent's the turn waits on
 	quiet     int        // quietNone, quietCancelled or quietLoaded
 	quietLine int        // the answer that made it quiet
+	quietRow  string     // the row a replay after that answer breaks
 	resuming  *request   // a resume not yet answered
 	config    []string   // the ids of the config options last listed
 	hasConfig bool       // config is known
@@ -197,8 +198,12 @@ func (s *state) behaviour(m *protocol.Message, eff *method, req *request) {
 		}
 	}
 	if ef.Replay != "" && ef.AdoptsSession != "" && req != nil {
+		req.replay = ef.Replay
+		if p := ef.ReplayIf; p != "" && m.Has(p) && m.Doc.Type(m.Doc.Find(p)) != jsonscan.Null {
+			req.replay = registry.ReplayBeforeAnswer
+		}
 		if sid, ok := m.String(ef.AdoptsSession); ok {
-			if ts := s.turns(sid); ts != nil && ef.Replay == registry.ReplayNever {
+			if ts := s.turns(sid); ts != nil && req.replay == registry.ReplayNever {
 				ts.resuming = req
 			}
 		}
@@ -263,7 +268,7 @@ func (s *state) conversation(m *protocol.Message, ef *registry.ACPEffects, c *re
 		m.Breach(reqUpdatesBefore, finding.Error, RuleCancellation, c.At, "an update of type %s for session %s after the answer that ended its cancelled turn (line %d): every update of a cancelled turn must be sent before the prompt is answered (later ones are not reported)", protocol.Quote(tag), protocol.Quote(sid), ts.quietLine)
 		ts.quiet = quietNone
 	case ts.quiet == quietLoaded:
-		m.Breach(reqLoadReplay, finding.Error, RuleHistoryReplay, c.At, "an update of type %s for session %s after the answer to session/load (line %d): the agent replays the whole history first and answers the load last (later ones are not reported)", protocol.Quote(tag), protocol.Quote(sid), ts.quietLine)
+		m.Breach(ts.quietRow, finding.Error, RuleHistoryReplay, c.At, "an update of type %s for session %s after the answer that asked for its history (line %d): the agent replays the whole history first and answers last (later ones are not reported)", protocol.Quote(tag), protocol.Quote(sid), ts.quietLine)
 		ts.quiet = quietNone
 	}
 }
@@ -419,12 +424,16 @@ func (s *state) answeredBehaviour(m *protocol.Message, req *request) {
 	if ef.CancelledOutcome != nil {
 		s.answeredAsk(m, req, ef.CancelledOutcome)
 	}
-	if ef.Replay != "" && req.sid != "" {
+	if req.replay != "" && req.sid != "" {
 		if ts := s.turns(req.sid); ts != nil {
-			switch ef.Replay {
+			switch req.replay {
 			case registry.ReplayBeforeAnswer:
-				s.exercise(reqLoadReplay)
-				ts.quiet, ts.quietLine = quietLoaded, m.Line
+				row := ef.ReplayRow
+				if row == "" {
+					row = reqLoadReplay
+				}
+				s.exercise(row)
+				ts.quiet, ts.quietLine, ts.quietRow = quietLoaded, m.Line, row
 			case registry.ReplayNever:
 				s.exercise(reqResumeNoReplay)
 				ts.resuming = nil

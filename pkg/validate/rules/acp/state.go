@@ -94,6 +94,7 @@ type request struct {
 	// that session's turn was cancelled while the request waited.
 	sid       string
 	cancelled bool
+	replay    string // when the answer replays the session's history (registry.Replay…)
 }
 
 type session struct {
