@@ -67,20 +67,21 @@ func (r *relayRun) next() string {
 }
 
 // recorded waits until the relay says it has recorded (and checked) a
-// trace, and returns its path.
-func (r *relayRun) recorded() string {
+// trace, and returns its path and what it said before.
+func (r *relayRun) recorded() (path string, before []string) {
 	r.t.Helper()
 	for {
 		l := r.next()
 		if _, p, ok := strings.Cut(l, "validate: recorded "); ok {
-			return p
+			return p, before
 		}
-		r.t.Logf("relay: %s", l)
+		before = append(before, l)
 	}
 }
 
-// end interrupts the relay and checks it exits 0.
-func (r *relayRun) end() {
+// end interrupts the relay, checks it exits 0 and returns what it said
+// on standard error after the last recording.
+func (r *relayRun) end() []string {
 	r.t.Helper()
 	r.stop()
 	select {
@@ -91,9 +92,11 @@ func (r *relayRun) end() {
 	case <-time.After(20 * time.Second):
 		r.t.Fatal("the relay did not stop when interrupted")
 	}
+	var rest []string
 	for l := range r.lines {
-		r.t.Logf("relay: %s", l)
+		rest = append(rest, l)
 	}
+	return rest
 }
 
 // sameFindings fails unless the live findings file (--format json) holds
@@ -219,7 +222,8 @@ func TestListenChecksEachWebSocketConnectionLiveAsValidateOfItsRecording(t *test
 			t.Fatalf("client: %v", err)
 		}
 		c.Close(websocket.StatusNormalClosure, "")
-		recs = append(recs, r.recorded())
+		p, _ := r.recorded()
+		recs = append(recs, p)
 	}
 	r.end()
 	got := sameFindings(t, findings, recs...)
@@ -283,7 +287,8 @@ func TestListenChecksEachEventStreamLiveAsValidateOfItsRecording(t *testing.T) {
 		if err != nil || string(body) != streams[p] {
 			t.Fatalf("the stream through the relay differs (%d bytes, want %d): %v", len(body), len(streams[p]), err)
 		}
-		recs = append(recs, r.recorded())
+		p, _ := r.recorded()
+		recs = append(recs, p)
 	}
 	r.end()
 	got := sameFindings(t, findings, recs...)
@@ -306,4 +311,73 @@ func TestListenChecksEachEventStreamLiveAsValidateOfItsRecording(t *testing.T) {
 func jsonInts(v []int) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// arcanStream is the event-after-finish fixture as an SSE stream.
+func arcanStream(t *testing.T) string {
+	t.Helper()
+	bad, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "arcan", "invalid", "event-after-finish.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	for _, l := range strings.Split(strings.TrimSuffix(string(bad), "\n"), "\n") {
+		sb.WriteString("data: " + l + "\n\n")
+	}
+	return sb.String()
+}
+
+func TestListenFindingsGoToStderrAndCheckFalseOnlyRecords(t *testing.T) {
+	stream := arcanStream(t)
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, stream)
+	}))
+	defer upstream.Close()
+	get := func(r *relayRun) (string, []string) {
+		resp, err := http.Get("http://" + r.addr + "/sessions/s/events/stream")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || string(body) != stream {
+			t.Fatalf("the stream through the relay differs: %v", err)
+		}
+		return r.recorded()
+	}
+
+	// Checking (the default), findings to stderr in text, and the
+	// summary when the relay stops.
+	r := startRelay(t, "--listen", "127.0.0.1:0", "--upstream", upstream.URL, "--record", filepath.Join(t.TempDir(), "a"))
+	path, before := get(r)
+	after := r.end()
+	var errs int
+	for _, l := range append(before, after...) {
+		if strings.HasPrefix(l, path+":") && strings.Contains(l, ": error: ") {
+			errs++
+		}
+	}
+	if errs != 4 {
+		t.Errorf("%d errors of %s on stderr, want 4:\n%s", errs, path, strings.Join(append(before, after...), "\n"))
+	}
+	if !strings.Contains(strings.Join(after, "\n"), "summary: 1 file, 28 lines, 14 messages: 4 errors") {
+		t.Errorf("no summary when the relay stopped:\n%s", strings.Join(after, "\n"))
+	}
+
+	// --check=false: the stream is recorded, nothing is checked, no
+	// findings file is made.
+	findings := filepath.Join(t.TempDir(), "findings.txt")
+	r = startRelay(t, "--listen", "127.0.0.1:0", "--upstream", upstream.URL, "--record", filepath.Join(t.TempDir(), "b"), "--check=false", "--findings", findings)
+	path, before = get(r)
+	after = r.end()
+	if said := append(before, after...); len(said) != 0 {
+		t.Errorf("with --check=false the relay said:\n%s", strings.Join(said, "\n"))
+	}
+	if _, err := os.Stat(findings); !os.IsNotExist(err) {
+		t.Errorf("with --check=false a findings file was made (%v)", err)
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != stream {
+		t.Errorf("with --check=false the recording differs from the stream: %v", err)
+	}
 }
