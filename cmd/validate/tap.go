@@ -72,8 +72,10 @@ written to DIR/NNNN.jsonl with its .dir sidecar. With an http:// or https://
 --upstream it is an HTTP relay in front of a server that streams
 Server-Sent Events (an Arcan daemon): each request is passed on and each
 response streamed back unchanged, and each event stream is written to
-DIR/NNNN-PATH.sse as it flows. Either runs until interrupted; validate DIR
-checks the recordings.
+DIR/NNNN-PATH.sse as it flows. Each connection or event stream is also
+checked as it flows, as the stdio tap checks (--check=false: not), with
+findings naming its recording: they are those validate DIR reports later.
+Either runs until interrupted, and then prints the summary.
 
 Exit status: the agent's (128+N when signal N ended it); with --replay, 0
 when the agent's traffic has no error and matches the recording's shape, 1
