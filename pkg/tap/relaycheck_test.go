@@ -341,3 +341,124 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
+
+func TestWSRelayNeverWaitsForItsCheck(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c := newRelayCheck(t)
+	// A findings output that takes nothing until the session is over,
+	// and a backlog smaller than the session.
+	release := make(chan struct{})
+	report := c.Report
+	c.Report = func(f validate.Finding) {
+		<-release
+		report(f)
+	}
+	c.Backlog = 4 << 10
+	s := readARCPSession(t, filepath.Join("..", "..", "fixtures", "arcp", "v1.1", "invalid", "seq-gap.jsonl"))
+	// The runtime sends the session's events again and again, with no
+	// pause, well past the backlog.
+	const rounds = 200
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		for i := 0; i < rounds; i++ {
+			for k, l := range s.lines {
+				if s.dirs[k] == AgentToClient {
+					if err := conn.Write(ctx, websocket.MessageText, []byte(l)); err != nil {
+						return
+					}
+				}
+			}
+		}
+		_, _, _ = conn.Read(ctx)
+	}))
+	defer upstream.Close()
+	u, _ := url.Parse("ws" + strings.TrimPrefix(upstream.URL, "http") + "/arcp")
+	h, err := NewWSRelay(WSConfig{Upstream: u, RecordDir: t.TempDir(), Check: &c.RelayCheck})
+	if err != nil {
+		t.Fatal(err)
+	}
+	relay := httptest.NewServer(h)
+	defer relay.Close()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(relay.URL, "http")+"/arcp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, d := range s.dirs {
+		if d == AgentToClient {
+			want += rounds
+		}
+	}
+	for n := 0; n < want; n++ {
+		if _, _, err := conn.Read(ctx); err != nil {
+			t.Fatalf("frame %d of %d did not come through while the check was held up: %v", n+1, want, err)
+		}
+	}
+	conn.Close(websocket.StatusNormalClosure, "")
+	close(release)
+	name := <-c.done
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err, st := c.errs[name], c.stats[name]; err == nil || !strings.Contains(err.Error(), "backlog") || st.StoppedAt == 0 || st.Lines != want {
+		t.Errorf("the check that fell behind: %+v, %v; want it stopped for its backlog after seeing all %d lines", st, err, want)
+	}
+}
+
+func TestWSRelayStopsTheCheckOfAConnectionThatLostAFrame(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c := newRelayCheck(t)
+	big := `{"arcp":"1.1","id":"x","type":"session.hello","payload":{"pad":"` + strings.Repeat("a", 8<<10) + `"}}`
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		for {
+			typ, data, err := conn.Read(ctx)
+			if err != nil {
+				return
+			}
+			_ = conn.Write(ctx, typ, data)
+		}
+	}))
+	defer upstream.Close()
+	u, _ := url.Parse("ws" + strings.TrimPrefix(upstream.URL, "http") + "/arcp")
+	var recErr error
+	recorded := make(chan struct{})
+	// The frames held for recordings and checks, all connections
+	// together, are bounded below the big frame's size.
+	h, err := NewWSRelay(WSConfig{Upstream: u, RecordDir: t.TempDir(), MaxHeld: 16 << 10, Check: &c.RelayCheck, Recorded: func(_ string, err error) { recErr = err; close(recorded) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	relay := httptest.NewServer(h)
+	defer relay.Close()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(relay.URL, "http")+"/arcp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{`{"arcp":"1.1"}`, big, `{"arcp":"1.1"}`} {
+		if err := conn.Write(ctx, websocket.MessageText, []byte(m)); err != nil {
+			t.Fatal(err)
+		}
+		if _, data, err := conn.Read(ctx); err != nil || string(data) != m {
+			t.Fatalf("the frame did not come back whole: %v", err)
+		}
+	}
+	conn.Close(websocket.StatusNormalClosure, "")
+	name := <-c.done
+	<-recorded
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err, st := c.errs[name], c.stats[name]; err == nil || !strings.Contains(err.Error(), "did not fit") || st.StoppedAt != 3 {
+		t.Errorf("the check of a connection that lost line 3: %+v, %v; want it stopped there", st, err)
+	}
+	if recErr == nil || !strings.Contains(recErr.Error(), "did not fit") {
+		t.Errorf("the recording's error: %v", recErr)
+	}
+}
