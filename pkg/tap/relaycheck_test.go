@@ -462,3 +462,19 @@ func TestWSRelayStopsTheCheckOfAConnectionThatLostAFrame(t *testing.T) {
 		t.Errorf("the recording's error: %v", recErr)
 	}
 }
+
+func TestHTTPRelayJudgesAStreamCutMidFrameAsALaterCheck(t *testing.T) {
+	c := newRelayCheck(t)
+	stream, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "arcan", "valid", "tool-run.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The server ends the response inside the last frame's JSON, with no
+	// newline after it: the check is given the bytes as they came, as the
+	// recording holds them.
+	path := playSSE(t, c, string(stream[:len(stream)-40]))
+	live := c.sameAsLater(t, path)
+	if len(live) != 1 || live[0].Rule != "json" {
+		t.Errorf("want one json finding for the cut frame: %s", findingStrings(live))
+	}
+}
