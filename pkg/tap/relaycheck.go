@@ -24,8 +24,8 @@ type RelayCheck struct {
 	// validation, never the relay).
 	Report func(validate.Finding)
 	// Done, if set, is called when a trace has ended and its check with
-	// it, with the trace's name, what Live.Close returns and how many
-	// lines it had.
+	// it, with the trace's name and what Live.Close returns (the error
+	// says why a check stopped early: a backlog passed, a line lost).
 	Done func(name string, sum validate.Summary, st LiveStats, err error)
 }
 

@@ -193,7 +193,7 @@ func wsPump(ctx context.Context, src, dst *websocket.Conn, d Direction, rec *rec
 						if d == AgentToClient {
 							from = "server"
 						}
-						rec.lose(d, fmt.Errorf("a frame from the %s did not fit in the %d MiB the relay holds for recordings and checks, all connections together: recording stopped; the frame was relayed", from, held.limit()>>20))
+						rec.lose(d, fmt.Errorf("a frame from the %s did not fit in the %d MiB the relay holds for recordings and checks, all connections together: recording and live check stopped; the frame was relayed", from, held.limit()>>20))
 					}
 				}
 				if _, werr := w.Write(buf[:n]); werr != nil {
