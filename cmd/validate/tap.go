@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -71,8 +72,10 @@ written to DIR/NNNN.jsonl with its .dir sidecar. With an http:// or https://
 --upstream it is an HTTP relay in front of a server that streams
 Server-Sent Events (an Arcan daemon): each request is passed on and each
 response streamed back unchanged, and each event stream is written to
-DIR/NNNN-PATH.sse as it flows. Either runs until interrupted; validate DIR
-checks the recordings.
+DIR/NNNN-PATH.sse as it flows. Each connection or event stream is also
+checked as it flows, as the stdio tap checks (--check=false: not), with
+findings naming its recording: they are those validate DIR reports later.
+Either runs until interrupted, and then prints the summary.
 
 Exit status: the agent's (128+N when signal N ended it); with --replay, 0
 when the agent's traffic has no error and matches the recording's shape, 1
@@ -138,16 +141,13 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "validate: "+format+"\n", a...)
 		return exitUsage
 	}
-	if o.listen != "" {
-		if len(fl.Args()) > 0 {
-			return fail("--listen relays a network server: give no agent command (unexpected %q)", fl.Args()[0])
-		}
-		return runHTTPRelay(ctx, o, stderr)
+	if o.listen != "" && len(fl.Args()) > 0 {
+		return fail("--listen relays a network server: give no agent command (unexpected %q)", fl.Args()[0])
 	}
 	// Parse stops at "--" (which it consumes) or at the first argument
 	// that is not a flag: the command must follow "--" directly.
 	command := fl.Args()
-	if n := len(args) - len(command); n == 0 || args[n-1] != "--" {
+	if n := len(args) - len(command); o.listen == "" && (n == 0 || args[n-1] != "--") {
 		return fail("the agent command must follow --, after every flag: validate [flags] -- AGENT_CMD [ARGS...]")
 	}
 	if f, ok := lookupFormat(o.format); !ok || !f.live {
@@ -173,6 +173,9 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		if eng, err = validate.New(eopts); err != nil {
 			return fail("%v", err)
 		}
+	}
+	if o.listen != "" {
+		return runHTTPRelay(ctx, o, eng, int(backlog), stderr)
 	}
 
 	// --max-line bounds what the relay holds of a line too, not only
@@ -297,13 +300,17 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 
 // findingSink writes findings from a goroutine of its own, so that a slow
 // findings output never holds up validation, let alone the relay: when its
-// queue is full, a finding is dropped and counted.
+// queue is full, a finding is dropped and counted. add is safe for
+// concurrent use, and after finish (a relay's connection still open when
+// the relay stops): the finding is dropped.
 type findingSink struct {
 	p       *printer
 	ch      chan validate.Finding
 	final   chan *validate.Summary
 	done    chan struct{}
 	dropped atomic.Int64
+	mu      sync.Mutex
+	closed  bool
 }
 
 func newFindingSink(p *printer, depth int) *findingSink {
@@ -331,6 +338,12 @@ func newFindingSink(p *printer, depth int) *findingSink {
 
 // add queues a finding, or drops it when the output is behind.
 func (s *findingSink) add(f validate.Finding) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		s.dropped.Add(1)
+		return
+	}
 	select {
 	case s.ch <- f:
 	default:
@@ -342,7 +355,10 @@ func (s *findingSink) add(f validate.Finding) {
 // waits at most wait for the output to take them; ok is false when it did
 // not. dropped counts the findings not written.
 func (s *findingSink) finish(sum *validate.Summary, wait time.Duration) (dropped int64, ok bool) {
+	s.mu.Lock()
+	s.closed = true
 	close(s.ch)
+	s.mu.Unlock()
 	s.final <- sum
 	t := time.NewTimer(wait)
 	defer t.Stop()
@@ -383,8 +399,9 @@ func replay(ctx context.Context, o tapOptions, cfg tap.Config) (tap.ReplayResult
 	return rr, err
 }
 
-// runHTTPRelay runs --listen ADDR --upstream URL until ctx ends.
-func runHTTPRelay(ctx context.Context, o tapOptions, stderr io.Writer) int {
+// runHTTPRelay runs --listen ADDR --upstream URL until ctx ends; with eng,
+// each connection or event stream is checked as it flows.
+func runHTTPRelay(ctx context.Context, o tapOptions, eng *validate.Engine, backlog int, stderr io.Writer) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "validate: "+format+"\n", a...)
 		return exitUsage
@@ -408,14 +425,39 @@ func runHTTPRelay(ctx context.Context, o tapOptions, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "validate: recorded %s\n", escapeText(path))
 	}
+	var rc *relayChecks
+	var check *tap.RelayCheck
+	if eng != nil {
+		out := stderr
+		if o.findings != "" {
+			f, err := os.Create(o.findings)
+			if err != nil {
+				return fail("creating the findings file: %v", err)
+			}
+			defer f.Close()
+			out = f
+		}
+		rc = &relayChecks{sink: newFindingSink(newPrinter(o.format, out), 4096)}
+		check = &tap.RelayCheck{Engine: eng, Backlog: backlog, Report: rc.sink.add, Done: func(name string, sum validate.Summary, st tap.LiveStats, err error) {
+			rc.done(sum, st)
+			if err != nil {
+				fmt.Fprintf(stderr, "validate: %s: %s\n", escapeText(name), escapeText(err.Error()))
+			}
+		}}
+	}
 	var h http.Handler
 	if u.Scheme == "ws" || u.Scheme == "wss" {
-		h, err = tap.NewWSRelay(tap.WSConfig{Upstream: u, RecordDir: o.record, Recorded: recorded})
+		h, err = tap.NewWSRelay(tap.WSConfig{Upstream: u, RecordDir: o.record, Recorded: recorded, Check: check})
 	} else {
-		h, err = tap.NewHTTPRelay(tap.HTTPConfig{Upstream: u, RecordDir: o.record, Recorded: recorded})
+		h, err = tap.NewHTTPRelay(tap.HTTPConfig{Upstream: u, RecordDir: o.record, Recorded: recorded, Check: check})
 	}
 	if err != nil {
 		return fail("--upstream %s: %v", escapeText(o.upstream), err)
+	}
+	if rc != nil {
+		// The findings of the traces checked to the end, and the
+		// summary of them all, once the relay has stopped.
+		defer rc.finish(o, stderr)
 	}
 	ln, err := net.Listen("tcp", o.listen)
 	if err != nil {
@@ -437,4 +479,41 @@ func runHTTPRelay(ctx context.Context, o tapOptions, stderr io.Writer) int {
 		_ = srv.Close()
 	}
 	return exitOK
+}
+
+// relayChecks gathers the live checks of a relay's traces.
+type relayChecks struct {
+	sink  *findingSink
+	mu    sync.Mutex
+	sum   validate.Summary
+	lines int
+}
+
+// done counts a trace whose check has ended.
+func (r *relayChecks) done(sum validate.Summary, st tap.LiveStats) {
+	r.mu.Lock()
+	r.sum.Merge(sum)
+	r.lines += st.Lines
+	r.mu.Unlock()
+}
+
+// finish writes the summary of the traces checked to the end, as the stdio
+// tap does at the agent's exit, and says what the findings output lost.
+func (r *relayChecks) finish(o tapOptions, stderr io.Writer) {
+	msgs := newDeadlineWriter(stderr, tapOutputWait)
+	r.mu.Lock()
+	sum, lines := r.sum, r.lines
+	r.mu.Unlock()
+	var showSum *validate.Summary
+	if lines > 0 && (o.format != "text" || o.summary) {
+		showSum = &sum
+	}
+	if dropped, ok := r.sink.finish(showSum, tapOutputWait); !ok {
+		if o.findings == "" {
+			msgs.giveUp() // the same stderr: it is not being read
+		}
+		fmt.Fprintln(msgs, "validate: the findings output did not take the last findings in time")
+	} else if dropped > 0 {
+		fmt.Fprintf(msgs, "validate: %d findings were dropped because the findings output did not keep up (or came from a connection still open at the end); run validate on the recordings for all of them\n", dropped)
+	}
 }

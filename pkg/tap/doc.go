@@ -17,6 +17,11 @@
 // (Live) is one Observer: it feeds the validation engine from a bounded
 // queue, so a validator that falls behind never slows the relay.
 //
+// NewWSRelay and NewHTTPRelay relay a network server instead (an ARCP
+// runtime over WebSocket, an Arcan daemon's Server-Sent Events over HTTP),
+// recording each connection or event stream; given a RelayCheck, they check
+// each as it flows with a Live of its own, named after its recording.
+//
 // Replay plays the client side of a recorded ACP session against an agent
 // under test: the recorded client messages in order, the agent's requests
 // answered as the recording answered them, the agent's own ids (sessions,

@@ -59,6 +59,19 @@ type LiveStats struct {
 // reports nothing. backlog bounds the bytes queued for the engine (0:
 // DefaultBacklog).
 func StartLive(ctx context.Context, eng *validate.Engine, name, protocol string, backlog int, report func(validate.Finding)) *Live {
+	return newLive(ctx, eng, name, protocol, backlog, true, report)
+}
+
+// StartLiveStream is StartLive for a trace recorded without a direction
+// sidecar, such as an Arcan event stream (Server-Sent Events, whose
+// messages say who sent them): the lines are given to the engine as they
+// are, framing sniffed from the first line as a later check of the
+// recording sniffs it, and the direction Line is given is not used.
+func StartLiveStream(ctx context.Context, eng *validate.Engine, name string, backlog int, report func(validate.Finding)) *Live {
+	return newLive(ctx, eng, name, "", backlog, false, report)
+}
+
+func newLive(ctx context.Context, eng *validate.Engine, name, protocol string, backlog int, sidecar bool, report func(validate.Finding)) *Live {
 	if backlog <= 0 {
 		backlog = DefaultBacklog
 	}
@@ -66,13 +79,18 @@ func StartLive(ctx context.Context, eng *validate.Engine, name, protocol string,
 	// The sidecar queue holds at most a direction (4 bytes) per message
 	// of at least 2 bytes: bounded by the trace's backlog, it is given the
 	// same bound so that no queue of the tap grows without one.
-	l := &Live{trace: newQueue(backlog), dirs: newQueue(backlog), cancel: cancel, done: make(chan struct{}), report: report, protocol: protocol}
+	l := &Live{trace: newQueue(backlog), cancel: cancel, done: make(chan struct{}), report: report, protocol: protocol}
+	fo := validate.FileOptions{Idle: LiveIdle}
+	if sidecar {
+		l.dirs = newQueue(backlog)
+		fo.Directions = l.dirs
+	}
 	l.start = func() {
 		go func() {
 			defer close(l.done)
 			// Idle hands each pause's lines to the checks at once, so
 			// that findings come while the session runs.
-			sum, err := eng.Check(ctx, name, l.trace, validate.FileOptions{Directions: l.dirs, Idle: LiveIdle}, l.emit)
+			sum, err := eng.Check(ctx, name, l.trace, fo, l.emit)
 			l.mu.Lock()
 			l.sum, l.err = sum, err
 			l.mu.Unlock()
@@ -117,6 +135,14 @@ func (l *Live) Line(d Direction, line []byte) {
 		l.mu.Unlock()
 		return
 	}
+	if l.dirs == nil {
+		if !l.trace.push(line) {
+			l.stopLocked("it fell more than its backlog behind the traffic")
+			return
+		}
+		l.mu.Unlock()
+		return
+	}
 	names := l.names
 	if names[0] == nil {
 		n := SidecarNames(l.protocol, line)
@@ -138,6 +164,12 @@ func (l *Live) Line(d Direction, line []byte) {
 // engine cannot be given the line, and what it would report after it
 // (answers to a request it did not see) would be false.
 func (l *Live) LongLine(d Direction, size int) {
+	l.lost(fmt.Sprintf("a %s line is longer than --max-line (%d bytes read of it)", d, size))
+}
+
+// lost is told that a line of the traffic was neither recorded nor held
+// (why says so): live validation stops there, as at a LongLine.
+func (l *Live) lost(why string) {
 	l.mu.Lock()
 	l.lines++
 	if !l.started {
@@ -148,7 +180,7 @@ func (l *Live) LongLine(d Direction, size int) {
 		l.mu.Unlock()
 		return
 	}
-	l.stopLocked(fmt.Sprintf("a %s line is longer than --max-line (%d bytes read of it)", d, size))
+	l.stopLocked(why)
 }
 
 // stopLocked gives up live validation at the current line; l.mu is held
@@ -159,16 +191,21 @@ func (l *Live) stopLocked(why string) {
 	l.why = why
 	l.mu.Unlock()
 	l.cancel()
+	l.closeQueues()
+}
+
+func (l *Live) closeQueues() {
 	l.trace.close()
-	l.dirs.close()
+	if l.dirs != nil {
+		l.dirs.close()
+	}
 }
 
 // Close ends the trace and waits for the engine to report the last
 // findings. The summary counts what was validated; the error is the
 // engine's (a cancelled context when validation gave up).
 func (l *Live) Close() (validate.Summary, LiveStats, error) {
-	l.trace.close()
-	l.dirs.close()
+	l.closeQueues()
 	l.mu.Lock()
 	started := l.started
 	l.started = true // no engine starts after Close

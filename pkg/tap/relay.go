@@ -256,6 +256,7 @@ type recorder struct {
 	seen    bool      // a line has been recorded (a byte order mark is only first)
 	names   [2][]byte // the sidecar's lines, chosen at the first message
 	err     error     // recording stopped
+	lost    bool      // a line was lost (lose): nothing more is observed
 	done    bool      // the run is over: nothing more is recorded
 }
 
@@ -274,7 +275,7 @@ func newRecorder(cfg Config) *recorder {
 func (r *recorder) chunk(d Direction, p []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.done || r.ended[d] {
+	if r.done || r.ended[d] || r.lost {
 		return
 	}
 	r.out, r.dirs = r.out[:0], r.dirs[:0]
@@ -381,19 +382,33 @@ func (r *recorder) write() {
 	}
 }
 
-// recording reports whether lines are still being written to the
-// recording.
-func (r *recorder) recording() bool {
+// wanted reports whether a line read now would be recorded or observed:
+// a relay that holds lines only for these need not hold it.
+func (r *recorder) wanted() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.err == nil && !r.done && (r.cfg.Record != nil || r.cfg.Directions != nil)
+	if r.done || r.lost {
+		return false
+	}
+	return r.cfg.Observer != nil || (r.err == nil && (r.cfg.Record != nil || r.cfg.Directions != nil))
 }
 
-// fail stops the recording with err.
-func (r *recorder) fail(err error) {
+// lose stops the recording with err: a line of direction d could not be
+// held, and is neither recorded nor observed. An observer that can be
+// told (a Live) stops there too, since what follows a missing line would
+// be judged wrongly.
+func (r *recorder) lose(d Direction, err error) {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.stop(err)
-	r.mu.Unlock()
+	if r.lost {
+		return
+	}
+	r.lost = true
+	r.lines[d]++
+	if o, ok := r.cfg.Observer.(interface{ lost(why string) }); ok {
+		o.lost(err.Error())
+	}
 }
 
 func (r *recorder) stop(err error) {

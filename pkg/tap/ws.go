@@ -38,6 +38,11 @@ type WSConfig struct {
 	// Recorded, if set, is called with each trace's path when its
 	// connection ends, and the error that stopped its recording, if any.
 	Recorded func(path string, err error)
+	// Check, if set, validates each connection as it flows (ARCP, one
+	// text frame a line, with the sidecar's directions), under its
+	// recording's path, or connection-NNNN when it is not recorded. Its
+	// Done is called before Recorded.
+	Check *RelayCheck
 }
 
 // NewWSRelay returns a handler that accepts WebSocket clients and relays
@@ -59,7 +64,7 @@ func NewWSRelay(cfg WSConfig) (http.Handler, error) {
 		budget = 4 * limit
 	}
 	held := &byteBudget{left: budget, total: budget}
-	var seq atomic.Int64
+	var seq, conns atomic.Int64
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var subs []string
 		for _, v := range r.Header.Values("Sec-WebSocket-Protocol") {
@@ -117,6 +122,15 @@ func NewWSRelay(cfg WSConfig) (http.Handler, error) {
 				path = ""
 			}
 		}
+		var live *Live
+		name := path
+		if cfg.Check != nil {
+			if name == "" {
+				name = fmt.Sprintf("connection-%04d", conns.Add(1))
+			}
+			live = cfg.Check.start(name, "arcp", true)
+			rcfg.Observer = live
+		}
 		rec := newRecorder(rcfg)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
@@ -130,6 +144,9 @@ func NewWSRelay(cfg WSConfig) (http.Handler, error) {
 			if cerr := f.Close(); cerr != nil && res.RecordErr == nil {
 				res.RecordErr = cerr
 			}
+		}
+		if live != nil {
+			cfg.Check.end(name, live)
 		}
 		if path != "" && cfg.Recorded != nil {
 			cfg.Recorded(path, res.RecordErr)
@@ -160,7 +177,7 @@ func wsPump(ctx context.Context, src, dst *websocket.Conn, d Direction, rec *rec
 		// the recording (the frame, its compacted form, the line, the
 		// recorder's batch): the budget counts them all.
 		const copies = 4
-		keep := typ == websocket.MessageText && rec.recording()
+		keep := typ == websocket.MessageText && rec.wanted()
 		var frame []byte
 		var taken int64
 		for {
@@ -176,7 +193,7 @@ func wsPump(ctx context.Context, src, dst *websocket.Conn, d Direction, rec *rec
 						if d == AgentToClient {
 							from = "server"
 						}
-						rec.fail(fmt.Errorf("a frame from the %s did not fit in the %d MiB the relay holds for recordings, all connections together: recording stopped; the frame was relayed", from, held.limit()>>20))
+						rec.lose(d, fmt.Errorf("a frame from the %s did not fit in the %d MiB the relay holds for recordings and checks, all connections together: recording and live check stopped; the frame was relayed", from, held.limit()>>20))
 					}
 				}
 				if _, werr := w.Write(buf[:n]); werr != nil {
