@@ -81,6 +81,19 @@ type sarifRule struct {
 	DefaultConfiguration struct {
 		Level string `json:"level"`
 	} `json:"defaultConfiguration"`
+	Properties *sarifRuleProps `json:"properties,omitempty"`
+}
+
+// sarifRuleProps are a rule's catalogue rows: the requirements its
+// findings show broken, with where the spec states each.
+type sarifRuleProps struct {
+	Requirements []sarifRequirement `json:"requirements"`
+}
+
+type sarifRequirement struct {
+	ID       string `json:"id"`
+	Level    string `json:"level"`
+	Citation string `json:"citation"`
 }
 
 type sarifTail struct {
@@ -136,7 +149,9 @@ func (p *printer) sarifResult(f validate.Finding) {
 	if !ok {
 		idx = len(s.rules)
 		s.index[f.Rule] = idx
-		s.rules = append(s.rules, sarifRuleOf(s.docs, f.Rule))
+		r := sarifRuleOf(s.docs, f.Rule)
+		r.Properties = s.ruleRows(f)
+		s.rules = append(s.rules, r)
 	}
 	if f.Rule == validate.RuleIO {
 		s.ioErrs = append(s.ioErrs, f.File+": "+f.Message)
@@ -360,4 +375,29 @@ func (s *sarifState) requirement(f validate.Finding) *registry.Requirement {
 		s.reqs[k] = q
 	}
 	return q
+}
+
+// ruleRows lists the catalogue rows the rule of f checks in its protocol
+// and version, each with its citation; nil when there are none.
+func (s *sarifState) ruleRows(f validate.Finding) *sarifRuleProps {
+	var out []sarifRequirement
+	seen := map[string]bool{}
+	for _, d := range validate.RuleDocs(f.Protocol) {
+		if d.Name != f.Rule {
+			continue
+		}
+		for _, id := range d.Requirements {
+			if seen[id] || !d.Checks(id, f.Dialect) {
+				continue
+			}
+			seen[id] = true
+			if q := s.requirement(validate.Finding{Protocol: f.Protocol, Dialect: f.Dialect, Requirement: id}); q != nil {
+				out = append(out, sarifRequirement{ID: id, Level: q.Level, Citation: q.Citation()})
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return &sarifRuleProps{Requirements: out}
 }
