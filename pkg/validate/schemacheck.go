@@ -438,17 +438,21 @@ func (it *item) undefined(sch *protocol.Schema, ck protocol.Check) {
 		for _, ms := range ck.Alt.Undefined(v) {
 			delete(wide, protocol.Pointer(ms.Loc))
 		}
-		if len(wide) > 0 {
+		if len(wide) > 0 && !ck.AltMembersErr {
 			// An addition of the unstable schema: the same warning as
 			// a value only it accepts.
 			it.once = append(it.once, Finding{Line: it.m.Line, Severity: Warning, Rule: ck.AltRule, Pointer: ck.Pointer(), Message: ck.AltNote, Dialect: ck.AltVersion})
 		}
 	}
 	for _, ms := range sch.Undefined(v) {
+		loc := append(append([]string(nil), ck.Loc...), ms.Loc...)
 		if wide[protocol.Pointer(ms.Loc)] {
+			if ck.AltMembersErr {
+				it.out = append(it.out, Finding{Line: it.m.Line, Severity: Error, Rule: RuleCustomMember, Pointer: protocol.Pointer(loc), Dialect: ck.AltVersion,
+					Message: fmt.Sprintf("member %s is an addition of %s, and the other side showed no sign of speaking it (no addition of its own in initialize, no such method called): to a peer of the released protocol it is a member of one's own, which the types do not take", protocol.Quote(ms.Key), ck.AltVersion)})
+			}
 			continue
 		}
-		loc := append(append([]string(nil), ck.Loc...), ms.Loc...)
 		msg := fmt.Sprintf("member %s is not defined by this type: the protocol's types take no members of one's own (every name is kept for its later versions); put custom data in _meta", protocol.Quote(ms.Key))
 		if ms.Want != "" {
 			msg = fmt.Sprintf("member %s is not defined by this type: a receiver ignores it, so its value is lost; did you mean %s?", protocol.Quote(ms.Key), protocol.Quote(ms.Want))

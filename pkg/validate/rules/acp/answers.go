@@ -158,7 +158,7 @@ func (s *state) response(m *protocol.Message, idAt int) {
 	if req.m.result != nil {
 		m.RTSchema, m.RTPointer = req.m.result.ID, "/result"
 		s.exercise(reqNoRootFields)
-		m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: req.m.result, Loc: s.t.atResult, Ptr: s.t.ptrResult, NearMiss: true, Closed: true}, req.m, func(x *method) *protocol.Schema { return x.result }, "result"))
+		m.Checks = append(m.Checks, s.withExt(m, protocol.Check{Schema: req.m.result, Loc: s.t.atResult, Ptr: s.t.ptrResult, NearMiss: true, Closed: true}, req.m, func(x *method) *protocol.Schema { return x.result }, "result"))
 	}
 	if !s.stateful() {
 		return
@@ -263,6 +263,7 @@ func (s *state) answeredEffects(m *protocol.Message, req *request) {
 	if ef.Initializes {
 		s.agentInit, _ = m.At("/result").(map[string]any)
 		s.agreed(m, ef)
+		s.notesExtensions(m, req.m, "/result", func(x *method) *protocol.Schema { return x.result })
 	}
 	if req.adopt != "" {
 		s.known(req.adopt)

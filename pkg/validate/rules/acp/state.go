@@ -61,6 +61,10 @@ type state struct {
 	exercised    *protocol.Exercise // requirements whose situation the trace reached
 	authMethods  string             // where the initialize result lists auth methods
 	initAnswered bool               // an initialize was answered
+	// speaksExt is set, by direction, when that side showed it speaks
+	// the version's additions (members of theirs in its initialize, or a
+	// call of one of their methods).
+	speaksExt map[string]bool
 	// unreadable counts the lines whose id a receiver could not read
 	// (not JSON, or neither request, notification nor response, or an
 	// id of the wrong type) and that no null-id answer answered yet.
@@ -363,6 +367,17 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 		s.unknownMethod(m, name, idAt, hasID)
 		return
 	}
+	if ext != nil {
+		// A call of an addition's method: its sender speaks them.
+		switch {
+		case m.Dir != "":
+			s.speaks(m.Dir)
+		case entry.Handler == registry.HandlerAgent:
+			s.speaks(c2a)
+		case entry.Handler == registry.HandlerClient:
+			s.speaks(a2c)
+		}
+	}
 	if ext != nil && s.once("method "+name) {
 		m.Add(finding.Warning, finding.RuleUnstable, "/method", "%s is not part of %s but of %s: a peer that implements only the stable protocol answers \"method not found\" (a notification it ignores); --dialect %s accepts it silently", protocol.Quote(name), s.t.v.Title, ext.v.Title, ext.v.Name)
 	}
@@ -400,7 +415,7 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 			m.Add(finding.Error, finding.RuleSchema, "/params", "%s needs \"params\" (acp: %s)", name, entry.Params)
 		} else {
 			s.exercise(reqNoRootFields)
-			m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: entry.params, Loc: s.t.atParams, Ptr: s.t.ptrParams, NearMiss: true, Closed: true}, entry, func(x *method) *protocol.Schema { return x.params }, "params"))
+			m.Checks = append(m.Checks, s.withExt(m, protocol.Check{Schema: entry.params, Loc: s.t.atParams, Ptr: s.t.ptrParams, NearMiss: true, Closed: true}, entry, func(x *method) *protocol.Schema { return x.params }, "params"))
 		}
 	}
 	// The state follows the widest table: an extension's entry for the
@@ -425,6 +440,7 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 	case eff.Effects.Initializes:
 		s.initialized = true
 		s.clientInit, _ = m.At("/params").(map[string]any)
+		s.notesExtensions(m, entry, "/params", func(x *method) *protocol.Schema { return x.params })
 		if !hasParams && entry.params != nil {
 			// Missing (and reported): they advertise nothing.
 			s.clientInit = map[string]any{}
@@ -489,7 +505,7 @@ type alt struct {
 
 // withExt gives a check of a method of the version that an extension
 // redefines the extension's schema as the wider alternative.
-func (s *state) withExt(ck protocol.Check, entry *method, part func(*method) *protocol.Schema, what string) protocol.Check {
+func (s *state) withExt(m *protocol.Message, ck protocol.Check, entry *method, part func(*method) *protocol.Schema, what string) protocol.Check {
 	if entry.v != s.t.v {
 		return ck // already the extension's schema
 	}
@@ -520,8 +536,51 @@ func (s *state) withExt(ck protocol.Check, entry *method, part func(*method) *pr
 	}
 	if a.schema != nil {
 		ck.Alt, ck.AltRule, ck.AltVersion, ck.AltNote = a.schema, finding.RuleUnstable, a.version, a.note
+		// In v1, whose types are closed, a member of the additions is
+		// one of one's own to a receiver that showed no sign of speaking
+		// them; initialize is where each side shows it. (v2's types are
+		// open to what a later revision adds.)
+		if to := opposite(dirOf(m.From)); to != "" && !s.speaksExt[to] && !entry.Effects.Initializes && s.t.v.WireVersion == 1 {
+			ck.AltMembersErr = true
+		}
 	}
 	return ck
+}
+
+// dirOf is the direction of a message its side sent.
+func dirOf(side string) string {
+	switch side {
+	case sideClient:
+		return c2a
+	case sideAgent:
+		return a2c
+	}
+	return ""
+}
+
+// notesExtensions notes that the sender of m speaks the version's
+// additions when its initialize message uses members only they define.
+func (s *state) notesExtensions(m *protocol.Message, entry *method, ptr string, part func(*method) *protocol.Schema) {
+	d := dirOf(m.From)
+	if d == "" || s.speaksExt[d] || part(entry) == nil {
+		return
+	}
+	v := m.At(ptr)
+	narrow := len(part(entry).Undefined(v))
+	for _, x := range s.ext {
+		if xe := x.methods[methodKey(entry.Method, entry.Kind)]; xe != nil && part(xe) != nil && len(part(xe).Undefined(v)) < narrow {
+			s.speaks(d)
+		}
+	}
+}
+
+// speaks notes that the side sending in direction d speaks the version's
+// additions.
+func (s *state) speaks(d string) {
+	if s.speaksExt == nil {
+		s.speaksExt = map[string]bool{}
+	}
+	s.speaksExt[d] = true
 }
 
 func (s *state) unknownMethod(m *protocol.Message, name string, idAt int, hasID bool) {
