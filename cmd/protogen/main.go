@@ -1,8 +1,10 @@
 // Command protogen turns JSON Schemas (draft 2020-12 or draft-07) into a Go
 // package with faithful tagged-union marshalling. It is made for
 // //go:generate lines in downstream modules. Add it as a tool of the module
-// once:
+// once (until agentproto is on a module proxy, with a replace that points
+// at a clone):
 //
+//	go mod edit -replace github.com/agentproto/agentproto=../agentproto
 //	go get -tool github.com/agentproto/agentproto/cmd/protogen
 //
 // then, in a Go file of the package:
@@ -42,8 +44,10 @@ own embedded schemas (which become agentproto's Go types, not copies),
 never to the network.
 
 Set it up in your module once (it is then pinned in go.mod, and go mod tidy
-keeps it):
+keeps it). Until agentproto is on a module proxy, point the module at a clone
+first (here one beside your module's folder):
 
+  go mod edit -replace github.com/agentproto/agentproto=../agentproto
   go get -tool github.com/agentproto/agentproto/cmd/protogen
 
 In a Go file of your package:

@@ -135,11 +135,22 @@ func TestREADMEWorkflow(t *testing.T) {
 	}
 	copyFixtures(t, traces, "acp/valid/01-code-review.jsonl", "acp/valid/01-code-review.dir",
 		"acp/invalid/01-session-update-schema.jsonl", "acp/invalid/01-session-update-schema.dir", "acp/invalid/01-session-update-schema.expect")
-	sh := func(cmd string) (int, string) {
+	// The install step builds validate from this checkout, offline, into
+	// gobin, which comes first on PATH: the later steps run that build.
+	runnerTemp, gobin := t.TempDir(), t.TempDir()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(root, filepath.Join(runnerTemp, "agentproto")); err != nil {
+		t.Fatal(err)
+	}
+	path := gobin + string(os.PathListSeparator) + bin + string(os.PathListSeparator) + os.Getenv("PATH")
+	shIn := func(cmd string, env ...string) (int, string) {
 		t.Helper()
 		c := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", cmd)
 		c.Dir = repo
-		c.Env = append(os.Environ(), asMain+"=1", "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		c.Env = append(append(os.Environ(), asMain+"=1", "PATH="+path, "RUNNER_TEMP="+runnerTemp), env...)
 		out, err := c.CombinedOutput()
 		var ee *exec.ExitError
 		switch {
@@ -151,6 +162,8 @@ func TestREADMEWorkflow(t *testing.T) {
 		t.Fatalf("%s: %v", cmd, err)
 		return 0, ""
 	}
+	sh := func(cmd string) (int, string) { t.Helper(); return shIn(cmd) }
+	installSh := func(cmd string) (int, string) { t.Helper(); return shIn(cmd, offlineGo(gobin)...) }
 
 	// Adoption: the sh block of the section.
 	for _, cmd := range strings.Split(strings.TrimSpace(readmeCI(t, "sh")[0]), "\n") {
@@ -170,11 +183,16 @@ func TestREADMEWorkflow(t *testing.T) {
 		ran := 0
 		for _, s := range steps {
 			switch {
-			case strings.HasPrefix(s.run, "go install "):
-				// Installing needs the network; the test's validate is
-				// this build. The step must name this command.
-				if s.run != "go install "+modPath+"/cmd/validate@latest" {
-					t.Fatalf("install step %q does not install %s/cmd/validate", s.run, modPath)
+			case strings.Contains(s.run, "go install "):
+				// The clone needs the network: the clone is this
+				// checkout, and the rest of the step runs as written.
+				clone, rest, ok := strings.Cut(s.run, " && ")
+				want := `git clone --depth 1 https://` + modPath + ` "$RUNNER_TEMP/agentproto"`
+				if !ok || clone != want || !strings.HasSuffix(rest, "go install ./cmd/validate") {
+					t.Fatalf("install step %q: want %s && cd \"$RUNNER_TEMP/agentproto\" && go install ./cmd/validate", s.run, want)
+				}
+				if code, out := installSh(rest); code != 0 {
+					t.Fatalf("install step %q: exit %d\n%s", rest, code, out)
 				}
 			case s.run != "":
 				code, out := sh(s.run)
