@@ -27,6 +27,7 @@ import (
 	"github.com/agentproto/agentproto/gen"
 	"github.com/agentproto/agentproto/gen/load"
 	"github.com/agentproto/agentproto/gen/model"
+	"github.com/agentproto/agentproto/internal/buildinfo"
 	"github.com/agentproto/agentproto/internal/textsafe"
 	"github.com/agentproto/agentproto/schema"
 	"github.com/agentproto/agentproto/schema/registry"
@@ -150,6 +151,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var maps []model.Mapping
 	fs.Var(mapFlag{maps: &maps}, "map", "ID-PREFIX=IMPORT/PATH: refer to the Go package at IMPORT/PATH for every schema whose $id starts with ID-PREFIX instead of generating it (repeatable; agentproto's own schemas are mapped to its packages by default). The package may be written by hand, so its types prove nothing: a type that holds one is not complete (its values are not vouched for by decode plus Validate); see -map-generated")
 	fs.Var(mapFlag{maps: &maps, generated: true}, "map-generated", "ID-PREFIX=IMPORT/PATH: as -map, for a package that protogen itself generated from the very schemas this run loads for ID-PREFIX (same files, same protogen version): its Validate is taken to check all that its model here says, so a type that holds one of its types can be complete. The default maps of agentproto's schemas to its packages are of this kind, and so is a -map that repeats one of them")
+	version := fs.Bool("version", false, "print the module version and VCS revision this protogen was built from, and exit")
 	// -h prints the help on standard output (so that it pipes to a pager);
 	// a bad flag is one line and a hint on standard error.
 	fs.SetOutput(io.Discard)
@@ -163,6 +165,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "protogen: %v\nRun 'protogen -h' for usage.\n", err)
 		return 2
+	}
+	if *version {
+		in, _ := buildinfo.Read("protogen")
+		fmt.Fprintln(stdout, in)
+		return 0
 	}
 	if *pkg == "" {
 		fmt.Fprintln(stderr, "protogen: -pkg is required (the Go package name of the output); see protogen -h")

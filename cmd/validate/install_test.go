@@ -101,7 +101,10 @@ func TestREADMEInstall(t *testing.T) {
 		default:
 			out := sh(dir, cmd)
 			ran = append(ran, cmd)
-			if strings.HasPrefix(cmd, "validate ") && !strings.Contains(out, "0 errors") {
+			if cmd == "validate --version" && !strings.HasPrefix(out, "validate github.com/agentproto/agentproto ") {
+				t.Errorf("%s: %q, want the command and its module", cmd, out)
+			}
+			if strings.HasPrefix(cmd, "validate fixtures/") && !strings.Contains(out, "0 errors") {
 				t.Errorf("%s: the installed validate reports errors on a valid trace:\n%s", cmd, out)
 			}
 		}
@@ -125,8 +128,8 @@ func TestREADMEInstall(t *testing.T) {
 	for _, cmd := range strings.Split(strings.TrimSpace(blocks[1]), "\n") {
 		last = sh(mod, cmd)
 	}
-	if !strings.Contains(last, "protogen") {
-		t.Errorf("the last command of the module recipe did not run protogen:\n%s", last)
+	if !strings.HasPrefix(last, "protogen github.com/agentproto/agentproto ") || !strings.Contains(last, " => ../agentproto") {
+		t.Errorf("the module recipe ends with %q, want protogen's version, built from the clone the replace names", last)
 	}
 	gomod, err := os.ReadFile(filepath.Join(mod, "go.mod"))
 	if err != nil {

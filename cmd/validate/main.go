@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentproto/agentproto/internal/buildinfo"
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/trace"
 	"github.com/agentproto/agentproto/pkg/validate"
@@ -145,6 +146,7 @@ type options struct {
 	listRules bool
 	explain   string
 	coverage  bool
+	version   bool
 }
 
 // listFlag is a repeatable flag whose values may also be comma-separated.
@@ -246,6 +248,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.StringVar(&o.writeBaseline, "write-baseline", "", "write every finding to this baseline `file` (exit 0 unless a trace could not be read)")
 	fl.BoolVar(&o.listRules, "list-rules", false, "print the requirement catalogue (every MUST, SHOULD and their negations of each version's spec: id, level, side, gate, citation, and the rule that checks it, if any) and exit; --protocol and --dialect narrow it, --format json prints one object per row")
 	fl.StringVar(&o.explain, "explain", "", "print the catalogue row `ID` (a requirement a finding names) with its citation and an example trace that breaks it, and exit")
+	fl.BoolVar(&o.version, "version", false, "print the module version and VCS revision this validate was built from, and exit")
 	fl.BoolVar(&o.coverage, "coverage", false, "after the summary, list per trace the requirements it violated, exercised and never reached (text format; --format json always has them)")
 	// The flag package calls Usage on every parse error; the help is
 	// printed below, on standard output, only when asked for.
@@ -260,6 +263,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		fmt.Fprintf(stderr, "validate: %s\n%s", escapeText(err.Error()), usageHint)
 		return exitUsage
+	}
+	if o.version {
+		in, _ := buildinfo.Read("validate")
+		fmt.Fprintln(stdout, in)
+		return exitOK
 	}
 	o.maxBytes = int64(maxBytes)
 	files := fl.Args()
