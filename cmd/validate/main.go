@@ -253,7 +253,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// The flag package calls Usage on every parse error; the help is
 	// printed below, on standard output, only when asked for.
 	fl.Usage = func() {}
-	if err := fl.Parse(args); err != nil {
+	files, err := parseInterleaved(fl, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage)
 			fl.SetOutput(stdout)
@@ -270,7 +271,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	}
 	o.maxBytes = int64(maxBytes)
-	files := fl.Args()
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "validate: "+format+"\n", a...)
 		return exitUsage
@@ -420,6 +420,32 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitFindings
 	}
 	return exitOK
+}
+
+// parseInterleaved parses args with fl, flags and paths in any order
+// (validate t.jsonl --format json), and returns the paths in their order.
+// "-" is a path (standard input); a file whose name begins with "-" is
+// named as ./-name. ("--" followed by arguments is the tap's, see isTap; a
+// trailing "--" ends the flags.)
+func parseInterleaved(fl *flag.FlagSet, args []string) ([]string, error) {
+	var paths []string
+	for {
+		if err := fl.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fl.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			// The flag package stopped at "--" and consumed it.
+			return append(paths, rest...), nil
+		}
+		for len(rest) > 0 && (rest[0] == "-" || !strings.HasPrefix(rest[0], "-")) {
+			paths, rest = append(paths, rest[0]), rest[1:]
+		}
+		if len(rest) == 0 {
+			return paths, nil
+		}
+		args = rest
+	}
 }
 
 // usageHint ends a usage error.
