@@ -60,29 +60,30 @@ func main() {
 	os.Exit(code)
 }
 
-const usage = `validate checks recorded agent-protocol traffic, line by line.
-
-Usage:
-  validate [flags] TRACE|FOLDER...
-  validate [flags] -            (read the trace from standard input)
+// usage is the check's part of --help (printHelp): what it reads and how,
+// and its examples.
+const usage = `Checking recorded traces:
+  validate [flags] TRACE|FOLDER|- ...
 
 Each TRACE is JSON Lines (one message per line) or Server-Sent Events text
-(data: frames), optionally gzip-compressed. A FOLDER is walked for traces
-(*.jsonl, *.ndjson, *.sse, each also .gz, and files without an extension that
-start like a trace); sidecars (.dir, .conn, .expect) and README files are
-never read as traces. The protocol is detected per file:
-ARCP (messages with "arcp" and "type"), ACP (JSON-RPC with "jsonrpc"), or
-Arcan AgentEvent ("part_type", bare, in SSE frames or in session-store
-records), and so is the version: ACP by initialize's protocolVersion, ARCP by
-the SDK whose signature the messages carry. A sidecar NAME.dir beside
-NAME.jsonl gives each line's direction, one per line (ACP: c2a or a2c;
-ARCP: c2r or r2c); without it the direction is inferred. A trace that begins
-mid-session is recognised as such: one warning says so, and what needs the
-session's start is not checked.
+(data: frames), optionally gzip-compressed; - reads one from standard input.
+A FOLDER is walked for traces (*.jsonl, *.ndjson, *.sse, each also .gz, and
+files without an extension that start like a trace); sidecars (.dir, .conn,
+.expect) and README files are never read as traces. The protocol is detected
+per file: ARCP (messages with "arcp" and "type"), ACP (JSON-RPC with
+"jsonrpc"), or Arcan AgentEvent ("part_type", bare, in SSE frames or in
+session-store records), and so is the version: ACP by initialize's
+protocolVersion, ARCP by the SDK whose signature the messages carry. A
+sidecar NAME.dir beside NAME.jsonl gives each line's direction, one per line
+(ACP: c2a or a2c; ARCP: c2r or r2c); without it the direction is inferred. A
+trace that begins mid-session is recognised as such: one warning says so,
+and what needs the session's start is not checked. A file whose name begins
+with - is named ./-name.
 
 Examples:
   validate session.jsonl                    check one trace; findings, then a summary
   validate traces/*.jsonl traces/*.jsonl.gz check many, compressed or not
+  validate traces/ --format json            flags may follow the paths
   cat run.sse | validate -                  check an Arcan SSE stream from stdin
   validate --protocol arcp --dialect go-sdk job.jsonl
                                             skip detection; read ARCP as the Go SDK dialect
@@ -113,12 +114,6 @@ Examples:
                                             warnings fail too; allow lines up to 64 MiB
   validate --roundtrip session.jsonl        also report what a decode and re-encode with
                                             the generated Go types would change
-
-Exit status: 0 no errors (warnings allowed unless --strict), 1 errors found,
-2 usage or I/O error (a path that cannot be read is also an io finding in
-every format).
-
-Flags:
 `
 
 type options struct {
@@ -225,7 +220,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.SetOutput(io.Discard)
 	var o options
 	maxLine := byteSizeFlag(trace.DefaultMaxLine)
-	fl.StringVar(&o.format, "format", "text", "output `format`: text, json, github, sarif (SARIF 2.1.0), junit (JUnit XML) or html (one self-contained page to look at)")
+	fl.StringVar(&o.format, "format", "text", "output `format`: "+formatNames(false)+" (sarif is SARIF 2.1.0, junit JUnit XML, html one self-contained page to look at)")
 	fl.StringVar(&o.protocol, "protocol", "", "force the `protocol` of every file: acp, arcp or arcan (default: detect)")
 	fl.StringVar(&o.dialect, "dialect", "", "force the version or `dialect` a trace is read as (default: what the trace says, see below)")
 	fl.StringVar(&o.direction, "direction", "", "ACP direction sidecar `file` (one c2a or a2c per line of the trace) for the single TRACE")
@@ -256,11 +251,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	files, err := parseInterleaved(fl, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage)
-			fl.SetOutput(stdout)
-			fl.PrintDefaults()
-			fmt.Fprint(stdout, dialectHelp())
+			printHelp(stdout, fl)
 			return exitOK
+		}
+		if msg, ok := tapOnlyFlag(fl, err); ok {
+			fmt.Fprintf(stderr, "validate: %s\n%s", msg, usageHint)
+			return exitUsage
 		}
 		fmt.Fprintf(stderr, "validate: %s\n%s", escapeText(err.Error()), usageHint)
 		return exitUsage

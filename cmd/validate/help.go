@@ -1,0 +1,227 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/agentproto/agentproto/pkg/validate"
+)
+
+// helpModes opens --help: what the command does in each of its four modes,
+// with one example each.
+const helpModes = `validate checks agent-protocol traffic (ACP, ARCP, Arcan AgentEvent) line by
+line, in recorded traces or live while an agent runs, and names for each
+finding the file, line, JSON pointer, rule and fix.
+
+Usage:
+  validate [flags] TRACE|FOLDER|- ...              check recorded traces (- is standard input)
+  validate [flags] -- AGENT_CMD [ARGS...]          tap: run an ACP agent and check it live
+  validate --replay TRACE [flags] -- AGENT_CMD...  replay a recording against an agent
+  validate --listen ADDR --upstream URL [flags]    relay: check a network server's traffic
+  validate --list-rules | --explain ID | --version
+
+A check takes its flags before or after the paths; the tap, replay and relay
+take theirs before --.
+
+Modes, one example each:
+  check   validate traces/
+            every trace below traces/: findings, then a summary; exit 1 on an error
+  tap     validate --record /tmp/s.jsonl --findings /tmp/s.findings -- my-agent --acp
+            launch this in place of "my-agent --acp" (say, as an editor's agent
+            command): stdin and stdout pass through byte for byte, the session is
+            recorded as it flows, findings go to the file (default: stderr), and
+            the agent's exit status is this command's
+  replay  validate --replay /tmp/s.jsonl -- my-agent --acp
+            play the recording's client side against the agent again, answer its
+            requests as recorded, and exit 1 when it now errs or answers in another
+            shape: any recorded session becomes a regression test
+  relay   validate --listen 127.0.0.1:8080 --upstream ws://127.0.0.1:9000/arcp --record rec/
+            a WebSocket relay in front of an ARCP runtime (with an http:// upstream,
+            an HTTP relay in front of a server that streams SSE, such as an Arcan
+            daemon), one trace per connection or event stream in rec/; runs until
+            interrupted, then validate rec/ checks the recordings
+`
+
+// helpCheckGroups are the check's flags in the groups --help shows them
+// in; a flag of no group is shown under "Other flags".
+var helpCheckGroups = []struct {
+	title string
+	names []string
+}{
+	{"Output", []string{"format", "summary", "coverage", "strict", "progress"}},
+	{"Reading traces", []string{"protocol", "dialect", "direction", "partial", "max-line", "max-bytes", "max-depth"}},
+	{"Rules and baselines", []string{"disable", "warn", "config", "no-config", "baseline", "write-baseline"}},
+	{"The requirement catalogue", []string{"list-rules", "explain"}},
+	{"Checking", []string{"workers", "fast", "roundtrip"}},
+	{"Other flags", nil},
+}
+
+// helpLiveFlags are the tap's own flags, in the order --help shows them;
+// a flag of the tap that is neither here nor a check flag is shown after
+// them.
+var helpLiveFlags = []string{"record", "findings", "check", "replay", "timeout", "listen", "upstream", "backlog"}
+
+// printHelp writes --help: the modes, the check's examples and details,
+// every flag of the check by group, the tap's, replay's and relay's own
+// flags, the dialects and the exit status.
+func printHelp(w io.Writer, fl *flag.FlagSet) {
+	fmt.Fprint(w, helpModes)
+	fmt.Fprint(w, "\n"+usage)
+	shown := map[string]bool{}
+	for _, g := range helpCheckGroups {
+		var flags []*flag.Flag
+		fl.VisitAll(func(f *flag.Flag) {
+			if (g.names == nil && !shown[f.Name]) || slices.Contains(g.names, f.Name) {
+				flags = append(flags, f)
+			}
+		})
+		if len(flags) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s:\n", g.title)
+		printFlags(w, flags, g.names)
+		if slices.Contains(g.names, "disable") {
+			fmt.Fprint(w, ruleNamesHelp())
+		}
+		for _, f := range flags {
+			shown[f.Name] = true
+		}
+	}
+	fmt.Fprint(w, "\nTap, replay and relay flags (before --):\n")
+	own, shared := tapFlagHelp(fl)
+	for _, f := range own {
+		fmt.Fprint(w, f.help)
+	}
+	fmt.Fprintf(w, "  These take the check's flags of the same name as well: %s;\n", strings.Join(shared, ", "))
+	fmt.Fprintf(w, "  there --format is %s (formats written as findings come), and --workers\n  defaults to 1 (the other cores are left to the relay and the agent).\n", formatNames(true))
+	fmt.Fprint(w, dialectHelp())
+	fmt.Fprint(w, helpExit)
+}
+
+// helpExit ends --help.
+const helpExit = `
+Exit status:
+  check   0 no errors (warnings allowed unless --strict), 1 errors found, 2 usage
+          or I/O error (a path that cannot be read is also an io finding in every
+          format)
+  tap     the agent's (128+N when signal N ended it); 127 when the agent cannot be
+          found, 126 when it cannot be started, 2 for bad flags
+  replay  0 when the agent's traffic has no error and matches the recording's
+          shape, 1 otherwise
+  relay   0 when interrupted, 2 for bad flags or when it cannot listen
+`
+
+// ruleNamesHelp lists the rule names --disable, --warn and .agentproto.json
+// take, from the engine's list.
+func ruleNamesHelp() string {
+	var sb strings.Builder
+	sb.WriteString("  Rules:")
+	col := len("  Rules:")
+	for _, r := range append(validate.Rules(), validate.RuleDeviationPrefix+"ID (deviation:* for all)") {
+		if col+1+len(r) > 78 {
+			sb.WriteString("\n        ")
+			col = 8
+		}
+		sb.WriteString(" " + r)
+		col += 1 + len(r)
+	}
+	sb.WriteString("\n")
+	return sb.String()
+}
+
+// printFlags writes flags as the flag package's PrintDefaults does, in the
+// order of names (flags not in names last, by name).
+func printFlags(w io.Writer, flags []*flag.Flag, names []string) {
+	order := func(f *flag.Flag) int {
+		if i := slices.Index(names, f.Name); i >= 0 {
+			return i
+		}
+		return len(names)
+	}
+	slices.SortStableFunc(flags, func(a, b *flag.Flag) int { return order(a) - order(b) })
+	for _, f := range flags {
+		one := flag.NewFlagSet("", flag.ContinueOnError)
+		one.Var(f.Value, f.Name, f.Usage)
+		one.Lookup(f.Name).DefValue = f.DefValue
+		var buf strings.Builder
+		one.SetOutput(&buf)
+		one.PrintDefaults()
+		fmt.Fprint(w, longFlag(buf.String()))
+	}
+}
+
+// longFlag rewrites the first line of a flag's PrintDefaults help as the
+// rest of the help writes flags (--name), and names a byte size (the
+// flag package says "value" for a type it does not know) as a size.
+func longFlag(help string) string {
+	first, rest, _ := strings.Cut(help, "\n")
+	if strings.HasPrefix(first, "  -") {
+		first = "  --" + strings.TrimPrefix(first, "  -")
+	}
+	if strings.HasSuffix(first, " value") {
+		first = strings.TrimSuffix(first, " value") + " size"
+	}
+	return first + "\n" + rest
+}
+
+// tapFlag is the help of one of the tap's own flags.
+type tapFlag struct{ name, help string }
+
+// tapFlagHelp returns the help of each flag the tap has and the check has
+// not, from the tap's own flag definitions (its help, as validate --help --
+// x prints it), in the order of helpLiveFlags, and the names of the flags
+// both have.
+func tapFlagHelp(check *flag.FlagSet) (own []tapFlag, shared []string) {
+	var buf bytes.Buffer
+	runTap(context.Background(), []string{"-h", "--", "x"}, strings.NewReader(""), io.Discard, &buf, plugins{})
+	_, defaults, _ := strings.Cut(buf.String(), "\nFlags:\n")
+	var flags []tapFlag
+	for _, line := range strings.SplitAfter(defaults, "\n") {
+		if strings.HasPrefix(line, "  -") {
+			name, _, _ := strings.Cut(strings.TrimPrefix(line, "  -"), " ")
+			flags = append(flags, tapFlag{name: strings.TrimSpace(name)})
+		}
+		if len(flags) > 0 {
+			flags[len(flags)-1].help += line
+		}
+	}
+	order := func(n string) int {
+		if i := slices.Index(helpLiveFlags, n); i >= 0 {
+			return i
+		}
+		return len(helpLiveFlags)
+	}
+	slices.SortStableFunc(flags, func(a, b tapFlag) int { return order(a.name) - order(b.name) })
+	for _, f := range flags {
+		if check.Lookup(f.name) != nil {
+			shared = append(shared, "--"+f.name)
+			continue
+		}
+		f.help = longFlag(f.help)
+		own = append(own, f)
+	}
+	slices.Sort(shared)
+	return own, shared
+}
+
+// tapOnlyFlag explains a parse error of a check that names one of the
+// tap's own flags (validate --record x.jsonl): it belongs before --,
+// before an agent command. ok is false for any other error.
+func tapOnlyFlag(check *flag.FlagSet, err error) (msg string, ok bool) {
+	name, found := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !found {
+		return "", false
+	}
+	own, _ := tapFlagHelp(check)
+	for _, f := range own {
+		if f.name == name {
+			return fmt.Sprintf("--%s is a flag of the tap, replay and relay, not of a check of recorded traces: validate [flags] -- AGENT_CMD [ARGS...], or validate --listen ADDR --upstream URL [flags]", name), true
+		}
+	}
+	return "", false
+}
