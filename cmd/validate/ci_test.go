@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -329,6 +330,10 @@ func decodeJUnit(t *testing.T, out string) junitSuites {
 		if su.Tests != len(su.Cases) || len(su.Cases) != 1 || su.Failures != len(su.Cases[0].Failures) || su.Errors != len(su.Cases[0].Errors) {
 			t.Errorf("suite %q: counts disagree with its contents", su.Name)
 		}
+		// A test case fails once, with a failure or an error.
+		if su.Failures+su.Errors > su.Tests {
+			t.Errorf("suite %q: %d failures and %d errors of %d tests", su.Name, su.Failures, su.Errors, su.Tests)
+		}
 	}
 	return s
 }
@@ -354,6 +359,68 @@ func TestJUnitOutput(t *testing.T) {
 	f := s.Suites[1].Cases[0].Failures[0]
 	if f.Type != "schema" || !strings.Contains(f.Message, "line 5 /params/update/content/type") || !strings.HasSuffix(s.Suites[1].Name, `bad <&\x1b>.jsonl`) {
 		t.Fatalf("failure %+v in suite %q", f, s.Suites[1].Name)
+	}
+	// The warnings are lines of system-out, not one line with \n in it.
+	sysout := s.Suites[1].Cases[0].SystemOut
+	if strings.Contains(sysout, `\n`) || strings.Count(sysout, "\n") != 1 || !strings.Contains(sysout, "warning:") {
+		t.Errorf("system-out %q: want the warning on a line of its own", sysout)
+	}
+}
+
+// TestJUnitCounts: a trace with many errors and warnings is one test case
+// with one failure, whose message is the first error and whose text lists
+// every error, one per line as the text format prints them, and whose
+// system-out lists every warning, one per line; a trace that cannot be
+// read is one error; the counts never exceed the tests.
+func TestJUnitCounts(t *testing.T) {
+	traces := []string{"01-session-update-schema", "06-unanswered-and-duplicate-responses", "11-partial-capture"}
+	var paths []string
+	for _, tr := range traces {
+		paths = append(paths, filepath.Join("..", "..", "fixtures", "acp", "invalid", tr+".jsonl"))
+	}
+	_, text, _ := runCLI(t, "", append([]string{"--summary=false"}, paths...)...)
+	_, out, _ := runCLI(t, "", append(append([]string{"--format", "junit"}, paths...), filepath.Join(t.TempDir(), "missing.jsonl"))...)
+	s := decodeJUnit(t, out)
+	if len(s.Suites) != 4 {
+		t.Fatalf("%d suites, want 4", len(s.Suites))
+	}
+	sawWarnings := false
+	for i, su := range s.Suites[:3] {
+		var errs, warns []string
+		for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
+			if strings.HasPrefix(l, paths[i]+":") && strings.Contains(l, ": error: ") {
+				errs = append(errs, l)
+			}
+			if strings.HasPrefix(l, paths[i]+":") && strings.Contains(l, ": warning: ") {
+				warns = append(warns, l)
+			}
+		}
+		c := su.Cases[0]
+		if len(errs) == 0 || su.Failures != 1 || su.Errors != 0 || len(c.Failures) != 1 {
+			t.Fatalf("suite %s: %d failures, %d errors; the text format has %d errors", su.Name, su.Failures, su.Errors, len(errs))
+		}
+		if got := strings.Split(strings.TrimSuffix(c.Failures[0].Text, "\n"), "\n"); strings.Join(got, "\n") != strings.Join(errs, "\n") {
+			t.Errorf("suite %s: the failure lists\n%s\nwant the text format's errors\n%s", su.Name, strings.Join(got, "\n"), strings.Join(errs, "\n"))
+		}
+		more := fmt.Sprintf("(and %d more errors)", len(errs)-1)
+		if len(errs) == 2 {
+			more = "(and 1 more error)"
+		}
+		if len(errs) > 1 && !strings.HasSuffix(c.Failures[0].Message, more) {
+			t.Errorf("suite %s: failure message %q does not count the other errors", su.Name, c.Failures[0].Message)
+		}
+		if len(warns) > 0 {
+			sawWarnings = true
+			if got := strings.TrimSuffix(c.SystemOut, "\n"); got != strings.Join(warns, "\n") {
+				t.Errorf("suite %s: system-out\n%s\nwant the text format's warnings\n%s", su.Name, got, strings.Join(warns, "\n"))
+			}
+		}
+	}
+	if !sawWarnings {
+		t.Error("no trace had warnings: choose one that has")
+	}
+	if io := s.Suites[3]; io.Errors != 1 || io.Failures != 0 || len(io.Cases[0].Errors) != 1 {
+		t.Errorf("unreadable trace: %d errors, %d failures", io.Errors, io.Failures)
 	}
 }
 

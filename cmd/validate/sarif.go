@@ -256,20 +256,26 @@ func fingerprint(f validate.Finding) string {
 }
 
 // JUnit XML (--format junit): one test suite per trace holding one test
-// case, with a failure per error finding (an error element for an io
-// finding) and the warnings in system-out. The suite's counts come before
-// its children, so a trace's elements are written to spools as findings
+// case, which fails when the trace has an error finding: one failure
+// element whose message is the first error and whose text lists them all,
+// or one error element when the trace could not be read (an io finding),
+// listing the io findings and then the errors. So a suite counts one test
+// and at most one failure or error, as JUnit readers expect. The warnings
+// are the test case's system-out, one per line. The suite's counts come
+// before its children, so a trace's lines are written to spools as findings
 // come (in memory up to spoolMemory each, in a temporary file past it) and
 // copied out when the trace ends: memory does not grow with the number of
 // findings.
 
 type junitState struct {
-	started  bool
-	failures int
-	errs     int
-	// The children of the test case, in the order the common JUnit
-	// schemas require: errors, failures, then the warnings' system-out.
-	errBody, body, warnings spool
+	started bool
+	// The error findings and the io findings of the trace: how many, the
+	// first one's message and rule, and their lines.
+	failures, errs     int
+	failHead, failRule string
+	errHead            string
+	errBody, body      spool
+	warnings           spool
 }
 
 func (p *printer) junitStart() {
@@ -280,30 +286,48 @@ func (p *printer) junitStart() {
 	_, p.werr = p.w.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<testsuites name="agentproto validate">` + "\n")
 }
 
-// junitFinding writes one finding to the spool of its element.
+// junitFinding writes one finding's line to the spool of its element.
 func (p *printer) junitFinding(f validate.Finding) {
 	j := &p.junit
-	line := textFinding(f)
+	// Each line is escaped as in the text format (a newline in it shows
+	// as \n); the lines are separated by real newlines.
+	line := xmlEscape(textFinding(f)) + "\n"
 	var err error
 	switch {
 	case f.Rule == validate.RuleIO:
-		j.errs++
-		err = j.errBody.printf("      <error message=\"%s\" type=\"%s\">%s</error>\n", xmlEscape(f.Message), xmlEscape(f.Rule), xmlEscape(line))
-	case f.Severity == validate.Warning:
-		// Escaped line by line as the whole text would be: escapeText
-		// shows each line's newline as \n.
-		err = j.warnings.printf("%s", xmlEscape(line+"\n"))
-	default:
-		j.failures++
-		head := fmt.Sprintf("line %d", f.Line)
-		if f.Pointer != "" {
-			head += " " + f.Pointer
+		if j.errs == 0 {
+			j.errHead = f.Message
 		}
-		err = j.body.printf("      <failure message=\"%s\" type=\"%s\">%s</failure>\n", xmlEscape(head+": "+f.Message), xmlEscape(f.Rule), xmlEscape(line))
+		j.errs++
+		err = j.errBody.printf("%s", line)
+	case f.Severity == validate.Warning:
+		err = j.warnings.printf("%s", line)
+	default:
+		if j.failures == 0 {
+			j.failHead = fmt.Sprintf("line %d", f.Line)
+			if f.Pointer != "" {
+				j.failHead += " " + f.Pointer
+			}
+			j.failHead += ": " + f.Message
+			j.failRule = f.Rule
+		}
+		j.failures++
+		err = j.body.printf("%s", line)
 	}
 	if err != nil {
 		p.werr = err
 	}
+}
+
+// junitMore says how many findings an element holds besides the first.
+func junitMore(n int, what string) string {
+	switch {
+	case n <= 1:
+		return ""
+	case n == 2:
+		return fmt.Sprintf(" (and 1 more %s)", what)
+	}
+	return fmt.Sprintf(" (and %d more %ss)", n-1, what)
 }
 
 // junitFile writes the test suite of one trace.
@@ -311,6 +335,7 @@ func (p *printer) junitFile(name string) {
 	j := &p.junit
 	defer func() {
 		j.failures, j.errs = 0, 0
+		j.failHead, j.failRule, j.errHead = "", "", ""
 		j.errBody.reset()
 		j.body.reset()
 		j.warnings.reset()
@@ -319,29 +344,48 @@ func (p *printer) junitFile(name string) {
 	if p.werr != nil {
 		return
 	}
+	failed, errored := 0, 0
+	switch {
+	case j.errs > 0:
+		errored = 1
+	case j.failures > 0:
+		failed = 1
+	}
 	n := xmlEscape(name)
 	if _, p.werr = fmt.Fprintf(p.w, "  <testsuite name=\"%s\" tests=\"1\" failures=\"%d\" errors=\"%d\" skipped=\"0\">\n    <testcase name=\"%s\" classname=\"agentproto.validate\">\n",
-		n, j.failures, j.errs, n); p.werr != nil {
+		n, failed, errored, n); p.werr != nil {
 		return
 	}
-	if p.werr = j.errBody.copyTo(p.w); p.werr != nil {
-		return
+	element := func(tag, message, typ string, bodies ...*spool) {
+		if p.werr != nil {
+			return
+		}
+		open := fmt.Sprintf("      <%s message=\"%s\" type=\"%s\">", tag, xmlEscape(message), xmlEscape(typ))
+		if tag == "system-out" {
+			open = "      <system-out>"
+		}
+		if _, p.werr = p.w.WriteString(open); p.werr != nil {
+			return
+		}
+		for _, b := range bodies {
+			if p.werr = b.copyTo(p.w); p.werr != nil {
+				return
+			}
+		}
+		_, p.werr = fmt.Fprintf(p.w, "</%s>\n", tag)
 	}
-	if p.werr = j.body.copyTo(p.w); p.werr != nil {
-		return
+	switch {
+	case errored == 1:
+		element("error", j.errHead+junitMore(j.errs, "io finding"), validate.RuleIO, &j.errBody, &j.body)
+	case failed == 1:
+		element("failure", j.failHead+junitMore(j.failures, "error"), j.failRule, &j.body)
 	}
 	if j.warnings.size > 0 {
-		if _, p.werr = p.w.WriteString("      <system-out>"); p.werr != nil {
-			return
-		}
-		if p.werr = j.warnings.copyTo(p.w); p.werr != nil {
-			return
-		}
-		if _, p.werr = p.w.WriteString("</system-out>\n"); p.werr != nil {
-			return
-		}
+		element("system-out", "", "", &j.warnings)
 	}
-	_, p.werr = p.w.WriteString("    </testcase>\n  </testsuite>\n")
+	if p.werr == nil {
+		_, p.werr = p.w.WriteString("    </testcase>\n  </testsuite>\n")
+	}
 }
 
 func (p *printer) junitEnd() {
