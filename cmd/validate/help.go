@@ -64,7 +64,7 @@ var helpCheckGroups = []struct {
 // helpLiveFlags are the tap's own flags, in the order --help shows them;
 // a flag of the tap that is neither here nor a check flag is shown after
 // them.
-var helpLiveFlags = []string{"record", "findings", "check", "replay", "timeout", "listen", "upstream", "backlog"}
+var helpLiveFlags = []string{"record", "findings", "check", "fail-on-error", "replay", "timeout", "listen", "upstream", "backlog"}
 
 // printHelp writes --help: the modes, the check's examples and details,
 // every flag of the check by group, the tap's, replay's and relay's own
@@ -109,7 +109,8 @@ Exit status:
   check   0 no errors (warnings allowed unless --strict), 1 errors found, 2 usage
           or I/O error (a path that cannot be read is also an io finding in every
           format)
-  tap     the agent's (128+N when signal N ended it); 127 when the agent cannot be
+  tap     the agent's (128+N when signal N ended it), or 1 with --fail-on-error
+          when the findings include an error; 127 when the agent cannot be
           found, 126 when it cannot be started, 2 for bad flags
   replay  0 when the agent's traffic has no error and matches the recording's
           shape, 1 otherwise

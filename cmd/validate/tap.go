@@ -101,6 +101,7 @@ type tapOptions struct {
 	fast     bool
 	summary  bool
 	live     bool
+	failOn   bool // --fail-on-error
 }
 
 // runTap runs validate [flags] -- AGENT_CMD [ARGS...].
@@ -127,6 +128,7 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fl.BoolVar(&o.fast, "fast", true, "check messages with the generated Go types first")
 	fl.BoolVar(&o.summary, "summary", true, "print the summary (text format) when the agent exits")
 	fl.BoolVar(&o.live, "check", true, "validate the traffic as it flows (false: only relay and record)")
+	fl.BoolVar(&o.failOn, "fail-on-error", false, "exit 1 when the findings include an error, after saying what the agent's own exit status was (for CI; default: the agent's status)")
 	fl.Usage = func() {
 		fmt.Fprint(stderr, tapUsage)
 		fl.PrintDefaults()
@@ -140,6 +142,9 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "validate: "+format+"\n", a...)
 		return exitUsage
+	}
+	if o.failOn && (o.listen != "" || !o.live) {
+		return fail("--fail-on-error needs the live checks of a tap or replay: a relay (--listen) serves until stopped and --check=false only records; run validate on the recording")
 	}
 	if o.listen != "" && len(fl.Args()) > 0 {
 		return fail("--listen relays a network server: give no agent command (unexpected %q)", fl.Args()[0])
@@ -293,6 +298,14 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			fmt.Fprintln(msgs, "validate: the findings output did not take the last findings in time")
 		} else if dropped > 0 {
 			fmt.Fprintf(msgs, "validate: %d findings were dropped because the findings output did not keep up; run validate on the recording for all of them\n", dropped)
+		}
+		if o.failOn && sum.Errors > 0 && err == nil {
+			errs := fmt.Sprintf("%d errors", sum.Errors)
+			if sum.Errors == 1 {
+				errs = "an error"
+			}
+			fmt.Fprintf(msgs, "validate: the agent exited with status %d; exiting 1 because the findings include %s (--fail-on-error)\n", res.ExitCode, errs)
+			code = exitFindings
 		}
 	}
 	return code

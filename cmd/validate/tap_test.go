@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -488,5 +489,62 @@ func TestListenRelaysAnARCPWebSocketRuntime(t *testing.T) {
 	dirs, _ := os.ReadFile(filepath.Join(dir, "0001.jsonl.dir"))
 	if string(trace) != hello+"\n"+welcome+"\n" || string(dirs) != "c2r\nr2c\n" {
 		t.Errorf("recording %q with sidecar %q", trace, dirs)
+	}
+}
+
+// TestTapFailOnError: with --fail-on-error the tap exits 1 when the live
+// findings include an error, after the summary and a line saying what the
+// agent's own status was; without errors, or without the flag, the
+// agent's status is the command's. A relay, which only records, refuses
+// the flag.
+func TestTapFailOnError(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh on this system")
+	}
+	in := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}` + "\n"
+	good := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{},"authMethods":[]}}`
+	bad := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"one","agentCapabilities":{},"authMethods":[]}}`
+	agent := func(reply string, status int) []string {
+		return []string{sh, "-c", "read line; echo '" + reply + "'; exit " + strconv.Itoa(status)}
+	}
+	for _, tc := range []struct {
+		name   string
+		flags  []string
+		reply  string
+		status int
+		want   int
+		says   string
+	}{
+		{"errors, flag", []string{"--fail-on-error"}, bad, 0, exitFindings, "validate: the agent exited with status 0; exiting 1 because the findings include an error (--fail-on-error)\n"},
+		{"errors, flag, failing agent", []string{"--fail-on-error"}, bad, 3, exitFindings, "the agent exited with status 3; exiting 1"},
+		{"errors, no flag", nil, bad, 0, 0, ""},
+		{"no errors, flag", []string{"--fail-on-error"}, good, 0, 0, ""},
+		{"no errors, flag, failing agent", []string{"--fail-on-error"}, good, 4, 4, ""},
+		{"errors, flag, json findings", []string{"--fail-on-error", "--format", "json"}, bad, 0, exitFindings, "exiting 1 because"},
+	} {
+		args := append(append(append([]string{}, tc.flags...), "--"), agent(tc.reply, tc.status)...)
+		code, _, stderr := runCLI(t, in, args...)
+		if code != tc.want {
+			t.Errorf("%s: exit %d, want %d\n%s", tc.name, code, tc.want, stderr)
+		}
+		if tc.says == "" {
+			if strings.Contains(stderr, "--fail-on-error") {
+				t.Errorf("%s: stderr %q mentions --fail-on-error", tc.name, stderr)
+			}
+			continue
+		}
+		i, s := strings.Index(stderr, tc.says), strings.LastIndex(stderr, "summary")
+		if i < 0 || s < 0 || i < s {
+			t.Errorf("%s: stderr %q, want %q after the summary", tc.name, stderr, tc.says)
+		}
+	}
+	for _, args := range [][]string{
+		{"--fail-on-error", "--listen", "127.0.0.1:0", "--upstream", "http://127.0.0.1:1"},
+		{"--fail-on-error", "--check=false", "--", sh, "-c", "true"},
+	} {
+		if code, _, stderr := runCLI(t, "", args...); code != exitUsage || !strings.Contains(stderr, "--fail-on-error needs the live checks") {
+			t.Errorf("%q: exit %d, stderr %q; want a usage error", args, code, stderr)
+		}
 	}
 }
