@@ -73,7 +73,7 @@ func TestVersionFromCheckout(t *testing.T) {
 	}
 	cmd("git", "init", "-q")
 	cmd("git", "add", "-A")
-	cmd("git", "commit", "-q", "--no-verify", "-m", "checkout")
+	cmd("git", "-c", "commit.gpgsign=false", "commit", "-q", "--no-verify", "-m", "checkout")
 	rev := strings.TrimSpace(cmd("git", "rev-parse", "HEAD"))
 	bin := filepath.Join(t.TempDir(), "protogen")
 	version := func() string {
