@@ -138,7 +138,7 @@ func TestHelpTeaches(t *testing.T) {
 		t.Fatalf("the tap's help lists %d flags: %v", len(tapFlags), tapFlags)
 	}
 	for name := range tapFlags {
-		if !described[name] && !strings.Contains(help, "--"+name+",") && !strings.Contains(help, "--"+name+";") {
+		if !described[name] && !regexp.MustCompile(`--`+regexp.QuoteMeta(name)+`[,;\s]`).MatchString(help) {
 			t.Errorf("--help does not show the tap's --%s", name)
 		}
 	}

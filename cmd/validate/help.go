@@ -97,8 +97,7 @@ func printHelp(w io.Writer, fl *flag.FlagSet) {
 	for _, f := range own {
 		fmt.Fprint(w, f.help)
 	}
-	fmt.Fprintf(w, "  These take the check's flags of the same name as well: %s;\n", strings.Join(shared, ", "))
-	fmt.Fprintf(w, "  there --format is %s (formats written as findings come), and --workers\n  defaults to 1 (the other cores are left to the relay and the agent).\n", formatNames(true))
+	fmt.Fprint(w, wrap("  ", fmt.Sprintf("They also take the check's %s; there --format is %s (the formats written as findings come), and --workers defaults to 1 (the other cores are left to the relay and the agent).", strings.Join(shared, ", "), formatNames(true)), 80))
 	fmt.Fprint(w, dialectHelp())
 	fmt.Fprint(w, helpExit)
 }
@@ -116,6 +115,25 @@ Exit status:
           shape, 1 otherwise
   relay   0 when interrupted, 2 for bad flags or when it cannot listen
 `
+
+// wrap breaks text into lines of at most width columns, each beginning
+// with indent.
+func wrap(indent, text string, width int) string {
+	var sb strings.Builder
+	line := indent
+	for _, word := range strings.Fields(text) {
+		if len(line) > len(indent) && len(line)+1+len(word) > width {
+			sb.WriteString(line + "\n")
+			line = indent
+		}
+		if len(line) > len(indent) {
+			line += " "
+		}
+		line += word
+	}
+	sb.WriteString(line + "\n")
+	return sb.String()
+}
 
 // ruleNamesHelp lists the rule names --disable, --warn and .agentproto.json
 // take, from the engine's list.
