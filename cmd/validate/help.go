@@ -43,8 +43,8 @@ Modes, one example each:
   relay   validate --listen 127.0.0.1:8080 --upstream ws://127.0.0.1:9000/arcp --record rec/
             a WebSocket relay in front of an ARCP runtime (with an http:// upstream,
             an HTTP relay in front of a server that streams SSE, such as an Arcan
-            daemon), one trace per connection or event stream in rec/; runs until
-            interrupted, then validate rec/ checks the recordings
+            daemon), one trace per connection or event stream in rec/, each
+            checked as it flows; runs until interrupted, then prints the summary
 `
 
 // helpCheckGroups are the check's flags in the groups --help shows them
