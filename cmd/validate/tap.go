@@ -203,15 +203,11 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var sink *findingSink
 	var live *tap.Live
 	if eng != nil {
-		out := stderr
-		if o.findings != "" {
-			f, err := os.Create(o.findings)
-			if err != nil {
-				return fail("creating the findings file: %v", err)
-			}
-			defer f.Close()
-			out = f
+		out, closeOut, err := findingsOut(o, stderr)
+		if err != nil {
+			return fail("%v", err)
 		}
+		defer closeOut()
 		sink = newFindingSink(newPrinter(o.format, out), 4096)
 		name := o.record
 		switch {
@@ -414,6 +410,18 @@ func replay(ctx context.Context, o tapOptions, cfg tap.Config) (tap.ReplayResult
 
 // runHTTPRelay runs --listen ADDR --upstream URL until ctx ends; with eng,
 // each connection or event stream is checked as it flows.
+// findingsOut is where live findings go: the --findings file, or stderr.
+func findingsOut(o tapOptions, stderr io.Writer) (io.Writer, func(), error) {
+	if o.findings == "" {
+		return stderr, func() {}, nil
+	}
+	f, err := os.Create(o.findings)
+	if err != nil {
+		return nil, nil, fmt.Errorf("creating the findings file: %w", err)
+	}
+	return f, func() { f.Close() }, nil
+}
+
 func runHTTPRelay(ctx context.Context, o tapOptions, eng *validate.Engine, backlog int, stderr io.Writer) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "validate: "+format+"\n", a...)
@@ -441,15 +449,11 @@ func runHTTPRelay(ctx context.Context, o tapOptions, eng *validate.Engine, backl
 	var rc *relayChecks
 	var check *tap.RelayCheck
 	if eng != nil {
-		out := stderr
-		if o.findings != "" {
-			f, err := os.Create(o.findings)
-			if err != nil {
-				return fail("creating the findings file: %v", err)
-			}
-			defer f.Close()
-			out = f
+		out, closeOut, err := findingsOut(o, stderr)
+		if err != nil {
+			return fail("%v", err)
 		}
+		defer closeOut()
 		rc = &relayChecks{sink: newFindingSink(newPrinter(o.format, out), 4096)}
 		check = &tap.RelayCheck{Engine: eng, Backlog: backlog, Report: rc.sink.add, Done: func(name string, sum validate.Summary, st tap.LiveStats, err error) {
 			rc.done(sum, st)
