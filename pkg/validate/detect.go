@@ -60,6 +60,15 @@ func (r *fileRun) decide(items []*item) error {
 			dialect = d
 		}
 	}
+	if dialect == "" && r.e.opts.Dialect != "" {
+		// The dialect names another protocol's version: say so once,
+		// and read the trace as its own protocol says.
+		line := 1
+		if len(items) > 0 {
+			line = items[0].m.Line
+		}
+		r.note(Finding{Line: line, Severity: Error, Rule: RuleUnknownProtocol, Message: fmt.Sprintf("--dialect %s does not apply to this trace, which is %s (its dialects: %s); it is read as its messages say: drop --dialect, or give it only traces of the protocol it names", r.e.opts.Dialect, strings.ToUpper(rules.Name()), strings.Join(rules.Dialects(), ", "))})
+	}
 	h, err := rules.Start(first, protocol.Start{Dialect: dialect, Partial: r.e.opts.Partial})
 	if err != nil {
 		return fmt.Errorf("%s schemas: %w", rules.Name(), err)

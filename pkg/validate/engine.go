@@ -200,7 +200,7 @@ func New(opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("validate: unknown protocol %q (want %s)", opts.Protocol, strings.Join(registry.Protocols(), ", "))
 	}
 	if opts.Dialect != "" && !e.knownDialect(opts.Dialect) {
-		return nil, fmt.Errorf("validate: unknown dialect %q (want one of %s)", opts.Dialect, strings.Join(e.Dialects(""), ", "))
+		return nil, fmt.Errorf("validate: unknown dialect %q (want one of %s)", opts.Dialect, strings.Join(e.Dialects(opts.Protocol), ", "))
 	}
 	return e, nil
 }

@@ -456,3 +456,29 @@ func TestIdleChecksLiveTraffic(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDialectOfAnotherProtocol: a --dialect that names another
+// protocol's version is one error on the trace it does not apply to,
+// which is still read as its messages say; one that does apply is silent.
+func TestDialectOfAnotherProtocol(t *testing.T) {
+	acpInit := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`
+	for dialect, want := range map[string]int{"go-sdk": 1, "v1": 0} {
+		e, err := New(Options{Dialect: dialect})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, sum, err := run(t, e, acpInit+"\n", FileOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, f := range got {
+			if f.Rule == RuleUnknownProtocol && strings.Contains(f.Message, "--dialect "+dialect+" does not apply") {
+				n++
+			}
+		}
+		if n != want || sum.Detected[0].Protocol != "acp" {
+			t.Errorf("--dialect %s on an ACP trace: %v, detected %+v; want %d such findings", dialect, got, sum.Detected, want)
+		}
+	}
+}
