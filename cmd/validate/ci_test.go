@@ -517,7 +517,7 @@ func TestBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := filepath.Join(dir, "known.json")
-	if code, out, errs := runCLI(t, "", "--write-baseline", base, tr); code != exitOK || !strings.Contains(out, "[schema ") {
+	if code, out, errs := runCLI(t, "", "--write-baseline", base, tr); code != exitOK || strings.Contains(out, "[schema ") || !strings.Contains(errs, "wrote "+base+": 1 finding,") {
 		t.Fatalf("--write-baseline: exit %d\n%s%s", code, out, errs)
 	}
 	b, err := os.ReadFile(base)

@@ -240,7 +240,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.StringVar(&o.config, "config", "", "read rule settings from this `file` instead of the .agentproto.json found by walking up from each trace")
 	fl.BoolVar(&o.noConfig, "no-config", false, "read no .agentproto.json")
 	fl.StringVar(&o.baseline, "baseline", "", "hold back the findings this baseline `file` knows (same file, rule, pointer and message); fail only on new ones")
-	fl.StringVar(&o.writeBaseline, "write-baseline", "", "write every finding to this baseline `file` (exit 0 unless a trace could not be read)")
+	fl.StringVar(&o.writeBaseline, "write-baseline", "", "write every finding to this baseline `file` (exit 0 unless a trace could not be read); in text format the findings go only to the file")
 	fl.BoolVar(&o.listRules, "list-rules", false, "print the requirement catalogue (every MUST, SHOULD and their negations of each version's spec: id, level, side, gate, citation, and the rule that checks it, if any) and exit; --protocol and --dialect narrow it, --format json prints one object per row")
 	fl.StringVar(&o.explain, "explain", "", "print the catalogue row `ID` (a requirement a finding names) with its citation and an example trace that breaks it, and exit")
 	fl.BoolVar(&o.version, "version", false, "print the module version and VCS revision this validate was built from, and exit")
@@ -365,9 +365,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	out := newPrinter(o.format, stdout)
 	report := out.finding
 	if newBaseline != nil {
+		// In text, the findings go to the baseline file only (a
+		// terminal full of known findings teaches nothing); what could
+		// not be read is still said. Other formats are for machines
+		// and get every finding.
+		quiet := o.format == "text"
 		report = func(f validate.Finding) {
 			newBaseline.Add(f)
-			out.finding(f)
+			if !quiet || f.Rule == validate.RuleIO {
+				out.finding(f)
+			}
 		}
 	}
 	var total validate.Summary
@@ -406,6 +413,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if err := writeBaseline(o.writeBaseline, newBaseline); err != nil {
 			return fail("%s", escapeText(err.Error()))
 		}
+		fmt.Fprintf(stderr, "validate: wrote %s: %s, held back from now on by --baseline %s\n", escapeText(o.writeBaseline), plural(newBaseline.Len(), "finding"), escapeText(o.writeBaseline))
 	}
 	switch {
 	case ioFailed || ctx.Err() != nil:

@@ -161,6 +161,17 @@ func (w *BaselineWriter) Add(f Finding) {
 	w.mu.Unlock()
 }
 
+// Len is the number of findings recorded.
+func (w *BaselineWriter) Len() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := 0
+	for _, c := range w.counts {
+		n += c
+	}
+	return n
+}
+
 // Encode returns the baseline as JSON, sorted by file, rule, pointer and
 // message so that it diffs well under version control.
 func (w *BaselineWriter) Encode() ([]byte, error) {
