@@ -98,3 +98,22 @@ func TestUndecidableByDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestUnionsOfJSONTypesAreNotRaw: a union whose alternatives differ in
+// JSON type (a const-string union against an options object, a boolean
+// against a typeless enum against an object, an integer against a const)
+// is decided from the value, so it is never kept as raw JSON.
+func TestUnionsOfJSONTypesAreNotRaw(t *testing.T) {
+	var warnings []string
+	_, err := gen.Generate(gen.Config{Inputs: []string{"testdata/differential/lint.json"}, Package: "lint", Warn: func(err error) {
+		warnings = append(warnings, err.Error())
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range warnings {
+		if strings.Contains(w, "raw JSON with an accessor") {
+			t.Errorf("a union of distinct JSON types kept raw: %s", w)
+		}
+	}
+}

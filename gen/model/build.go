@@ -842,6 +842,16 @@ func (b *builder) plainRef(s *load.Schema, hint string) (*Ref, error) {
 		c.Type = nil
 		return &Ref{Kind: Raw, Check: Constraints{RawKinds: s.Type}, Lossy: structural(&c) || s.Not != nil}, nil
 	}
+	if len(s.Type) == 0 && (s.HasConst || len(s.Enum) > 0) {
+		// A const or enum without a type has the type of its values when
+		// they share one that a builtin holds.
+		switch k := kindOf(s); k {
+		case "string", "boolean", "number":
+			c := *s
+			c.Type = []string{k}
+			s = &c
+		}
+	}
 	if len(s.Type) == 0 {
 		return &Ref{Kind: Raw, Lossy: structural(s) || s.Not != nil}, nil
 	}
@@ -1984,7 +1994,14 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 					alts = append(alts, t.Name+GoName(it.kind)+"List")
 					want = first(alts, want)
 				}
-				r, _, err := b.ref(vi.s, want)
+				// An inline enum or union of the alternative is a type of its
+				// own, which the variant is defined over: it is named after
+				// the variant's value, the variant after the alternative.
+				inner := want
+				if n, err := b.normalize(vi.s); err == nil && n.target == nil && (isEnum(n.s) || isUnion(n.s)) {
+					inner = want + "Value"
+				}
+				r, _, err := b.ref(vi.s, inner)
 				if err != nil {
 					return err
 				}
@@ -2302,20 +2319,82 @@ func subset(a, b map[string]bool) bool {
 	return true
 }
 
-// kindOf is the single JSON type of a variant, or "".
+// kindOf is the single JSON type of a variant, or "": its type keyword,
+// else what its members, const or enum values say, else the one type all
+// the alternatives of its oneOf or anyOf (or the schema its $ref names)
+// share. A union whose alternatives differ in that type is decided from
+// the value's first byte.
 func kindOf(s *load.Schema) string {
+	return kindDepth(s, 0)
+}
+
+func kindDepth(s *load.Schema, depth int) string {
+	if s == nil || depth > 16 {
+		return ""
+	}
 	switch {
 	case len(s.Type) == 1:
 		return s.Type[0]
-	case len(s.Type) == 0 && (len(s.Properties) > 0 || len(s.AllOf) > 0 || len(s.Required) > 0):
+	case len(s.Type) > 1:
+		return ""
+	case len(s.Properties) > 0 || len(s.Required) > 0:
 		return "object"
-	case len(s.Type) == 0 && s.HasConst:
-		switch s.Const.(type) {
-		case string:
-			return "string"
-		case json.Number:
-			return "number"
+	case s.HasConst:
+		return valueKind(s.Const)
+	case len(s.Enum) > 0:
+		k := valueKind(s.Enum[0])
+		for _, v := range s.Enum[1:] {
+			if valueKind(v) != k {
+				return ""
+			}
 		}
+		return k
+	}
+	if s.Ref != "" {
+		if k := kindDepth(s.Target, depth+1); k != "" {
+			return k
+		}
+	}
+	for _, alts := range [][]*load.Schema{s.OneOf, s.AnyOf} {
+		if len(alts) == 0 {
+			continue
+		}
+		k := kindDepth(alts[0], depth+1)
+		for _, a := range alts[1:] {
+			if kindDepth(a, depth+1) != k {
+				return ""
+			}
+		}
+		if k != "" {
+			return k
+		}
+	}
+	for _, a := range s.AllOf {
+		if k := kindDepth(a, depth+1); k != "" {
+			return k
+		}
+	}
+	if len(s.AllOf) > 0 {
+		return "object"
+	}
+	return ""
+}
+
+// valueKind is the JSON type of a schema literal (const or enum value).
+func valueKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case json.Number:
+		return "number"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
 	}
 	return ""
 }

@@ -1449,11 +1449,9 @@ type ElicitationFormMode struct {
 // ElicitationSchema is a restricted JSON Schema that describes an elicitation
 // form: one flat object whose properties are strings, numbers, integers,
 // booleans or enumerations.
-//
-// Validate does not check: type: constraints of a value kept as raw JSON.
 type ElicitationSchema struct {
 	// Always `object`; may be omitted.
-	Type json.RawMessage `json:"type,omitempty"`
+	Type *string `json:"type,omitempty"`
 	// Optional title of the form.
 	Title wire.Opt[string] `json:"title,omitzero"`
 	// The fields of the form, keyed by field name.
@@ -16684,11 +16682,15 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "type")
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "type")
+					}
+					(*v) = v1
 				}
-				x.Type = v0
+				x.Type = v
 			}
 		case "title":
 			if seen[1] {
@@ -16848,7 +16850,7 @@ func (x *ElicitationSchema) EncodeWire(e *wire.Encoder) {
 func (x *ElicitationSchema) EncodeWireFields(e *wire.Encoder) {
 	if x.Type != nil {
 		e.RawKey("\"type\":")
-		e.Raw(x.Type)
+		e.String((*x.Type))
 	}
 	if !x.Title.IsAbsent() {
 		e.RawKey("\"title\":")
@@ -16897,6 +16899,14 @@ func (x *ElicitationSchema) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
+	if x.Type != nil {
+		p := c.Join(p, "type")
+		switch string((*x.Type)) {
+		case "object":
+		default:
+			c.Fail(p, "%q is not one of object", string((*x.Type)))
+		}
+	}
 	if x.Properties != nil {
 		p := c.Join(p, "properties")
 		for _, k0 := range wire.SortedKeys(x.Properties) {

@@ -16,6 +16,7 @@ import (
 	"github.com/agentproto/agentproto/gen/internal/difftest/account"
 	"github.com/agentproto/agentproto/gen/internal/difftest/catalog"
 	"github.com/agentproto/agentproto/gen/internal/difftest/config"
+	"github.com/agentproto/agentproto/gen/internal/difftest/lint"
 	"github.com/agentproto/agentproto/gen/internal/difftest/metrics"
 	"github.com/agentproto/agentproto/gen/internal/difftest/shapes"
 	"github.com/agentproto/agentproto/gen/internal/difftest/webhook"
@@ -24,7 +25,7 @@ import (
 
 var lookups = map[string]func(string) (wire.Codec, bool){
 	"account": account.Lookup, "catalog": catalog.Lookup, "config": config.Lookup, "metrics": metrics.Lookup,
-	"shapes": shapes.Lookup, "webhook": webhook.Lookup,
+	"shapes": shapes.Lookup, "webhook": webhook.Lookup, "lint": lint.Lookup,
 }
 
 // subject is one schema of the corpus with examples: a root or a $defs

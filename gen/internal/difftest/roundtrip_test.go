@@ -1,0 +1,141 @@
+package difftest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/agentproto/agentproto/gen/internal/difftest/lint"
+	"github.com/agentproto/agentproto/pkg/wire"
+)
+
+// TestExamplesRoundTrip: every example of the corpus is valid by
+// jsonschema/v6, and the generated type of its schema decodes it, finds
+// nothing wrong with it, and encodes it back to the same JSON value.
+func TestExamplesRoundTrip(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/differential/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := decode(t, data).(map[string]any)
+		c := jsonschema.NewCompiler()
+		c.AssertFormat()
+		res, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.AddResource(doc["$id"].(string), res); err != nil {
+			t.Fatal(err)
+		}
+		lookup := lookups[strings.TrimSuffix(filepath.Base(f), ".json")]
+		for _, s := range subjects(t, doc) {
+			sch, err := c.Compile(s.id)
+			if err != nil {
+				t.Fatalf("%s: %v", s.id, err)
+			}
+			codec, ok := lookup(s.id)
+			if !ok {
+				t.Fatalf("no generated type for %s", s.id)
+			}
+			for _, ex := range s.examples {
+				n++
+				raw, err := json.Marshal(ex)
+				if err != nil {
+					t.Fatal(err)
+				}
+				inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+				if err := sch.Validate(inst); err != nil {
+					t.Errorf("%s: the example %s is not valid by v6: %v", s.id, raw, err)
+					continue
+				}
+				v, err := codec.DecodeBytes(raw)
+				if err != nil {
+					t.Errorf("%s: decode %s: %v", s.id, raw, err)
+					continue
+				}
+				if err := codec.Validate(v); err != nil {
+					t.Errorf("%s: Validate %s: %v", s.id, raw, err)
+				}
+				e := wire.NewEncoder(nil)
+				codec.Encode(e, v)
+				out := e.Bytes()
+				if err := e.Err(); err != nil {
+					t.Errorf("%s: encode %s: %v", s.id, raw, err)
+					continue
+				}
+				if d := cmp.Diff(decode(t, raw), decode(t, out)); d != "" {
+					t.Errorf("%s: %s re-encoded as %s (-in +out):\n%s", s.id, raw, out, d)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no examples")
+	}
+}
+
+// TestUnionsByJSONType: a union whose alternatives differ in JSON type
+// (a severity string or an options object; a boolean, a severity or an
+// object; an integer or "auto") is a sealed union decided from the value,
+// and Validate checks the alternative the value took.
+func TestUnionsByJSONType(t *testing.T) {
+	for _, c := range []struct {
+		in, want, err string // err: "" for valid, else a substring of Validate's error
+	}{
+		{`{"noAccessKey":"warn"}`, "lint.NoAccessKeyConfigurationString", ""},
+		{`{"noAccessKey":"loud"}`, "lint.NoAccessKeyConfigurationString", "/noAccessKey"},
+		{`{"noAccessKey":{"level":"off","fix":"safe"}}`, "*lint.RuleWithNoAccessKeyOptions", ""},
+		{`{"noAccessKey":{"level":"loud"}}`, "*lint.RuleWithNoAccessKeyOptions", "/noAccessKey/level"},
+		{`{"md001":false}`, "lint.MarkdownRuleBoolean", ""},
+		{`{"md001":"warning"}`, "lint.MarkdownRuleString", ""},
+		{`{"md001":"info"}`, "lint.MarkdownRuleString", "/md001"},
+		{`{"md001":{"severity":"error"}}`, "*lint.MarkdownRuleWithEnabledAndSeverity", ""},
+		{`{"tabWidth":8}`, "lint.LintConfigTabWidthInteger", ""},
+		{`{"tabWidth":"auto"}`, "lint.LintConfigTabWidthString", ""},
+		{`{"tabWidth":"wide"}`, "lint.LintConfigTabWidthString", "/tabWidth"},
+		{`{"tabWidth":17}`, "lint.LintConfigTabWidthInteger", "/tabWidth"},
+	} {
+		var v lint.LintConfig
+		if err := wire.Unmarshal([]byte(c.in), &v); err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		var got any
+		switch {
+		case v.NoAccessKey != nil:
+			got = v.NoAccessKey
+		case v.Md001 != nil:
+			got = v.Md001
+		case v.TabWidth != nil:
+			got = v.TabWidth
+		}
+		if g := fmt.Sprintf("%T", got); g != c.want {
+			t.Errorf("%s decoded as %s, want %s", c.in, g, c.want)
+		}
+		err := v.Validate()
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: Validate: %v", c.in, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: Validate = %v, want an error at %s", c.in, err, c.err)
+		}
+	}
+	// A value of a JSON type no alternative has is a decode error.
+	var v lint.LintConfig
+	if err := wire.Unmarshal([]byte(`{"md001":7}`), &v); err == nil {
+		t.Error("a number decoded as a markdown rule")
+	}
+}
