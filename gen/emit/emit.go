@@ -1551,6 +1551,13 @@ func (g *gen) checkField(f *model.Field) []jen.Code {
 	case model.NoField:
 		return nil
 	case model.Value:
+		if r := resolve(f.Type); r.Kind == model.NamedRef && r.Type.Kind == model.Union {
+			// A required union held by value is an interface: nil would be
+			// written as null, which no variant is.
+			return []jen.Code{jen.If(target.Clone().Op("==").Nil()).Block(
+				jen.Id("c").Dot("Fail").Call(ptr, jen.Lit("a value is required"))).Else().Block(
+				append([]jen.Code{jen.Id("p").Op(":=").Add(ptr.Clone())}, g.checkValue(f.Type, target, 0)...)...)}
+		}
 		if !g.needsCheck(f.Type) {
 			return nil
 		}

@@ -2967,7 +2967,9 @@ func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.RequestID == nil {
+		c.Fail(c.Join(p, "requestId"), "a value is required")
+	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
@@ -8160,7 +8162,9 @@ func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "category")
 		v.CheckWire(c, p)
 	}
-	{
+	if x.Options == nil {
+		c.Fail(c.Join(p, "options"), "a value is required")
+	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
@@ -10505,7 +10509,9 @@ func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
-	{
+	if x.Resource == nil {
+		c.Fail(c.Join(p, "resource"), "a value is required")
+	} else {
 		p := c.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
 	}
@@ -11846,7 +11852,9 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -12774,7 +12782,9 @@ func (x *Content) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Content) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -15691,7 +15701,9 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -18659,7 +18671,9 @@ func (x *MultiSelectPropertySchema) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Items == nil {
+		c.Fail(c.Join(p, "items"), "a value is required")
+	} else {
 		p := c.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
 	}
@@ -21985,7 +21999,9 @@ func (x *EnvelopeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -22268,7 +22284,9 @@ func (x *EnvelopeResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeResponse) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -22628,7 +22646,9 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Request) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -22907,7 +22927,9 @@ func (x *Response) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Response) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -25197,7 +25219,9 @@ func (x *RequestPermissionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Outcome == nil {
+		c.Fail(c.Join(p, "outcome"), "a value is required")
+	} else {
 		p := c.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
 	}
@@ -26439,7 +26463,9 @@ func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Update == nil {
+		c.Fail(c.Join(p, "update"), "a value is required")
+	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}

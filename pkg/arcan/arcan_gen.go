@@ -6803,7 +6803,9 @@ func (x *StoreRecord) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "%q is not a valid date-time", string(x.Timestamp))
 		}
 	}
-	{
+	if x.Event == nil {
+		c.Fail(c.Join(p, "event"), "a value is required")
+	} else {
 		p := c.Join(p, "event")
 		CheckAgentEvent(c, p, x.Event)
 	}

@@ -9769,7 +9769,9 @@ func (x *JobEvent) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "event_seq")
 		x.EventSeq.CheckWire(c, p)
 	}
-	{
+	if x.Payload == nil {
+		c.Fail(c.Join(p, "payload"), "a value is required")
+	} else {
 		p := c.Join(p, "payload")
 		CheckJobEventPayload(c, p, x.Payload)
 	}
@@ -11037,7 +11039,9 @@ func (x *DelegateEvent) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "ts")
 		x.Ts.CheckWire(c, p)
 	}
-	{
+	if x.Body == nil {
+		c.Fail(c.Join(p, "body"), "a value is required")
+	} else {
 		p := c.Join(p, "body")
 		CheckDelegateBody(c, p, x.Body)
 	}

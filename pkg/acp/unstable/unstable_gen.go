@@ -7257,7 +7257,9 @@ func (x *UserMessageChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UserMessageChunk) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
 	}
@@ -7418,7 +7420,9 @@ func (x *AgentMessageChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentMessageChunk) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
 	}
@@ -7579,7 +7583,9 @@ func (x *AgentThoughtChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentThoughtChunk) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
 	}
@@ -8574,7 +8580,9 @@ func (x *PlanUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Plan == nil {
+		c.Fail(c.Join(p, "plan"), "a value is required")
+	} else {
 		p := c.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
 	}
@@ -10600,7 +10608,9 @@ func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "compactionId")
 		x.CompactionID.CheckWire(c, p)
 	}
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
 	}
@@ -12211,7 +12221,9 @@ func (x *SessionMessageChunk) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "messageId")
 		x.MessageID.CheckWire(c, p)
 	}
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
 	}
@@ -16814,7 +16826,9 @@ func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	{
+	if x.Update == nil {
+		c.Fail(c.Join(p, "update"), "a value is required")
+	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}

@@ -3596,7 +3596,9 @@ func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.RequestID == nil {
+		c.Fail(c.Join(p, "requestId"), "a value is required")
+	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
@@ -4836,7 +4838,9 @@ func (x *Content) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Content) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -6528,7 +6532,9 @@ func (x *EmbeddedResource) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Resource == nil {
+		c.Fail(c.Join(p, "resource"), "a value is required")
+	} else {
 		p := c.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
 	}
@@ -10100,7 +10106,9 @@ func (x *ElicitationRequestScope) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.RequestID == nil {
+		c.Fail(c.Join(p, "requestId"), "a value is required")
+	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
@@ -12122,7 +12130,9 @@ func (x *MultiSelectPropertySchema) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Items == nil {
+		c.Fail(c.Join(p, "items"), "a value is required")
+	} else {
 		p := c.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
 	}
@@ -13268,7 +13278,9 @@ func (x *ElicitationFormModeElicitationRequestScope) EncodeWireFields(e *wire.En
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormModeElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.RequestID == nil {
+		c.Fail(c.Join(p, "requestId"), "a value is required")
+	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
@@ -13689,7 +13701,9 @@ func (x *ElicitationURLModeElicitationRequestScope) EncodeWireFields(e *wire.Enc
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLModeElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.RequestID == nil {
+		c.Fail(c.Join(p, "requestId"), "a value is required")
+	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
@@ -16243,7 +16257,9 @@ func (x *SessionConfigOptionSessionConfigSelect) EncodeWireFields(e *wire.Encode
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigOptionSessionConfigSelect) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Options == nil {
+		c.Fail(c.Join(p, "options"), "a value is required")
+	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
@@ -17284,7 +17300,9 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Options == nil {
+		c.Fail(c.Join(p, "options"), "a value is required")
+	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
@@ -19432,7 +19450,9 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -21561,7 +21581,9 @@ func (x *ToolCallContentChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckToolCallContent(c, p, x.Content)
 	}
@@ -22679,7 +22701,9 @@ func (x *PlanUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Plan == nil {
+		c.Fail(c.Join(p, "plan"), "a value is required")
+	} else {
 		p := c.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
 	}
@@ -24565,7 +24589,9 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -28646,7 +28672,9 @@ func (x *EnvelopeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -28929,7 +28957,9 @@ func (x *EnvelopeResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeResponse) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -29094,7 +29124,9 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Request) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -29373,7 +29405,9 @@ func (x *Response) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Response) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -31151,7 +31185,9 @@ func (x *RequestPermissionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Outcome == nil {
+		c.Fail(c.Join(p, "outcome"), "a value is required")
+	} else {
 		p := c.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
 	}
@@ -32234,7 +32270,9 @@ func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Update == nil {
+		c.Fail(c.Join(p, "update"), "a value is required")
+	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}

@@ -1136,7 +1136,9 @@ func (x *Holder) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Holder) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Shape == nil {
+		c.Fail(c.Join(p, "shape"), "a value is required")
+	} else {
 		p := c.Join(p, "shape")
 		CheckShape(c, p, x.Shape)
 	}

@@ -644,7 +644,9 @@ func (x *UserCreated) EncodeWireFields(e *wire.Encoder) {
 func (x *UserCreated) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 1)
 	x.Envelope.checkWireMembers(c, p, 2, 4)
-	{
+	if x.Data == nil {
+		c.Fail(c.Join(p, "data"), "a value is required")
+	} else {
 		p := c.Join(p, "data")
 		CheckUser(c, p, x.Data)
 	}

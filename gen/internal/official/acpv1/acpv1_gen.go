@@ -4668,7 +4668,9 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Request) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -6474,7 +6476,9 @@ func (x *Content) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Content) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -7858,7 +7862,9 @@ func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
-	{
+	if x.Resource == nil {
+		c.Fail(c.Join(p, "resource"), "a value is required")
+	} else {
 		p := c.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
 	}
@@ -12318,7 +12324,9 @@ func (x *MultiSelectPropertySchema) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Items == nil {
+		c.Fail(c.Join(p, "items"), "a value is required")
+	} else {
 		p := c.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
 	}
@@ -13119,7 +13127,9 @@ func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.RequestID == nil {
+		c.Fail(c.Join(p, "requestId"), "a value is required")
+	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
@@ -13717,7 +13727,9 @@ func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.RequestID == nil {
+		c.Fail(c.Join(p, "requestId"), "a value is required")
+	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
@@ -14117,7 +14129,9 @@ func (x *Result) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Result) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -17994,7 +18008,9 @@ func (x *Select) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
-	{
+	if x.Options == nil {
+		c.Fail(c.Join(p, "options"), "a value is required")
+	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
@@ -20444,7 +20460,9 @@ func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -21086,7 +21104,9 @@ func (x *AgentNotificationParamsSessionNotification) EncodeWireFields(e *wire.En
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsSessionNotification) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Update == nil {
+		c.Fail(c.Join(p, "update"), "a value is required")
+	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
@@ -21592,7 +21612,9 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -24284,7 +24306,9 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -24794,7 +24818,9 @@ func (x *AgentClientProtocolClientRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolClientRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -29710,7 +29736,9 @@ func (x *ClientResponseResult) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseResult) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -30334,7 +30362,9 @@ func (x *RequestPermissionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Outcome == nil {
+		c.Fail(c.Join(p, "outcome"), "a value is required")
+	} else {
 		p := c.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
 	}
@@ -32416,7 +32446,9 @@ func (x *ClientResponseError) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseError) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -33139,7 +33171,9 @@ func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.RequestID == nil {
+		c.Fail(c.Join(p, "requestId"), "a value is required")
+	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
@@ -33270,7 +33304,9 @@ func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -33805,7 +33841,9 @@ func (x *ElicitationRequestScope) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.RequestID == nil {
+		c.Fail(c.Join(p, "requestId"), "a value is required")
+	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
@@ -33914,7 +33952,9 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Options == nil {
+		c.Fail(c.Join(p, "options"), "a value is required")
+	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
@@ -34256,7 +34296,9 @@ func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Update == nil {
+		c.Fail(c.Join(p, "update"), "a value is required")
+	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
@@ -34537,7 +34579,9 @@ func (x *ClientRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}

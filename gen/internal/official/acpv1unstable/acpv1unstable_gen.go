@@ -7157,7 +7157,9 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Request) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -8988,7 +8990,9 @@ func (x *Content) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Content) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -10372,7 +10376,9 @@ func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
-	{
+	if x.Resource == nil {
+		c.Fail(c.Join(p, "resource"), "a value is required")
+	} else {
 		p := c.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
 	}
@@ -14832,7 +14838,9 @@ func (x *MultiSelectPropertySchema) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Items == nil {
+		c.Fail(c.Join(p, "items"), "a value is required")
+	} else {
 		p := c.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
 	}
@@ -15633,7 +15641,9 @@ func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.RequestID == nil {
+		c.Fail(c.Join(p, "requestId"), "a value is required")
+	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
@@ -16231,7 +16241,9 @@ func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.RequestID == nil {
+		c.Fail(c.Join(p, "requestId"), "a value is required")
+	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
@@ -16873,7 +16885,9 @@ func (x *Result) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Result) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -23305,7 +23319,9 @@ func (x *Select) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
-	{
+	if x.Options == nil {
+		c.Fail(c.Join(p, "options"), "a value is required")
+	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
@@ -26726,7 +26742,9 @@ func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -27405,7 +27423,9 @@ func (x *AgentNotificationParamsSessionNotification) EncodeWireFields(e *wire.En
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsSessionNotification) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Update == nil {
+		c.Fail(c.Join(p, "update"), "a value is required")
+	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
@@ -28016,7 +28036,9 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -29043,7 +29065,9 @@ func (x *PlanUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Plan == nil {
+		c.Fail(c.Join(p, "plan"), "a value is required")
+	} else {
 		p := c.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
 	}
@@ -31538,7 +31562,9 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -34341,7 +34367,9 @@ func (x *SessionMessageChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionMessageChunk) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -35008,7 +35036,9 @@ func (x *AgentClientProtocolClientRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolClientRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -42123,7 +42153,9 @@ func (x *ClientResponseResult) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseResult) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -42776,7 +42808,9 @@ func (x *RequestPermissionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Outcome == nil {
+		c.Fail(c.Join(p, "outcome"), "a value is required")
+	} else {
 		p := c.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
 	}
@@ -45370,7 +45404,9 @@ func (x *ClientResponseError) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseError) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -46294,7 +46330,9 @@ func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.RequestID == nil {
+		c.Fail(c.Join(p, "requestId"), "a value is required")
+	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
@@ -46638,7 +46676,9 @@ func (x *AgentClientProtocolProxyRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolProxyRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -47456,11 +47496,15 @@ func (x *ProxyResponseResult) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyResponseResult) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
-	{
+	if x.Result == nil {
+		c.Fail(c.Join(p, "result"), "a value is required")
+	} else {
 		p := c.Join(p, "result")
 		CheckProxyResponseResultResult(c, p, x.Result)
 	}
@@ -48006,7 +48050,9 @@ func (x *ProxyResponseError) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyResponseError) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -48389,7 +48435,9 @@ func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -48924,7 +48972,9 @@ func (x *ElicitationRequestScope) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.RequestID == nil {
+		c.Fail(c.Join(p, "requestId"), "a value is required")
+	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
@@ -49033,7 +49083,9 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Options == nil {
+		c.Fail(c.Join(p, "options"), "a value is required")
+	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
@@ -49375,7 +49427,9 @@ func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Update == nil {
+		c.Fail(c.Join(p, "update"), "a value is required")
+	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
@@ -49913,7 +49967,9 @@ func (x *ClientRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -50596,7 +50652,9 @@ func (x *ProxyRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}

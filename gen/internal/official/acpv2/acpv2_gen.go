@@ -6079,7 +6079,9 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Request) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -7769,7 +7771,9 @@ func (x *Content) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Content) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -9521,7 +9525,9 @@ func (x *EmbeddedResource) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Resource == nil {
+		c.Fail(c.Join(p, "resource"), "a value is required")
+	} else {
 		p := c.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
 	}
@@ -15041,7 +15047,9 @@ func (x *MultiSelectPropertySchema) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Items == nil {
+		c.Fail(c.Join(p, "items"), "a value is required")
+	} else {
 		p := c.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
 	}
@@ -15863,7 +15871,9 @@ func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.RequestID == nil {
+		c.Fail(c.Join(p, "requestId"), "a value is required")
+	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
@@ -16473,7 +16483,9 @@ func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.RequestID == nil {
+		c.Fail(c.Join(p, "requestId"), "a value is required")
+	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
@@ -16905,7 +16917,9 @@ func (x *Result) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Result) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -20559,7 +20573,9 @@ func (x *Select) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "wrong type: want object")
 		}
 	}
-	{
+	if x.Options == nil {
+		c.Fail(c.Join(p, "options"), "a value is required")
+	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
@@ -23416,7 +23432,9 @@ func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckAgentResponseErrorID(c, p, x.ID)
 	}
@@ -24701,7 +24719,9 @@ func (x *AgentNotificationParamsUpdateSessionNotification) EncodeWireFields(e *w
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsUpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Update == nil {
+		c.Fail(c.Join(p, "update"), "a value is required")
+	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
@@ -25290,7 +25310,9 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -28640,7 +28662,9 @@ func (x *ToolCallContentChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckToolCallContent(c, p, x.Content)
 	}
@@ -29806,7 +29830,9 @@ func (x *PlanUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Plan == nil {
+		c.Fail(c.Join(p, "plan"), "a value is required")
+	} else {
 		p := c.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
 	}
@@ -31758,7 +31784,9 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
@@ -32268,7 +32296,9 @@ func (x *AgentClientProtocolClientRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolClientRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -36569,7 +36599,9 @@ func (x *ClientResponseResult) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseResult) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -36810,7 +36842,9 @@ func (x *RequestPermissionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Outcome == nil {
+		c.Fail(c.Join(p, "outcome"), "a value is required")
+	} else {
 		p := c.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
 	}
@@ -38177,7 +38211,9 @@ func (x *ClientResponseError) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseError) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckClientResponseErrorID(c, p, x.ID)
 	}
@@ -39059,7 +39095,9 @@ func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.RequestID == nil {
+		c.Fail(c.Join(p, "requestId"), "a value is required")
+	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
@@ -39208,7 +39246,9 @@ func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
@@ -40170,7 +40210,9 @@ func (x *ElicitationRequestScope) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.RequestID == nil {
+		c.Fail(c.Join(p, "requestId"), "a value is required")
+	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
@@ -40279,7 +40321,9 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Options == nil {
+		c.Fail(c.Join(p, "options"), "a value is required")
+	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
@@ -40876,7 +40920,9 @@ func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Update == nil {
+		c.Fail(c.Join(p, "update"), "a value is required")
+	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
@@ -41259,7 +41305,9 @@ func (x *ClientRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientRequest) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.ID == nil {
+		c.Fail(c.Join(p, "id"), "a value is required")
+	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}

@@ -172,7 +172,9 @@ func (x *Note) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Note) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
 	}

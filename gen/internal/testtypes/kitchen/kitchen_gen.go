@@ -1197,7 +1197,9 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
-	{
+	if x.Event == nil {
+		c.Fail(c.Join(p, "event"), "a value is required")
+	} else {
 		p := c.Join(p, "event")
 		CheckEvent(c, p, x.Event)
 	}

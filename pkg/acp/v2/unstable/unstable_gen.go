@@ -5570,7 +5570,9 @@ func (x *UserMessageChunk) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "messageId")
 		x.MessageID.CheckWire(c, p)
 	}
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		v2.CheckContentBlock(c, p, x.Content)
 	}
@@ -5904,7 +5906,9 @@ func (x *AgentMessageChunk) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "messageId")
 		x.MessageID.CheckWire(c, p)
 	}
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		v2.CheckContentBlock(c, p, x.Content)
 	}
@@ -6238,7 +6242,9 @@ func (x *AgentThoughtChunk) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "messageId")
 		x.MessageID.CheckWire(c, p)
 	}
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		v2.CheckContentBlock(c, p, x.Content)
 	}
@@ -8263,7 +8269,9 @@ func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "toolCallId")
 		x.ToolCallID.CheckWire(c, p)
 	}
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		v2.CheckToolCallContent(c, p, x.Content)
 	}
@@ -9251,7 +9259,9 @@ func (x *PlanUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
-	{
+	if x.Plan == nil {
+		c.Fail(c.Join(p, "plan"), "a value is required")
+	} else {
 		p := c.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
 	}
@@ -11028,7 +11038,9 @@ func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "compactionId")
 		x.CompactionID.CheckWire(c, p)
 	}
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		v2.CheckContentBlock(c, p, x.Content)
 	}
@@ -12083,7 +12095,9 @@ func (x *SessionMessageChunk) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "messageId")
 		x.MessageID.CheckWire(c, p)
 	}
-	{
+	if x.Content == nil {
+		c.Fail(c.Join(p, "content"), "a value is required")
+	} else {
 		p := c.Join(p, "content")
 		v2.CheckContentBlock(c, p, x.Content)
 	}
@@ -17097,7 +17111,9 @@ func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	{
+	if x.Update == nil {
+		c.Fail(c.Join(p, "update"), "a value is required")
+	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
