@@ -1161,9 +1161,9 @@ func checkAlternatives(st *model.StructType) []jen.Code {
 		out = append(out, jen.If(cond).Block(jen.Id("matched").Op("++")))
 	}
 	msg := "needs " + strings.Join(sets, ", or ")
-	out = append(out, jen.If(jen.Id("matched").Op("==").Lit(0)).Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(msg))))
+	out = append(out, jen.If(jen.Id("matched").Op("==").Lit(0)).Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(pct(msg)))))
 	if st.OneOfRequired {
-		out = append(out, jen.If(jen.Id("matched").Op(">").Lit(1)).Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("must have exactly one of: "+strings.Join(sets, "; ")))))
+		out = append(out, jen.If(jen.Id("matched").Op(">").Lit(1)).Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(pct("must have exactly one of: "+strings.Join(sets, "; "))))))
 	}
 	return []jen.Code{jen.Block(out...)}
 }
@@ -1216,12 +1216,12 @@ func checkConditions(st *model.StructType) []jen.Code {
 		var then []jen.Code
 		for _, name := range r.ThenRequired {
 			then = append(then, jen.If(jen.Op("!").Parens(present(byJSON[name]))).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("missing required member %q %s", name, when)))))
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(pct(fmt.Sprintf("missing required member %q %s", name, when))))))
 		}
 		for _, mv := range r.ThenConst {
 			f := byJSON[mv.Member]
 			then = append(then, jen.If(jen.Add(present(f)).Op("&&").Op("!").Add(equals(f, mv.Value))).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(mv.Member)), jen.Lit(fmt.Sprintf("must be %s %s", mv.Value, when)))))
+				jen.Id("c").Dot("Fail").Call(jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(mv.Member)), jen.Lit(pct(fmt.Sprintf("must be %s %s", mv.Value, when))))))
 		}
 		out = append(out, jen.If(jen.Add(present(kf)).Op("&&").Parens(any)).Block(then...))
 	}
@@ -1229,7 +1229,7 @@ func checkConditions(st *model.StructType) []jen.Code {
 		var then []jen.Code
 		for _, name := range d.Requires {
 			then = append(then, jen.If(jen.Op("!").Parens(present(byJSON[name]))).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("missing member %q, required when %q is present", name, d.Member)))))
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(pct(fmt.Sprintf("missing member %q, required when %q is present", name, d.Member))))))
 		}
 		out = append(out, jen.If(present(byJSON[d.Member])).Block(then...))
 	}
@@ -1243,7 +1243,7 @@ func checkConditions(st *model.StructType) []jen.Code {
 			}
 		}
 		out = append(out, jen.If(cond).Block(
-			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("must not have all of "+strings.Join(set, ", ")))))
+			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(pct("must not have all of "+strings.Join(set, ", "))))))
 	}
 	return out
 }
@@ -1706,11 +1706,11 @@ func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) [
 				f = jen.Qual(CheckPath, name)
 			}
 			out = append(out, jen.If(jen.Op("!").Add(f).Call(jen.String().Parens(expr))).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%q is not a valid "+c.Format), jen.String().Parens(expr))))
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%q is not a valid "+pct(c.Format)), jen.String().Parens(expr))))
 		}
 		if c.Pattern != "" && PatternOK(c.Pattern) {
 			out = append(out, jen.If(jen.Op("!").Add(g.pattern(c.Pattern)).Dot("MatchString").Call(jen.String().Parens(expr))).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%q does not match the pattern "+c.Pattern), jen.String().Parens(expr))))
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%q does not match the pattern "+pct(c.Pattern)), jen.String().Parens(expr))))
 		}
 		if len(c.Enum) > 0 {
 			var vals []jen.Code
@@ -1724,7 +1724,7 @@ func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) [
 			if len(vals) == len(c.Enum) {
 				out = append(out, jen.Switch(jen.String().Parens(expr)).Block(
 					jen.Case(vals...),
-					jen.Default().Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%q is not one of "+strings.Join(names, ", ")), jen.String().Parens(expr)))))
+					jen.Default().Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%q is not one of "+pct(strings.Join(names, ", "))), jen.String().Parens(expr)))))
 			}
 		}
 	case b == "float64":
@@ -1765,7 +1765,7 @@ func notEnum(b string, c model.Constraints, expr *jen.Statement) []jen.Code {
 		conv, verb = jen.Int64().Parens(expr), "%d"
 	}
 	return []jen.Code{jen.Switch(conv.Clone()).Block(jen.Case(vals...).Block(
-		jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(verb+" is one of the values this schema excludes ("+strings.Join(c.NotEnum, ", ")+")"), conv.Clone())))}
+		jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(verb+" is one of the values this schema excludes ("+pct(strings.Join(c.NotEnum, ", "))+")"), conv.Clone())))}
 }
 
 // PatternOK reports whether Go's regexp accepts a schema pattern the same
@@ -1882,7 +1882,7 @@ func (g *gen) enumType(t *model.Type) error {
 			verb = "%d"
 		}
 		chk = append(chk, jen.If(jen.Op("!").Id("x").Dot("Valid").Call()).Block(
-			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(verb+" is not one of "+strings.Join(names, ", ")), jen.Id(e.Base.Builtin).Parens(jen.Op("*").Id("x")))))
+			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(verb+" is not one of "+pct(strings.Join(names, ", "))), jen.Id(e.Base.Builtin).Parens(jen.Op("*").Id("x")))))
 	} else if free := g.checkBuiltin(e.Base.Builtin, e.OpenCheck, jen.Id(e.Base.Builtin).Parens(jen.Op("*").Id("x"))); len(free) > 0 {
 		// A value the enum does not list must meet the free
 		// alternative's constraints.
@@ -1969,7 +1969,7 @@ func (g *gen) rawUnion(t *model.Type) {
 	if len(cases) == 0 {
 		return
 	}
-	cases = append(cases, jen.Default().Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("no alternative of "+t.Name+" belongs to the method %q"), jen.Id("method")))))
+	cases = append(cases, jen.Default().Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("no alternative of "+pct(t.Name)+" belongs to the method %q"), jen.Id("method")))))
 	g.f.Comment("DecodeMethod decodes the value strictly as the alternative that belongs to a JSON-RPC method (the request's or notification's method member, or for a result the method of the request it answers); it does not Validate it.")
 	g.f.Func().Params(jen.Id("x").Id(t.Name)).Id("DecodeMethod").Params(jen.Id("method").String()).Params(jen.Any(), jen.Error()).Block(
 		jen.Switch(jen.Id("method")).Block(cases...))
@@ -2419,7 +2419,7 @@ func (g *gen) unionType(t *model.Type) error {
 		sort.Strings(tags)
 		chk = append(chk, jen.Case(jen.Op("*").Id(u.Unknown)).Block(
 			jen.If(jen.Id("v").Op("!=").Nil()).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(u.Tag)), jen.Lit("%q is not one of "+strings.Join(tags, ", ")), jen.Id("v").Dot("Tag")))))
+				jen.Id("c").Dot("Fail").Call(jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(u.Tag)), jen.Lit("%q is not one of "+pct(strings.Join(tags, ", "))), jen.Id("v").Dot("Tag")))))
 	}
 	g.f.Comment(funcName("Check", t.Name) + " records in c every constraint v breaks, under the JSON pointer p.")
 	if len(chk) == 0 {
@@ -2455,3 +2455,8 @@ func (g *gen) unionType(t *model.Type) error {
 	)
 	return nil
 }
+
+// pct makes schema text (a pattern, a format, member names, enum values)
+// safe inside the format string of a generated Checker.Fail call: every %
+// is doubled, so the text is printed as it is and go vet sees no verb.
+func pct(s string) string { return strings.ReplaceAll(s, "%", "%%") }
