@@ -14,6 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentproto/agentproto/gen/internal/difftest/account"
+	"github.com/agentproto/agentproto/gen/internal/difftest/bomref"
 	"github.com/agentproto/agentproto/gen/internal/difftest/catalog"
 	"github.com/agentproto/agentproto/gen/internal/difftest/config"
 	"github.com/agentproto/agentproto/gen/internal/difftest/lint"
@@ -25,7 +26,7 @@ import (
 
 var lookups = map[string]func(string) (wire.Codec, bool){
 	"account": account.Lookup, "catalog": catalog.Lookup, "config": config.Lookup, "metrics": metrics.Lookup,
-	"shapes": shapes.Lookup, "webhook": webhook.Lookup, "lint": lint.Lookup,
+	"shapes": shapes.Lookup, "webhook": webhook.Lookup, "lint": lint.Lookup, "bomref": bomref.Lookup,
 }
 
 // subject is one schema of the corpus with examples: a root or a $defs

@@ -13,3 +13,4 @@ package difftest
 //go:generate go run ../../../cmd/protogen -pkg shapes -o shapes ../../testdata/differential/shapes.json
 //go:generate go run ../../../cmd/protogen -pkg webhook -o webhook ../../testdata/differential/webhook.json
 //go:generate go run ../../../cmd/protogen -pkg lint -o lint ../../testdata/differential/lint.json
+//go:generate go run ../../../cmd/protogen -pkg bomref -o bomref ../../testdata/differential/bomref.json
