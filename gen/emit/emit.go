@@ -1729,8 +1729,46 @@ func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) [
 		}
 	case b == "float64":
 		out = append(out, floatBounds(c, jen.Float64().Parens(expr))...)
-	case b != "bool":
+		if len(c.Enum) > 0 {
+			var vals []jen.Code
+			for _, e := range c.Enum {
+				f, err := strconv.ParseFloat(e, 64)
+				if err != nil {
+					vals = nil
+					break
+				}
+				vals = append(vals, jen.Lit(f))
+			}
+			if vals != nil {
+				out = append(out, jen.Switch(jen.Float64().Parens(expr)).Block(
+					jen.Case(vals...),
+					jen.Default().Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%v is not one of "+pct(strings.Join(c.Enum, ", "))), jen.Float64().Parens(expr.Clone())))))
+			}
+		}
+	case b == "bool":
+		// An enum (or const) of one boolean: the other is wrong.
+		if len(c.Enum) == 1 && (c.Enum[0] == "true" || c.Enum[0] == "false") {
+			out = append(out, jen.If(jen.Bool().Parens(expr).Op("!=").Lit(c.Enum[0] == "true")).Block(
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%v is not "+c.Enum[0]), jen.Bool().Parens(expr.Clone()))))
+		}
+	default:
 		out = append(out, intBounds(b, c, expr)...)
+		if len(c.Enum) > 0 {
+			var vals []jen.Code
+			for _, e := range c.Enum {
+				n, err := strconv.ParseInt(e, 10, 64)
+				if err != nil {
+					vals = nil
+					break
+				}
+				vals = append(vals, jen.Lit(n))
+			}
+			if vals != nil {
+				out = append(out, jen.Switch(jen.Int64().Parens(expr)).Block(
+					jen.Case(vals...),
+					jen.Default().Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%d is not one of "+pct(strings.Join(c.Enum, ", "))), jen.Int64().Parens(expr.Clone())))))
+			}
+		}
 	}
 	return append(out, notEnum(b, c, expr)...)
 }

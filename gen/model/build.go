@@ -612,7 +612,16 @@ func (b *builder) fillEnum(t *Type, s *load.Schema) error {
 			kind = k
 		}
 		if k != kind || k == "other" {
-			return s.Loc.Errorf("enum values must be all strings or all integers; write mixed values as a oneOf of separate schemas")
+			if !e.Open {
+				var values []any
+				for _, v := range vals {
+					values = append(values, v.v)
+				}
+				if alts := mixedEnum(s, values); alts != nil {
+					return b.fillUnion(t, &load.Schema{Loc: s.Loc, Doc: s.Doc, Base: s.Base, Title: s.Title, Description: s.Description, OneOf: alts})
+				}
+			}
+			return s.Loc.Errorf("enum values must be strings, integers, booleans or null (values of several of these types become a union); write objects, arrays and numbers with a fraction as a oneOf of separate schemas")
 		}
 	}
 	if kind == "string" {
@@ -2397,4 +2406,53 @@ func valueKind(v any) string {
 		return "object"
 	}
 	return ""
+}
+
+// mixedEnum splits the values of an enum that mixes JSON types
+// ([true, false, "auto"], ["success", null]) into one alternative per
+// type, each an enum (or const) of its own values: the enum is then a
+// union decided by the value's type, each variant checking its values. It
+// returns nil when a value is an object or an array, or when the values
+// are all of one type, or some are numbers that are not integers (which
+// no enum type holds).
+func mixedEnum(s *load.Schema, values []any) []*load.Schema {
+	byKind := map[string][]any{}
+	for _, v := range values {
+		k := valueKind(v)
+		if k == "number" {
+			if _, err := strconv.ParseInt(string(v.(json.Number)), 10, 64); err == nil {
+				k = "integer"
+			}
+		}
+		if k == "" || k == "object" || k == "array" {
+			return nil
+		}
+		byKind[k] = append(byKind[k], v)
+	}
+	if byKind["number"] != nil {
+		// An enum of numbers that are not all integers is not a type of
+		// its own (yet).
+		return nil
+	}
+	if len(byKind) < 2 {
+		return nil
+	}
+	var alts []*load.Schema
+	for _, k := range jsonKinds {
+		vs := byKind[k]
+		if vs == nil {
+			continue
+		}
+		a := &load.Schema{Loc: s.Loc.Child("enum"), Doc: s.Doc, Base: s.Base, Type: []string{k}}
+		switch {
+		case k == "null":
+		case k == "boolean" && len(vs) == 2 && vs[0] != vs[1]:
+		case len(vs) == 1:
+			a.Const, a.HasConst = vs[0], true
+		default:
+			a.Enum = vs
+		}
+		alts = append(alts, a)
+	}
+	return alts
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/agentproto/agentproto/gen/internal/difftest/config"
 	"github.com/agentproto/agentproto/gen/internal/difftest/lint"
 	"github.com/agentproto/agentproto/gen/internal/difftest/metrics"
+	"github.com/agentproto/agentproto/gen/internal/difftest/mixed"
 	"github.com/agentproto/agentproto/gen/internal/difftest/shapes"
 	"github.com/agentproto/agentproto/gen/internal/difftest/webhook"
 	"github.com/agentproto/agentproto/pkg/wire"
@@ -26,7 +27,7 @@ import (
 
 var lookups = map[string]func(string) (wire.Codec, bool){
 	"account": account.Lookup, "catalog": catalog.Lookup, "config": config.Lookup, "metrics": metrics.Lookup,
-	"shapes": shapes.Lookup, "webhook": webhook.Lookup, "lint": lint.Lookup, "bomref": bomref.Lookup,
+	"shapes": shapes.Lookup, "webhook": webhook.Lookup, "lint": lint.Lookup, "bomref": bomref.Lookup, "mixed": mixed.Lookup,
 }
 
 // subject is one schema of the corpus with examples: a root or a $defs

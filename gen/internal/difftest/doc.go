@@ -14,3 +14,4 @@ package difftest
 //go:generate go run ../../../cmd/protogen -pkg webhook -o webhook ../../testdata/differential/webhook.json
 //go:generate go run ../../../cmd/protogen -pkg lint -o lint ../../testdata/differential/lint.json
 //go:generate go run ../../../cmd/protogen -pkg bomref -o bomref ../../testdata/differential/bomref.json
+//go:generate go run ../../../cmd/protogen -pkg mixed -o mixed ../../testdata/differential/mixed.json

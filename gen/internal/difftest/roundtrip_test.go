@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentproto/agentproto/gen/internal/difftest/lint"
+	"github.com/agentproto/agentproto/gen/internal/difftest/mixed"
 	"github.com/agentproto/agentproto/pkg/wire"
 )
 
@@ -137,5 +138,50 @@ func TestUnionsByJSONType(t *testing.T) {
 	var v lint.LintConfig
 	if err := wire.Unmarshal([]byte(`{"md001":7}`), &v); err == nil {
 		t.Error("a number decoded as a markdown rule")
+	}
+}
+
+// TestMixedEnums: an enum whose values mix JSON types is a union with a
+// variant per type, each checking its own values, and every value
+// re-encodes exactly.
+func TestMixedEnums(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string // the Go types of cache, status and level
+		err  string   // "" for valid, else the pointer of Validate's error
+	}{
+		{`{"cache":"auto","status":null,"level":2}`, []string{"mixed.BuildConfigCacheString", "mixed.BuildConfigStatusNull", "mixed.BuildConfigLevelInteger"}, ""},
+		{`{"cache":false,"status":"success","level":"off"}`, []string{"mixed.BuildConfigCacheBoolean", "mixed.BuildConfigStatusString", "mixed.BuildConfigLevelString"}, ""},
+		{`{"cache":"never","status":null,"level":2}`, nil, "/cache"},
+		{`{"cache":true,"status":"failure","level":2}`, nil, "/status"},
+		{`{"cache":true,"status":null,"level":3}`, nil, "/level"},
+		{`{"cache":true,"status":null,"devtool":true}`, nil, "/devtool"},
+	} {
+		var v mixed.BuildConfig
+		if err := wire.Unmarshal([]byte(c.in), &v); err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if c.want != nil {
+			got := []string{fmt.Sprintf("%T", v.Cache), fmt.Sprintf("%T", v.Status), fmt.Sprintf("%T", v.Level)}
+			if d := cmp.Diff(c.want, got); d != "" {
+				t.Errorf("%s: types (-want +got):\n%s", c.in, d)
+			}
+			if out, err := wire.Marshal(&v); err != nil || string(out) != c.in {
+				t.Errorf("%s re-encoded as %s, %v", c.in, out, err)
+			}
+		}
+		err := v.Validate()
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: Validate: %v", c.in, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: Validate = %v, want an error at %s", c.in, err, c.err)
+		}
+	}
+	// A value of a type the enum does not list does not decode.
+	var v mixed.BuildConfig
+	if err := wire.Unmarshal([]byte(`{"status":1}`), &v); err == nil {
+		t.Error("a number decoded as a status")
 	}
 }
