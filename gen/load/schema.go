@@ -162,7 +162,7 @@ func (s *Schema) IsRequired(name string) bool {
 var unmodelled = map[string]bool{
 	"dependentRequired": true, "dependentSchemas": true, "dependencies": true, "propertyNames": true,
 	"contains": true, "minContains": true, "maxContains": true, "unevaluatedProperties": true,
-	"unevaluatedItems": true, "$dynamicRef": true, "$recursiveRef": true, "additionalItems": true,
+	"unevaluatedItems": true, "$dynamicRef": true, "$recursiveRef": true,
 	"contentSchema": true,
 }
 
@@ -283,6 +283,7 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 		return &u, nil
 	}
 	var err error
+	itemsArray, additional := false, (*Schema)(nil)
 	for _, k := range o.Keys() {
 		v, _ := o.Get(k)
 		switch k {
@@ -354,11 +355,15 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 			s.PropertyNames, err = sub(k, k)
 		case "items":
 			if _, isArr := v.([]any); isArr {
-				// draft-07 tuple form
+				// draft-07 tuple form; additionalItems, if any, is the
+				// schema of the elements after them.
 				s.PrefixItems, err = subList(k)
+				itemsArray = true
 			} else {
 				s.Items, err = sub(k, k)
 			}
+		case "additionalItems":
+			additional, err = sub(k, k)
 		case "prefixItems":
 			s.PrefixItems, err = subList(k)
 		case "enum":
@@ -459,6 +464,9 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 		if err != nil {
 			return err
 		}
+	}
+	if itemsArray && additional != nil {
+		s.Items = additional
 	}
 	if s.Draft7 && s.Ref != "" {
 		// In draft-07 a $ref replaces every other keyword but annotations.

@@ -243,6 +243,16 @@ type StructType struct {
 	// and $ref (a variant that is also one of another union's variants):
 	// Validate decodes the value's encoding as each and checks it.
 	Merged []*Type
+	// Tuple is set on a struct that stands for a JSON array of fixed
+	// positions (prefixItems, or items as an array): Fields are the
+	// positions in order, their JSON names the indexes; the first MinItems
+	// are required, later ones are absent when nil (and absent positions
+	// end the array). Rest, when set, is the field of type slice holding
+	// the elements after the positions; NoRest forbids any.
+	Tuple    bool
+	MinItems int
+	Rest     *Field
+	NoRest   bool
 	// Cond is an if/then/else of the object that Validate checks through
 	// types of its own: the value's encoding is decoded as If, and then
 	// checked as Then when it passes Validate as If, else as Else.

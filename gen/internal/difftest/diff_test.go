@@ -21,13 +21,15 @@ import (
 	"github.com/agentproto/agentproto/gen/internal/difftest/metrics"
 	"github.com/agentproto/agentproto/gen/internal/difftest/mixed"
 	"github.com/agentproto/agentproto/gen/internal/difftest/shapes"
+	"github.com/agentproto/agentproto/gen/internal/difftest/tuple"
+	"github.com/agentproto/agentproto/gen/internal/difftest/tuple7"
 	"github.com/agentproto/agentproto/gen/internal/difftest/webhook"
 	"github.com/agentproto/agentproto/pkg/wire"
 )
 
 var lookups = map[string]func(string) (wire.Codec, bool){
 	"account": account.Lookup, "catalog": catalog.Lookup, "config": config.Lookup, "metrics": metrics.Lookup,
-	"shapes": shapes.Lookup, "webhook": webhook.Lookup, "lint": lint.Lookup, "bomref": bomref.Lookup, "mixed": mixed.Lookup,
+	"shapes": shapes.Lookup, "webhook": webhook.Lookup, "lint": lint.Lookup, "bomref": bomref.Lookup, "mixed": mixed.Lookup, "tuple": tuple.Lookup, "tuple7": tuple7.Lookup,
 }
 
 // subject is one schema of the corpus with examples: a root or a $defs

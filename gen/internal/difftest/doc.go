@@ -15,3 +15,5 @@ package difftest
 //go:generate go run ../../../cmd/protogen -pkg lint -o lint ../../testdata/differential/lint.json
 //go:generate go run ../../../cmd/protogen -pkg bomref -o bomref ../../testdata/differential/bomref.json
 //go:generate go run ../../../cmd/protogen -pkg mixed -o mixed ../../testdata/differential/mixed.json
+//go:generate go run ../../../cmd/protogen -pkg tuple -o tuple ../../testdata/differential/tuple.json
+//go:generate go run ../../../cmd/protogen -pkg tuple7 -o tuple7 ../../testdata/differential/tuple7.json

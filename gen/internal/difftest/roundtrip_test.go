@@ -3,6 +3,7 @@ package difftest_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/agentproto/agentproto/gen/internal/difftest/lint"
 	"github.com/agentproto/agentproto/gen/internal/difftest/mixed"
+	"github.com/agentproto/agentproto/gen/internal/difftest/tuple"
+	"github.com/agentproto/agentproto/gen/internal/difftest/tuple7"
 	"github.com/agentproto/agentproto/pkg/wire"
 )
 
@@ -183,5 +186,67 @@ func TestMixedEnums(t *testing.T) {
 	var v mixed.BuildConfig
 	if err := wire.Unmarshal([]byte(`{"status":1}`), &v); err == nil {
 		t.Error("a number decoded as a status")
+	}
+}
+
+// TestTuples: a tuple is a struct with a field per position that encodes
+// as a JSON array; required positions are values, later ones absent when
+// nil, and Validate and decoding report what the schema forbids.
+func TestTuples(t *testing.T) {
+	var r tuple.Rule
+	if err := wire.Unmarshal([]byte(`[2,"always",72]`), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Level != 2 || r.Applicable == nil || *r.Applicable != "always" || string(r.Value) != "72" {
+		t.Errorf("decoded %+v", r)
+	}
+	if out, err := wire.Marshal(&r); err != nil || string(out) != `[2,"always",72]` {
+		t.Errorf("re-encoded as %s, %v", out, err)
+	}
+	// Built in Go: the array ends at the first absent position.
+	if out, _ := wire.Marshal(&tuple.Rule{Level: 1}); string(out) != `[1]` {
+		t.Errorf("a rule of one position encodes as %s", out)
+	}
+	for _, c := range []struct {
+		in  string
+		ptr string // the pointer of the error, from decoding or Validate
+	}{
+		{`[3]`, "/0"},
+		{`[1,"sometimes"]`, "/1"},
+		{`[1,"never",1,2]`, "/3"},
+		{`[]`, ""},
+		{`["2"]`, "/0"},
+	} {
+		var v tuple.Rule
+		err := wire.Unmarshal([]byte(c.in), &v)
+		if err == nil {
+			err = v.Validate()
+		}
+		var we *wire.Error
+		var es wire.Errors
+		switch {
+		case err == nil:
+			t.Errorf("%s: accepted", c.in)
+		case errors.As(err, &we):
+			if we.Pointer != c.ptr {
+				t.Errorf("%s: %v, want it at %q", c.in, err, c.ptr)
+			}
+		case errors.As(err, &es):
+			if es[0].Pointer != c.ptr {
+				t.Errorf("%s: %v, want it at %q", c.in, err, c.ptr)
+			}
+		}
+	}
+	bad := tuple.Rule{Level: 1, Value: json.RawMessage(`"x"`)}
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "/1") {
+		t.Errorf("a value after an absent position: Validate = %v", err)
+	}
+	// The rest of a tuple with additionalItems (draft-07) is typed.
+	var b tuple7.ChangesetBump
+	if err := wire.Unmarshal([]byte(`["pkg","patch","note"]`), &b); err != nil || len(b.Rest) != 1 || b.Rest[0] != "note" {
+		t.Errorf("draft-07 rest: %+v, %v", b, err)
+	}
+	if err := wire.Unmarshal([]byte(`["pkg","patch",1]`), &b); err == nil {
+		t.Error("a number in a rest of strings decoded")
 	}
 }
