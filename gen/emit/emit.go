@@ -1692,6 +1692,33 @@ func checkCount(lo, hi *uint64, expr *jen.Statement, what string) []jen.Code {
 
 func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) []jen.Code {
 	var out []jen.Code
+	if len(c.Alts) > 0 {
+		// Alternatives of one JSON type: each is tried on a quiet
+		// Checker, and one must hold (exactly one, for a oneOf).
+		var tries []jen.Code
+		for _, a := range c.Alts {
+			tries = append(tries, jen.Func().Params(jen.Id("c").Op("*").Add(wire("Checker"))).Block(g.checkBuiltin(b, a, expr.Clone())...))
+		}
+		bad, msg := jen.Id("n").Op("==").Lit(0), "matches none of the alternatives of its anyOf"
+		if c.OneOfAlts {
+			bad, msg = jen.Id("n").Op("!=").Lit(1), "matches %d of the alternatives of its oneOf, want exactly one"
+		}
+		fail := []jen.Code{jen.Id("p"), jen.Lit(msg)}
+		if c.OneOfAlts {
+			fail = append(fail, jen.Id("n"))
+		}
+		out = append(out, jen.Block(
+			jen.Id("n").Op(":=").Lit(0),
+			jen.For(jen.List(jen.Id("_"), jen.Id("try")).Op(":=").Range().Index().Func().Params(jen.Op("*").Add(wire("Checker"))).Values(tries...)).Block(
+				jen.Var().Id("q").Add(wire("Checker")),
+				jen.Id("q").Dot("Quiet").Call(),
+				jen.Id("try").Call(jen.Op("&").Id("q")),
+				jen.If(jen.Op("!").Id("q").Dot("Failed").Call()).Block(jen.Id("n").Op("++")),
+			),
+			jen.If(bad).Block(jen.Id("c").Dot("Fail").Call(fail...)),
+		))
+		c.Alts = nil
+	}
 	switch {
 	case b == "string":
 		if c.MinLength != nil && *c.MinLength > 0 {

@@ -1906,6 +1906,11 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 			continue
 		}
 		k := kindOf(vi.res)
+		if k == "" && len(s.Type) == 1 && (s.Type[0] == "string" || s.Type[0] == "integer" || s.Type[0] == "number" || s.Type[0] == "boolean") {
+			// An alternative that only adds constraints to the union's
+			// own scalar type.
+			k = s.Type[0]
+		}
 		if k == "" {
 			return b.undecidable(t, s, infos, fmt.Sprintf("variant %s has no single JSON type", vi.s.Loc.Pointer))
 		}
@@ -1944,10 +1949,41 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 			return b.undecidable(t, s, infos, err.Error())
 		}
 	}
+	merged := map[string]*Ref{}
+	for _, k := range []string{"boolean", "integer", "number", "string"} {
+		if len(byKind[k]) < 2 {
+			continue
+		}
+		// Alternatives of one scalar type: one value whose Validate tries
+		// each alternative's constraints.
+		r := b.scalarAlts(byKind[k], k, len(s.OneOf) > 0)
+		if r == nil {
+			return b.undecidable(t, s, infos, fmt.Sprintf("two variants are of JSON type %s", k))
+		}
+		merged[k] = r
+		if len(byKind) == 1 && u.Fallback == nil {
+			// Every alternative is of that type: the union is that value.
+			c := constraints(s)
+			c.Alts, c.OneOfAlts = r.Check.Alts, r.Check.OneOfAlts
+			t.Kind, t.Union, t.Under, t.Check = Named, nil, &Ref{Kind: Builtin, Builtin: r.Builtin}, c
+			return nil
+		}
+	}
 	for _, k := range jsonKinds {
 		for _, vi := range byKind[k] {
 			if len(byKind[k]) > 1 && k != "object" && k != "array" {
-				return b.undecidable(t, s, infos, fmt.Sprintf("two variants are of JSON type %s", k))
+				if vi != byKind[k][0] {
+					continue
+				}
+				// One variant for the alternatives of this type.
+				r := merged[k]
+				name := b.names.take(t.Name+GoName(k), t.Name+GoName(k)+"Value")
+				vt := &Type{Name: name, Doc: "The alternatives of " + t.Name + " that are of JSON type " + k + ".", Loc: s.Loc, Kind: Scalar, Under: &Ref{Kind: Builtin, Builtin: r.Builtin}, Check: r.Check}
+				b.pkg.Types = append(b.pkg.Types, vt)
+				v := &Variant{Union: t, JSONKind: k, Type: vt}
+				vt.Unions = append(vt.Unions, v)
+				u.Variants = append(u.Variants, v)
+				continue
 			}
 			v := &Variant{Union: t, JSONKind: k, Doc: vi.s.Description}
 			if it := items[vi]; it != nil {
@@ -2533,4 +2569,53 @@ func (b *builder) fillTuple(t *Type, s *load.Schema) error {
 	}
 	t.Kind, t.Struct = Struct, st
 	return nil
+}
+
+// scalarAlts is the type of the alternatives of a union that are all of
+// one scalar JSON type: a builtin whose constraints list each
+// alternative's, of which Validate wants one to hold (exactly one for a
+// oneOf). It is nil when an alternative is more than a typed value with
+// constraints (an object's members, a union, a tuple).
+func (b *builder) scalarAlts(infos []*variantInfo, kind string, oneOf bool) *Ref {
+	builtin := ""
+	var alts []Constraints
+	for _, vi := range infos {
+		s := vi.s
+		for i := 0; ; i++ {
+			if i > 32 {
+				return nil
+			}
+			n, err := b.normalize(s)
+			if err != nil || n.nullable {
+				return nil
+			}
+			if n.target == nil {
+				s = n.s
+				break
+			}
+			s = n.target
+		}
+		if len(s.Type) == 0 {
+			// The union's own type, or the type of a const or enum.
+			c := *s
+			c.Type = []string{kind}
+			s = &c
+		}
+		if len(s.Type) != 1 || s.Type[0] != kind || len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0 || s.Not != nil || s.If != nil || len(s.Unknown) > 0 {
+			return nil
+		}
+		r, err := b.plainRef(s, "")
+		if err != nil || r.Kind != Builtin {
+			return nil
+		}
+		if builtin == "" {
+			builtin = r.Builtin
+		}
+		if r.Builtin != builtin {
+			// Integers of different ranges: the widest signed one.
+			builtin = "int64"
+		}
+		alts = append(alts, r.Check)
+	}
+	return &Ref{Kind: Builtin, Builtin: builtin, Check: Constraints{Alts: alts, OneOfAlts: oneOf}}
 }

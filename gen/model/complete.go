@@ -31,6 +31,11 @@ func Checkable(c Constraints) bool {
 	if _, ok := CheckedFormats[c.Format]; c.Format != "" && !ok {
 		return false
 	}
+	for _, a := range c.Alts {
+		if !Checkable(a) {
+			return false
+		}
+	}
 	return true
 }
 

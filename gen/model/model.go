@@ -175,6 +175,11 @@ type Constraints struct {
 	// JSON, nullable elements): elements are compared by their encodings,
 	// as JSON values.
 	UniqueJSON bool
+	// Alts are the constraints of the alternatives of an anyOf (or, with
+	// OneOfAlts, a oneOf) whose alternatives are all of this value's JSON
+	// type: at least one (exactly one) must hold.
+	Alts      []Constraints
+	OneOfAlts bool
 }
 
 // CheckedFormats are the string formats generated Validate methods check,
@@ -191,7 +196,7 @@ var CheckedFormats = map[string]string{
 func (c Constraints) Empty() bool {
 	return c.MinLength == nil && c.MaxLength == nil && c.Pattern == "" && c.Minimum == nil &&
 		c.Maximum == nil && c.ExclusiveMinimum == nil && c.ExclusiveMaximum == nil && c.MultipleOf == nil &&
-		c.MinItems == nil && c.MaxItems == nil && c.MinProps == nil && c.MaxProps == nil && len(c.Enum) == 0 && len(c.NotEnum) == 0 && c.Format == "" && len(c.RawKinds) == 0 && !c.UniqueItems && !c.UniqueJSON
+		c.MinItems == nil && c.MaxItems == nil && c.MinProps == nil && c.MaxProps == nil && len(c.Enum) == 0 && len(c.NotEnum) == 0 && c.Format == "" && len(c.RawKinds) == 0 && !c.UniqueItems && !c.UniqueJSON && len(c.Alts) == 0
 }
 
 // StructType is a JSON object.

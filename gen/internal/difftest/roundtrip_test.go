@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/agentproto/agentproto/gen/internal/difftest/bomref"
 	"github.com/agentproto/agentproto/gen/internal/difftest/lint"
 	"github.com/agentproto/agentproto/gen/internal/difftest/mixed"
 	"github.com/agentproto/agentproto/gen/internal/difftest/tuple"
@@ -250,3 +251,31 @@ func TestTuples(t *testing.T) {
 		t.Error("a number in a rest of strings decoded")
 	}
 }
+
+// TestAlternativesOfOneType: alternatives of one scalar type are one
+// value whose Validate tries each of them: any may hold for an anyOf,
+// exactly one must for a oneOf.
+func TestAlternativesOfOneType(t *testing.T) {
+	for _, c := range []struct {
+		v  interface{ Validate() error }
+		ok bool
+	}{
+		{ptrTo(bomref.RefOrLink("lib-a")), true},
+		{ptrTo(bomref.RefOrLink("urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/1#x")), true},
+		{ptrTo(bomref.RefOrLink("")), false},
+		{ptrTo(bomref.DependencyScope("team")), true},
+		{ptrTo(bomref.DependencyScope("application")), true},
+		{ptrTo(bomref.DependencyScope("ab")), false}, // both alternatives
+		{ptrTo(bomref.DependencyScope("bbbbbb")), false},
+		{ptrTo(bomref.DependencyHash("ff00")), true},
+		{ptrTo(bomref.DependencyHash("3e671687-395b-41f5-a30f-a58921a69b79")), true},
+		{ptrTo(bomref.DependencyHash("zz")), false},
+		{ptrTo(bomref.DependencyHash(strings.Repeat("f", 41))), false}, // the union's own maxLength
+	} {
+		if err := c.v.Validate(); (err == nil) != c.ok {
+			t.Errorf("%v: Validate = %v, want ok %v", c.v, err, c.ok)
+		}
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }

@@ -4,7 +4,7 @@
 package bomref
 
 import (
-	"encoding/json"
+	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
 	"sync"
@@ -15,35 +15,34 @@ import (
 // reference is a bom-ref (a string through allOf) or a BOM-Link (a string with
 // a pattern), and either is valid.
 type Dependency struct {
-	// It is kept as raw JSON, with an accessor per alternative (As…, From…):
-	// the alternatives cannot be told apart from the JSON alone (two variants are
-	// of JSON type string).
-	Ref       RefOrLink   `json:"ref"`
-	DependsOn []RefOrLink `json:"dependsOn,omitempty"`
-	// It is kept as raw JSON, with an accessor per alternative (As…, From…):
-	// the alternatives cannot be told apart from the JSON alone (two variants are
-	// of JSON type string).
-	URL DependencyURL `json:"url,omitempty"`
+	Ref       RefOrLink      `json:"ref"`
+	DependsOn []RefOrLink    `json:"dependsOn,omitempty"`
+	URL       *DependencyURL `json:"url,omitempty"`
+	// A short scope or one that starts with a, but not both.
+	Scope *DependencyScope `json:"scope,omitempty"`
+	Hash  *DependencyHash  `json:"hash,omitempty"`
 }
 
-// RefOrLink is an it is kept as raw JSON, with an accessor per alternative
-// (As…, From…): the alternatives cannot be told apart from the JSON alone
-// (two variants are of JSON type string).
-type RefOrLink json.RawMessage
+// RefOrLink has no description in its schema.
+type RefOrLink string
 
-// RefLinkType has no description in its schema.
-type RefLinkType = RefType
+// DependencyURL has no description in its schema.
+type DependencyURL string
+
+// DependencyScope is a short scope or one that starts with a, but not both.
+type DependencyScope string
+
+// DependencyHash has no description in its schema.
+type DependencyHash string
 
 // RefType has no description in its schema.
 type RefType string
 
+// RefLinkType has no description in its schema.
+type RefLinkType = RefType
+
 // BomLink has no description in its schema.
 type BomLink string
-
-// DependencyURL is an it is kept as raw JSON, with an accessor per alternative
-// (As…, From…): the alternatives cannot be told apart from the JSON alone
-// (two variants are of JSON type string).
-type DependencyURL json.RawMessage
 
 // DecodeWire decodes the value from d.
 func (x *Dependency) DecodeWire(d *wire.Decoder) error {
@@ -53,7 +52,7 @@ func (x *Dependency) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [5]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -102,8 +101,36 @@ func (x *Dependency) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "url")
 			}
 			seen[2] = true
-			if err := x.URL.DecodeWire(d); err != nil {
-				return wire.At(err, "url")
+			{
+				v := new(DependencyURL)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "url")
+				}
+				x.URL = v
+			}
+		case "scope":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "scope")
+			}
+			seen[3] = true
+			{
+				v := new(DependencyScope)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "scope")
+				}
+				x.Scope = v
+			}
+		case "hash":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "hash")
+			}
+			seen[4] = true
+			{
+				v := new(DependencyHash)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "hash")
+				}
+				x.Hash = v
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -112,7 +139,7 @@ func (x *Dependency) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "ref", "dependsOn", "url")
+			return wire.UnknownError(d.Offset(), string(key), "ref", "dependsOn", "url", "scope", "hash")
 		}
 	}
 	var missing []string
@@ -146,13 +173,21 @@ func (x *Dependency) EncodeWireFields(e *wire.Encoder) {
 	}
 	if x.URL != nil {
 		e.RawKey("\"url\":")
-		x.URL.EncodeWire(e)
+		(*x.URL).EncodeWire(e)
+	}
+	if x.Scope != nil {
+		e.RawKey("\"scope\":")
+		(*x.Scope).EncodeWire(e)
+	}
+	if x.Hash != nil {
+		e.RawKey("\"hash\":")
+		(*x.Hash).EncodeWire(e)
 	}
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Dependency) CheckWire(c *wire.Checker, p string) {
-	if x.Ref != nil {
+	{
 		p := c.Join(p, "ref")
 		x.Ref.CheckWire(c, p)
 	}
@@ -165,7 +200,15 @@ func (x *Dependency) CheckWire(c *wire.Checker, p string) {
 	}
 	if x.URL != nil {
 		p := c.Join(p, "url")
-		x.URL.CheckWire(c, p)
+		(*x.URL).CheckWire(c, p)
+	}
+	if x.Scope != nil {
+		p := c.Join(p, "scope")
+		(*x.Scope).CheckWire(c, p)
+	}
+	if x.Hash != nil {
+		p := c.Join(p, "hash")
+		(*x.Hash).CheckWire(c, p)
 	}
 }
 
@@ -188,9 +231,9 @@ func (x Dependency) MarshalJSON() ([]byte, error) {
 
 // DecodeWire decodes the value from d.
 func (x *RefOrLink) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
+	var v string
 	{
-		v1, err := wire.DecodeRaw(d)
+		v1, err := d.String()
 		if err != nil {
 			return err
 		}
@@ -202,12 +245,36 @@ func (x *RefOrLink) DecodeWire(d *wire.Decoder) error {
 
 // EncodeWire encodes the value to e.
 func (x *RefOrLink) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+	v := string(*x)
+	e.String(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *RefOrLink) CheckWire(c *wire.Checker, p string) {}
+func (x *RefOrLink) CheckWire(c *wire.Checker, p string) {
+	v := string(*x)
+	{
+		n := 0
+		for _, try := range []func(*wire.Checker){func(c *wire.Checker) {
+			if utf8.RuneCountInString(string(v)) < 1 {
+				c.Fail(p, "is shorter than 1 characters")
+			}
+		}, func(c *wire.Checker) {
+			if !pattern0().MatchString(string(v)) {
+				c.Fail(p, "%q does not match the pattern ^urn:cdx:[0-9a-f-]+/[1-9][0-9]*#.+$", string(v))
+			}
+		}} {
+			var q wire.Checker
+			q.Quiet()
+			try(&q)
+			if !q.Failed() {
+				n++
+			}
+		}
+		if n == 0 {
+			c.Fail(p, "matches none of the alternatives of its anyOf")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *RefOrLink) Validate() error {
@@ -226,50 +293,199 @@ func (x RefOrLink) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// AsRefLinkType decodes the value strictly as RefLinkType; it does not Validate it.
-func (x RefOrLink) AsRefLinkType() (RefLinkType, error) {
-	var v RefLinkType
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
+// DecodeWire decodes the value from d.
+func (x *DependencyURL) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
 			return err
 		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromRefLinkType sets the value to the encoding of v.
-func (x *RefOrLink) FromRefLinkType(v RefLinkType) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
+		v = v1
 	}
-	*x = RefOrLink(e.Bytes())
+	*x = DependencyURL(v)
 	return nil
 }
 
-// AsBomLink decodes the value strictly as BomLink; it does not Validate it.
-func (x RefOrLink) AsBomLink() (BomLink, error) {
-	var v BomLink
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
+// EncodeWire encodes the value to e.
+func (x *DependencyURL) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
 }
 
-// FromBomLink sets the value to the encoding of v.
-func (x *RefOrLink) FromBomLink(v BomLink) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DependencyURL) CheckWire(c *wire.Checker, p string) {
+	v := string(*x)
+	{
+		n := 0
+		for _, try := range []func(*wire.Checker){func(c *wire.Checker) {
+			if !check.IsURIReference(string(v)) {
+				c.Fail(p, "%q is not a valid uri-reference", string(v))
+			}
+		}, func(c *wire.Checker) {
+			if !pattern0().MatchString(string(v)) {
+				c.Fail(p, "%q does not match the pattern ^urn:cdx:[0-9a-f-]+/[1-9][0-9]*#.+$", string(v))
+			}
+		}} {
+			var q wire.Checker
+			q.Quiet()
+			try(&q)
+			if !q.Failed() {
+				n++
+			}
+		}
+		if n == 0 {
+			c.Fail(p, "matches none of the alternatives of its anyOf")
+		}
 	}
-	*x = RefOrLink(e.Bytes())
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DependencyURL) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DependencyURL) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DependencyURL) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *DependencyScope) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = DependencyScope(v)
 	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *DependencyScope) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DependencyScope) CheckWire(c *wire.Checker, p string) {
+	v := string(*x)
+	{
+		n := 0
+		for _, try := range []func(*wire.Checker){func(c *wire.Checker) {
+			if utf8.RuneCountInString(string(v)) > 4 {
+				c.Fail(p, "is longer than 4 characters")
+			}
+		}, func(c *wire.Checker) {
+			if !pattern1().MatchString(string(v)) {
+				c.Fail(p, "%q does not match the pattern ^a", string(v))
+			}
+		}} {
+			var q wire.Checker
+			q.Quiet()
+			try(&q)
+			if !q.Failed() {
+				n++
+			}
+		}
+		if n != 1 {
+			c.Fail(p, "matches %d of the alternatives of its oneOf, want exactly one", n)
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DependencyScope) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DependencyScope) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DependencyScope) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *DependencyHash) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = DependencyHash(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *DependencyHash) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DependencyHash) CheckWire(c *wire.Checker, p string) {
+	v := string(*x)
+	{
+		n := 0
+		for _, try := range []func(*wire.Checker){func(c *wire.Checker) {
+			if !check.IsUUID(string(v)) {
+				c.Fail(p, "%q is not a valid uuid", string(v))
+			}
+		}, func(c *wire.Checker) {
+			if !pattern2().MatchString(string(v)) {
+				c.Fail(p, "%q does not match the pattern ^[0-9a-f]+$", string(v))
+			}
+		}} {
+			var q wire.Checker
+			q.Quiet()
+			try(&q)
+			if !q.Failed() {
+				n++
+			}
+		}
+		if n == 0 {
+			c.Fail(p, "matches none of the alternatives of its anyOf")
+		}
+	}
+	if utf8.RuneCountInString(string(v)) > 40 {
+		c.Fail(p, "is longer than 40 characters")
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DependencyHash) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DependencyHash) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DependencyHash) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
 }
 
 // DecodeWire decodes the value from d.
@@ -362,96 +578,6 @@ func (x BomLink) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// DecodeWire decodes the value from d.
-func (x *DependencyURL) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = DependencyURL(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *DependencyURL) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DependencyURL) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *DependencyURL) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *DependencyURL) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x DependencyURL) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// AsString decodes the value strictly as String; it does not Validate it.
-func (x DependencyURL) AsString() (string, error) {
-	var v string
-	err := func(d *wire.Decoder) error {
-		{
-			v1, err := d.String()
-			if err != nil {
-				return err
-			}
-			v = v1
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromString sets the value to the encoding of v.
-func (x *DependencyURL) FromString(v string) error {
-	e := wire.NewEncoder(nil)
-	e.String(v)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = DependencyURL(e.Bytes())
-	return nil
-}
-
-// AsBomLink decodes the value strictly as BomLink; it does not Validate it.
-func (x DependencyURL) AsBomLink() (BomLink, error) {
-	var v BomLink
-	err := func(d *wire.Decoder) error {
-		if err := v.DecodeWire(d); err != nil {
-			return err
-		}
-		return d.End()
-	}(wire.NewDecoder([]byte(x)))
-	return v, err
-}
-
-// FromBomLink sets the value to the encoding of v.
-func (x *DependencyURL) FromBomLink(v BomLink) error {
-	e := wire.NewEncoder(nil)
-	v.EncodeWire(e)
-	if err := e.Err(); err != nil {
-		return err
-	}
-	*x = DependencyURL(e.Bytes())
-	return nil
-}
-
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -460,7 +586,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Dependency).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Dependency)
 				return v, v.DecodeWire(d)
@@ -471,6 +597,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Dependency",
 			ValidateValue: func(v any) error {
 				return v.(*Dependency).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Dependency
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/diff/bomref.json#/$defs/BomLink":
@@ -534,7 +670,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RefOrLink).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RefOrLink)
 				return v, v.DecodeWire(d)
@@ -545,6 +681,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "RefOrLink",
 			ValidateValue: func(v any) error {
 				return v.(*RefOrLink).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RefOrLink
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://example.test/diff/bomref.json#/$defs/RefType":
@@ -583,5 +729,11 @@ func Lookup(id string) (wire.Codec, bool) {
 var (
 	pattern0 = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile("^urn:cdx:[0-9a-f-]+/[1-9][0-9]*#.+$")
+	})
+	pattern1 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^a")
+	})
+	pattern2 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[0-9a-f]+$")
 	})
 )
