@@ -280,6 +280,8 @@ func (b *builder) fill(t *Type, s *load.Schema) error {
 		return b.fillEnum(t, s)
 	case isTuple(s):
 		return b.fillTuple(t, s)
+	case isMultiType(s):
+		return b.fillUnion(t, splitTypes(s))
 	case isUnion(s) && isObject(s) && requiredAlternatives(s) != nil:
 		if err := b.fillStruct(t, s, nil); err != nil {
 			return err
@@ -827,7 +829,7 @@ func (b *builder) ref(s *load.Schema, hint string) (*Ref, bool, error) {
 		return &Ref{Kind: NamedRef, Type: t}, n.nullable || acceptsNull(n.target), nil
 	}
 	s = n.s
-	if isEnum(s) || isUnion(s) || isTuple(s) || (isObject(s) && hasStructure(s)) {
+	if isEnum(s) || isUnion(s) || isTuple(s) || isMultiType(s) || (isObject(s) && hasStructure(s)) {
 		t, err := b.inline(s, hint)
 		if err != nil {
 			return nil, false, err
@@ -2618,4 +2620,43 @@ func (b *builder) scalarAlts(infos []*variantInfo, kind string, oneOf bool) *Ref
 		alts = append(alts, r.Check)
 	}
 	return &Ref{Kind: Builtin, Builtin: builtin, Check: Constraints{Alts: alts, OneOfAlts: oneOf}}
+}
+
+// isMultiType reports whether a schema lists several JSON types, with
+// constraints for some of them, and no oneOf or anyOf of its own: it is a
+// union of one alternative per type (markdownlint's lines_above, an
+// integer or an array of integers).
+func isMultiType(s *load.Schema) bool {
+	if len(s.Type) < 2 || len(s.OneOf)+len(s.AnyOf) > 0 || len(s.Enum) > 0 || s.HasConst {
+		return false
+	}
+	c := *s
+	c.Type = nil
+	return structural(&c) || !constraints(s).Empty()
+}
+
+// splitTypes is a schema of several types as a oneOf of one alternative
+// per type, each the schema with that type alone (a keyword that does not
+// apply to a type is ignored for it, as validators do).
+func splitTypes(s *load.Schema) *load.Schema {
+	u := &load.Schema{Loc: s.Loc, Doc: s.Doc, Base: s.Base, Title: s.Title, Description: s.Description}
+	for _, k := range s.Type {
+		a := *s
+		a.Type, a.Title, a.Description, a.GoName = []string{k}, "", "", ""
+		if k != "object" {
+			a.Properties, a.Required, a.AdditionalProperties, a.PatternProperties, a.PropertyNames = nil, nil, nil, nil, nil
+			a.MinProperties, a.MaxProperties, a.DependentRequired = nil, nil, nil
+		}
+		if k != "array" {
+			a.Items, a.PrefixItems, a.MinItems, a.MaxItems, a.UniqueItems = nil, nil, nil, nil, false
+		}
+		if k != "string" {
+			a.MinLength, a.MaxLength, a.Pattern, a.Format = nil, nil, "", ""
+		}
+		if k != "number" && k != "integer" {
+			a.Minimum, a.Maximum, a.ExclusiveMinimum, a.ExclusiveMaximum, a.MultipleOf = nil, nil, nil, nil, nil
+		}
+		u.OneOf = append(u.OneOf, &a)
+	}
+	return u
 }

@@ -94,8 +94,9 @@ func TestExamplesRoundTrip(t *testing.T) {
 
 // TestUnionsByJSONType: a union whose alternatives differ in JSON type
 // (a severity string or an options object; a boolean, a severity or an
-// object; an integer or "auto") is a sealed union decided from the value,
-// and Validate checks the alternative the value took.
+// object; an integer or "auto"; a type list of integer and array) is a
+// sealed union decided from the value, and Validate checks the alternative
+// the value took.
 func TestUnionsByJSONType(t *testing.T) {
 	for _, c := range []struct {
 		in, want, err string // err: "" for valid, else a substring of Validate's error
@@ -112,6 +113,10 @@ func TestUnionsByJSONType(t *testing.T) {
 		{`{"tabWidth":"auto"}`, "lint.LintConfigTabWidthString", ""},
 		{`{"tabWidth":"wide"}`, "lint.LintConfigTabWidthString", "/tabWidth"},
 		{`{"tabWidth":17}`, "lint.LintConfigTabWidthInteger", "/tabWidth"},
+		{`{"linesAbove":2}`, "lint.LintConfigLinesAboveInteger", ""},
+		{`{"linesAbove":-2}`, "lint.LintConfigLinesAboveInteger", "/linesAbove"},
+		{`{"linesAbove":[1,-1]}`, "lint.LintConfigLinesAboveArray", ""},
+		{`{"linesAbove":[1,-2]}`, "lint.LintConfigLinesAboveArray", "/linesAbove/1"},
 	} {
 		var v lint.LintConfig
 		if err := wire.Unmarshal([]byte(c.in), &v); err != nil {
@@ -126,6 +131,8 @@ func TestUnionsByJSONType(t *testing.T) {
 			got = v.Md001
 		case v.TabWidth != nil:
 			got = v.TabWidth
+		case v.LinesAbove != nil:
+			got = v.LinesAbove
 		}
 		if g := fmt.Sprintf("%T", got); g != c.want {
 			t.Errorf("%s decoded as %s, want %s", c.in, g, c.want)

@@ -20,6 +20,8 @@ type LintConfig struct {
 	TabWidth LintConfigTabWidth `json:"tabWidth,omitempty"`
 	Ignore   LintConfigIgnore   `json:"ignore,omitempty"`
 	Fix      wire.Opt[FixKind]  `json:"fix,omitzero"`
+	// Blank lines above a heading: one count, or one per level.
+	LinesAbove LintConfigLinesAbove `json:"linesAbove,omitempty"`
 }
 
 // NoAccessKeyConfiguration has no description in its schema.
@@ -108,6 +110,21 @@ type LintConfigIgnoreString string
 // LintConfigIgnoreArray has no description in its schema.
 type LintConfigIgnoreArray []string
 
+// LintConfigLinesAbove is a blank lines above a heading: one count, or one per
+// level.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// LintConfigLinesAboveInteger, LintConfigLinesAboveArray.
+type LintConfigLinesAbove interface {
+	isLintConfigLinesAbove()
+}
+
+// LintConfigLinesAboveInteger has no description in its schema.
+type LintConfigLinesAboveInteger int64
+
+// LintConfigLinesAboveArray has no description in its schema.
+type LintConfigLinesAboveArray []int64
+
 // DecodeWire decodes the value from d.
 func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -116,7 +133,7 @@ func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [7]bool
+	var seen [8]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -216,6 +233,18 @@ func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 				}
 				x.Fix = wire.Some(v)
 			}
+		case "linesAbove":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "linesAbove")
+			}
+			seen[7] = true
+			{
+				v0, err := DecodeLintConfigLinesAbove(d)
+				if err != nil {
+					return wire.At(err, "linesAbove")
+				}
+				x.LinesAbove = v0
+			}
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -223,7 +252,7 @@ func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "noAccessKey", "md001", "md004", "domain", "tabWidth", "ignore", "fix")
+			return wire.UnknownError(d.Offset(), string(key), "noAccessKey", "md001", "md004", "domain", "tabWidth", "ignore", "fix", "linesAbove")
 		}
 	}
 	_ = start
@@ -271,6 +300,10 @@ func (x *LintConfig) EncodeWireFields(e *wire.Encoder) {
 			e.Null()
 		}
 	}
+	if x.LinesAbove != nil {
+		e.RawKey("\"linesAbove\":")
+		EncodeLintConfigLinesAbove(e, x.LinesAbove)
+	}
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
@@ -302,6 +335,10 @@ func (x *LintConfig) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Fix.Get(); ok {
 		p := c.Join(p, "fix")
 		v.CheckWire(c, p)
+	}
+	if x.LinesAbove != nil {
+		p := c.Join(p, "linesAbove")
+		CheckLintConfigLinesAbove(c, p, x.LinesAbove)
 	}
 }
 
@@ -1519,6 +1556,194 @@ func (x *LintConfigIgnoreArray) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x LintConfigIgnoreArray) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeLintConfigLinesAbove decodes a LintConfigLinesAbove from d.
+func DecodeLintConfigLinesAbove(d *wire.Decoder) (LintConfigLinesAbove, error) {
+	switch d.Kind() {
+	case wire.KindNumber:
+		v := new(LintConfigLinesAboveInteger)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindArray:
+		v := new(LintConfigLinesAboveArray)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("integer or array")
+}
+
+// EncodeLintConfigLinesAbove encodes v to e; a nil v is null.
+func EncodeLintConfigLinesAbove(e *wire.Encoder, v LintConfigLinesAbove) {
+	switch v := v.(type) {
+	case LintConfigLinesAboveInteger:
+		v.EncodeWire(e)
+	case LintConfigLinesAboveArray:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckLintConfigLinesAbove records in c every constraint v breaks, under the JSON pointer p.
+func CheckLintConfigLinesAbove(c *wire.Checker, p string, v LintConfigLinesAbove) {
+	switch v := v.(type) {
+	case LintConfigLinesAboveInteger:
+		v.CheckWire(c, p)
+	case LintConfigLinesAboveArray:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalLintConfigLinesAbove decodes a LintConfigLinesAbove from data, strictly.
+func UnmarshalLintConfigLinesAbove(data []byte) (LintConfigLinesAbove, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeLintConfigLinesAbove(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalLintConfigLinesAbove encodes v.
+func MarshalLintConfigLinesAbove(v LintConfigLinesAbove) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeLintConfigLinesAbove(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateLintConfigLinesAbove checks v against its schema's constraints and returns every violation.
+func ValidateLintConfigLinesAbove(v LintConfigLinesAbove) error {
+	var c wire.Checker
+	CheckLintConfigLinesAbove(&c, "", v)
+	return c.Err()
+}
+
+func (LintConfigLinesAboveInteger) isLintConfigLinesAbove() {}
+
+// DecodeWire decodes the value from d.
+func (x *LintConfigLinesAboveInteger) DecodeWire(d *wire.Decoder) error {
+	var v int64
+	{
+		v1, err := d.Int64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = LintConfigLinesAboveInteger(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *LintConfigLinesAboveInteger) EncodeWire(e *wire.Encoder) {
+	v := int64(*x)
+	e.Int64(int64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *LintConfigLinesAboveInteger) CheckWire(c *wire.Checker, p string) {
+	v := int64(*x)
+	if int64(v) < -1 {
+		c.Fail(p, "%d is less than the minimum -1", int64(v))
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *LintConfigLinesAboveInteger) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *LintConfigLinesAboveInteger) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x LintConfigLinesAboveInteger) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (LintConfigLinesAboveArray) isLintConfigLinesAbove() {}
+
+// DecodeWire decodes the value from d.
+func (x *LintConfigLinesAboveArray) DecodeWire(d *wire.Decoder) error {
+	var v []int64
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]int64, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 int64
+			{
+				v2, err := d.Int64()
+				if err != nil {
+					return wire.AtIndex(err, i1)
+				}
+				e1 = v2
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = LintConfigLinesAboveArray(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *LintConfigLinesAboveArray) EncodeWire(e *wire.Encoder) {
+	v := []int64(*x)
+	e.BeginArray()
+	for i1 := range v {
+		e.Int64(int64(v[i1]))
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *LintConfigLinesAboveArray) CheckWire(c *wire.Checker, p string) {
+	v := []int64(*x)
+	if len(v) > 6 {
+		c.Fail(p, "has %d items, want at most 6", len(v))
+	}
+	for i1 := range v {
+		p := c.JoinIndex(p, i1)
+		if int64(v[i1]) < -1 {
+			c.Fail(p, "%d is less than the minimum -1", int64(v[i1]))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *LintConfigLinesAboveArray) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *LintConfigLinesAboveArray) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x LintConfigLinesAboveArray) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
