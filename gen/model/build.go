@@ -1620,6 +1620,7 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 	if len(alts) == 0 {
 		alts = s.AnyOf
 	}
+	alts = flattenAlts(alts)
 	u := &UnionType{}
 	t.Kind, t.Union = Union, u
 	var infos []*variantInfo
@@ -2027,7 +2028,14 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 					vt = &Type{Name: name, Doc: v.Doc, Loc: vi.s.Loc}
 					b.pkg.Types = append(b.pkg.Types, vt)
 					b.byNode[vi.s] = vt
-					if err := b.fillStruct(vt, vi.s, nil); err != nil {
+					src := vi.s
+					if vi.res != vi.s && isObject(vi.res) {
+						// A $ref to an object that is already another
+						// union's variant: a struct of its own made from
+						// the object's schema (closed if it is closed).
+						src = vi.res
+					}
+					if err := b.fillStruct(vt, src, nil); err != nil {
 						return err
 					}
 				}
@@ -2659,4 +2667,53 @@ func splitTypes(s *load.Schema) *load.Schema {
 		u.OneOf = append(u.OneOf, &a)
 	}
 	return u
+}
+
+// flattenAlts replaces an alternative that has no single JSON type but is
+// itself only a union of alternatives of distinct JSON types (biome's
+// GroupMatcher: an object matcher or a string one) with those
+// alternatives, so that the outer union is decided by type. With distinct
+// types the inner alternatives exclude each other, so a value is valid
+// against the inner union exactly when it is valid against one of them.
+func flattenAlts(alts []*load.Schema) []*load.Schema {
+	var out []*load.Schema
+	changed := false
+	for _, a := range alts {
+		if kindOf(a) != "" {
+			out = append(out, a)
+			continue
+		}
+		u := a
+		for i := 0; i < 16 && u.Ref != "" && !structural(u) && len(u.AllOf) == 0 && u.Target != nil; i++ {
+			u = u.Target
+		}
+		inner := u.OneOf
+		if len(inner) == 0 {
+			inner = u.AnyOf
+		}
+		if len(inner) < 2 || len(u.OneOf) > 0 && len(u.AnyOf) > 0 || len(u.Type) > 0 || len(u.Properties) > 0 || len(u.Required) > 0 ||
+			len(u.AllOf) > 0 || u.Not != nil || u.If != nil || u.HasConst || len(u.Enum) > 0 || len(u.Unknown) > 0 || u.Ref != "" {
+			out = append(out, a)
+			continue
+		}
+		seen := map[string]bool{}
+		distinct := true
+		for _, x := range inner {
+			k := kindOf(x)
+			if k == "" || seen[k] {
+				distinct = false
+			}
+			seen[k] = true
+		}
+		if !distinct || seen["integer"] && seen["number"] {
+			out = append(out, a)
+			continue
+		}
+		out = append(out, inner...)
+		changed = true
+	}
+	if !changed {
+		return alts
+	}
+	return out
 }

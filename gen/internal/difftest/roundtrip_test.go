@@ -94,9 +94,10 @@ func TestExamplesRoundTrip(t *testing.T) {
 
 // TestUnionsByJSONType: a union whose alternatives differ in JSON type
 // (a severity string or an options object; a boolean, a severity or an
-// object; an integer or "auto"; a type list of integer and array) is a
-// sealed union decided from the value, and Validate checks the alternative
-// the value took.
+// object; an integer or "auto"; a type list of integer and array; null,
+// a union of a string and an object, or an array) is a sealed union
+// decided from the value, and Validate checks the alternative the value
+// took.
 func TestUnionsByJSONType(t *testing.T) {
 	for _, c := range []struct {
 		in, want, err string // err: "" for valid, else a substring of Validate's error
@@ -117,6 +118,12 @@ func TestUnionsByJSONType(t *testing.T) {
 		{`{"linesAbove":-2}`, "lint.LintConfigLinesAboveInteger", "/linesAbove"},
 		{`{"linesAbove":[1,-1]}`, "lint.LintConfigLinesAboveArray", ""},
 		{`{"linesAbove":[1,-2]}`, "lint.LintConfigLinesAboveArray", "/linesAbove/1"},
+		{`{"group":":NODE:"}`, "lint.ImportGroupString", ""},
+		{`{"group":"@/**"}`, "lint.ImportGroupString", ""},
+		{`{"group":":DENO:"}`, "lint.ImportGroupString", "/group"},
+		{`{"group":{"type":true}}`, "*lint.ImportGroupImportMatcher", ""},
+		{`{"group":null}`, "lint.ImportGroupNull", ""},
+		{`{"group":[":BUN:",{"source":["x"]}]}`, "lint.ImportGroupArray", ""},
 	} {
 		var v lint.LintConfig
 		if err := wire.Unmarshal([]byte(c.in), &v); err != nil {
@@ -133,6 +140,8 @@ func TestUnionsByJSONType(t *testing.T) {
 			got = v.TabWidth
 		case v.LinesAbove != nil:
 			got = v.LinesAbove
+		case v.Group != nil:
+			got = v.Group
 		}
 		if g := fmt.Sprintf("%T", got); g != c.want {
 			t.Errorf("%s decoded as %s, want %s", c.in, g, c.want)
@@ -149,6 +158,10 @@ func TestUnionsByJSONType(t *testing.T) {
 	var v lint.LintConfig
 	if err := wire.Unmarshal([]byte(`{"md001":7}`), &v); err == nil {
 		t.Error("a number decoded as a markdown rule")
+	}
+	// A closed object reached through a nested union stays closed.
+	if err := wire.Unmarshal([]byte(`{"group":{"h":1}}`), &v); err == nil {
+		t.Error("an unknown member decoded in a closed import matcher")
 	}
 }
 

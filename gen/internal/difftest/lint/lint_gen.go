@@ -5,6 +5,8 @@ package lint
 
 import (
 	"github.com/agentproto/agentproto/pkg/wire"
+	"regexp"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -20,6 +22,8 @@ type LintConfig struct {
 	TabWidth LintConfigTabWidth `json:"tabWidth,omitempty"`
 	Ignore   LintConfigIgnore   `json:"ignore,omitempty"`
 	Fix      wire.Opt[FixKind]  `json:"fix,omitzero"`
+	// An import group: none, one matcher, or a list of them.
+	Group ImportGroup `json:"group,omitempty"`
 	// Blank lines above a heading: one count, or one per level.
 	LinesAbove LintConfigLinesAbove `json:"linesAbove,omitempty"`
 }
@@ -110,6 +114,52 @@ type LintConfigIgnoreString string
 // LintConfigIgnoreArray has no description in its schema.
 type LintConfigIgnoreArray []string
 
+// ImportGroup is an import group: none, one matcher, or a list of them.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// ImportGroupNull, ImportGroupString, ImportGroupArray,
+// ImportGroupImportMatcher.
+type ImportGroup interface {
+	isImportGroup()
+}
+
+// ImportGroupNull has no description in its schema.
+type ImportGroupNull struct{}
+
+// SourceMatcher has no description in its schema.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type SourceMatcher string
+
+// ImportGroupString has no description in its schema.
+type ImportGroupString SourceMatcher
+
+// GroupMatcher has no description in its schema.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// GroupMatcherString, ImportMatcher.
+type GroupMatcher interface {
+	isGroupMatcher()
+}
+
+// GroupMatcherString has no description in its schema.
+type GroupMatcherString SourceMatcher
+
+// ImportMatcher has no description in its schema.
+type ImportMatcher struct {
+	Type   *bool    `json:"type,omitempty"`
+	Source []string `json:"source,omitempty"`
+}
+
+// ImportGroupArray has no description in its schema.
+type ImportGroupArray []GroupMatcher
+
+// ImportGroupImportMatcher has no description in its schema.
+type ImportGroupImportMatcher struct {
+	Type   *bool    `json:"type,omitempty"`
+	Source []string `json:"source,omitempty"`
+}
+
 // LintConfigLinesAbove is a blank lines above a heading: one count, or one per
 // level.
 //
@@ -133,7 +183,7 @@ func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [8]bool
+	var seen [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -233,11 +283,23 @@ func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 				}
 				x.Fix = wire.Some(v)
 			}
-		case "linesAbove":
+		case "group":
 			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "linesAbove")
+				return wire.DuplicateError(d.Offset(), "group")
 			}
 			seen[7] = true
+			{
+				v0, err := DecodeImportGroup(d)
+				if err != nil {
+					return wire.At(err, "group")
+				}
+				x.Group = v0
+			}
+		case "linesAbove":
+			if seen[8] {
+				return wire.DuplicateError(d.Offset(), "linesAbove")
+			}
+			seen[8] = true
 			{
 				v0, err := DecodeLintConfigLinesAbove(d)
 				if err != nil {
@@ -252,7 +314,7 @@ func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "noAccessKey", "md001", "md004", "domain", "tabWidth", "ignore", "fix", "linesAbove")
+			return wire.UnknownError(d.Offset(), string(key), "noAccessKey", "md001", "md004", "domain", "tabWidth", "ignore", "fix", "group", "linesAbove")
 		}
 	}
 	_ = start
@@ -300,6 +362,10 @@ func (x *LintConfig) EncodeWireFields(e *wire.Encoder) {
 			e.Null()
 		}
 	}
+	if x.Group != nil {
+		e.RawKey("\"group\":")
+		EncodeImportGroup(e, x.Group)
+	}
 	if x.LinesAbove != nil {
 		e.RawKey("\"linesAbove\":")
 		EncodeLintConfigLinesAbove(e, x.LinesAbove)
@@ -335,6 +401,10 @@ func (x *LintConfig) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Fix.Get(); ok {
 		p := c.Join(p, "fix")
 		v.CheckWire(c, p)
+	}
+	if x.Group != nil {
+		p := c.Join(p, "group")
+		CheckImportGroup(c, p, x.Group)
 	}
 	if x.LinesAbove != nil {
 		p := c.Join(p, "linesAbove")
@@ -1559,6 +1629,619 @@ func (x LintConfigIgnoreArray) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// DecodeImportGroup decodes a ImportGroup from d.
+func DecodeImportGroup(d *wire.Decoder) (ImportGroup, error) {
+	switch d.Kind() {
+	case wire.KindNull:
+		if err := d.Skip(); err != nil {
+			return nil, err
+		}
+		return ImportGroupNull{}, nil
+	case wire.KindString:
+		v := new(ImportGroupString)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindArray:
+		v := new(ImportGroupArray)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindObject:
+		v := new(ImportGroupImportMatcher)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	return nil, d.TypeError("null or string or array or object")
+}
+
+// EncodeImportGroup encodes v to e; a nil v is null.
+func EncodeImportGroup(e *wire.Encoder, v ImportGroup) {
+	switch v := v.(type) {
+	case ImportGroupNull:
+		e.Null()
+	case ImportGroupString:
+		v.EncodeWire(e)
+	case ImportGroupArray:
+		v.EncodeWire(e)
+	case *ImportGroupImportMatcher:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckImportGroup records in c every constraint v breaks, under the JSON pointer p.
+func CheckImportGroup(c *wire.Checker, p string, v ImportGroup) {
+	switch v := v.(type) {
+	case ImportGroupString:
+		v.CheckWire(c, p)
+	case ImportGroupArray:
+		v.CheckWire(c, p)
+	case *ImportGroupImportMatcher:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalImportGroup decodes a ImportGroup from data, strictly.
+func UnmarshalImportGroup(data []byte) (ImportGroup, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeImportGroup(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalImportGroup encodes v.
+func MarshalImportGroup(v ImportGroup) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeImportGroup(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateImportGroup checks v against its schema's constraints and returns every violation.
+func ValidateImportGroup(v ImportGroup) error {
+	var c wire.Checker
+	CheckImportGroup(&c, "", v)
+	return c.Err()
+}
+
+func (ImportGroupNull) isImportGroup() {}
+
+const (
+	SourceMatcherNODE SourceMatcher = ":NODE:"
+	SourceMatcherBUN  SourceMatcher = ":BUN:"
+)
+
+// Valid reports whether v is one of the listed values.
+func (v SourceMatcher) Valid() bool {
+	switch v {
+	case SourceMatcherNODE, SourceMatcherBUN:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *SourceMatcher) DecodeWire(d *wire.Decoder) error {
+	v, err := d.String()
+	*x = SourceMatcher(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *SourceMatcher) EncodeWire(e *wire.Encoder) {
+	e.String(string(*x))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SourceMatcher) CheckWire(c *wire.Checker, p string) {
+	if !x.Valid() {
+		if !pattern0().MatchString(string(string(*x))) {
+			c.Fail(p, "%q does not match the pattern ^[^:]", string(string(*x)))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SourceMatcher) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SourceMatcher) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SourceMatcher) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (ImportGroupString) isImportGroup() {}
+
+// DecodeWire decodes the value from d.
+func (x *ImportGroupString) DecodeWire(d *wire.Decoder) error {
+	var v SourceMatcher
+	if err := v.DecodeWire(d); err != nil {
+		return err
+	}
+	*x = ImportGroupString(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ImportGroupString) EncodeWire(e *wire.Encoder) {
+	v := SourceMatcher(*x)
+	v.EncodeWire(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ImportGroupString) CheckWire(c *wire.Checker, p string) {
+	v := SourceMatcher(*x)
+	v.CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ImportGroupString) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ImportGroupString) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ImportGroupString) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeGroupMatcher decodes a GroupMatcher from d.
+func DecodeGroupMatcher(d *wire.Decoder) (GroupMatcher, error) {
+	switch d.Kind() {
+	case wire.KindString:
+		v := new(GroupMatcherString)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindObject:
+		v := new(ImportMatcher)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	return nil, d.TypeError("string or object")
+}
+
+// EncodeGroupMatcher encodes v to e; a nil v is null.
+func EncodeGroupMatcher(e *wire.Encoder, v GroupMatcher) {
+	switch v := v.(type) {
+	case GroupMatcherString:
+		v.EncodeWire(e)
+	case *ImportMatcher:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckGroupMatcher records in c every constraint v breaks, under the JSON pointer p.
+func CheckGroupMatcher(c *wire.Checker, p string, v GroupMatcher) {
+	switch v := v.(type) {
+	case GroupMatcherString:
+		v.CheckWire(c, p)
+	case *ImportMatcher:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalGroupMatcher decodes a GroupMatcher from data, strictly.
+func UnmarshalGroupMatcher(data []byte) (GroupMatcher, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeGroupMatcher(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalGroupMatcher encodes v.
+func MarshalGroupMatcher(v GroupMatcher) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeGroupMatcher(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateGroupMatcher checks v against its schema's constraints and returns every violation.
+func ValidateGroupMatcher(v GroupMatcher) error {
+	var c wire.Checker
+	CheckGroupMatcher(&c, "", v)
+	return c.Err()
+}
+
+func (GroupMatcherString) isGroupMatcher() {}
+
+// DecodeWire decodes the value from d.
+func (x *GroupMatcherString) DecodeWire(d *wire.Decoder) error {
+	var v SourceMatcher
+	if err := v.DecodeWire(d); err != nil {
+		return err
+	}
+	*x = GroupMatcherString(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *GroupMatcherString) EncodeWire(e *wire.Encoder) {
+	v := SourceMatcher(*x)
+	v.EncodeWire(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *GroupMatcherString) CheckWire(c *wire.Checker, p string) {
+	v := SourceMatcher(*x)
+	v.CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *GroupMatcherString) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *GroupMatcherString) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x GroupMatcherString) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*ImportMatcher) isGroupMatcher() {}
+
+// DecodeWire decodes the value from d.
+func (x *ImportMatcher) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ImportMatcher{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			{
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "type")
+					}
+					(*v) = v1
+				}
+				x.Type = v
+			}
+		case "source":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "source")
+			}
+			seen[1] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "source")
+				}
+				s0 := make([]string, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "source")
+					}
+					if !more {
+						break
+					}
+					var e0 string
+					{
+						v1, err := d.String()
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "source")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.Source = s0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			return wire.UnknownError(d.Offset(), string(key), "type", "source")
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ImportMatcher) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ImportMatcher) EncodeWireFields(e *wire.Encoder) {
+	if x.Type != nil {
+		e.RawKey("\"type\":")
+		e.Bool((*x.Type))
+	}
+	if x.Source != nil {
+		e.RawKey("\"source\":")
+		e.BeginArray()
+		for i0 := range x.Source {
+			e.String(x.Source[i0])
+		}
+		e.EndArray()
+	}
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ImportMatcher) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ImportMatcher) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ImportMatcher) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ImportMatcher) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (ImportGroupArray) isImportGroup() {}
+
+// DecodeWire decodes the value from d.
+func (x *ImportGroupArray) DecodeWire(d *wire.Decoder) error {
+	var v []GroupMatcher
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]GroupMatcher, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 GroupMatcher
+			{
+				v2, err := DecodeGroupMatcher(d)
+				if err != nil {
+					return wire.AtIndex(err, i1)
+				}
+				e1 = v2
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = ImportGroupArray(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ImportGroupArray) EncodeWire(e *wire.Encoder) {
+	v := []GroupMatcher(*x)
+	e.BeginArray()
+	for i1 := range v {
+		EncodeGroupMatcher(e, v[i1])
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ImportGroupArray) CheckWire(c *wire.Checker, p string) {
+	v := []GroupMatcher(*x)
+	for i1 := range v {
+		p := c.JoinIndex(p, i1)
+		CheckGroupMatcher(c, p, v[i1])
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ImportGroupArray) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ImportGroupArray) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ImportGroupArray) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*ImportGroupImportMatcher) isImportGroup() {}
+
+// DecodeWire decodes the value from d.
+func (x *ImportGroupImportMatcher) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ImportGroupImportMatcher{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			{
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "type")
+					}
+					(*v) = v1
+				}
+				x.Type = v
+			}
+		case "source":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "source")
+			}
+			seen[1] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "source")
+				}
+				s0 := make([]string, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "source")
+					}
+					if !more {
+						break
+					}
+					var e0 string
+					{
+						v1, err := d.String()
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "source")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.Source = s0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			return wire.UnknownError(d.Offset(), string(key), "type", "source")
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ImportGroupImportMatcher) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ImportGroupImportMatcher) EncodeWireFields(e *wire.Encoder) {
+	if x.Type != nil {
+		e.RawKey("\"type\":")
+		e.Bool((*x.Type))
+	}
+	if x.Source != nil {
+		e.RawKey("\"source\":")
+		e.BeginArray()
+		for i0 := range x.Source {
+			e.String(x.Source[i0])
+		}
+		e.EndArray()
+	}
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ImportGroupImportMatcher) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ImportGroupImportMatcher) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ImportGroupImportMatcher) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ImportGroupImportMatcher) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // DecodeLintConfigLinesAbove decodes a LintConfigLinesAbove from d.
 func DecodeLintConfigLinesAbove(d *wire.Decoder) (LintConfigLinesAbove, error) {
 	switch d.Kind() {
@@ -1806,6 +2489,78 @@ func Lookup(id string) (wire.Codec, bool) {
 				return !c.Failed()
 			},
 		}, true
+	case "https://example.test/diff/lint.json#/$defs/GroupMatcher":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(GroupMatcher)
+				CheckGroupMatcher(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeGroupMatcher(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(GroupMatcher)
+				EncodeGroupMatcher(e, u)
+			},
+			Name: "GroupMatcher",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(GroupMatcher)
+				CheckGroupMatcher(&c, "", u)
+				return c.Err()
+			},
+		}, true
+	case "https://example.test/diff/lint.json#/$defs/ImportGroup":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(ImportGroup)
+				CheckImportGroup(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeImportGroup(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(ImportGroup)
+				EncodeImportGroup(e, u)
+			},
+			Name: "ImportGroup",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ImportGroup)
+				CheckImportGroup(&c, "", u)
+				return c.Err()
+			},
+		}, true
+	case "https://example.test/diff/lint.json#/$defs/ImportMatcher":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ImportMatcher).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ImportMatcher)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ImportMatcher).EncodeWire(e)
+			},
+			Name: "ImportMatcher",
+			ValidateValue: func(v any) error {
+				return v.(*ImportMatcher).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ImportMatcher
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
+		}, true
 	case "https://example.test/diff/lint.json#/$defs/MarkdownRule":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -1962,6 +2717,41 @@ func Lookup(id string) (wire.Codec, bool) {
 				return !c.Failed()
 			},
 		}, true
+	case "https://example.test/diff/lint.json#/$defs/SourceMatcher":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*SourceMatcher).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(SourceMatcher)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*SourceMatcher).EncodeWire(e)
+			},
+			Name: "SourceMatcher",
+			ValidateValue: func(v any) error {
+				return v.(*SourceMatcher).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SourceMatcher
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
+		}, true
 	}
 	return wire.Codec{}, false
 }
+
+// The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.
+var (
+	pattern0 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[^:]")
+	})
+)
