@@ -482,3 +482,38 @@ func TestDialectOfAnotherProtocol(t *testing.T) {
 		}
 	}
 }
+
+// TestTextLinesFold: a run of text lines (a peer's logs on its stdout) is
+// one finding that names the run's lines and where logs belong, across
+// batches; a message ends a run; a cut message is still its own finding.
+func TestTextLinesFold(t *testing.T) {
+	initReq := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`
+	initResp := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{}}}`
+	var in []string
+	in = append(in, initReq)
+	for i := range 1000 {
+		in = append(in, fmt.Sprintf("INFO starting worker %d", i))
+	}
+	in = append(in, initResp, "one more log line", `{"jsonrpc":"2.0","method":"session/upd`, `{"jsonrpc":"2.0","method":"session/upd`)
+	e := testEngine(t)
+	got, _, err := run(t, e, strings.Join(in, "\n")+"\n", FileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []int
+	var first string
+	for _, f := range got {
+		if f.Rule == RuleJSON {
+			lines = append(lines, f.Line)
+			if first == "" {
+				first = f.Message
+			}
+		}
+	}
+	if !slices.Equal(lines, []int{2, 1003, 1004, 1005}) {
+		t.Fatalf("json findings on lines %v, want 2 (the run of 1000), 1003, 1004 and 1005:\n%v", lines, got)
+	}
+	if !strings.Contains(first, "lines 2 to 1001 are 1000 lines of text") || !strings.Contains(first, `"INFO starting worker 0"`) || !strings.Contains(first, "stderr") {
+		t.Errorf("the run's finding: %s", first)
+	}
+}

@@ -5,6 +5,7 @@ package validate
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"sort"
 
@@ -48,6 +49,71 @@ type fileRun struct {
 	outProto   string               // the protocol and dialect findings name
 	outDialect string
 	violated   map[string]bool // the requirements the reported findings name
+	text       textRun         // consecutive lines of text, not yet reported
+}
+
+// textRun is a run of consecutive lines that are plain text rather than
+// JSON, such as a peer's log lines written to the protocol's stream: one
+// finding for the run, not one a line.
+type textRun struct {
+	first  Finding // the first line's finding, completed
+	last   int     // the last line of the run
+	n      int     // lines in the run
+	sample string  // the first line's text, quoted and cut
+}
+
+// isText reports whether a line that is not valid JSON is text: it does
+// not even begin like a JSON object or array (a cut or broken message does).
+func isText(data []byte) bool {
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return false // a byte order mark has a finding of its own
+	}
+	for _, c := range data {
+		switch c {
+		case ' ', '\t', '\r':
+			continue
+		case '{', '[':
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// addText adds a line of text, whose finding is f, to the run.
+func (r *fileRun) addText(f Finding, data []byte) {
+	if r.text.n == 0 {
+		if len(data) > 4*protocol.MaxEcho {
+			data = data[:4*protocol.MaxEcho]
+		}
+		r.text = textRun{first: f, sample: protocol.Quote(string(data))}
+	}
+	r.text.n++
+	r.text.last = f.Line
+}
+
+// flushText reports the run of text lines, if there is one: a single
+// line as its own JSON finding, a longer run as one finding that names
+// its lines and says where logs belong.
+func (r *fileRun) flushText() {
+	t := r.text
+	r.text = textRun{}
+	switch t.n {
+	case 0:
+		return
+	case 1:
+		r.emit(t.first)
+		return
+	}
+	f := t.first
+	f.Pointer = ""
+	f.Message = fmt.Sprintf("lines %d to %d are %d lines of text, not JSON (the first is %s)", f.Line, t.last, t.n, t.sample)
+	if r.outProto != "" {
+		f.Message += ": log output written to the protocol's stream? It carries only the protocol's JSON messages, one a line; write logs to stderr"
+	} else {
+		f.Message += ": a trace is JSON Lines or SSE text, one message a line"
+	}
+	r.emit(f)
 }
 
 func (r *fileRun) protocol() string {
@@ -126,6 +192,7 @@ func (r *fileRun) publish(b *batch) error {
 		r.emit(f)
 	}
 	if b.skip {
+		r.flushText()
 		for _, it := range b.items {
 			r.tell(it)
 		}
@@ -145,9 +212,15 @@ func (r *fileRun) publish(b *batch) error {
 		if it.bad != nil {
 			f := *it.bad
 			r.blame(&f, &it.m)
+			if f.Rule == RuleJSON && isText(it.m.Data) {
+				r.addText(f, it.m.Data)
+				continue
+			}
+			r.flushText()
 			r.emit(f)
 			continue
 		}
+		r.flushText()
 		n := 0
 		more := func(f Finding) {
 			if n++; n <= maxPerLine {
@@ -193,6 +266,7 @@ func (r *fileRun) blame(f *Finding, m *protocol.Message) {
 // finish reports end-of-trace findings and completes the summary.
 func (r *fileRun) finish(lines int) {
 	r.sum.Lines = lines
+	r.flushText()
 	defer func() {
 		d := Detected{File: r.name, Protocol: r.protocol()}
 		if r.h != nil {
