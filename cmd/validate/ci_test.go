@@ -594,3 +594,21 @@ func TestCatalogueFlags(t *testing.T) {
 		t.Fatalf("--coverage: exit %d\n%s", code, out)
 	}
 }
+
+// TestSummaryOneLinePerCleanTrace: in the text summary a trace with no
+// finding is one line; a trace with findings, or any trace with -v, shows
+// how its version was decided, its peers and its requirements.
+func TestSummaryOneLinePerCleanTrace(t *testing.T) {
+	clean, bad := "../../fixtures/acp/valid/01-code-review.jsonl", "../../fixtures/acp/invalid/12-cancellation.jsonl"
+	_, out, _ := runCLI(t, "", clean, bad)
+	if !strings.Contains(out, "\n  "+clean+": acp v1, no findings\n") {
+		t.Errorf("the clean trace is not one line:\n%s", out)
+	}
+	if !strings.Contains(out, "\n  "+bad+": acp v1\n    ACP v1: initialize response protocolVersion 1") || strings.Count(out, "requirements: ") != 1 {
+		t.Errorf("the trace with findings lacks its details, or the clean one has them:\n%s", out)
+	}
+	_, out, _ = runCLI(t, "", "-v", clean, bad)
+	if strings.Contains(out, "no findings") || strings.Count(out, "requirements: ") != 2 {
+		t.Errorf("-v should give both traces their details:\n%s", out)
+	}
+}

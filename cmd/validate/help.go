@@ -53,7 +53,7 @@ var helpCheckGroups = []struct {
 	title string
 	names []string
 }{
-	{"Output", []string{"format", "summary", "coverage", "strict", "progress"}},
+	{"Output", []string{"format", "summary", "v", "coverage", "strict", "progress"}},
 	{"Reading traces", []string{"protocol", "dialect", "direction", "partial", "max-line", "max-bytes", "max-depth"}},
 	{"Rules and baselines", []string{"disable", "warn", "config", "no-config", "baseline", "write-baseline"}},
 	{"The requirement catalogue", []string{"list-rules", "explain"}},

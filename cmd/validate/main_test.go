@@ -339,10 +339,11 @@ func TestMaxLineFlag(t *testing.T) {
 }
 
 // TestVTCodeDialectIsNamedAndExplained: a VT Code trace is reported as that
-// dialect, with one line on how it differs from ACP v1, in text and JSON.
+// dialect, with one line on how it differs from ACP v1 (in text, with -v
+// for a trace with no finding), and in JSON.
 func TestVTCodeDialectIsNamedAndExplained(t *testing.T) {
 	p := filepath.Join("..", "..", "fixtures", "acp-vtcode", "valid", "01-full-session.jsonl")
-	code, out, _ := runCLI(t, "", p)
+	code, out, _ := runCLI(t, "", "-v", p)
 	if code != exitOK || !strings.Contains(out, "acp vtcode") || !strings.Contains(out, "update_type where ACP has sessionUpdate") {
 		t.Errorf("exit %d, output:\n%s", code, out)
 	}

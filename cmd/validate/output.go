@@ -37,6 +37,11 @@ type printer struct {
 	ioFailed bool
 	// known is the number of findings a baseline held back.
 	known int
+	// verbose asks for every trace's details in the text summary; without
+	// it a trace with no finding gets one line.
+	verbose bool
+	// noisy holds the traces with findings shown, by name.
+	noisy map[string]bool
 }
 
 // newPrinter returns a printer of a format of outputFormats (text for a
@@ -143,6 +148,10 @@ func jsonDetectedOf(d validate.Detected) jsonDetected {
 }
 
 func (p *printer) finding(f validate.Finding) {
+	if p.noisy == nil {
+		p.noisy = map[string]bool{}
+	}
+	p.noisy[f.File] = true
 	if p.werr != nil {
 		return
 	}
@@ -384,6 +393,10 @@ func (p *printer) textSummary(s validate.Summary, whole bool) {
 		proto := d.Protocol
 		if proto == "" {
 			proto = "no protocol recognised"
+		}
+		if !p.verbose && !p.noisy[d.File] && d.Protocol != "" {
+			fmt.Fprintf(w, "  %s: %s %s, no findings\n", escapeText(d.File), escapeText(proto), escapeText(d.Dialect))
+			continue
 		}
 		fmt.Fprintf(w, "  %s: %s %s\n", escapeText(d.File), escapeText(proto), escapeText(d.Dialect))
 		if d.Note != "" {
