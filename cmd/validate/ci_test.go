@@ -612,3 +612,25 @@ func TestSummaryOneLinePerCleanTrace(t *testing.T) {
 		t.Errorf("-v should give both traces their details:\n%s", out)
 	}
 }
+
+// TestSkippedFilesAreCounted: files of a walked folder that nothing marks
+// as traces are counted on stderr, and named with -v; a named one is read.
+func TestSkippedFilesAreCounted(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"a.jsonl": acpInit + "\n" + acpInitResp + "\n", "capture.txt": "data: {}\n", "notes.log": "x\n", "README.md": "# traces\n", "a.dir": "c2a\na2c\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, errs := runCLI(t, "", dir)
+	if code != exitOK || !strings.Contains(errs, "2 files of the folders not read") || strings.Contains(errs, "capture.txt") {
+		t.Errorf("exit %d, stderr:\n%s", code, errs)
+	}
+	_, _, errs = runCLI(t, "", "-v", dir)
+	if !strings.Contains(errs, "not read: "+filepath.Join(dir, "capture.txt")) || !strings.Contains(errs, "not read: "+filepath.Join(dir, "notes.log")) || strings.Contains(errs, "README") || strings.Contains(errs, "a.dir") {
+		t.Errorf("-v stderr:\n%s", errs)
+	}
+	if _, out, errs := runCLI(t, "", "-v", filepath.Join(dir, "notes.log")); strings.Contains(errs, "not read") || !strings.Contains(out, "notes.log") {
+		t.Errorf("a named file is read: %s%s", out, errs)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -29,9 +30,10 @@ var sidecarExts = []string{".dir", ".conn", ".expect"}
 // expand turns the command-line names into traces: "-" and files stay as
 // they are; folders are walked, in name order, for the files that hold
 // traces; sidecars and documentation are skipped, whether found in a folder
-// or named (as a glob such as traces/* names them).
-func expand(names []string) []input {
-	var out []input
+// or named (as a glob such as traces/* names them). skipped lists the
+// files of the walked folders that were not read because nothing marks
+// them as traces (say, notes.txt or capture.log).
+func expand(names []string) (out []input, skipped []string) {
 	roots := walkRoots(names)
 	for _, n := range names {
 		if n == "-" {
@@ -43,7 +45,9 @@ func expand(names []string) []input {
 		case err != nil:
 			out = append(out, input{name: n, err: fmt.Errorf("cannot open the trace: %w", unwrapPath(err))})
 		case st.IsDir():
-			out = append(out, walk(n, roots)...)
+			in, sk := walk(n, roots)
+			out = append(out, in...)
+			skipped = append(skipped, sk...)
 		case st.Mode().IsRegular():
 			if !companion(n) {
 				out = append(out, input{name: n})
@@ -54,7 +58,7 @@ func expand(names []string) []input {
 			out = append(out, input{name: n, err: fmt.Errorf("not a regular file (%s): a trace is a file, a folder of traces, or - for standard input", kindOf(st.Mode()))})
 		}
 	}
-	return out
+	return out, skipped
 }
 
 // unwrapPath drops the path an *fs.PathError repeats: the finding names
@@ -113,8 +117,7 @@ func isSidecar(name string) bool {
 // cannot make the walk read /dev/urandom, wait on a pipe or reach files it
 // does not hold. Links to folders are not walked (WalkDir does not follow
 // them).
-func walk(dir string, roots []string) []input {
-	var out []input
+func walk(dir string, roots []string) (out []input, skipped []string) {
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			out = append(out, input{name: p, err: fmt.Errorf("cannot read: %w", unwrapPath(err))})
@@ -151,6 +154,8 @@ func walk(dir string, roots []string) []input {
 		}
 		if named || filepath.Ext(strings.TrimSuffix(strings.ToLower(base), ".gz")) == "" && looksLikeTrace(p) {
 			out = append(out, input{name: p, walked: true})
+		} else {
+			skipped = append(skipped, p)
 		}
 		return nil
 	})
@@ -161,7 +166,7 @@ func walk(dir string, roots []string) []input {
 	if len(out) == 0 {
 		out = append(out, input{name: dir, err: fmt.Errorf("the folder holds no trace (files ending in %s, optionally .gz)", strings.Join(traceExts, ", "))})
 	}
-	return out
+	return out, skipped
 }
 
 // walkRoots returns the named folders, with their symbolic links resolved:
@@ -242,4 +247,24 @@ func looksLikeTrace(p string) bool {
 	}
 	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	return bytes.HasPrefix(head, []byte("{")) || bytes.HasPrefix(head, []byte("data:")) || bytes.HasPrefix(head, []byte("event:"))
+}
+
+// tellSkipped says on stderr how many files of the walked folders were
+// not read, and with verbose names each: a capture saved as .txt or .log
+// is otherwise passed over without a word.
+func tellSkipped(w io.Writer, skipped []string, verbose bool) {
+	if len(skipped) == 0 {
+		return
+	}
+	if !verbose {
+		n, them := fmt.Sprintf("%d files", len(skipped)), "them"
+		if len(skipped) == 1 {
+			n, them = "1 file", "it"
+		}
+		fmt.Fprintf(w, "validate: %s of the folders not read: nothing marks %s as a trace (-v names %s; name a file to check it whatever its extension)\n", n, them, them)
+		return
+	}
+	for _, p := range skipped {
+		fmt.Fprintf(w, "validate: not read: %s (not a trace by its name: %s, optionally .gz; nor, without an extension, by its first bytes)\n", escapeText(p), strings.Join(traceExts, ", "))
+	}
 }

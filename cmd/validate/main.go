@@ -245,7 +245,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.BoolVar(&o.listRules, "list-rules", false, "print the requirement catalogue (every MUST, SHOULD and their negations of each version's spec: id, level, side, gate, citation, and the rule that checks it, if any) and exit; --protocol and --dialect narrow it, --format json prints one object per row")
 	fl.StringVar(&o.explain, "explain", "", "print the catalogue row `ID` (a requirement a finding names) with its citation and an example trace that breaks it, and exit")
 	fl.BoolVar(&o.version, "version", false, "print the module version and VCS revision this validate was built from, and exit")
-	fl.BoolVar(&o.verbose, "v", false, "in the text summary, every trace's details (how its version was decided, its peers, its requirements); without -v a trace with no finding gets one line")
+	fl.BoolVar(&o.verbose, "v", false, "in the text summary, every trace's details (how its version was decided, its peers, its requirements; without -v a trace with no finding gets one line), and on stderr each file of the walked folders not read as a trace (without -v, their count)")
 	fl.BoolVar(&o.coverage, "coverage", false, "after the summary, list per trace the requirements it violated, exercised and never reached (text format; --format json always has them)")
 	// The flag package calls Usage on every parse error; the help is
 	// printed below, on standard output, only when asked for.
@@ -338,7 +338,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return fail("%s", escapeText(strings.TrimPrefix(err.Error(), "validate: ")))
 	}
 
-	inputs := expand(files)
+	inputs, skipped := expand(files)
+	tellSkipped(stderr, skipped, o.verbose)
 	if len(inputs) == 0 {
 		return fail("no trace among the named files: sidecars (.dir, .conn, .expect) and README or Markdown files are not traces")
 	}
