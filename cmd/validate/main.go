@@ -235,7 +235,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.BoolVar(&o.roundtrip, "roundtrip", false, "also decode and re-encode each schema-valid message with the generated Go types and report what changes")
 	fl.BoolVar(&o.summary, "summary", true, "print the summary (text format) at the end")
 	fl.BoolVar(&o.fast, "fast", true, "check messages with the generated Go types first, and run the general schema validator only to explain a failure (false: the general validator for every message)")
-	fl.StringVar(&o.progress, "progress", "auto", "progress on stderr: auto (when stderr is a terminal), always or never")
+	fl.StringVar(&o.progress, "progress", "auto", "progress on stderr (lines read; for a file, the share read and about how long the rest takes): auto (when stderr is a terminal), always or never")
 	fl.Var(&o.disable, "disable", "drop the findings of `RULE` (repeatable, or comma-separated; deviation:* names a family)")
 	fl.Var(&o.warn, "warn", "report the errors of `RULE` as warnings (repeatable, or comma-separated)")
 	fl.StringVar(&o.config, "config", "", "read rule settings from this `file` instead of the .agentproto.json found by walking up from each trace")
@@ -492,6 +492,9 @@ func checkOne(ctx context.Context, eng *validate.Engine, name string, o options,
 		fo.Directions = d
 	}
 	prog := newProgress(o.progress, stderr, name)
+	if sf, ok := r.(*sizedFile); ok {
+		prog.size, prog.read = sf.size, sf.read.Load
+	}
 	fo.Progress = prog.update
 	defer prog.done()
 	return eng.Check(ctx, name, r, fo, report)
@@ -566,13 +569,17 @@ func (b *byteSizeFlag) Set(s string) error {
 }
 
 // progress prints "NAME: N lines" on stderr, at most a few times a second,
-// when stderr is a terminal.
+// when stderr is a terminal; for a file of known size, also how much of it
+// is read and about how long the rest will take.
 type progress struct {
 	w     io.Writer
 	name  string
 	on    bool
+	start time.Time
 	last  time.Time
 	shown bool
+	size  int64        // the file's size, 0 when unknown (standard input)
+	read  func() int64 // bytes of it read so far
 }
 
 func newProgress(mode string, w io.Writer, name string) *progress {
@@ -584,7 +591,8 @@ func newProgress(mode string, w io.Writer, name string) *progress {
 			}
 		}
 	}
-	return &progress{w: w, name: escapeText(name), on: on, last: time.Now()}
+	now := time.Now()
+	return &progress{w: w, name: escapeText(name), on: on, start: now, last: now}
 }
 
 func (p *progress) update(lines int) {
@@ -593,7 +601,23 @@ func (p *progress) update(lines int) {
 	}
 	p.last = time.Now()
 	p.shown = true
-	fmt.Fprintf(p.w, "\r%s: %d lines…", p.name, lines)
+	fmt.Fprintf(p.w, "\r\033[K%s", p.line(lines, p.last))
+}
+
+// line is the progress line after lines lines, at now.
+func (p *progress) line(lines int, now time.Time) string {
+	s := fmt.Sprintf("%s: %d lines", p.name, lines)
+	if p.size <= 0 || p.read == nil {
+		return s + "…"
+	}
+	read := min(p.read(), p.size)
+	s += fmt.Sprintf(", %d%%", read*100/p.size)
+	if read > 0 {
+		elapsed := now.Sub(p.start)
+		left := time.Duration(float64(elapsed) * float64(p.size-read) / float64(read))
+		s += ", about " + left.Round(time.Second).String() + " left"
+	}
+	return s + "…"
 }
 
 func (p *progress) done() {

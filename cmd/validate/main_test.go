@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentproto/agentproto/pkg/validate"
 )
@@ -359,5 +360,24 @@ func TestVTCodeDialectIsNamedAndExplained(t *testing.T) {
 	}
 	if d := last.Summary.Detected; len(d) != 1 || d[0].Dialect != "vtcode" || !strings.Contains(d[0].Note, "VT Code's HTTP dialect") {
 		t.Errorf("detected = %+v", d)
+	}
+}
+
+// TestProgressLine: the progress of a file of known size says how much is
+// read and about how long the rest takes; of standard input, lines only.
+func TestProgressLine(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var read int64 = 250
+	p := &progress{name: "big.jsonl", start: start, size: 1000, read: func() int64 { return read }}
+	if got, want := p.line(4000, start.Add(10*time.Second)), "big.jsonl: 4000 lines, 25%, about 30s left…"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	read = 0
+	if got, want := p.line(0, start), "big.jsonl: 0 lines, 0%…"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	in := &progress{name: "-", start: start}
+	if got, want := in.line(12, start.Add(time.Second)), "-: 12 lines…"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

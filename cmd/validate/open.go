@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 )
 
 // openRegular opens p only if it is a regular file when opened: the check
@@ -50,7 +51,7 @@ func openTrace(name string, walked bool) (io.Reader, io.Closer, error) {
 		return nil, nil, err
 	}
 	if st.Mode().IsRegular() {
-		return &sizedFile{f: f, left: st.Size()}, f, nil
+		return &sizedFile{f: f, size: st.Size(), left: st.Size()}, f, nil
 	}
 	return f, f, nil
 }
@@ -59,7 +60,9 @@ func openTrace(name string, walked bool) (io.Reader, io.Closer, error) {
 // the trace reader uses to size its buffer.
 type sizedFile struct {
 	f    *os.File
-	left int64
+	size int64        // the size at open
+	left int64        // what is still to read of it
+	read atomic.Int64 // bytes read, for progress (from another goroutine)
 }
 
 func (s *sizedFile) Read(p []byte) (int, error) {
@@ -71,6 +74,7 @@ func (s *sizedFile) Read(p []byte) (int, error) {
 	}
 	n, err := s.f.Read(p)
 	s.left -= int64(n)
+	s.read.Add(int64(n))
 	return n, err
 }
 
