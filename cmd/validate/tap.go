@@ -247,9 +247,12 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	// given tapOutputWait to be taken, so that a stderr nobody reads
 	// cannot keep the tap from ending.
 	msgs := newDeadlineWriter(stderr, tapOutputWait)
+	var diffSum validate.Summary // the differences, for the summary
 	for _, d := range diffs {
 		if sink != nil {
-			sink.add(validate.Finding{File: o.replay, Line: d.Line, Severity: validate.Error, Protocol: "acp", Rule: validate.RuleReplay, Message: d.Message})
+			f := validate.Finding{File: o.replay, Line: d.Line, Severity: validate.Error, Protocol: "acp", Rule: validate.RuleReplay, Message: d.Message}
+			diffSum.Add(f)
+			sink.add(f)
 		} else {
 			fmt.Fprintf(msgs, "%s:%d: error: %s [replay]\n", escapeText(o.replay), d.Line, escapeText(d.Message))
 		}
@@ -280,6 +283,9 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		if lerr != nil {
 			fmt.Fprintf(msgs, "validate: %s\n", escapeText(lerr.Error()))
 		}
+		// The summary counts what was printed: the replay's differences
+		// too, not only the live findings.
+		sum.Merge(diffSum)
 		var showSum *validate.Summary
 		if st.Lines > 0 && (o.format != "text" || o.summary) {
 			showSum = &sum

@@ -339,6 +339,20 @@ func TestReplayTurnsARecordingIntoARegressionTest(t *testing.T) {
 	if !schema || !replay {
 		t.Errorf("want the faulty update reported (%v) and the extra notification named (%v):\n%s", schema, replay, out)
 	}
+	// The summary counts every error printed, the differences included.
+	errs := 0
+	for _, f := range jsonFindings(t, out) {
+		if f.Severity == "error" {
+			errs++
+		}
+	}
+	var last struct {
+		Summary struct{ Errors int } `json:"summary"`
+	}
+	lines := bytes.Split(bytes.TrimSpace(out), []byte("\n"))
+	if err := json.Unmarshal(lines[len(lines)-1], &last); err != nil || last.Summary.Errors != errs {
+		t.Errorf("the summary counts %d errors, %d were printed (%v):\n%s", last.Summary.Errors, errs, err, out)
+	}
 }
 
 func TestListenRelaysAnSSEServerAndRecordsEachStream(t *testing.T) {
