@@ -430,6 +430,7 @@ func (it *item) nearMisses(sch *protocol.Schema, ck protocol.Check) {
 func (it *item) undefined(sch *protocol.Schema, ck protocol.Check) {
 	v := valueOf(&it.m, ck)
 	var wide map[string]bool // the members the wider schema defines too
+	altErr := false          // they are errors, not the unstable warning
 	if ck.Alt != nil && sch != ck.Alt {
 		wide = map[string]bool{}
 		for _, ms := range sch.Undefined(v) {
@@ -438,7 +439,8 @@ func (it *item) undefined(sch *protocol.Schema, ck protocol.Check) {
 		for _, ms := range ck.Alt.Undefined(v) {
 			delete(wide, protocol.Pointer(ms.Loc))
 		}
-		if len(wide) > 0 && !ck.AltMembersErr {
+		altErr = len(wide) > 0 && ck.AltMembersErr != nil && ck.AltMembersErr()
+		if len(wide) > 0 && !altErr {
 			// An addition of the unstable schema: the same warning as
 			// a value only it accepts.
 			it.once = append(it.once, Finding{Line: it.m.Line, Severity: Warning, Rule: ck.AltRule, Pointer: ck.Pointer(), Message: ck.AltNote, Dialect: ck.AltVersion})
@@ -447,7 +449,7 @@ func (it *item) undefined(sch *protocol.Schema, ck protocol.Check) {
 	for _, ms := range sch.Undefined(v) {
 		loc := append(append([]string(nil), ck.Loc...), ms.Loc...)
 		if wide[protocol.Pointer(ms.Loc)] {
-			if ck.AltMembersErr {
+			if altErr {
 				it.out = append(it.out, Finding{Line: it.m.Line, Severity: Error, Rule: RuleCustomMember, Pointer: protocol.Pointer(loc), Dialect: ck.AltVersion,
 					Message: fmt.Sprintf("member %s is an addition of %s, and the other side showed no sign of speaking it (no addition of its own in initialize, no such method called): to a peer of the released protocol it is a member of one's own, which the types do not take", protocol.Quote(ms.Key), ck.AltVersion)})
 			}

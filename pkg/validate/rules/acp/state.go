@@ -3,6 +3,7 @@ package acp
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
@@ -65,6 +66,9 @@ type state struct {
 	// the version's additions (members of theirs in its initialize, or a
 	// call of one of their methods).
 	speaksExt map[string]bool
+	// initExt holds, by direction, that side's initialize message, to
+	// decide when first needed whether it uses the additions.
+	initExt map[string]*initExt
 	// unreadable counts the lines whose id a receiver could not read
 	// (not JSON, or neither request, notification nor response, or an
 	// id of the wrong type) and that no null-id answer answered yet.
@@ -541,7 +545,10 @@ func (s *state) withExt(m *protocol.Message, ck protocol.Check, entry *method, p
 		// them; initialize is where each side shows it. (v2's types are
 		// open to what a later revision adds.)
 		if to := opposite(dirOf(m.From)); to != "" && !s.speaksExt[to] && !entry.Effects.Initializes && s.t.v.WireVersion == 1 {
-			ck.AltMembersErr = true
+			ck.AltMembersErr = noInitialize
+			if ie := s.initExt[to]; ie != nil {
+				ck.AltMembersErr = ie.silentFn
+			}
 		}
 	}
 	return ck
@@ -558,20 +565,55 @@ func dirOf(side string) string {
 	return ""
 }
 
-// notesExtensions notes that the sender of m speaks the version's
-// additions when its initialize message uses members only they define.
+// notesExtensions keeps the sender's initialize message, to tell when
+// first needed whether it uses members only the version's additions
+// define (walking it against every schema costs more than most traces'
+// checks, and few traces need the answer).
 func (s *state) notesExtensions(m *protocol.Message, entry *method, ptr string, part func(*method) *protocol.Schema) {
 	d := dirOf(m.From)
 	if d == "" || s.speaksExt[d] || part(entry) == nil {
 		return
 	}
-	v := m.At(ptr)
-	narrow := len(part(entry).Undefined(v))
+	ie := &initExt{v: m.At(ptr), narrow: part(entry)}
 	for _, x := range s.ext {
-		if xe := x.methods[methodKey(entry.Method, entry.Kind)]; xe != nil && part(xe) != nil && len(part(xe).Undefined(v)) < narrow {
-			s.speaks(d)
+		if xe := x.methods[methodKey(entry.Method, entry.Kind)]; xe != nil && part(xe) != nil {
+			ie.wide = append(ie.wide, part(xe))
 		}
 	}
+	ie.silentFn = ie.silent // made once: a method value allocates
+	if s.initExt == nil {
+		s.initExt = map[string]*initExt{}
+	}
+	s.initExt[d] = ie
+}
+
+// initExt is one side's initialize message and the schemas that tell
+// whether it uses the additions. Its fields are not changed once made,
+// so silent is safe from any goroutine.
+type initExt struct {
+	v        any
+	narrow   *protocol.Schema
+	wide     []*protocol.Schema
+	once     sync.Once
+	uses     bool
+	silentFn func() bool // silent, as a value
+}
+
+// noInitialize is silent for a side whose initialize the trace lacks.
+func noInitialize() bool { return true }
+
+// silent reports whether the side showed no sign of speaking the
+// additions in its initialize.
+func (ie *initExt) silent() bool {
+	ie.once.Do(func() {
+		narrow := len(ie.narrow.Undefined(ie.v))
+		for _, w := range ie.wide {
+			if len(w.Undefined(ie.v)) < narrow {
+				ie.uses = true
+			}
+		}
+	})
+	return !ie.uses
 }
 
 // speaks notes that the side sending in direction d speaks the version's
