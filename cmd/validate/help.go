@@ -179,6 +179,11 @@ func printFlags(w io.Writer, flags []*flag.Flag, names []string) {
 // flag package says "value" for a type it does not know) as a size.
 func longFlag(help string) string {
 	first, rest, _ := strings.Cut(help, "\n")
+	if name, usage, short := strings.Cut(first, "\t"); short && len(strings.TrimPrefix(name, "  -")) == 1 {
+		// A one-letter boolean (-v): the flag package puts its usage on
+		// the same line; the help writes it as -v, on a line of its own.
+		return name + "\n    \t" + usage + "\n" + rest
+	}
 	if strings.HasPrefix(first, "  -") {
 		first = "  --" + strings.TrimPrefix(first, "  -")
 	}
