@@ -208,6 +208,18 @@ func (r *fileRun) validateOne(ck protocol.Check, m *protocol.Message) *failure {
 	return nil
 }
 
+// docTarget is what a check of the parsed document reads: ck's compiled
+// schema and the node of m's document at ck's location; ok is false when
+// the schema did not compile or the value is absent.
+func docTarget(ck protocol.Check, m *protocol.Message) (sch *jsonschema.Schema, node int, ok bool) {
+	sch, err := ck.Schema.Compiled()
+	if err != nil {
+		return nil, -1, false
+	}
+	node = m.Doc.FindPath(ck.Loc)
+	return sch, node, node >= 0
+}
+
 // remembered is the part's outcome as the engine's memo kept it, if it
 // kept one for a value validated and explained alike; found is false when
 // it did not (or the check is not one it keeps).
@@ -215,12 +227,8 @@ func (r *fileRun) remembered(ck protocol.Check, m *protocol.Message) (f *failure
 	if r.e.memo == nil || r.e.oracle || ck.Skip != nil {
 		return nil, false
 	}
-	sch, err := ck.Schema.Compiled()
-	if err != nil {
-		return nil, false
-	}
-	node := m.Doc.FindPath(ck.Loc)
-	if node < 0 {
+	sch, node, ok := docTarget(ck, m)
+	if !ok {
 		return nil, false
 	}
 	out, found := r.e.memo.Lookup(ck, sch, &m.Doc, node)
@@ -238,12 +246,8 @@ func (r *fileRun) validateDoc(ck protocol.Check, m *protocol.Message) (f *failur
 	if r.e.oracle {
 		return nil, false
 	}
-	sch, err := ck.Schema.Compiled()
-	if err != nil {
-		return nil, false
-	}
-	node := m.Doc.FindPath(ck.Loc)
-	if node < 0 {
+	sch, node, ok := docTarget(ck, m)
+	if !ok {
 		return nil, false
 	}
 	if r.e.memo != nil && ck.Skip == nil {
