@@ -203,12 +203,12 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var sink *findingSink
 	var live *tap.Live
 	if eng != nil {
-		out, closeOut, err := findingsOut(o, stderr)
-		if err != nil {
+		var closeOut func()
+		var err error
+		if sink, closeOut, err = liveSink(o, stderr); err != nil {
 			return fail("%v", err)
 		}
 		defer closeOut()
-		sink = newFindingSink(newPrinter(o.format, out), 4096)
 		name := o.record
 		switch {
 		case name != "":
@@ -416,16 +416,18 @@ func replay(ctx context.Context, o tapOptions, cfg tap.Config) (tap.ReplayResult
 
 // runHTTPRelay runs --listen ADDR --upstream URL until ctx ends; with eng,
 // each connection or event stream is checked as it flows.
-// findingsOut is where live findings go: the --findings file, or stderr.
-func findingsOut(o tapOptions, stderr io.Writer) (io.Writer, func(), error) {
-	if o.findings == "" {
-		return stderr, func() {}, nil
+// liveSink is where live findings go, in --format: the --findings file,
+// or stderr. closeOut closes the file.
+func liveSink(o tapOptions, stderr io.Writer) (sink *findingSink, closeOut func(), err error) {
+	out, closeOut := stderr, func() {}
+	if o.findings != "" {
+		f, err := os.Create(o.findings)
+		if err != nil {
+			return nil, nil, fmt.Errorf("creating the findings file: %w", err)
+		}
+		out, closeOut = f, func() { f.Close() }
 	}
-	f, err := os.Create(o.findings)
-	if err != nil {
-		return nil, nil, fmt.Errorf("creating the findings file: %w", err)
-	}
-	return f, func() { f.Close() }, nil
+	return newFindingSink(newPrinter(o.format, out), 4096), closeOut, nil
 }
 
 func runHTTPRelay(ctx context.Context, o tapOptions, eng *validate.Engine, backlog int, stderr io.Writer) int {
@@ -455,12 +457,12 @@ func runHTTPRelay(ctx context.Context, o tapOptions, eng *validate.Engine, backl
 	var rc *relayChecks
 	var check *tap.RelayCheck
 	if eng != nil {
-		out, closeOut, err := findingsOut(o, stderr)
+		sink, closeOut, err := liveSink(o, stderr)
 		if err != nil {
 			return fail("%v", err)
 		}
 		defer closeOut()
-		rc = &relayChecks{sink: newFindingSink(newPrinter(o.format, out), 4096)}
+		rc = &relayChecks{sink: sink}
 		check = &tap.RelayCheck{Engine: eng, Backlog: backlog, Report: rc.sink.add, Done: func(name string, sum validate.Summary, st tap.LiveStats, err error) {
 			rc.done(sum, st)
 			if err != nil {
