@@ -125,14 +125,7 @@ func (l *Live) emit(f validate.Finding) {
 // Line queues one line (with its newline) for the engine, and its
 // direction (the engine reads one per line, blank lines included).
 func (l *Live) Line(d Direction, line []byte) {
-	l.mu.Lock()
-	l.lines++
-	if !l.started {
-		l.started = true
-		l.start()
-	}
-	if l.stopping {
-		l.mu.Unlock()
+	if !l.lockLine() {
 		return
 	}
 	if l.dirs == nil {
@@ -170,6 +163,15 @@ func (l *Live) LongLine(d Direction, size int) {
 // lost is told that a line of the traffic was neither recorded nor held
 // (why says so): live validation stops there, as at a LongLine.
 func (l *Live) lost(why string) {
+	if l.lockLine() {
+		l.stopLocked(why)
+	}
+}
+
+// lockLine counts a line of the traffic, starting validation at the
+// first, and reports whether validation still runs; then l.mu is held,
+// else it is released.
+func (l *Live) lockLine() bool {
 	l.mu.Lock()
 	l.lines++
 	if !l.started {
@@ -178,9 +180,9 @@ func (l *Live) lost(why string) {
 	}
 	if l.stopping {
 		l.mu.Unlock()
-		return
+		return false
 	}
-	l.stopLocked(why)
+	return true
 }
 
 // stopLocked gives up live validation at the current line; l.mu is held
