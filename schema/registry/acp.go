@@ -3,6 +3,7 @@ package registry
 import (
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 )
 
@@ -211,14 +212,7 @@ type ACPTagSet struct {
 }
 
 // Has reports whether v is one of the set's values.
-func (t *ACPTagSet) Has(v string) bool {
-	for _, x := range t.Values {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
+func (t *ACPTagSet) Has(v string) bool { return slices.Contains(t.Values, v) }
 
 // ACPValue is a string a pointer must lead to.
 type ACPValue struct {

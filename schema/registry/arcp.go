@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -123,15 +124,7 @@ type ARCPRule struct {
 
 // AppliesTo reports whether the rule looks at messages of type typ.
 func (r *ARCPRule) AppliesTo(typ string) bool {
-	if r.Type == typ {
-		return true
-	}
-	for _, t := range r.Types {
-		if t == typ {
-			return true
-		}
-	}
-	return false
+	return r.Type == typ || slices.Contains(r.Types, typ)
 }
 
 // Signal is a format trait of an SDK: a value at Pointer (in messages of
