@@ -30,7 +30,7 @@ const WirePath = "github.com/agentproto/agentproto/pkg/wire"
 
 // CheckPath is the import path of the checks beyond package wire's that
 // generated Validate methods make (formats, uniqueItems).
-const CheckPath = "github.com/agentproto/agentproto/gen/check"
+const CheckPath = "github.com/agentproto/agentproto/pkg/wire/check"
 
 const jsonPath = "encoding/json"
 

@@ -185,7 +185,7 @@ type Constraints struct {
 // CheckedFormats are the string formats generated Validate methods check,
 // the way JSON Schema validators that assert formats do, each with the
 // function that checks it: "wire." names package wire's, "check." package
-// gen/check's.
+// pkg/wire/check's.
 var CheckedFormats = map[string]string{
 	"date-time": "wire.IsDateTime", "uri": "check.IsURI",
 	"email": "check.IsEmail", "uuid": "check.IsUUID", "ipv4": "check.IsIPv4", "ipv6": "check.IsIPv6",

@@ -4,8 +4,8 @@
 package account
 
 import (
-	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
+	"github.com/agentproto/agentproto/pkg/wire/check"
 	"unicode/utf8"
 )
 

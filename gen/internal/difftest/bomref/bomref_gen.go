@@ -4,8 +4,8 @@
 package bomref
 
 import (
-	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
+	"github.com/agentproto/agentproto/pkg/wire/check"
 	"regexp"
 	"sync"
 	"unicode/utf8"

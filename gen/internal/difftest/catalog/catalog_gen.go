@@ -6,8 +6,8 @@ package catalog
 import (
 	"encoding/json"
 	"errors"
-	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
+	"github.com/agentproto/agentproto/pkg/wire/check"
 	"regexp"
 	"sync"
 	"unicode/utf8"

@@ -6,8 +6,8 @@ package config
 import (
 	"encoding/json"
 	"errors"
-	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
+	"github.com/agentproto/agentproto/pkg/wire/check"
 	"unicode/utf8"
 )
 

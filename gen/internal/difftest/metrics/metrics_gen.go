@@ -5,8 +5,8 @@ package metrics
 
 import (
 	"errors"
-	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
+	"github.com/agentproto/agentproto/pkg/wire/check"
 	"regexp"
 	"sync"
 	"unicode/utf8"

@@ -5,8 +5,8 @@ package embed
 
 import (
 	"encoding/json"
-	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
+	"github.com/agentproto/agentproto/pkg/wire/check"
 	"regexp"
 	"sync"
 	"unicode/utf8"
