@@ -15,7 +15,8 @@ import (
 // compile. Every schema of testdata/compile (the shapes that used to give
 // Go errors: required self-reference and mutual recursion, duplicate enum
 // values, member names that are keywords, method names, non-ASCII or
-// empty) and every schema of testdata/errors that generates without
+// empty), every schema of testdata/warnings, and every schema of
+// testdata/errors that generates without
 // -strict is generated into a package of its own, and go vet must pass on
 // all of them.
 func TestOutputCompiles(t *testing.T) {
@@ -27,7 +28,7 @@ func TestOutputCompiles(t *testing.T) {
 		t.Skip("no go command on PATH to compile the output with")
 	}
 	var schemas []string
-	for _, glob := range []string{"testdata/compile/*.json", "testdata/errors/*.json"} {
+	for _, glob := range []string{"testdata/compile/*.json", "testdata/warnings/*.json", "testdata/errors/*.json"} {
 		m, err := filepath.Glob(glob)
 		if err != nil {
 			t.Fatal(err)

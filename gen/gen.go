@@ -89,7 +89,7 @@ func Generate(cfg Config) ([]byte, error) {
 		return nil, err
 	}
 	if cfg.Warn != nil {
-		for _, w := range pkg.Warnings {
+		for _, w := range append(g.Warnings(), pkg.Warnings...) {
 			cfg.Warn(w)
 		}
 	}

@@ -117,3 +117,29 @@ func TestUnionsOfJSONTypesAreNotRaw(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaWarnings: each schema in testdata/warnings generates, with
+// exactly the warnings of its .warn file (one per line): a $ref that names
+// nothing is reported at the $ref, with what it is taken as.
+func TestSchemaWarnings(t *testing.T) {
+	files, err := filepath.Glob("testdata/warnings/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no schemas with warnings: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			want, err := os.ReadFile(strings.TrimSuffix(f, ".json") + ".warn")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			_, err = gen.Generate(gen.Config{Inputs: []string{f}, Package: "x", Strict: true, Warn: func(w error) { got = append(got, w.Error()) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := strings.Join(got, "\n"), strings.TrimSpace(string(want)); g != w {
+				t.Errorf("warnings\n got %s\nwant %s", g, w)
+			}
+		})
+	}
+}

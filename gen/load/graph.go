@@ -1,19 +1,30 @@
 package load
 
+import (
+	"errors"
+	"fmt"
+)
+
 // Graph is a set of loaded schemas in which every $ref has been followed:
 // each schema with a $ref has its Target. It is what package model builds
 // from, so modelling never reads a file or resolves a reference.
 type Graph struct {
-	inputs []*Doc
+	inputs   []*Doc
+	warnings []error
 }
+
+// Warnings returns the $refs that could not be resolved, each modelled as
+// any JSON value.
+func (g *Graph) Warnings() []error { return g.warnings }
 
 // Inputs returns the documents the user named, in the order they were added.
 func (g *Graph) Inputs() []*Doc { return g.inputs }
 
 // Graph resolves every $ref of every loaded document, loading the documents
 // they name (which are resolved in turn), and returns the resolved graph.
-// The first reference that cannot be resolved is the error, located at its
-// $ref.
+// A reference that names nothing found is a warning and its target any
+// JSON value, as a schema true; one the loader refuses to follow (see
+// Loader) is the error, located at its $ref.
 func (l *Loader) Graph() (*Graph, error) {
 	// l.order grows while references load further documents.
 	for i := 0; i < len(l.order); i++ {
@@ -21,7 +32,7 @@ func (l *Loader) Graph() (*Graph, error) {
 			return nil, err
 		}
 	}
-	return &Graph{inputs: l.Inputs()}, nil
+	return &Graph{inputs: l.Inputs(), warnings: l.warnings}, nil
 }
 
 // resolveTree sets Target on s and on every sub-schema of s that has a $ref.
@@ -31,6 +42,12 @@ func (l *Loader) resolveTree(s *Schema) error {
 	}
 	if s.Ref != "" && s.Target == nil {
 		t, err := l.Resolve(s)
+		var re *RefError
+		if errors.As(err, &re) && !re.Refused {
+			l.warnings = append(l.warnings, fmt.Errorf("%w; until it resolves, it is taken as any JSON value", err))
+			yes := true
+			t, err = &Schema{Loc: s.Loc.Child("$ref"), Doc: s.Doc, Base: s.Base, Bool: &yes}, nil
+		}
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -45,8 +46,9 @@ func TestGraphResolvesEveryRef(t *testing.T) {
 	}
 }
 
-// TestGraphBrokenRef: a $ref that names nothing is an error of Graph,
-// located at the $ref, even where no type would use it.
+// TestGraphBrokenRef: a $ref that names nothing is a warning of Graph,
+// located at the $ref, even where no type would use it, and its target is
+// any JSON value: the run goes on, as a validator that skips it would.
 func TestGraphBrokenRef(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"a.json": `{"title":"A","type":"string","$defs":{"X":{"$ref":"#/$defs/Missing"}}}`,
@@ -55,8 +57,104 @@ func TestGraphBrokenRef(t *testing.T) {
 	if err := l.AddPaths(dir); err != nil {
 		t.Fatal(err)
 	}
-	_, err := l.Graph()
-	if err == nil || !strings.Contains(err.Error(), "a.json#/$defs/X/$ref") || !strings.Contains(err.Error(), "#/$defs/Missing") {
-		t.Fatalf("got %v, want an error at a.json#/$defs/X/$ref naming the missing pointer", err)
+	g, err := l.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Warnings()) != 1 {
+		t.Fatalf("warnings %v, want one", g.Warnings())
+	}
+	w := g.Warnings()[0].Error()
+	if !strings.Contains(w, "a.json#/$defs/X/$ref") || !strings.Contains(w, "#/$defs/Missing") || !strings.Contains(w, "any JSON value") {
+		t.Fatalf("got %q, want a warning at a.json#/$defs/X/$ref naming the missing pointer and what it is taken as", w)
+	}
+	x := l.Inputs()[0].Root.Defs[0].Schema.Target
+	if x == nil || x.Bool == nil || !*x.Bool {
+		t.Fatalf("target %+v, want the schema true", x)
+	}
+}
+
+// TestRefIntoGroup: a $ref may point into an object that groups schemas
+// without being one, and into a schema embedded with its own $id by a
+// pointer relative to that schema.
+func TestRefIntoGroup(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"a.json": `{"title":"A","type":"object","properties":{
+			"dev":{"$ref":"#/$defs/options/add/dev"},
+			"st":{"$ref":"channel.json#/definitions/statement"}},
+		  "$id":"http://example.com/a.json",
+		  "$defs":{"options":{"add":{"dev":{"type":"boolean"}}},
+		    "channel":{"$id":"http://example.com/channel.json","definitions":{"statement":{"type":"integer"}}}}}`,
+	})
+	l := New()
+	if err := l.AddPaths(dir); err != nil {
+		t.Fatal(err)
+	}
+	g, err := l.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Warnings()) != 0 {
+		t.Fatalf("warnings %v", g.Warnings())
+	}
+	a := l.Inputs()[0].Root
+	if d := a.PropertyNamed("dev").Target; d == nil || !d.HasType("boolean") || d.Loc.Pointer != "/$defs/options/add/dev" {
+		t.Fatalf("dev resolved to %+v", d)
+	}
+	if st := a.PropertyNamed("st").Target; st == nil || !st.HasType("integer") || st.Loc.Pointer != "/$defs/channel/definitions/statement" {
+		t.Fatalf("st resolved to %+v", st)
+	}
+}
+
+// TestRefBesideFile: a relative $ref names the file beside the referring
+// one even when that file's $id is another URI (a renamed side file).
+func TestRefBesideFile(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"in/bom.json":  `{"$id":"http://example.com/schema/bom.json","title":"Bom","type":"object","properties":{"l":{"$ref":"spdx.json"}}}`,
+		"in/spdx.json": `{"$id":"http://other.example/spdx-2.json","type":"string","enum":["MIT","ISC"]}`,
+	})
+	l := New()
+	if err := l.AddPaths(filepath.Join(dir, "in", "bom.json")); err != nil {
+		t.Fatal(err)
+	}
+	g, err := l.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Warnings()) != 0 {
+		t.Fatalf("warnings %v", g.Warnings())
+	}
+	if s := l.Inputs()[0].Root.PropertyNamed("l").Target; s == nil || len(s.Enum) != 2 {
+		t.Fatalf("l resolved to %+v", s)
+	}
+}
+
+// TestRefAnchors: a $ref to an anchor resolves, whether the anchor is a
+// 2019-09 $anchor or a draft-07 "$id": "#name" (which names a location and
+// leaves the document's own URI alone).
+func TestRefAnchors(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"a.json": `{"$id":"http://example.com/a.json","title":"A","type":"object","properties":{
+			"x":{"$ref":"#thing"},"y":{"$ref":"b.json#old"}},
+		  "$defs":{"T":{"$anchor":"thing","type":"string"}}}`,
+		"b.json": `{"$schema":"http://json-schema.org/draft-07/schema#","$id":"http://example.com/b.json","definitions":{"O":{"$id":"#old","type":"integer"}}}`,
+	})
+	l := New()
+	if err := l.AddPaths(dir); err != nil {
+		t.Fatal(err)
+	}
+	g, err := l.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Warnings()) != 0 {
+		t.Fatalf("warnings %v", g.Warnings())
+	}
+	a := l.Inputs()[0].Root
+	if x := a.PropertyNamed("x").Target; x == nil || !x.HasType("string") {
+		t.Fatalf("x resolved to %+v", x)
+	}
+	if y := a.PropertyNamed("y").Target; y == nil || !y.HasType("integer") {
+		t.Fatalf("y resolved to %+v", y)
 	}
 }

@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -22,8 +24,14 @@ type Doc struct {
 	Input bool
 
 	byPointer map[string]*Schema
-	anchors   map[string]*Schema
 	loader    *Loader
+	// raw is the parsed document, for a $ref that points into a part of it
+	// no schema keyword reaches (an object that groups schemas).
+	raw any
+	// parent and prefix are set on a schema with its own $id embedded in
+	// a document: its pointers are the parent's, under prefix.
+	parent *Doc
+	prefix string
 }
 
 // Owner returns the root or $defs entry of the document that contains s
@@ -52,9 +60,77 @@ func (d *Doc) Owner(s *Schema) *Schema {
 
 func (d *Doc) index(s *Schema) {
 	d.byPointer[s.Loc.Pointer] = s
-	if s.ID != "" && s.Loc.Pointer != "" {
-		d.loader.docs[stripFragment(s.ID)] = &Doc{URI: stripFragment(s.ID), File: d.File, Root: s, byPointer: map[string]*Schema{"": s}, loader: d.loader}
+	if i := strings.IndexByte(s.ID, '#'); i >= 0 && i < len(s.ID)-1 {
+		// A draft-07 "$id": "#name" names a location, not a resource.
+		d.loader.anchors[s.ID] = s
+		return
 	}
+	if s.ID != "" && s.Loc.Pointer != "" {
+		d.loader.docs[stripFragment(s.ID)] = &Doc{URI: stripFragment(s.ID), File: d.File, Root: s, loader: d.loader, parent: d, prefix: s.Loc.Pointer}
+	}
+}
+
+// lookup returns the schema at the JSON pointer ptr of the document. A
+// pointer into a value that is not reached through schema keywords (lerna's
+// "#/$defs/commandOptions/add/dev", where commandOptions groups schemas
+// without being one) is read as a schema on first use, as validators do.
+func (d *Doc) lookup(ptr string) (*Schema, bool, error) {
+	if d.parent != nil {
+		return d.parent.lookup(d.prefix + ptr)
+	}
+	if t, ok := d.byPointer[ptr]; ok {
+		return t, true, nil
+	}
+	v, ok := walkPointer(d.raw, ptr)
+	if !ok {
+		return nil, false, nil
+	}
+	dr := draftModern
+	if d.Root != nil {
+		dr = draftOf(d.Root)
+	}
+	base := d.URI
+	if d.Root != nil && d.Root.Base != "" {
+		base = d.Root.Base
+	}
+	t, err := d.parse(v, Loc{File: d.File, Pointer: ptr}, base, dr)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := d.loader.resolveTree(t); err != nil {
+		return nil, false, err
+	}
+	return t, true, nil
+}
+
+// walkPointer returns the value at the JSON pointer ptr of a parsed
+// document.
+func walkPointer(v any, ptr string) (any, bool) {
+	if ptr == "" {
+		return v, v != nil
+	}
+	if !strings.HasPrefix(ptr, "/") {
+		return nil, false
+	}
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch t := v.(type) {
+		case *object:
+			var ok bool
+			if v, ok = t.Get(tok); !ok {
+				return nil, false
+			}
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(t) {
+				return nil, false
+			}
+			v = t[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
 }
 
 // Source is an offline place to find schemas by $id: every $id that starts
@@ -81,14 +157,19 @@ const MaxFileSize = 64 << 20
 // resolved. Anything else is an error that names the $ref and the rule.
 type Loader struct {
 	docs    map[string]*Doc
+	anchors map[string]*Schema // by absolute URI with the anchor as fragment
 	order   []*Doc
 	sources []Source
 	roots   []string // the folders $refs may point into, symbolic links resolved
+	// warnings are the $refs that could not be resolved: each is modelled
+	// as any JSON value, and Graph returns them.
+	warnings []error
 }
 
-// New returns a Loader that also resolves $ids from the given sources.
+// New returns a Loader that also resolves $ids from the given sources, and
+// the standard meta-schemas from the embedded copies.
 func New(sources ...Source) *Loader {
-	return &Loader{docs: map[string]*Doc{}, sources: sources}
+	return &Loader{docs: map[string]*Doc{}, anchors: map[string]*Schema{}, sources: append(append([]Source(nil), sources...), metaSources()...)}
 }
 
 // Inputs returns the documents the user named, in the order they were added.
@@ -249,15 +330,15 @@ func (l *Loader) checkRefFile(path string) error {
 	real, err := filepath.EvalSymlinks(path) // Lstat and Readlink only
 	if err != nil {
 		if !l.inRoots(filepath.Clean(path)) {
-			return fmt.Errorf("%q is outside the input folders and the -ref folders: a $ref may only name a file inside them (add its folder with -ref)", path)
+			return refusal{fmt.Errorf("%q is outside the input folders and the -ref folders: a $ref may only name a file inside them (add its folder with -ref)", path)}
 		}
 		return fmt.Errorf("%q: %w", path, unwrapPathError(err))
 	}
 	if !l.inRoots(real) {
 		if real != filepath.Clean(path) {
-			return fmt.Errorf("%q is a symbolic link to %q, outside the input folders and the -ref folders: a $ref may only name a file inside them (add its folder with -ref)", path, real)
+			return refusal{fmt.Errorf("%q is a symbolic link to %q, outside the input folders and the -ref folders: a $ref may only name a file inside them (add its folder with -ref)", path, real)}
 		}
-		return fmt.Errorf("%q is outside the input folders and the -ref folders: a $ref may only name a file inside them (add its folder with -ref)", path)
+		return refusal{fmt.Errorf("%q is outside the input folders and the -ref folders: a $ref may only name a file inside them (add its folder with -ref)", path)}
 	}
 	st, err := os.Stat(real)
 	if err != nil {
@@ -282,10 +363,10 @@ func checkRegular(path string, st fs.FileInfo) error {
 		case m&fs.ModeDevice != 0:
 			what = "a device"
 		}
-		return fmt.Errorf("%q is %s: schemas are read only from regular files", path, what)
+		return refusal{fmt.Errorf("%q is %s: schemas are read only from regular files", path, what)}
 	}
 	if st.Size() > MaxFileSize {
-		return fmt.Errorf("%q is %d bytes, over the %d MiB limit for a schema file", path, st.Size(), MaxFileSize>>20)
+		return refusal{fmt.Errorf("%q is %d bytes, over the %d MiB limit for a schema file", path, st.Size(), MaxFileSize>>20)}
 	}
 	return nil
 }
@@ -314,7 +395,7 @@ func readFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("%q is over the %d MiB limit for a schema file", path, MaxFileSize>>20)
+		return nil, refusal{fmt.Errorf("%q is over the %d MiB limit for a schema file", path, MaxFileSize>>20)}
 	}
 	return data, nil
 }
@@ -326,8 +407,8 @@ func (l *Loader) AddBytes(file, uri string, data []byte, input bool) (*Doc, erro
 	if err != nil {
 		return nil, &Error{Loc: Loc{File: file}, Msg: err.Error()}
 	}
-	d := &Doc{URI: uri, File: file, Input: input, byPointer: map[string]*Schema{}, anchors: map[string]*Schema{}, loader: l}
-	root, err := d.parse(v, Loc{File: file}, uri, false)
+	d := &Doc{URI: uri, File: file, Input: input, byPointer: map[string]*Schema{}, loader: l, raw: v}
+	root, err := d.parse(v, Loc{File: file}, uri, draftModern)
 	if err != nil {
 		return nil, err
 	}
@@ -368,32 +449,105 @@ func resolveURI(base, ref string) (string, error) {
 	return b.ResolveReference(r).String(), nil
 }
 
-// Resolve follows s.Ref and returns the schema it names.
+// Resolve follows s.Ref and returns the schema it names. Its error is a
+// *RefError; Refused tells a $ref the loader will not follow (outside the
+// folders, not a regular file, too big) from one that names nothing.
 func (l *Loader) Resolve(s *Schema) (*Schema, error) {
 	abs, err := resolveURI(s.Base, s.Ref)
 	if err != nil {
-		return nil, s.Loc.Child("$ref").Errorf("%v", err)
+		return nil, &RefError{Err: s.Loc.Child("$ref").Errorf("%v", err)}
 	}
 	docURI, frag := abs, ""
 	if i := strings.IndexByte(abs, '#'); i >= 0 {
 		docURI, frag = abs[:i], abs[i+1:]
 	}
 	d, err := l.doc(docURI)
+	if err != nil && !errors.As(err, new(refusal)) {
+		if alt := l.besideFile(s, docURI); alt != nil {
+			d, err = alt, nil
+		}
+	}
 	if err != nil {
-		return nil, s.Loc.Child("$ref").Errorf("$ref %q: %v", s.Ref, err)
+		return nil, &RefError{Err: s.Loc.Child("$ref").Errorf("$ref %q: %v", s.Ref, err), Refused: errors.As(err, new(refusal))}
 	}
 	if frag != "" && !strings.HasPrefix(frag, "/") {
-		return nil, s.Loc.Child("$ref").Errorf("$ref %q uses an anchor; write a JSON pointer fragment (#/$defs/Name) instead", s.Ref)
+		if t, ok := l.anchors[d.URI+"#"+frag]; ok {
+			return t, nil
+		}
+		if t, ok := l.anchors[docURI+"#"+frag]; ok {
+			return t, nil
+		}
+		return nil, &RefError{Err: s.Loc.Child("$ref").Errorf("$ref %q: %s has no anchor %q", s.Ref, d.File, frag)}
 	}
 	ptr, err := url.PathUnescape(frag)
 	if err != nil {
-		return nil, s.Loc.Child("$ref").Errorf("$ref %q has an invalid fragment: %v", s.Ref, err)
+		return nil, &RefError{Err: s.Loc.Child("$ref").Errorf("$ref %q has an invalid fragment: %v", s.Ref, err)}
 	}
-	t, ok := d.byPointer[ptr]
+	t, ok, err := d.lookup(ptr)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
-		return nil, s.Loc.Child("$ref").Errorf("$ref %q: %s has no schema at #%s", s.Ref, d.File, ptr)
+		return nil, &RefError{Err: s.Loc.Child("$ref").Errorf("$ref %q: %s has no schema at #%s", s.Ref, d.File, ptr)}
 	}
 	return t, nil
+}
+
+// RefError is a $ref that cannot be resolved. Refused is set when the
+// loader will not read what it names (a rule of Loader's); otherwise
+// nothing by that name was found.
+type RefError struct {
+	Err     error
+	Refused bool
+}
+
+func (e *RefError) Error() string { return e.Err.Error() }
+func (e *RefError) Unwrap() error { return e.Err }
+
+// refusal marks an error of a rule of Loader's about what it reads.
+type refusal struct{ error }
+
+func (r refusal) Unwrap() error { return r.error }
+
+// besideFile finds the document a $ref names by its path next to the file
+// of the referring schema, when no document has the URI the $ref resolves
+// to: a side file whose $id differs from its name (CycloneDX's), or a
+// document referred to by an absolute URI whose last segment is a file
+// beside. It returns nil when there is none.
+func (l *Loader) besideFile(s *Schema, docURI string) *Doc {
+	if s.Doc == nil {
+		return nil
+	}
+	file, err := filepath.Abs(s.Doc.File)
+	if err != nil {
+		return nil
+	}
+	if st, err := os.Stat(file); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	var candidates []string
+	ref := stripFragment(s.Ref)
+	if r, err := url.Parse(ref); err == nil && r.Scheme == "" && r.Host == "" && r.Path != "" && !strings.HasPrefix(r.Path, "/") {
+		candidates = append(candidates, filepath.Join(filepath.Dir(file), filepath.FromSlash(r.Path)))
+	}
+	if u, err := url.Parse(docURI); err == nil && (u.Scheme == "http" || u.Scheme == "https") && path.Base(u.Path) != "/" && path.Base(u.Path) != "." {
+		candidates = append(candidates, filepath.Join(filepath.Dir(file), path.Base(u.Path)))
+	}
+	for _, c := range candidates {
+		if c == file {
+			continue
+		}
+		if st, err := os.Stat(c); err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		if err := l.checkRefFile(c); err != nil {
+			continue
+		}
+		if d, err := l.AddFile(c, false); err == nil {
+			return d
+		}
+	}
+	return nil
 }
 
 func (l *Loader) doc(uri string) (*Doc, error) {

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/token"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,8 +74,12 @@ type Schema struct {
 	Ref string
 	// Target is the schema Ref names; Loader.Graph sets it on every schema
 	// with a $ref.
-	Target               *Schema
+	Target *Schema
+	// Draft7 is set for drafts 04 to 07, where a $ref replaces its
+	// siblings; Draft4 for draft-04, where the id keyword is "id" and
+	// exclusiveMinimum and exclusiveMaximum are booleans.
 	Draft7               bool
+	Draft4               bool
 	Type                 []string
 	Title                string
 	Description          string
@@ -166,8 +171,28 @@ var unmodelled = map[string]bool{
 	"contentSchema": true,
 }
 
-func (d *Doc) parse(v any, loc Loc, base string, draft7 bool) (*Schema, error) {
-	s := &Schema{Loc: loc, Doc: d, Base: base, Draft7: draft7}
+// draft is the JSON Schema draft a schema is read as, inherited by its
+// sub-schemas unless one names its own $schema.
+type draft uint8
+
+const (
+	draftModern draft = iota // 2019-09 and 2020-12 (and no $schema)
+	draft07                  // drafts 06 and 07
+	draft04
+)
+
+func draftOf(s *Schema) draft {
+	switch {
+	case s.Draft4:
+		return draft04
+	case s.Draft7:
+		return draft07
+	}
+	return draftModern
+}
+
+func (d *Doc) parse(v any, loc Loc, base string, dr draft) (*Schema, error) {
+	s := &Schema{Loc: loc, Doc: d, Base: base, Draft7: dr >= draft07, Draft4: dr == draft04}
 	switch t := v.(type) {
 	case bool:
 		s.Bool = &t
@@ -208,21 +233,38 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 		return x, nil
 	}
 	if v, ok := o.Get("$schema"); ok {
-		if x, _ := v.(string); strings.Contains(x, "draft-07") || strings.Contains(x, "draft-06") || strings.Contains(x, "draft-04") {
-			s.Draft7 = true
+		x, _ := v.(string)
+		s.Draft7 = strings.Contains(x, "draft-07") || strings.Contains(x, "draft-06") || strings.Contains(x, "draft-04") || strings.Contains(x, "draft-03")
+		s.Draft4 = strings.Contains(x, "draft-04") || strings.Contains(x, "draft-03")
+	}
+	idKey := "$id"
+	if _, ok := o.Get("$id"); !ok && s.Draft4 {
+		// Draft-04 names the keyword "id"; a non-string "id" is left
+		// alone (a schema may well describe a member of that name).
+		if v, ok := o.Get("id"); ok {
+			if _, isStr := v.(string); isStr {
+				idKey = "id"
+			}
 		}
 	}
-	if _, ok := o.Get("$id"); ok {
-		id, err := str("$id")
+	if _, ok := o.Get(idKey); ok {
+		id, err := str(idKey)
 		if err != nil {
 			return err
 		}
 		abs, err := resolveURI(s.Base, id)
 		if err != nil {
-			return loc.Child("$id").Errorf("%v", err)
+			return loc.Child(idKey).Errorf("%v", err)
 		}
 		s.ID = abs
 		s.Base = stripFragment(abs)
+	}
+	if v, ok := o.Get("$anchor"); ok {
+		name, isStr := v.(string)
+		if !isStr || name == "" {
+			return loc.Child("$anchor").Errorf("$anchor must be a non-empty string")
+		}
+		d.loader.anchors[stripFragment(s.Base)+"#"+name] = s
 	}
 	d.index(s)
 	sub := func(k string, tokens ...string) (*Schema, error) {
@@ -230,7 +272,7 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 		for _, t := range tokens[1:] {
 			v, _ = v.(*object).Get(t)
 		}
-		return d.parse(v, loc.Child(tokens...), s.Base, s.Draft7)
+		return d.parse(v, loc.Child(tokens...), s.Base, draftOf(s))
 	}
 	subList := func(k string) ([]*Schema, error) {
 		val, _ := o.Get(k)
@@ -240,7 +282,7 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 		}
 		out := make([]*Schema, len(arr))
 		for i, e := range arr {
-			c, err := d.parse(e, loc.Child(k, strconv.Itoa(i)), s.Base, s.Draft7)
+			c, err := d.parse(e, loc.Child(k, strconv.Itoa(i)), s.Base, draftOf(s))
 			if err != nil {
 				return nil, err
 			}
@@ -257,7 +299,7 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 		out := make([]Property, 0, m.Len())
 		for _, name := range m.Keys() {
 			mv, _ := m.Get(name)
-			c, err := d.parse(mv, loc.Child(k, name), s.Base, s.Draft7)
+			c, err := d.parse(mv, loc.Child(k, name), s.Base, draftOf(s))
 			if err != nil {
 				return nil, err
 			}
@@ -284,6 +326,9 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 	}
 	var err error
 	itemsArray, additional := false, (*Schema)(nil)
+	// Draft-04's boolean exclusive bounds make minimum or maximum
+	// exclusive; they are read after the loop, once both are known.
+	exclMin, exclMax := false, false
 	for _, k := range o.Keys() {
 		v, _ := o.Get(k)
 		switch k {
@@ -408,13 +453,15 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 		case "maximum":
 			s.Maximum, err = num(k)
 		case "exclusiveMinimum":
-			if _, isBool := v.(bool); isBool {
-				return loc.Child(k).Errorf("boolean exclusiveMinimum is draft-04: write the bound as a number")
+			if b, isBool := v.(bool); isBool {
+				exclMin = b
+				break
 			}
 			s.ExclusiveMinimum, err = num(k)
 		case "exclusiveMaximum":
-			if _, isBool := v.(bool); isBool {
-				return loc.Child(k).Errorf("boolean exclusiveMaximum is draft-04: write the bound as a number")
+			if b, isBool := v.(bool); isBool {
+				exclMax = b
+				break
 			}
 			s.ExclusiveMaximum, err = num(k)
 		case "multipleOf":
@@ -434,6 +481,37 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 		case "uniqueItems":
 			b, _ := v.(bool)
 			s.UniqueItems = b
+		case "dependencies":
+			// Before 2019-09: an array is what dependentRequired says now;
+			// a schema (dependentSchemas now) is not modelled.
+			do, ok := v.(*object)
+			if !ok {
+				return loc.Child(k).Errorf("dependencies must be an object of arrays of strings or schemas")
+			}
+			schemas := false
+			for _, m := range do.Keys() {
+				mv, _ := do.Get(m)
+				arr, ok := mv.([]any)
+				if !ok {
+					schemas = true
+					continue
+				}
+				dep := Dependency{Member: m}
+				for _, e := range arr {
+					x, ok := e.(string)
+					if !ok {
+						return loc.Child(k, m).Errorf("dependencies must be an object of arrays of strings or schemas")
+					}
+					dep.Requires = append(dep.Requires, x)
+				}
+				s.DependentRequired = append(s.DependentRequired, dep)
+			}
+			if schemas {
+				s.Unknown = append(s.Unknown, k)
+			}
+			if len(s.DependentRequired) > 0 && !slices.Contains(s.Unknown, "dependentRequired") {
+				s.Unknown = append(s.Unknown, "dependentRequired")
+			}
 		case "dependentRequired":
 			s.Unknown = append(s.Unknown, k)
 			do, ok := v.(*object)
@@ -464,6 +542,12 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 		if err != nil {
 			return err
 		}
+	}
+	if exclMin && s.Minimum != nil {
+		s.ExclusiveMinimum, s.Minimum = s.Minimum, nil
+	}
+	if exclMax && s.Maximum != nil {
+		s.ExclusiveMaximum, s.Maximum = s.Maximum, nil
 	}
 	if itemsArray && additional != nil {
 		s.Items = additional

@@ -17,6 +17,7 @@ import (
 	"github.com/agentproto/agentproto/gen/internal/difftest/bomref"
 	"github.com/agentproto/agentproto/gen/internal/difftest/catalog"
 	"github.com/agentproto/agentproto/gen/internal/difftest/config"
+	"github.com/agentproto/agentproto/gen/internal/difftest/draft04"
 	"github.com/agentproto/agentproto/gen/internal/difftest/lint"
 	"github.com/agentproto/agentproto/gen/internal/difftest/metrics"
 	"github.com/agentproto/agentproto/gen/internal/difftest/mixed"
@@ -30,6 +31,7 @@ import (
 var lookups = map[string]func(string) (wire.Codec, bool){
 	"account": account.Lookup, "catalog": catalog.Lookup, "config": config.Lookup, "metrics": metrics.Lookup,
 	"shapes": shapes.Lookup, "webhook": webhook.Lookup, "lint": lint.Lookup, "bomref": bomref.Lookup, "mixed": mixed.Lookup, "tuple": tuple.Lookup, "tuple7": tuple7.Lookup,
+	"draft04": draft04.Lookup,
 }
 
 // subject is one schema of the corpus with examples: a root or a $defs
@@ -50,13 +52,26 @@ func decode(t *testing.T, data []byte) any {
 	return v
 }
 
+// docID returns the $id of a corpus document (its "id", in draft-04).
+func docID(doc map[string]any) string {
+	if id, ok := doc["$id"].(string); ok {
+		return id
+	}
+	id, _ := doc["id"].(string)
+	return id
+}
+
 func subjects(t *testing.T, doc map[string]any) []subject {
-	id := doc["$id"].(string)
+	id := docID(doc)
 	var out []subject
 	if ex, ok := doc["examples"].([]any); ok {
 		out = append(out, subject{id: id + "#", examples: ex})
 	}
-	defs, _ := doc["$defs"].(map[string]any)
+	defsKey := "$defs"
+	if _, ok := doc["definitions"]; ok {
+		defsKey = "definitions"
+	}
+	defs, _ := doc[defsKey].(map[string]any)
 	names := make([]string, 0, len(defs))
 	for n := range defs {
 		names = append(names, n)
@@ -64,7 +79,7 @@ func subjects(t *testing.T, doc map[string]any) []subject {
 	sort.Strings(names)
 	for _, n := range names {
 		if ex, ok := defs[n].(map[string]any)["examples"].([]any); ok {
-			out = append(out, subject{id: id + "#/$defs/" + n, examples: ex})
+			out = append(out, subject{id: id + "#/" + defsKey + "/" + n, examples: ex})
 		}
 	}
 	return out
@@ -154,7 +169,7 @@ func TestGeneratedAgreesWithV6(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := c.AddResource(doc["$id"].(string), res); err != nil {
+		if err := c.AddResource(docID(doc), res); err != nil {
 			t.Fatal(err)
 		}
 		lookup := lookups[strings.TrimSuffix(filepath.Base(f), ".json")]

@@ -17,3 +17,4 @@ package difftest
 //go:generate go run ../../../cmd/protogen -pkg mixed -o mixed ../../testdata/differential/mixed.json
 //go:generate go run ../../../cmd/protogen -pkg tuple -o tuple ../../testdata/differential/tuple.json
 //go:generate go run ../../../cmd/protogen -pkg tuple7 -o tuple7 ../../testdata/differential/tuple7.json
+//go:generate go run ../../../cmd/protogen -pkg draft04 -o draft04 ../../testdata/differential/draft04.json

@@ -42,7 +42,7 @@ func TestExamplesRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := c.AddResource(doc["$id"].(string), res); err != nil {
+		if err := c.AddResource(docID(doc), res); err != nil {
 			t.Fatal(err)
 		}
 		lookup := lookups[strings.TrimSuffix(filepath.Base(f), ".json")]
