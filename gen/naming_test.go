@@ -19,6 +19,9 @@ import (
 // ErrorCodeMinus32700, are the schema's own.) The packages generated from
 // the official ACP schemas and the test corpora are held to it too.
 func TestNoNumberedNames(t *testing.T) {
+	// Names a schema's own $defs key ends in a digit: the draft-04
+	// meta-schema's positiveIntegerDefault0.
+	keyNamed := map[string]bool{"PositiveIntegerDefault0": true}
 	files, err := filepath.Glob("../pkg/*/*_gen.go")
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +57,7 @@ func TestNoNumberedNames(t *testing.T) {
 				}
 			}
 			for _, n := range names {
-				if r := []rune(n); ast.IsExported(n) && unicode.IsDigit(r[len(r)-1]) {
+				if r := []rune(n); ast.IsExported(n) && unicode.IsDigit(r[len(r)-1]) && !keyNamed[n] {
 					t.Errorf("%s: %s ends in a number", f, n)
 				}
 			}

@@ -57,6 +57,9 @@ type builder struct {
 	// object plus members of their own, with that object's schema: the
 	// candidates for an embedded struct, decided once every type is made.
 	embeds []embedding
+	// renamed are the named schemas that lost a name they asked for to
+	// another (see claim), with the name they got.
+	renamed map[*load.Schema]string
 }
 
 // Build makes the Go model of the graph's input documents and everything
@@ -94,9 +97,19 @@ func Build(g *load.Graph, opts Options) (*Package, error) {
 // claim reserves, before any type is made, the names of the input
 // documents' roots and $defs entries for them, so that an inline type or
 // a union variant with the same title never takes a name from the schema
-// that obviously owns it. Two named schemas asking for the same name is a
-// located error that names both and says how to resolve it.
+// that obviously owns it. When two named schemas ask for one name, the one
+// that asks most plainly keeps it (an x-go-name, then a name that is its
+// $defs key as written, then one made from its key or its file's name,
+// then a title), in document order among equals;
+// the other gets a name from its path (see pathName), and a warning says
+// so and how to choose.
 func (b *builder) claim(g *load.Graph) error {
+	type asking struct {
+		s    *load.Schema
+		name string
+		rank int
+	}
+	var all []asking
 	for _, d := range g.Inputs() {
 		var named []*load.Schema
 		if !b.opts.DefsOnly && describesValue(d.Root) {
@@ -108,14 +121,70 @@ func (b *builder) claim(g *load.Graph) error {
 			}
 		}
 		for _, s := range named {
-			name := b.nameOf(s)
-			if prev, ok := b.names.claims[name].(*load.Schema); ok && prev != s {
-				return s.Loc.Errorf("the Go name %s is asked for by this schema and by %s: give one of them another title, or an x-go-name", name, prev.Loc)
+			a := asking{s: s, name: b.nameOf(s), rank: 3}
+			key := s.Loc.Pointer[strings.LastIndex(s.Loc.Pointer, "/")+1:]
+			switch {
+			case s.GoName != "":
+				a.rank = 0
+			case a.name == key || s.Title == "" && s.Loc.Pointer == "":
+				a.rank = 1
+			case s.Title == "" || a.name == b.pathNames(s)[0]:
+				a.rank = 2
 			}
-			b.names.claims[name] = s
+			all = append(all, a)
 		}
 	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].rank < all[j].rank })
+	for _, a := range all {
+		prev, ok := b.names.claims[a.name].(*load.Schema)
+		if !ok || prev == a.s {
+			b.names.claims[a.name] = a.s
+			continue
+		}
+		alt := ""
+		for _, c := range b.pathNames(a.s) {
+			if _, taken := b.names.claims[c]; !taken && c != a.name {
+				alt = c
+				break
+			}
+		}
+		for i := 2; alt == ""; i++ {
+			if c := fmt.Sprintf("%s%d", a.name, i); b.names.claims[c] == nil {
+				alt = c
+			}
+		}
+		if b.renamed == nil {
+			b.renamed = map[*load.Schema]string{}
+		}
+		b.renamed[a.s] = alt
+		b.names.claims[alt] = a.s
+		b.pkg.Warnings = append(b.pkg.Warnings, a.s.Loc.Errorf("the Go name %s is asked for by this schema and by %s: this one is named %s (give one of them another title, or an x-go-name, to choose)", a.name, prev.Loc, alt))
+	}
 	return nil
+}
+
+// pathNames are the names a root or $defs entry may take from where it
+// is, plainest first: its $defs key (or its file's name, for a root), then
+// every token of its pointer joined (DefsSchema for #/$defs/schema), then
+// that prefixed with its file's name.
+func (b *builder) pathNames(s *load.Schema) []string {
+	base := s.Doc.File
+	if i := strings.LastIndexAny(base, "/\\:"); i >= 0 {
+		base = base[i+1:]
+	}
+	base = GoName(strings.TrimSuffix(strings.TrimSuffix(base, ".json"), ".schema"))
+	p := s.Loc.Pointer
+	if p == "" {
+		return []string{base}
+	}
+	var joined strings.Builder
+	for _, tok := range strings.Split(p[1:], "/") {
+		if tok == "$defs" {
+			tok = "defs"
+		}
+		joined.WriteString(GoName(tok))
+	}
+	return []string{GoName(p[strings.LastIndex(p, "/")+1:]), joined.String(), base + joined.String()}
 }
 
 // first is the first of names, or else fallback.
@@ -144,6 +213,9 @@ func describesValue(s *load.Schema) bool {
 
 // nameOf is the Go name a document root or $defs entry asks for.
 func (b *builder) nameOf(s *load.Schema) string {
+	if r, ok := b.renamed[s]; ok {
+		return r
+	}
 	if s.GoName != "" {
 		return s.GoName
 	}
