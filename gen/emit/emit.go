@@ -1696,8 +1696,27 @@ func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) [
 		// Alternatives of one JSON type: each is tried on a quiet
 		// Checker, and one must hold (exactly one, for a oneOf).
 		var tries []jen.Code
+		open := 0 // alternatives with nothing to check: every value holds
 		for _, a := range c.Alts {
-			tries = append(tries, jen.Func().Params(jen.Id("c").Op("*").Add(wire("Checker"))).Block(g.checkBuiltin(b, a, expr.Clone())...))
+			code := g.checkBuiltin(b, a, expr.Clone())
+			if len(code) == 0 {
+				open++
+			}
+			tries = append(tries, jen.Func().Params(jen.Id("c").Op("*").Add(wire("Checker"))).Block(code...))
+		}
+		switch {
+		case open > 0 && !c.OneOfAlts, open == 1 && len(c.Alts) == 1:
+			// An anyOf with an alternative every value of the type
+			// holds: nothing to check.
+			c.Alts = nil
+			return g.checkBuiltin(b, c, expr)
+		case open == len(c.Alts):
+			// A oneOf of two or more such alternatives: no value holds
+			// exactly one.
+			c.Alts = nil
+			return append([]jen.Code{jen.Id("_").Op("=").Add(expr.Clone()),
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("matches %d of the alternatives of its oneOf, want exactly one", open)))},
+				g.checkBuiltin(b, c, expr)...)
 		}
 		bad, msg := jen.Id("n").Op("==").Lit(0), "matches none of the alternatives of its anyOf"
 		if c.OneOfAlts {
