@@ -631,6 +631,7 @@ func (b *builder) fillEnum(t *Type, s *load.Schema) error {
 		name string
 	}
 	var vals []val
+	var openAlt *load.Schema // the one alternative that is not a value list
 	if len(s.Enum) > 0 {
 		for _, v := range s.Enum {
 			vals = append(vals, val{v: v})
@@ -658,6 +659,7 @@ func (b *builder) fillEnum(t *Type, s *load.Schema) error {
 					break
 				}
 				e.Open = true
+				openAlt = a
 				e.OpenDoc = a.Description
 				e.OpenCheck = constraints(a)
 				t.Unchecked = append(t.Unchecked, unchecked(a)...)
@@ -688,14 +690,16 @@ func (b *builder) fillEnum(t *Type, s *load.Schema) error {
 			kind = k
 		}
 		if k != kind || k == "other" {
-			if !e.Open {
-				var values []any
-				for _, v := range vals {
-					values = append(values, v.v)
-				}
-				if alts := mixedEnum(s, values); alts != nil {
-					return b.fillUnion(t, &load.Schema{Loc: s.Loc, Doc: s.Doc, Base: s.Base, Title: s.Title, Description: s.Description, OneOf: alts})
-				}
+			var values []any
+			for _, v := range vals {
+				values = append(values, v.v)
+			}
+			alts := mixedEnum(s, values)
+			if e.Open {
+				alts = withOpen(alts, openAlt)
+			}
+			if alts != nil {
+				return b.fillUnion(t, &load.Schema{Loc: s.Loc, Doc: s.Doc, Base: s.Base, Title: s.Title, Description: s.Description, OneOf: alts})
 			}
 			return s.Loc.Errorf("enum values must be strings, integers, booleans or null (values of several of these types become a union); write objects, arrays and numbers with a fraction as a oneOf of separate schemas")
 		}
@@ -2577,6 +2581,36 @@ func mixedEnum(s *load.Schema, values []any) []*load.Schema {
 		alts = append(alts, a)
 	}
 	return alts
+}
+
+// withOpen joins to the alternatives of a mixed enum (one per JSON type)
+// the one alternative of its anyOf that lists no values, such as
+// webpack's devtool, anyOf [{"enum": [false, "eval"]}, {"type": "string",
+// "pattern": ...}]: the values of its type and it become an enum open to
+// what it allows; of another type, it is an alternative of its own. It
+// returns nil when alts is nil or open has not exactly one type.
+func withOpen(alts []*load.Schema, open *load.Schema) []*load.Schema {
+	if alts == nil || open == nil || len(open.Type) != 1 {
+		return nil
+	}
+	kind := open.Type[0]
+	out := make([]*load.Schema, 0, len(alts)+1)
+	joined := false
+	for _, a := range alts {
+		if a.Type[0] == kind {
+			vals := &load.Schema{Loc: a.Loc, Doc: a.Doc, Base: a.Base, Enum: a.Enum}
+			if a.HasConst {
+				vals.Enum = []any{a.Const}
+			}
+			a = &load.Schema{Loc: a.Loc, Doc: a.Doc, Base: a.Base, Type: a.Type, AnyOf: []*load.Schema{vals, open}}
+			joined = true
+		}
+		out = append(out, a)
+	}
+	if !joined {
+		out = append(out, open)
+	}
+	return out
 }
 
 // ordinals name the positions of a tuple that have no title.

@@ -3,7 +3,11 @@
 
 package mixed
 
-import "github.com/agentproto/agentproto/pkg/wire"
+import (
+	"github.com/agentproto/agentproto/pkg/wire"
+	"regexp"
+	"sync"
+)
 
 // BuildConfig holds the enums that mix JSON types, as bundler and CI schemas
 // write them: a cache that is on, off or automatic; a source-map setting that
@@ -132,6 +136,26 @@ type LevelStringValue string
 
 // LevelString has no description in its schema.
 type LevelString LevelStringValue
+
+// DevTool is webpack's devtool: false or "eval", or a source-map kind a
+// pattern allows (an anyOf of a mixed enum and an open string).
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// DevToolBoolean, DevToolString.
+type DevTool interface {
+	isDevTool()
+}
+
+// DevToolBoolean has no description in its schema.
+type DevToolBoolean bool
+
+// DevToolStringValue has no description in its schema.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type DevToolStringValue string
+
+// DevToolString has no description in its schema.
+type DevToolString DevToolStringValue
 
 // DecodeWire decodes the value from d.
 func (x *BuildConfig) DecodeWire(d *wire.Decoder) error {
@@ -1603,6 +1627,211 @@ func (x LevelString) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// DecodeDevTool decodes a DevTool from d.
+func DecodeDevTool(d *wire.Decoder) (DevTool, error) {
+	switch d.Kind() {
+	case wire.KindBool:
+		v := new(DevToolBoolean)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindString:
+		v := new(DevToolString)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("boolean or string")
+}
+
+// EncodeDevTool encodes v to e; a nil v is null.
+func EncodeDevTool(e *wire.Encoder, v DevTool) {
+	switch v := v.(type) {
+	case DevToolBoolean:
+		v.EncodeWire(e)
+	case DevToolString:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckDevTool records in c every constraint v breaks, under the JSON pointer p.
+func CheckDevTool(c *wire.Checker, p string, v DevTool) {
+	switch v := v.(type) {
+	case DevToolBoolean:
+		v.CheckWire(c, p)
+	case DevToolString:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalDevTool decodes a DevTool from data, strictly.
+func UnmarshalDevTool(data []byte) (DevTool, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeDevTool(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalDevTool encodes v.
+func MarshalDevTool(v DevTool) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeDevTool(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateDevTool checks v against its schema's constraints and returns every violation.
+func ValidateDevTool(v DevTool) error {
+	var c wire.Checker
+	CheckDevTool(&c, "", v)
+	return c.Err()
+}
+
+func (DevToolBoolean) isDevTool() {}
+
+// DecodeWire decodes the value from d.
+func (x *DevToolBoolean) DecodeWire(d *wire.Decoder) error {
+	var v bool
+	{
+		v1, err := d.Bool()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = DevToolBoolean(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *DevToolBoolean) EncodeWire(e *wire.Encoder) {
+	v := bool(*x)
+	e.Bool(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DevToolBoolean) CheckWire(c *wire.Checker, p string) {
+	v := bool(*x)
+	if bool(v) != false {
+		c.Fail(p, "%v is not false", bool(v))
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DevToolBoolean) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DevToolBoolean) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DevToolBoolean) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+const (
+	DevToolStringValueEval DevToolStringValue = "eval"
+)
+
+// Valid reports whether v is one of the listed values.
+func (v DevToolStringValue) Valid() bool {
+	switch v {
+	case DevToolStringValueEval:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *DevToolStringValue) DecodeWire(d *wire.Decoder) error {
+	v, err := d.String()
+	*x = DevToolStringValue(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *DevToolStringValue) EncodeWire(e *wire.Encoder) {
+	e.String(string(*x))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DevToolStringValue) CheckWire(c *wire.Checker, p string) {
+	if !x.Valid() {
+		if !pattern0().MatchString(string(string(*x))) {
+			c.Fail(p, "%q does not match the pattern ^(inline-|hidden-|eval-)?(nosources-)?(cheap-(module-)?)?source-map$", string(string(*x)))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DevToolStringValue) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DevToolStringValue) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DevToolStringValue) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (DevToolString) isDevTool() {}
+
+// DecodeWire decodes the value from d.
+func (x *DevToolString) DecodeWire(d *wire.Decoder) error {
+	var v DevToolStringValue
+	if err := v.DecodeWire(d); err != nil {
+		return err
+	}
+	*x = DevToolString(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *DevToolString) EncodeWire(e *wire.Encoder) {
+	v := DevToolStringValue(*x)
+	v.EncodeWire(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DevToolString) CheckWire(c *wire.Checker, p string) {
+	v := DevToolStringValue(*x)
+	v.CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DevToolString) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DevToolString) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DevToolString) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -1656,6 +1885,28 @@ func Lookup(id string) (wire.Codec, bool) {
 				return c.Err()
 			},
 		}, true
+	case "https://example.test/diff/mixed.json#/$defs/DevTool":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(DevTool)
+				CheckDevTool(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeDevTool(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(DevTool)
+				EncodeDevTool(e, u)
+			},
+			Name: "DevTool",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(DevTool)
+				CheckDevTool(&c, "", u)
+				return c.Err()
+			},
+		}, true
 	case "https://example.test/diff/mixed.json#/$defs/Level":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -1681,3 +1932,10 @@ func Lookup(id string) (wire.Codec, bool) {
 	}
 	return wire.Codec{}, false
 }
+
+// The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.
+var (
+	pattern0 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^(inline-|hidden-|eval-)?(nosources-)?(cheap-(module-)?)?source-map$")
+	})
+)
