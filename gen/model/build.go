@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -694,7 +695,7 @@ func (b *builder) fillEnum(t *Type, s *load.Schema) error {
 			for _, v := range vals {
 				values = append(values, v.v)
 			}
-			alts := mixedEnum(s, values)
+			alts := mixedEnum(s, values, e.Open)
 			if e.Open {
 				alts = withOpen(alts, openAlt)
 			}
@@ -1696,7 +1697,19 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 	if len(alts) == 0 {
 		alts = s.AnyOf
 	}
-	alts = flattenAlts(alts)
+	alts = flattenAlts(alts, len(s.OneOf) == 0)
+	if len(s.OneOf) == 0 {
+		if i := slices.IndexFunc(alts, acceptsAnything); i >= 0 && i < len(alts)-1 {
+			// An anyOf with an alternative that takes any value (a schema
+			// with only keywords no validator knows, as electron-builder's
+			// {"typeof": "function"}) takes any value: raw JSON. (Last, it
+			// is the fallback of fillUntagged instead, as ACP's ErrorData
+			// writes it.)
+			t.Kind, t.Under = Scalar, &Ref{Kind: Raw}
+			return nil
+		}
+		alts = sameScalarKind(splitValueLists(mergeValueLists(alts)))
+	}
 	u := &UnionType{}
 	t.Kind, t.Union = Union, u
 	var infos []*variantInfo
@@ -2541,7 +2554,11 @@ func valueKind(v any) string {
 // returns nil when a value is an object or an array, or when the values
 // are all of one type, or some are numbers that are not integers (which
 // no enum type holds).
-func mixedEnum(s *load.Schema, values []any) []*load.Schema {
+//
+// With open set (the enum has an alternative that lists no values, which
+// withOpen joins), values of one type are split too: [false] beside a
+// string schema is a boolean variant.
+func mixedEnum(s *load.Schema, values []any, open bool) []*load.Schema {
 	byKind := map[string][]any{}
 	for _, v := range values {
 		k := valueKind(v)
@@ -2560,7 +2577,7 @@ func mixedEnum(s *load.Schema, values []any) []*load.Schema {
 		// its own (yet).
 		return nil
 	}
-	if len(byKind) < 2 {
+	if len(byKind) < 2 && !open {
 		return nil
 	}
 	var alts []*load.Schema
@@ -2749,6 +2766,129 @@ func isMultiType(s *load.Schema) bool {
 	return structural(&c) || !constraints(s).Empty()
 }
 
+// isMultiTypeAlt reports whether an alternative of a union is only a list
+// of JSON types with their constraints, which splitTypes can make one
+// alternative per type: no value list, no union or merge of its own, and
+// not both integer and number (which overlap).
+func isMultiTypeAlt(s *load.Schema) bool {
+	return len(s.Type) > 1 && len(s.OneOf)+len(s.AnyOf)+len(s.AllOf) == 0 && len(s.Enum) == 0 && !s.HasConst &&
+		s.Ref == "" && s.Not == nil && s.If == nil && !(s.HasType("integer") && s.HasType("number"))
+}
+
+// mergeValueLists joins the alternatives of an anyOf that only list values
+// (an enum or a const, with at most a type and annotations) of one JSON
+// type into one enum: {"enum": [true]} and {"enum": [false]} are one
+// boolean, decided as one variant.
+func mergeValueLists(alts []*load.Schema) []*load.Schema {
+	first := map[string]int{} // kind -> index in out of its merged list
+	copied := map[int]bool{}  // the entries of out that are copies
+	var out []*load.Schema
+	for _, a := range alts {
+		k := kindOf(a)
+		if !onlyValues(a) || k == "" {
+			out = append(out, a)
+			continue
+		}
+		i, ok := first[k]
+		if !ok {
+			first[k] = len(out)
+			out = append(out, a)
+			continue
+		}
+		if !copied[i] {
+			// Copy before the first change: the schema is the loader's.
+			m := out[i]
+			out[i] = &load.Schema{Loc: m.Loc, Doc: m.Doc, Base: m.Base, Type: m.Type, Enum: values(m)}
+			copied[i] = true
+		}
+		out[i].Enum = append(out[i].Enum, values(a)...)
+	}
+	return out
+}
+
+// splitValueLists replaces an alternative of an anyOf that only lists
+// values of several JSON types ({"enum": [false, "eval"]}) with one value
+// list per type, so that each is decided by the value's type.
+func splitValueLists(alts []*load.Schema) []*load.Schema {
+	var out []*load.Schema
+	for _, a := range alts {
+		if !onlyValues(a) || kindOf(a) != "" || len(a.Type) > 0 {
+			out = append(out, a)
+			continue
+		}
+		split := mixedEnum(a, values(a), false)
+		if split == nil {
+			out = append(out, a)
+			continue
+		}
+		out = append(out, split...)
+	}
+	return out
+}
+
+// onlyValues reports whether a schema lists values (enum or const) and
+// says nothing else but its type and annotations.
+func onlyValues(s *load.Schema) bool {
+	if !s.HasConst && len(s.Enum) == 0 || len(s.Type) > 1 || s.Ref != "" || s.Bool != nil || structural(s) {
+		return false
+	}
+	c := *s
+	c.Enum, c.Const, c.HasConst, c.Type = nil, nil, false, nil
+	return acceptsAnything(&c)
+}
+
+// values are the values an enum or const schema lists.
+func values(s *load.Schema) []any {
+	if s.HasConst {
+		return []any{s.Const}
+	}
+	return append([]any(nil), s.Enum...)
+}
+
+// sameScalarKind joins the alternatives of an anyOf that are of one scalar
+// JSON type (string, integer, number, boolean) into one alternative of
+// that type, an anyOf of them: webpack's devtool, false, "eval" or a
+// string matching a pattern, is a boolean or a string enum open to the
+// pattern, decided by the value's type. Alternatives with structure (a
+// $ref to an object, say) are left as they are.
+func sameScalarKind(alts []*load.Schema) []*load.Schema {
+	groups := map[string][]int{}
+	for i, a := range alts {
+		switch k := kindOf(a); k {
+		case "string", "integer", "number", "boolean":
+			if a.Bool == nil && !structural(a) && len(a.AllOf) == 0 && a.Not == nil && a.If == nil {
+				groups[k] = append(groups[k], i)
+			}
+		}
+	}
+	for _, g := range groups {
+		if len(g) == len(alts) {
+			// All of one type already: the union is that type's.
+			return alts
+		}
+	}
+	var out []*load.Schema
+	done := map[int]bool{}
+	for i, a := range alts {
+		if done[i] {
+			continue
+		}
+		k := kindOf(a)
+		g := groups[k]
+		if len(g) < 2 || g[0] != i {
+			out = append(out, a)
+			continue
+		}
+		j := &load.Schema{Loc: a.Loc, Doc: a.Doc, Base: a.Base, Type: []string{k}}
+		for _, x := range g {
+			j.AnyOf = append(j.AnyOf, alts[x])
+			done[x] = true
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
 // splitTypes is a schema of several types as a oneOf of one alternative
 // per type, each the schema with that type alone (a keyword that does not
 // apply to a type is ignored for it, as validators do).
@@ -2781,12 +2921,24 @@ func splitTypes(s *load.Schema) *load.Schema {
 // alternatives, so that the outer union is decided by type. With distinct
 // types the inner alternatives exclude each other, so a value is valid
 // against the inner union exactly when it is valid against one of them.
-func flattenAlts(alts []*load.Schema) []*load.Schema {
+//
+// In an anyOf (anyOf set), an alternative that is itself only an anyOf is
+// replaced by its alternatives whatever their types: an anyOf of anyOfs
+// accepts what any of the inner alternatives accepts (webpack's cache:
+// true, or a $ref to false | memory options | file options).
+func flattenAlts(alts []*load.Schema, anyOf bool) []*load.Schema {
 	var out []*load.Schema
 	changed := false
 	for _, a := range alts {
 		if kindOf(a) != "" {
 			out = append(out, a)
+			continue
+		}
+		if isMultiTypeAlt(a) {
+			// electron-builder's {"type": ["null", "boolean"]} beside an
+			// array: one alternative per type.
+			out = append(out, splitTypes(a).OneOf...)
+			changed = true
 			continue
 		}
 		u := a
@@ -2800,6 +2952,11 @@ func flattenAlts(alts []*load.Schema) []*load.Schema {
 		if len(inner) < 2 || len(u.OneOf) > 0 && len(u.AnyOf) > 0 || len(u.Type) > 0 || len(u.Properties) > 0 || len(u.Required) > 0 ||
 			len(u.AllOf) > 0 || u.Not != nil || u.If != nil || u.HasConst || len(u.Enum) > 0 || len(u.Unknown) > 0 || u.Ref != "" {
 			out = append(out, a)
+			continue
+		}
+		if anyOf && len(u.OneOf) == 0 {
+			out = append(out, flattenAlts(inner, true)...)
+			changed = true
 			continue
 		}
 		seen := map[string]bool{}

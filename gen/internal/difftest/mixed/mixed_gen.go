@@ -4,6 +4,7 @@
 package mixed
 
 import (
+	"encoding/json"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
 	"sync"
@@ -156,6 +157,80 @@ type DevToolStringValue string
 
 // DevToolString has no description in its schema.
 type DevToolString DevToolStringValue
+
+// Hook is electron-builder's afterPack: an anyOf whose first alternative only
+// has a keyword validators do not know (so takes any value), then null or a
+// string.
+type Hook json.RawMessage
+
+// Deps is electron-builder's allowMissingDependencies: an array of names, or
+// an alternative of two types, null or a boolean.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// DepsNull, DepsBoolean, DepsArray.
+type Deps interface {
+	isDeps()
+}
+
+// DepsNull has no description in its schema.
+type DepsNull struct{}
+
+// DepsBoolean has no description in its schema.
+type DepsBoolean bool
+
+// DepsArray has no description in its schema.
+type DepsArray []string
+
+// CacheSetting is webpack's cache: true, or a $ref to an anyOf of false and an
+// object.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// CacheSettingBoolean, CacheSettingMemory.
+type CacheSetting interface {
+	isCacheSetting()
+}
+
+// CacheSettingBoolean holds the alternatives of CacheSetting that are of JSON
+// type boolean.
+type CacheSettingBoolean bool
+
+// CacheSettingMemory has no description in its schema.
+//
+// The member "type" is always "memory"; it is written on encoding and checked
+// on decoding.
+type CacheSettingMemory struct{}
+
+// CacheNormalized has no description in its schema.
+//
+// It is a union tagged by the member "type". Its variants are Default, Memory;
+// a tag this package does not know decodes to UnknownCacheNormalized, which
+// keeps the JSON as it was. A value without the tag is a Default.
+type CacheNormalized interface {
+	isCacheNormalized()
+}
+
+// UnknownCacheNormalized is a variant of CacheNormalized whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
+type UnknownCacheNormalized struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Default has no description in its schema.
+type Default struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Memory has no description in its schema.
+type Memory struct{}
+
+// PathSetting is webpack's publicPath: "auto", or an absolute path, or a value
+// of a keyword validators do not know.
+type PathSetting json.RawMessage
 
 // DecodeWire decodes the value from d.
 func (x *BuildConfig) DecodeWire(d *wire.Decoder) error {
@@ -1832,6 +1907,756 @@ func (x DevToolString) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// DecodeWire decodes the value from d.
+func (x *Hook) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = Hook(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Hook) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Hook) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Hook) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Hook) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Hook) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeDeps decodes a Deps from d.
+func DecodeDeps(d *wire.Decoder) (Deps, error) {
+	switch d.Kind() {
+	case wire.KindNull:
+		if err := d.Skip(); err != nil {
+			return nil, err
+		}
+		return DepsNull{}, nil
+	case wire.KindBool:
+		v := new(DepsBoolean)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindArray:
+		v := new(DepsArray)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("null or boolean or array")
+}
+
+// EncodeDeps encodes v to e; a nil v is null.
+func EncodeDeps(e *wire.Encoder, v Deps) {
+	switch v := v.(type) {
+	case DepsNull:
+		e.Null()
+	case DepsBoolean:
+		v.EncodeWire(e)
+	case DepsArray:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckDeps records in c every constraint v breaks, under the JSON pointer p.
+func CheckDeps(c *wire.Checker, p string, v Deps) {
+	switch v := v.(type) {
+	case DepsBoolean:
+		v.CheckWire(c, p)
+	case DepsArray:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalDeps decodes a Deps from data, strictly.
+func UnmarshalDeps(data []byte) (Deps, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeDeps(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalDeps encodes v.
+func MarshalDeps(v Deps) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeDeps(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateDeps checks v against its schema's constraints and returns every violation.
+func ValidateDeps(v Deps) error {
+	var c wire.Checker
+	CheckDeps(&c, "", v)
+	return c.Err()
+}
+
+func (DepsNull) isDeps() {}
+
+func (DepsBoolean) isDeps() {}
+
+// DecodeWire decodes the value from d.
+func (x *DepsBoolean) DecodeWire(d *wire.Decoder) error {
+	var v bool
+	{
+		v1, err := d.Bool()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = DepsBoolean(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *DepsBoolean) EncodeWire(e *wire.Encoder) {
+	v := bool(*x)
+	e.Bool(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DepsBoolean) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DepsBoolean) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DepsBoolean) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DepsBoolean) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (DepsArray) isDeps() {}
+
+// DecodeWire decodes the value from d.
+func (x *DepsArray) DecodeWire(d *wire.Decoder) error {
+	var v []string
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]string, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 string
+			{
+				v2, err := d.String()
+				if err != nil {
+					return wire.AtIndex(err, i1)
+				}
+				e1 = v2
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = DepsArray(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *DepsArray) EncodeWire(e *wire.Encoder) {
+	v := []string(*x)
+	e.BeginArray()
+	for i1 := range v {
+		e.String(v[i1])
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DepsArray) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DepsArray) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DepsArray) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DepsArray) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeCacheSetting decodes a CacheSetting from d.
+func DecodeCacheSetting(d *wire.Decoder) (CacheSetting, error) {
+	switch d.Kind() {
+	case wire.KindBool:
+		v := new(CacheSettingBoolean)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindObject:
+		v := new(CacheSettingMemory)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	return nil, d.TypeError("boolean or object")
+}
+
+// EncodeCacheSetting encodes v to e; a nil v is null.
+func EncodeCacheSetting(e *wire.Encoder, v CacheSetting) {
+	switch v := v.(type) {
+	case CacheSettingBoolean:
+		v.EncodeWire(e)
+	case *CacheSettingMemory:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckCacheSetting records in c every constraint v breaks, under the JSON pointer p.
+func CheckCacheSetting(c *wire.Checker, p string, v CacheSetting) {
+	switch v := v.(type) {
+	case CacheSettingBoolean:
+		v.CheckWire(c, p)
+	case *CacheSettingMemory:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalCacheSetting decodes a CacheSetting from data, strictly.
+func UnmarshalCacheSetting(data []byte) (CacheSetting, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeCacheSetting(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalCacheSetting encodes v.
+func MarshalCacheSetting(v CacheSetting) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeCacheSetting(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateCacheSetting checks v against its schema's constraints and returns every violation.
+func ValidateCacheSetting(v CacheSetting) error {
+	var c wire.Checker
+	CheckCacheSetting(&c, "", v)
+	return c.Err()
+}
+
+func (CacheSettingBoolean) isCacheSetting() {}
+
+// DecodeWire decodes the value from d.
+func (x *CacheSettingBoolean) DecodeWire(d *wire.Decoder) error {
+	var v bool
+	{
+		v1, err := d.Bool()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = CacheSettingBoolean(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CacheSettingBoolean) EncodeWire(e *wire.Encoder) {
+	v := bool(*x)
+	e.Bool(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CacheSettingBoolean) CheckWire(c *wire.Checker, p string) {
+	v := bool(*x)
+	{
+		n := 0
+		for _, try := range []func(*wire.Checker){func(c *wire.Checker) {
+			if bool(v) != true {
+				c.Fail(p, "%v is not true", bool(v))
+			}
+		}, func(c *wire.Checker) {
+			if bool(v) != false {
+				c.Fail(p, "%v is not false", bool(v))
+			}
+		}} {
+			var q wire.Checker
+			q.Quiet()
+			try(&q)
+			if !q.Failed() {
+				n++
+			}
+		}
+		if n == 0 {
+			c.Fail(p, "matches none of the alternatives of its anyOf")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CacheSettingBoolean) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CacheSettingBoolean) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CacheSettingBoolean) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*CacheSettingMemory) isCacheSetting() {}
+
+// DecodeWire decodes the value from d.
+func (x *CacheSettingMemory) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CacheSettingMemory{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "memory" {
+				return wire.At(wire.ConstError(d.Offset(), "\"memory\""), "type")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			return wire.UnknownError(d.Offset(), string(key), "type")
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CacheSettingMemory) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CacheSettingMemory) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"memory\"")
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CacheSettingMemory) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CacheSettingMemory) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CacheSettingMemory) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CacheSettingMemory) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownCacheNormalized) isCacheNormalized() {}
+
+// DecodeCacheNormalized decodes a CacheNormalized from d.
+func DecodeCacheNormalized(d *wire.Decoder) (CacheNormalized, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		v := new(Default)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	switch tag {
+	case "memory":
+		v := new(Memory)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownCacheNormalized{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeCacheNormalized encodes v to e; a nil v is null.
+func EncodeCacheNormalized(e *wire.Encoder, v CacheNormalized) {
+	switch v := v.(type) {
+	case *Default:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Memory:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UnknownCacheNormalized:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckCacheNormalized records in c every constraint v breaks, under the JSON pointer p.
+func CheckCacheNormalized(c *wire.Checker, p string, v CacheNormalized) {
+	switch v := v.(type) {
+	case *Default:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Memory:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *UnknownCacheNormalized:
+		if v != nil {
+			c.Fail(c.Join(p, "type"), "%q is not one of memory", v.Tag)
+		}
+	}
+}
+
+// UnmarshalCacheNormalized decodes a CacheNormalized from data, strictly.
+func UnmarshalCacheNormalized(data []byte) (CacheNormalized, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeCacheNormalized(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalCacheNormalized encodes v.
+func MarshalCacheNormalized(v CacheNormalized) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeCacheNormalized(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateCacheNormalized checks v against its schema's constraints and returns every violation.
+func ValidateCacheNormalized(v CacheNormalized) error {
+	var c wire.Checker
+	CheckCacheNormalized(&c, "", v)
+	return c.Err()
+}
+
+func (*Default) isCacheNormalized() {}
+
+// DecodeWire decodes the value from d.
+func (x *Default) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Default{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Default) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Default) EncodeWireFields(e *wire.Encoder) {
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Default) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Default) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Default) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Default) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*Memory) isCacheNormalized() {}
+
+// DecodeWire decodes the value from d.
+func (x *Memory) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Memory{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "memory" {
+				return wire.At(wire.ConstError(d.Offset(), "\"memory\""), "type")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			return wire.UnknownError(d.Offset(), string(key), "type")
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Memory) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Memory) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"memory\"")
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Memory) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Memory) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Memory) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Memory) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *PathSetting) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = PathSetting(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PathSetting) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PathSetting) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PathSetting) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PathSetting) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PathSetting) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -1885,6 +2710,72 @@ func Lookup(id string) (wire.Codec, bool) {
 				return c.Err()
 			},
 		}, true
+	case "https://example.test/diff/mixed.json#/$defs/CacheNormalized":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(CacheNormalized)
+				CheckCacheNormalized(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeCacheNormalized(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(CacheNormalized)
+				EncodeCacheNormalized(e, u)
+			},
+			Name: "CacheNormalized",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(CacheNormalized)
+				CheckCacheNormalized(&c, "", u)
+				return c.Err()
+			},
+		}, true
+	case "https://example.test/diff/mixed.json#/$defs/CacheSetting":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(CacheSetting)
+				CheckCacheSetting(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeCacheSetting(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(CacheSetting)
+				EncodeCacheSetting(e, u)
+			},
+			Name: "CacheSetting",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(CacheSetting)
+				CheckCacheSetting(&c, "", u)
+				return c.Err()
+			},
+		}, true
+	case "https://example.test/diff/mixed.json#/$defs/Deps":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(Deps)
+				CheckDeps(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeDeps(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(Deps)
+				EncodeDeps(e, u)
+			},
+			Name: "Deps",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Deps)
+				CheckDeps(&c, "", u)
+				return c.Err()
+			},
+		}, true
 	case "https://example.test/diff/mixed.json#/$defs/DevTool":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -1907,6 +2798,34 @@ func Lookup(id string) (wire.Codec, bool) {
 				return c.Err()
 			},
 		}, true
+	case "https://example.test/diff/mixed.json#/$defs/Hook":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*Hook).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(Hook)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*Hook).EncodeWire(e)
+			},
+			Name: "Hook",
+			ValidateValue: func(v any) error {
+				return v.(*Hook).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Hook
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
+		}, true
 	case "https://example.test/diff/mixed.json#/$defs/Level":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -1927,6 +2846,34 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(Level)
 				CheckLevel(&c, "", u)
 				return c.Err()
+			},
+		}, true
+	case "https://example.test/diff/mixed.json#/$defs/PathSetting":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*PathSetting).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(PathSetting)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*PathSetting).EncodeWire(e)
+			},
+			Name: "PathSetting",
+			ValidateValue: func(v any) error {
+				return v.(*PathSetting).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PathSetting
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	}
