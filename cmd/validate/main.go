@@ -202,9 +202,7 @@ func dialectHelp() string {
 				n += " (default)"
 			}
 			names = append(names, n)
-			if v.ARCP != nil {
-				names = append(names, v.ARCP.Dialects()...)
-			}
+			names = append(names, v.Dialects()...)
 		}
 		fmt.Fprintf(&sb, "  %-6s %s\n", p, strings.Join(names, ", "))
 	}

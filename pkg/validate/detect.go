@@ -321,10 +321,10 @@ func (e *Engine) acpMethodNames() []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, v := range e.reg.Versions("acp") {
-		if v.ACP == nil {
+		if v.ACP() == nil {
 			continue
 		}
-		for _, m := range v.ACP.Methods {
+		for _, m := range v.ACP().Methods {
 			if !seen[m.Method] {
 				seen[m.Method] = true
 				out = append(out, m.Method)
