@@ -34,11 +34,17 @@ type Rules struct {
 
 	mu       sync.Mutex
 	compiled map[string]*tables // by version name
+
+	// methodNames lists the methods of every ACP version, made once,
+	// when a trace's detection first asks (Disown).
+	methodNames func() []string
 }
 
 // New returns ACP's rules over the registry's ACP versions.
 func New(reg *registry.Registry, schemas *protocol.Schemas) *Rules {
-	return &Rules{reg: reg, schemas: schemas, compiled: map[string]*tables{}}
+	r := &Rules{reg: reg, schemas: schemas, compiled: map[string]*tables{}}
+	r.methodNames = sync.OnceValue(r.allMethodNames)
+	return r
 }
 
 // Name is "acp".
