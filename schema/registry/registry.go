@@ -37,7 +37,7 @@
 // reference page. A registry over another schema folder (Load with extra
 // Kinds) and an engine given its own protocols (validate.Options) let a
 // test check a protocol end to end without touching these lists; see
-// pkg/validate's toy protocol test.
+// cmd/validate's toy protocol test (toyprotocol_test.go).
 package registry
 
 import (
