@@ -30,8 +30,8 @@
 //     bundle reads the table's entries, how its root dispatches, and what
 //     its reference page says of the version.
 //  5. The tap: if the protocol names the directions of its sidecar
-//     otherwise than ACP's c2a and a2c, one entry in pkg/tap's sidecar
-//     naming list.
+//     otherwise than ACP's c2a and a2c, one entry in pkg/tap's sidecarNamings
+//     list.
 //
 // Then go generate ./... writes the generated package, the bundle and the
 // reference page. A registry over another schema folder (Load with extra
