@@ -195,103 +195,14 @@ func Build(fsys fs.FS, v Version) (*Bundle, error) {
 		return nil
 	}
 	src := func(file string) string { return path.Join(v.Dir(), file) }
-	var envFile string
-	switch v.Protocol {
-	case "acp":
-		b.Discriminator = "method"
-		kinds := map[string][]string{}
-		for _, m := range table.Arr("methods") {
-			mo, _ := m.(*Object)
-			kinds[mo.Str("method")] = append(kinds[mo.Str("method")], mo.Str("kind"))
-		}
-		for i, m := range table.Arr("methods") {
-			mo, _ := m.(*Object)
-			method := mo.Str("method")
-			if method == "" {
-				return nil, fmt.Errorf("publish: %s/dispatch.json: methods[%d] has no method", v.Dir(), i)
-			}
-			msg := Message{Tag: method, Kind: mo.Str("kind"), Handler: mo.Str("handler")}
-			if k := kinds[method]; len(k) > 1 && (len(k) > 2 || k[0] == k[1]) {
-				return nil, fmt.Errorf("publish: %s/dispatch.json: method %s is listed %d times; only a request and a notification may share a name", v.Dir(), method, len(k))
-			}
-			msg.Shared = len(kinds[method]) > 1
-			for _, role := range []string{"params", "result"} {
-				file := mo.Str(role)
-				if file == "" {
-					continue
-				}
-				name := MethodDef(method, role)
-				if msg.Shared && msg.Kind == "notification" {
-					name = pascal(strings.TrimPrefix(method, "$/")) + "NotificationParams"
-				}
-				if err := addRoot(file, name); err != nil {
-					return nil, err
-				}
-				msg.Parts = append(msg.Parts, Part{Role: role, Def: name, Source: src(file)})
-			}
-			b.Messages = append(b.Messages, msg)
-		}
-		env := table.Str("envelope")
-		if env == "" {
-			return nil, fmt.Errorf("publish: %s/dispatch.json: no envelope", v.Dir())
-		}
-		if err := addRoot(env, ""); err != nil {
-			return nil, err
-		}
-		envFile = src(env)
-		// Records: messages of the protocol that are not JSON-RPC lines (a
-		// dialect's event stream), each checked with its own definition.
-		for i, m := range table.Arr("records") {
-			mo, _ := m.(*Object)
-			rec, file := mo.Str("record"), mo.Str("schema")
-			if rec == "" || file == "" {
-				return nil, fmt.Errorf("publish: %s/dispatch.json: records[%d] needs record and schema", v.Dir(), i)
-			}
-			name := pascal(rec) + "Record"
-			if err := addRoot(file, name); err != nil {
-				return nil, err
-			}
-			b.Messages = append(b.Messages, Message{Tag: rec, Kind: "record", Handler: mo.Str("handler"), Parts: []Part{{Def: name, Source: src(file)}}})
-		}
-	case "arcp":
-		b.Discriminator = "type"
-		for _, list := range []struct {
-			key, tag string
-			out      *[]Message
-		}{{"messages", "type", &b.Messages}, {"events", "kind", &b.Events}} {
-			for i, m := range table.Arr(list.key) {
-				mo, _ := m.(*Object)
-				tag, file := mo.Str(list.tag), mo.Str("schema")
-				if tag == "" || file == "" {
-					return nil, fmt.Errorf("publish: %s/dispatch.json: %s[%d] needs %s and schema", v.Dir(), list.key, i, list.tag)
-				}
-				if err := addRoot(file, ""); err != nil {
-					return nil, err
-				}
-				*list.out = append(*list.out, Message{Tag: tag, Parts: []Part{{Source: src(file)}}})
-			}
-		}
-	case "arcan":
-		b.Discriminator = "part_type"
-		for i, m := range table.Arr("events") {
-			mo, _ := m.(*Object)
-			tag, file := mo.Str("part_type"), mo.Str("schema")
-			if tag == "" || file == "" {
-				return nil, fmt.Errorf("publish: %s/dispatch.json: events[%d] needs part_type and schema", v.Dir(), i)
-			}
-			if err := addRoot(file, ""); err != nil {
-				return nil, err
-			}
-			b.Messages = append(b.Messages, Message{Tag: tag, Parts: []Part{{Source: src(file)}}})
-		}
-		if rec := table.Str("store_record"); rec != "" {
-			if err := addRoot(rec, ""); err != nil {
-				return nil, err
-			}
-			b.Messages = append(b.Messages, Message{Kind: "record", Parts: []Part{{Source: src(rec)}}})
-		}
-	default:
+	p, ok := lookupProtocol(v.Protocol)
+	if !ok {
 		return nil, fmt.Errorf("publish: %s: unknown protocol %q", v.Dir(), v.Protocol)
+	}
+	b.Discriminator = p.discriminator
+	envFile, err := p.entries(b, table, addRoot, src)
+	if err != nil {
+		return nil, err
 	}
 	if len(roots) == 0 {
 		return nil, fmt.Errorf("publish: %s/dispatch.json lists no schema", v.Dir())
