@@ -210,51 +210,9 @@ func Build(fsys fs.FS, v Version) (*Bundle, error) {
 
 	// Every file reachable from the dispatched ones; the others follow the
 	// dispatched files in path order.
-	reach := map[string]bool{}
-	rootRef := map[string]bool{} // files whose root is the target of a $ref
-	queue := slices.Clone(roots)
-	for _, r := range roots {
-		reach[r] = true
-	}
-	var others []string
-	for len(queue) > 0 {
-		file := queue[0]
-		queue = queue[1:]
-		doc, err := fl.loadSchema(file)
-		if err != nil {
-			return nil, err
-		}
-		err = walkSchema(doc, "", func(s *Object, ptr string) error {
-			if ptr != "" && s.Has("$id") {
-				return fmt.Errorf("publish: %s#%s: nested $id is not supported", file, ptr)
-			}
-			for _, kw := range []string{"$anchor", "$dynamicRef", "$dynamicAnchor"} {
-				if s.Has(kw) {
-					return fmt.Errorf("publish: %s#%s: %s is not supported", file, ptr, kw)
-				}
-			}
-			ref, ok := s.Get("$ref")
-			if !ok {
-				return nil
-			}
-			rs, _ := ref.(string)
-			target, frag, err := resolveRef(file, rs)
-			if err != nil {
-				return fmt.Errorf("publish: %s#%s: %w", file, ptr, err)
-			}
-			if toks := splitPointer(frag); len(toks) < 2 || toks[0] != "$defs" {
-				rootRef[target] = true
-			}
-			if !reach[target] {
-				reach[target] = true
-				others = append(others, target)
-				queue = append(queue, target)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
+	others, rootRef, err := fl.reachable(roots)
+	if err != nil {
+		return nil, err
 	}
 	// Files of the version's own folder first.
 	slices.SortFunc(others, func(a, b string) int {
@@ -528,4 +486,56 @@ func walkSchema(s *Object, ptr string, fn func(*Object, string) error) error {
 		}
 	}
 	return nil
+}
+
+// reachable lists the schema files the roots refer to, directly or not,
+// that are not roots themselves (in the order first met), and the files
+// whose root (not one of their $defs) is the target of a $ref.
+func (fl *files) reachable(roots []string) (others []string, rootRef map[string]bool, err error) {
+	reach := map[string]bool{}
+	rootRef = map[string]bool{} // files whose root is the target of a $ref
+	queue := slices.Clone(roots)
+	for _, r := range roots {
+		reach[r] = true
+	}
+	for len(queue) > 0 {
+		file := queue[0]
+		queue = queue[1:]
+		doc, err := fl.loadSchema(file)
+		if err != nil {
+			return nil, nil, err
+		}
+		err = walkSchema(doc, "", func(s *Object, ptr string) error {
+			if ptr != "" && s.Has("$id") {
+				return fmt.Errorf("publish: %s#%s: nested $id is not supported", file, ptr)
+			}
+			for _, kw := range []string{"$anchor", "$dynamicRef", "$dynamicAnchor"} {
+				if s.Has(kw) {
+					return fmt.Errorf("publish: %s#%s: %s is not supported", file, ptr, kw)
+				}
+			}
+			ref, ok := s.Get("$ref")
+			if !ok {
+				return nil
+			}
+			rs, _ := ref.(string)
+			target, frag, err := resolveRef(file, rs)
+			if err != nil {
+				return fmt.Errorf("publish: %s#%s: %w", file, ptr, err)
+			}
+			if toks := splitPointer(frag); len(toks) < 2 || toks[0] != "$defs" {
+				rootRef[target] = true
+			}
+			if !reach[target] {
+				reach[target] = true
+				others = append(others, target)
+				queue = append(queue, target)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return others, rootRef, nil
 }
