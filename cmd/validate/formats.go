@@ -43,9 +43,9 @@ func outputFormats() []outputFormat {
 	}
 }
 
-// lookupFormat returns the format named name.
-func lookupFormat(name string) (outputFormat, bool) {
-	for _, f := range outputFormats() {
+// lookupFormat returns the format named name, of outputFormats or extra.
+func lookupFormat(name string, extra ...outputFormat) (outputFormat, bool) {
+	for _, f := range append(outputFormats(), extra...) {
 		if f.name == name {
 			return f, true
 		}

@@ -35,10 +35,29 @@ const (
 	exitUsage    = 2 // bad flags, unreadable files
 )
 
-// plugins are the optional fast paths a build can provide.
+// plugins are the optional fast paths a build can provide, and what a
+// caller adds to the built-in protocols and formats.
 type plugins struct {
 	fast      validate.FastChecker
 	roundtrip validate.Roundtripper
+	// registry and protocols, if set, are the engine's
+	// (validate.Options): protocols of one's own over their registry.
+	registry  *registry.Registry
+	protocols []validate.Protocol
+	// formats are output formats besides outputFormats.
+	formats []outputFormat
+}
+
+// engineOptions returns o's engine options with what pl provides.
+func (pl plugins) engineOptions(o validate.Options, fast, roundtrip bool) validate.Options {
+	if fast {
+		o.Fast = pl.fast
+	}
+	if roundtrip {
+		o.Roundtrip = pl.roundtrip
+	}
+	o.Registry, o.Protocols = pl.registry, pl.protocols
+	return o
 }
 
 func main() {
@@ -202,9 +221,7 @@ func dialectHelp() string {
 				n += " (default)"
 			}
 			names = append(names, n)
-			if v.ARCP != nil {
-				names = append(names, v.ARCP.Dialects()...)
-			}
+			names = append(names, v.Dialects()...)
 		}
 		fmt.Fprintf(&sb, "  %-6s %s\n", p, strings.Join(names, ", "))
 	}
@@ -293,7 +310,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "validate: no trace given: name one or more files or folders, or - for standard input\n%s", usageHint)
 		return exitUsage
 	}
-	if _, ok := lookupFormat(o.format); !ok {
+	if _, ok := lookupFormat(o.format, pl.formats...); !ok {
 		return fail("unknown --format %q: want %s", o.format, formatNames(false))
 	}
 	if o.maxDepth < 0 || o.maxDepth > jsonscan.MaxDepthCeiling {
@@ -327,13 +344,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return fail("--baseline and --write-baseline together: to renew a baseline, write it without --baseline")
 	}
 	eopts := validate.Options{Protocol: o.protocol, Dialect: o.dialect, MaxLine: o.maxLine, MaxBytes: o.maxBytes, MaxDepth: o.maxDepth, Workers: o.workers, Partial: protocol.Partial(o.partial)}
-	if o.fast {
-		eopts.Fast = pl.fast
-	}
-	if o.roundtrip {
-		eopts.Roundtrip = pl.roundtrip
-	}
-	eng, err := validate.New(eopts)
+	eng, err := validate.New(pl.engineOptions(eopts, o.fast, o.roundtrip))
 	if err != nil {
 		return fail("%s", escapeText(strings.TrimPrefix(err.Error(), "validate: ")))
 	}
@@ -365,7 +376,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		newBaseline = validate.NewBaselineWriter(dir)
 	}
 
-	out := newPrinter(o.format, stdout)
+	out := newPrinter(o.format, stdout, pl.formats...)
 	out.verbose = o.verbose
 	report := out.finding
 	if newBaseline != nil {

@@ -44,11 +44,11 @@ type printer struct {
 	noisy map[string]bool
 }
 
-// newPrinter returns a printer of a format of outputFormats (text for a
-// name it lacks).
-func newPrinter(format string, w io.Writer) *printer {
+// newPrinter returns a printer of a format of outputFormats or extra (text
+// for a name they lack).
+func newPrinter(format string, w io.Writer, extra ...outputFormat) *printer {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	f, ok := lookupFormat(format)
+	f, ok := lookupFormat(format, extra...)
 	if !ok {
 		f, _ = lookupFormat("text")
 	}

@@ -102,13 +102,15 @@ type tapOptions struct {
 	summary  bool
 	live     bool
 	failOn   bool // --fail-on-error
+	// formats are the output formats besides outputFormats (plugins).
+	formats []outputFormat
 }
 
 // runTap runs validate [flags] -- AGENT_CMD [ARGS...].
 func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, pl plugins) int {
 	fl := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	var o tapOptions
+	o := tapOptions{formats: pl.formats}
 	maxLine := byteSizeFlag(trace.DefaultMaxLine)
 	backlog := byteSizeFlag(tap.DefaultBacklog)
 	fl.StringVar(&o.listen, "listen", "", "relay HTTP: accept clients on `ADDR` (host:port) and pass them to --upstream")
@@ -155,7 +157,7 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if n := len(args) - len(command); o.listen == "" && (n == 0 || args[n-1] != "--") {
 		return fail("the agent command must follow --, after every flag: validate [flags] -- AGENT_CMD [ARGS...]")
 	}
-	if f, ok := lookupFormat(o.format); !ok || !f.live {
+	if f, ok := lookupFormat(o.format, pl.formats...); !ok || !f.live {
 		return fail("unknown --format %q for live findings: want %s", o.format, formatNames(true))
 	}
 	if maxLine > 1<<31-1 {
@@ -171,11 +173,8 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var eng *validate.Engine
 	if o.live {
 		eopts := validate.Options{Protocol: o.protocol, Dialect: o.dialect, MaxLine: int(maxLine), MaxDepth: o.maxDepth, Workers: o.workers, Partial: protocol.Partial(o.partial)}
-		if o.fast {
-			eopts.Fast = pl.fast
-		}
 		var err error
-		if eng, err = validate.New(eopts); err != nil {
+		if eng, err = validate.New(pl.engineOptions(eopts, o.fast, false)); err != nil {
 			return fail("%v", err)
 		}
 	}
@@ -427,7 +426,7 @@ func liveSink(o tapOptions, stderr io.Writer) (sink *findingSink, closeOut func(
 		}
 		out, closeOut = f, func() { f.Close() }
 	}
-	return newFindingSink(newPrinter(o.format, out), 4096), closeOut, nil
+	return newFindingSink(newPrinter(o.format, out, o.formats...), 4096), closeOut, nil
 }
 
 func runHTTPRelay(ctx context.Context, o tapOptions, eng *validate.Engine, backlog int, stderr io.Writer) int {

@@ -195,103 +195,14 @@ func Build(fsys fs.FS, v Version) (*Bundle, error) {
 		return nil
 	}
 	src := func(file string) string { return path.Join(v.Dir(), file) }
-	var envFile string
-	switch v.Protocol {
-	case "acp":
-		b.Discriminator = "method"
-		kinds := map[string][]string{}
-		for _, m := range table.Arr("methods") {
-			mo, _ := m.(*Object)
-			kinds[mo.Str("method")] = append(kinds[mo.Str("method")], mo.Str("kind"))
-		}
-		for i, m := range table.Arr("methods") {
-			mo, _ := m.(*Object)
-			method := mo.Str("method")
-			if method == "" {
-				return nil, fmt.Errorf("publish: %s/dispatch.json: methods[%d] has no method", v.Dir(), i)
-			}
-			msg := Message{Tag: method, Kind: mo.Str("kind"), Handler: mo.Str("handler")}
-			if k := kinds[method]; len(k) > 1 && (len(k) > 2 || k[0] == k[1]) {
-				return nil, fmt.Errorf("publish: %s/dispatch.json: method %s is listed %d times; only a request and a notification may share a name", v.Dir(), method, len(k))
-			}
-			msg.Shared = len(kinds[method]) > 1
-			for _, role := range []string{"params", "result"} {
-				file := mo.Str(role)
-				if file == "" {
-					continue
-				}
-				name := MethodDef(method, role)
-				if msg.Shared && msg.Kind == "notification" {
-					name = pascal(strings.TrimPrefix(method, "$/")) + "NotificationParams"
-				}
-				if err := addRoot(file, name); err != nil {
-					return nil, err
-				}
-				msg.Parts = append(msg.Parts, Part{Role: role, Def: name, Source: src(file)})
-			}
-			b.Messages = append(b.Messages, msg)
-		}
-		env := table.Str("envelope")
-		if env == "" {
-			return nil, fmt.Errorf("publish: %s/dispatch.json: no envelope", v.Dir())
-		}
-		if err := addRoot(env, ""); err != nil {
-			return nil, err
-		}
-		envFile = src(env)
-		// Records: messages of the protocol that are not JSON-RPC lines (a
-		// dialect's event stream), each checked with its own definition.
-		for i, m := range table.Arr("records") {
-			mo, _ := m.(*Object)
-			rec, file := mo.Str("record"), mo.Str("schema")
-			if rec == "" || file == "" {
-				return nil, fmt.Errorf("publish: %s/dispatch.json: records[%d] needs record and schema", v.Dir(), i)
-			}
-			name := pascal(rec) + "Record"
-			if err := addRoot(file, name); err != nil {
-				return nil, err
-			}
-			b.Messages = append(b.Messages, Message{Tag: rec, Kind: "record", Handler: mo.Str("handler"), Parts: []Part{{Def: name, Source: src(file)}}})
-		}
-	case "arcp":
-		b.Discriminator = "type"
-		for _, list := range []struct {
-			key, tag string
-			out      *[]Message
-		}{{"messages", "type", &b.Messages}, {"events", "kind", &b.Events}} {
-			for i, m := range table.Arr(list.key) {
-				mo, _ := m.(*Object)
-				tag, file := mo.Str(list.tag), mo.Str("schema")
-				if tag == "" || file == "" {
-					return nil, fmt.Errorf("publish: %s/dispatch.json: %s[%d] needs %s and schema", v.Dir(), list.key, i, list.tag)
-				}
-				if err := addRoot(file, ""); err != nil {
-					return nil, err
-				}
-				*list.out = append(*list.out, Message{Tag: tag, Parts: []Part{{Source: src(file)}}})
-			}
-		}
-	case "arcan":
-		b.Discriminator = "part_type"
-		for i, m := range table.Arr("events") {
-			mo, _ := m.(*Object)
-			tag, file := mo.Str("part_type"), mo.Str("schema")
-			if tag == "" || file == "" {
-				return nil, fmt.Errorf("publish: %s/dispatch.json: events[%d] needs part_type and schema", v.Dir(), i)
-			}
-			if err := addRoot(file, ""); err != nil {
-				return nil, err
-			}
-			b.Messages = append(b.Messages, Message{Tag: tag, Parts: []Part{{Source: src(file)}}})
-		}
-		if rec := table.Str("store_record"); rec != "" {
-			if err := addRoot(rec, ""); err != nil {
-				return nil, err
-			}
-			b.Messages = append(b.Messages, Message{Kind: "record", Parts: []Part{{Source: src(rec)}}})
-		}
-	default:
+	p, ok := lookupProtocol(v.Protocol)
+	if !ok {
 		return nil, fmt.Errorf("publish: %s: unknown protocol %q", v.Dir(), v.Protocol)
+	}
+	b.Discriminator = p.discriminator
+	envFile, err := p.entries(b, table, addRoot, src)
+	if err != nil {
+		return nil, err
 	}
 	if len(roots) == 0 {
 		return nil, fmt.Errorf("publish: %s/dispatch.json lists no schema", v.Dir())
@@ -299,51 +210,9 @@ func Build(fsys fs.FS, v Version) (*Bundle, error) {
 
 	// Every file reachable from the dispatched ones; the others follow the
 	// dispatched files in path order.
-	reach := map[string]bool{}
-	rootRef := map[string]bool{} // files whose root is the target of a $ref
-	queue := slices.Clone(roots)
-	for _, r := range roots {
-		reach[r] = true
-	}
-	var others []string
-	for len(queue) > 0 {
-		file := queue[0]
-		queue = queue[1:]
-		doc, err := fl.loadSchema(file)
-		if err != nil {
-			return nil, err
-		}
-		err = walkSchema(doc, "", func(s *Object, ptr string) error {
-			if ptr != "" && s.Has("$id") {
-				return fmt.Errorf("publish: %s#%s: nested $id is not supported", file, ptr)
-			}
-			for _, kw := range []string{"$anchor", "$dynamicRef", "$dynamicAnchor"} {
-				if s.Has(kw) {
-					return fmt.Errorf("publish: %s#%s: %s is not supported", file, ptr, kw)
-				}
-			}
-			ref, ok := s.Get("$ref")
-			if !ok {
-				return nil
-			}
-			rs, _ := ref.(string)
-			target, frag, err := resolveRef(file, rs)
-			if err != nil {
-				return fmt.Errorf("publish: %s#%s: %w", file, ptr, err)
-			}
-			if toks := splitPointer(frag); len(toks) < 2 || toks[0] != "$defs" {
-				rootRef[target] = true
-			}
-			if !reach[target] {
-				reach[target] = true
-				others = append(others, target)
-				queue = append(queue, target)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
+	others, rootRef, err := fl.reachable(roots)
+	if err != nil {
+		return nil, err
 	}
 	// Files of the version's own folder first.
 	slices.SortFunc(others, func(a, b string) int {
@@ -617,4 +486,56 @@ func walkSchema(s *Object, ptr string, fn func(*Object, string) error) error {
 		}
 	}
 	return nil
+}
+
+// reachable lists the schema files the roots refer to, directly or not,
+// that are not roots themselves (in the order first met), and the files
+// whose root (not one of their $defs) is the target of a $ref.
+func (fl *files) reachable(roots []string) (others []string, rootRef map[string]bool, err error) {
+	reach := map[string]bool{}
+	rootRef = map[string]bool{} // files whose root is the target of a $ref
+	queue := slices.Clone(roots)
+	for _, r := range roots {
+		reach[r] = true
+	}
+	for len(queue) > 0 {
+		file := queue[0]
+		queue = queue[1:]
+		doc, err := fl.loadSchema(file)
+		if err != nil {
+			return nil, nil, err
+		}
+		err = walkSchema(doc, "", func(s *Object, ptr string) error {
+			if ptr != "" && s.Has("$id") {
+				return fmt.Errorf("publish: %s#%s: nested $id is not supported", file, ptr)
+			}
+			for _, kw := range []string{"$anchor", "$dynamicRef", "$dynamicAnchor"} {
+				if s.Has(kw) {
+					return fmt.Errorf("publish: %s#%s: %s is not supported", file, ptr, kw)
+				}
+			}
+			ref, ok := s.Get("$ref")
+			if !ok {
+				return nil
+			}
+			rs, _ := ref.(string)
+			target, frag, err := resolveRef(file, rs)
+			if err != nil {
+				return fmt.Errorf("publish: %s#%s: %w", file, ptr, err)
+			}
+			if toks := splitPointer(frag); len(toks) < 2 || toks[0] != "$defs" {
+				rootRef[target] = true
+			}
+			if !reach[target] {
+				reach[target] = true
+				others = append(others, target)
+				queue = append(queue, target)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return others, rootRef, nil
 }

@@ -15,119 +15,12 @@ import (
 // the AgentEvent union into a dispatch on part_type, so that a validator
 // reports the errors of the one matching variant.
 func (b *Bundle) dispatch(defs *Object, envelope string) error {
-	doc := b.Doc
-	label := strings.ToUpper(b.Protocol) + " " + b.Name
-	if b.Protocol == "arcan" {
-		label = "Arcan " + b.Name
+	b.Doc.Set("title", pascal(b.Protocol)+pascal(b.Name)+"Message")
+	p, ok := lookupProtocol(b.Protocol)
+	if !ok {
+		return fmt.Errorf("publish: %s: unknown protocol %q", b.Dir(), b.Protocol)
 	}
-	doc.Set("title", pascal(b.Protocol)+pascal(b.Name)+"Message")
-	switch b.Protocol {
-	case "acp":
-		doc.Set("description", fmt.Sprintf("One %s message (one JSON-RPC 2.0 line), generated from the agentproto schema files of %s. "+
-			"The root checks the envelope (#/$defs/%s) and, for a request or notification of a method in the method table, the method's params, "+
-			"that a request carries an id and that a notification does not. Extension methods (names starting with `_`) and unknown methods get the envelope check only. "+
-			"A response cannot be dispatched by itself: the schema of its result depends on the method of the request it answers (the request with the same id, sent the other way). "+
-			"Check `result` separately with #/$defs/<Method>Result; an `error` is fully checked by the root. "+
-			"Definition names of methods: the method name in PascalCase (a leading `$/` dropped, each word after `/`, `_` or `.` capitalised) followed by Params or Result, "+
-			"for example session/prompt gives SessionPromptParams and SessionPromptResult, $/cancel_request gives CancelRequestParams; "+
-			"where a name is both a request and a notification, the notification's params are <Method>NotificationParams and the id decides which applies."+
-			b.recordsNote(), label, b.Dir(), envelope))
-		doc.Set("type", "object")
-		all := []any{obj("$ref", refTo(envelope))}
-		for _, m := range b.Messages {
-			if m.Kind == "record" {
-				continue
-			}
-			var params string
-			for _, p := range m.Parts {
-				if p.Role == "params" {
-					params = p.Def
-				}
-			}
-			if params == "" {
-				continue
-			}
-			then := newObject()
-			cond := tagIf("method", obj("const", m.Tag))
-			if m.Shared {
-				// A request and a notification share the name: the id
-				// tells them apart.
-				if m.Kind == "request" {
-					cond.Set("required", []any{"method", "id"})
-					cond.Obj("properties").Set("id", obj("description", "Present: a request."))
-				} else {
-					cond.Set("not", obj("required", []any{"id"}))
-				}
-			}
-			props := obj("params", obj("description", fmt.Sprintf("The params of %s.", m.Tag), "$ref", refTo(params)))
-			switch m.Kind {
-			case "request":
-				props.Set("id", obj("description", fmt.Sprintf("%s is a request: it carries an id, which the response repeats.", m.Tag)))
-				then.Set("properties", props)
-				then.Set("required", []any{"id", "params"})
-			case "notification":
-				props.Set("id", obj("description", fmt.Sprintf("%s is a notification: it never carries an id.", m.Tag), "not", newObject()))
-				then.Set("properties", props)
-				then.Set("required", []any{"params"})
-			default:
-				return fmt.Errorf("publish: %s/dispatch.json: method %s has kind %q, want request or notification", b.Dir(), m.Tag, m.Kind)
-			}
-			all = append(all, obj("if", cond, "then", then))
-		}
-		doc.Set("allOf", all)
-	case "arcp":
-		dialect := "canonical ARCP " + strings.TrimPrefix(b.Name, "v")
-		if !numberedVersion.MatchString(b.Name) {
-			dialect = "the " + b.Name + " dialect of ARCP"
-		}
-		doc.Set("description", fmt.Sprintf("One ARCP message (a whole wire line, envelope and payload) in %s, generated from the agentproto schema files of %s. "+
-			"`type` selects the definition of the message type; a type the table does not list fails.", dialect, b.Dir())+
-			map[bool]string{true: " The payload of a job.event is selected the same way by its `kind`: a reserved kind's body follows its own definition, and `x-vendor.` kinds take any object body.", false: ""}[len(b.Events) > 0])
-		var cases []dcase
-		for _, m := range b.Messages {
-			def := defs.Obj(m.Parts[0].Def)
-			if c := constOf(def, "type"); c != m.Tag {
-				return fmt.Errorf("publish: %s: dispatched as type %q but its type is %v", m.Parts[0].Source, m.Tag, c)
-			}
-			cases = append(cases, dcase{cond: obj("const", m.Tag), then: obj("$ref", refTo(m.Parts[0].Def))})
-		}
-		applyDispatch(doc, "type", "The message type; selects the schema of the whole line.", cases)
-		if len(b.Events) > 0 {
-			if err := b.eventPayload(defs); err != nil {
-				return err
-			}
-		}
-	case "arcan":
-		doc.Set("description", fmt.Sprintf("One Arcan AgentEvent (a JSONL line, or the data of one SSE frame), generated from the agentproto schema files of %s. "+
-			"`part_type` selects the variant; a part_type the table does not list fails. A line of a session-store file is checked with #/$defs/%s instead.",
-			b.Dir(), b.recordDef()))
-		var cases []dcase
-		members := map[string]string{} // def → part_type
-		for _, m := range b.Messages {
-			if m.Kind == "record" {
-				continue
-			}
-			def := defs.Obj(m.Parts[0].Def)
-			if c := constOf(def, "part_type"); c != m.Tag {
-				return fmt.Errorf("publish: %s: dispatched as part_type %q but its part_type is %v", m.Parts[0].Source, m.Tag, c)
-			}
-			members[m.Parts[0].Def] = m.Tag
-			cases = append(cases, dcase{cond: obj("const", m.Tag), then: obj("$ref", refTo(m.Parts[0].Def))})
-		}
-		applyDispatch(doc, "part_type", "The event variant; selects the schema of the whole event.", cases)
-		// The AgentEvent union (the event of a store record) lists the same
-		// variants: dispatch it the same way.
-		for _, name := range defs.Keys() {
-			d := defs.Obj(name)
-			if d == nil || !d.Has("oneOf") || !sameRefs(d.Arr("oneOf"), members) {
-				continue
-			}
-			if err := rewriteTagged(defs, name, "part_type", "The event variant; selects the schema of the whole event."); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return p.dispatch(b, defs, envelope)
 }
 
 // recordDef is the definition of Arcan's store record.

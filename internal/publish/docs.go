@@ -1,27 +1,15 @@
 package publish
 
 import (
-	"encoding/json"
 	"fmt"
 	"path"
-	"slices"
 	"strings"
 	"unicode"
 )
 
-// protocolInfo is what a docs page says about a protocol before the
-// generated reference.
-var protocolInfo = map[string]struct{ title, intro string }{
-	"acp": {"ACP", "ACP, the Agent Client Protocol, is JSON-RPC 2.0 between an editor (the client) and a coding agent, one message per line over stdio. " +
-		"Each method has a schema for its params and, if it is a request, one for its result; the JSON-RPC envelope has a schema of its own."},
-	"arcp": {"ARCP", "ARCP, the Agent Runtime Control Protocol, lets a client open a session with an agent runtime, submit jobs, and receive job events and one terminal result per job. " +
-		"Every line is an envelope whose `type` selects the schema of the whole line. Canonical v1.1 and the Rust SDK's RFC-0001-v2 dialect are separate schema sets."},
-	"arcan": {"Arcan AgentEvent", "Arcan's AgentEvent stream is the event stream of the Arcan agent runtime: flat JSON objects tagged by `part_type`, sent as JSONL lines or SSE frames. " +
-		"Arcan's session store writes the same events wrapped in records."},
-}
-
+// protocolTitle names protocol p on its page and in the index.
 func protocolTitle(p string) string {
-	if i, ok := protocolInfo[p]; ok {
+	if i, ok := lookupProtocol(p); ok {
 		return i.title
 	}
 	return strings.ToUpper(p)
@@ -123,7 +111,7 @@ func eventKey(b *Bundle, kind string) string { return "event:" + b.Name + ":" + 
 
 func (r *renderer) page(bundles []*Bundle) {
 	proto := bundles[0].Protocol
-	info := protocolInfo[proto]
+	info, _ := lookupProtocol(proto)
 	r.out.WriteString(generatedNote)
 	title := protocolTitle(proto)
 	if len(bundles) == 1 {
@@ -219,59 +207,21 @@ func (r *renderer) version() {
 	r.p("%s", mdText(b.Doc.Str("description")))
 
 	// The dispatch table.
-	switch b.Protocol {
-	case "acp":
-		r.out.WriteString("| method | kind | handled by | params | result |\n|---|---|---|---|---|\n")
-		for _, m := range b.Messages {
-			cells := map[string]string{"params": "–", "result": "–"}
-			for _, pt := range m.Parts {
-				cells[pt.Role] = fmt.Sprintf("`#/$defs/%s`", pt.Def)
-			}
-			fmt.Fprintf(&r.out, "| %s | %s | %s | %s | %s |\n", r.link(msgKey(b, m), "`"+m.Tag+"`"), m.Kind, m.Handler, cells["params"], cells["result"])
-		}
-	default:
-		fmt.Fprintf(&r.out, "| `%s` | definition | source |\n|---|---|---|\n", b.Discriminator)
-		for _, m := range b.Messages {
-			pt := m.Parts[0]
-			fmt.Fprintf(&r.out, "| %s | `#/$defs/%s` | [`%s`](%s) |\n", r.link(msgKey(b, m), r.messageLabel(m)), pt.Def, path.Base(pt.Source), docLink(pt.Source))
-		}
-		if len(b.Events) > 0 {
-			r.out.WriteString("\n| job.event `kind` | body definition | source |\n|---|---|---|\n")
-			for _, e := range b.Events {
-				pt := e.Parts[0]
-				fmt.Fprintf(&r.out, "| %s | `#/$defs/%s` | [`%s`](%s) |\n", r.link(eventKey(b, e.Tag), "`"+e.Tag+"`"), pt.Def, path.Base(pt.Source), docLink(pt.Source))
-			}
-		}
+	p, _ := lookupProtocol(b.Protocol)
+	if p.docTable != nil {
+		p.docTable(r)
+	} else {
+		r.dispatchTable()
 	}
 	r.out.WriteString("\n")
 
 	own := r.owners()
 	r.heading(3, msgsKey(b), "Messages"+r.suffix())
 	for _, m := range b.Messages {
-		switch {
-		case b.Protocol == "acp":
-			r.heading(4, msgKey(b, m), "`"+m.Tag+"`"+r.suffix())
-			who := map[string]string{"agent": "the client sends it and the agent handles it", "client": "the agent sends it and the client handles it", "both": "either side sends it"}[m.Handler]
-			if who != "" {
-				r.p("A %s: %s.", m.Kind, who)
-			} else {
-				r.p("A %s.", m.Kind)
-			}
-			for _, pt := range m.Parts {
-				role := "Params"
-				if pt.Role == "result" {
-					role = "Result"
-				}
-				r.heading(5, defKey(b, pt.Def), fmt.Sprintf("%s of `%s`%s", role, m.Tag, r.suffix()))
-				r.definition(pt.Def, pt.Source)
-			}
-		case m.Kind == "record":
-			r.heading(4, msgKey(b, m), "Store record"+r.suffix())
-			r.definition(m.Parts[0].Def, m.Parts[0].Source)
-		default:
-			r.heading(4, msgKey(b, m), "`"+m.Tag+"`"+r.suffix())
-			r.anchors[defKey(b, m.Parts[0].Def)] = r.anchors[msgKey(b, m)]
-			r.definition(m.Parts[0].Def, m.Parts[0].Source)
+		if p.docMessage != nil {
+			p.docMessage(r, m)
+		} else {
+			r.message(m)
 		}
 		r.localDefs(own, msgKey(b, m))
 	}
@@ -345,466 +295,35 @@ func (r *renderer) extends(s *Object) []string {
 	return out
 }
 
-// shape renders the structure of a schema: a values table for an enum, a
-// variants list for a union, a fields table for an object, or a type line.
-func (r *renderer) shape(s *Object) {
-	if vals, open := enumValues(s); len(vals) > 0 && !hasProps(s) {
-		r.out.WriteString("| value | description |\n|---|---|\n")
-		for _, v := range vals {
-			fmt.Fprintf(&r.out, "| `%s` | %s |\n", cell(compactJSON(v.value)), cell(mdText(v.desc)))
-		}
-		if open {
-			r.out.WriteString("| any other value | accepted and kept: the enum is open |\n")
-		}
-		r.out.WriteString("\n")
-		return
+// dispatchTable writes the table of a protocol whose root dispatches whole
+// lines on a discriminator (and ARCP's job.event kinds).
+func (r *renderer) dispatchTable() {
+	b := r.b
+	fmt.Fprintf(&r.out, "| `%s` | definition | source |\n|---|---|---|\n", b.Discriminator)
+	for _, m := range b.Messages {
+		pt := m.Parts[0]
+		fmt.Fprintf(&r.out, "| %s | `#/$defs/%s` | [`%s`](%s) |\n", r.link(msgKey(b, m), r.messageLabel(m)), pt.Def, path.Base(pt.Source), docLink(pt.Source))
 	}
-	if variants, tag := r.variants(s); len(variants) > 0 {
-		if tag != "" {
-			r.p("One of these variants, selected by `%s`:", tag)
-		} else {
-			r.p("One of:")
+	if len(b.Events) > 0 {
+		r.out.WriteString("\n| job.event `kind` | body definition | source |\n|---|---|---|\n")
+		for _, e := range b.Events {
+			pt := e.Parts[0]
+			fmt.Fprintf(&r.out, "| %s | `#/$defs/%s` | [`%s`](%s) |\n", r.link(eventKey(b, e.Tag), "`"+e.Tag+"`"), pt.Def, path.Base(pt.Source), docLink(pt.Source))
 		}
-		for _, v := range variants {
-			title := v.s.Str("title")
-			head := ""
-			if title != "" {
-				head = "**" + title + "**"
-			}
-			if v.tag != "" {
-				head = strings.TrimSpace(head + fmt.Sprintf(" (`%s`: `%s`)", tag, cell(v.tag)))
-			}
-			if head == "" {
-				head = "**" + r.typeText(v.s) + "**"
-			}
-			line := head
-			if d := v.s.Str("description"); d != "" {
-				line += ": " + mdText(d)
-			}
-			if v.s.Has("$ref") && !hasProps(v.s) {
-				line += " See " + r.typeText(v.s) + "."
-			} else if ext := r.extends(v.s); len(ext) > 0 {
-				line += " Also has the members of " + strings.Join(ext, ", ") + "."
-			}
-			r.p("- %s", line)
-			if hasProps(v.s) {
-				r.fields(v.s)
-			}
-		}
-		if hasProps(s) {
-			r.p("Members common to every variant:")
-			r.fields(s)
-		}
-		return
 	}
-	if hasProps(s) {
-		r.fields(s)
-		return
-	}
-	t := r.typeText(s)
-	line := "Type: " + t
-	if c := constraints(s); c != "" {
-		line += "; " + c
-	}
-	r.p("%s.", line)
 }
 
-type variant struct {
-	s   *Object
-	tag string // the tag value, as JSON text
-}
-
-// variants lists the branches of a union (oneOf or anyOf that is not just a
-// nullable value) or of a dispatch (allOf of if/then), and the tag member
-// when the branches fix one.
-func (r *renderer) variants(s *Object) ([]variant, string) {
-	var list []any
+// message writes the section of a message of a protocol whose root
+// dispatches whole lines: its definition, or the store record's.
+func (r *renderer) message(m Message) {
+	b := r.b
 	switch {
-	case s.Has("oneOf"):
-		list = s.Arr("oneOf")
-	case s.Has("anyOf") && nullable(s) == nil:
-		list = s.Arr("anyOf")
+	case m.Kind == "record":
+		r.heading(4, msgKey(b, m), "Store record"+r.suffix())
+		r.definition(m.Parts[0].Def, m.Parts[0].Source)
 	default:
-		for _, a := range s.Arr("allOf") {
-			if o, ok := a.(*Object); ok && o.Has("then") {
-				list = append(list, o.Obj("then"))
-			}
-		}
+		r.heading(4, msgKey(b, m), "`"+m.Tag+"`"+r.suffix())
+		r.anchors[defKey(b, m.Parts[0].Def)] = r.anchors[msgKey(b, m)]
+		r.definition(m.Parts[0].Def, m.Parts[0].Source)
 	}
-	if len(list) == 0 {
-		return nil, ""
-	}
-	var out []variant
-	tags := map[string]int{}
-	for _, x := range list {
-		o, ok := x.(*Object)
-		if !ok {
-			continue
-		}
-		out = append(out, variant{s: o})
-	}
-	// The tag: a member that every variant (or the definition it points
-	// to) fixes with const, or constrains, except at most one default.
-	for _, v := range out {
-		for _, k := range r.resolve(v.s).Obj("properties").Keys() {
-			if r.resolve(v.s).Obj("properties").Obj(k).Has("const") {
-				tags[k]++
-			}
-		}
-	}
-	tag := ""
-	best := 0
-	for _, k := range slices.Sorted(mapKeys(tags)) {
-		if tags[k] > best && tags[k] >= len(out)-1 && tags[k] >= 2 {
-			tag, best = k, tags[k]
-		}
-	}
-	if tag != "" {
-		for i := range out {
-			if c, ok := r.resolve(out[i].s).Obj("properties").Obj(tag).Get("const"); ok {
-				out[i].tag = compactJSON(c)
-			}
-		}
-	}
-	return out, tag
-}
-
-func mapKeys(m map[string]int) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
-// resolve follows a plain $ref to its definition.
-func (r *renderer) resolve(s *Object) *Object {
-	for i := 0; i < 8 && s != nil && s.Has("$ref") && !s.Has("properties"); i++ {
-		name, ok := strings.CutPrefix(s.Str("$ref"), "#/$defs/")
-		if !ok || strings.Contains(name, "/") {
-			return s
-		}
-		next := r.b.Defs().Obj(name)
-		if next == nil {
-			return s
-		}
-		s = next
-	}
-	return s
-}
-
-func hasProps(s *Object) bool {
-	if s.Obj("properties").Len() > 0 {
-		return true
-	}
-	for _, a := range s.Arr("allOf") {
-		if o, ok := a.(*Object); ok && !o.Has("$ref") && !o.Has("if") && o.Obj("properties").Len() > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// fields writes the fields table of an object schema.
-func (r *renderer) fields(s *Object) {
-	r.out.WriteString("| field | type | required | values | description |\n|---|---|---|---|---|\n")
-	r.fieldRows(s, "", 0)
-	r.out.WriteString("\n")
-}
-
-func (r *renderer) fieldRows(s *Object, prefix string, depth int) {
-	props := newObject()
-	var required []any
-	parts := []*Object{s}
-	for _, a := range s.Arr("allOf") {
-		if o, ok := a.(*Object); ok && !o.Has("$ref") && !o.Has("if") {
-			parts = append(parts, o)
-		}
-	}
-	for _, p := range parts {
-		for _, k := range p.Obj("properties").Keys() {
-			if !props.Has(k) {
-				props.Set(k, p.Obj("properties").Value(k))
-			}
-		}
-		required = append(required, p.Arr("required")...)
-	}
-	for _, k := range props.Keys() {
-		ps, ok := props.Value(k).(*Object)
-		if !ok {
-			// A boolean schema: false forbids the member.
-			fmt.Fprintf(&r.out, "| `%s` | never present | | | |\n", cell(prefix+k))
-			continue
-		}
-		req := ""
-		if slices.Contains(required, any(k)) {
-			req = "yes"
-		}
-		vals := valuesText(ps)
-		if c := constraints(ps); c != "" {
-			vals = strings.TrimPrefix(vals+"; "+c, "; ")
-		}
-		fmt.Fprintf(&r.out, "| `%s` | %s | %s | %s | %s |\n", cell(prefix+k), cell(r.typeText(ps)), req, cell(vals), cell(mdText(ps.Str("description"))))
-		if depth >= 4 {
-			continue
-		}
-		switch {
-		case !ps.Has("$ref") && ps.Obj("properties").Len() > 0:
-			r.fieldRows(ps, prefix+k+".", depth+1)
-		case ps.Obj("items") != nil && !ps.Obj("items").Has("$ref") && ps.Obj("items").Obj("properties").Len() > 0:
-			r.fieldRows(ps.Obj("items"), prefix+k+"[].", depth+1)
-		}
-	}
-}
-
-// typeText describes the type of a schema in a few words, with links to
-// definitions.
-func (r *renderer) typeText(s *Object) string {
-	if s == nil {
-		return "any"
-	}
-	if ref := s.Str("$ref"); ref != "" {
-		name := strings.TrimPrefix(ref, "#/$defs/")
-		return r.link(defKey(r.b, name), name)
-	}
-	if all := s.Arr("allOf"); len(all) == 1 && !s.Has("type") && !s.Has("properties") {
-		if o, ok := all[0].(*Object); ok && o.Has("$ref") {
-			return r.typeText(o)
-		}
-	}
-	if n := nullable(s); n != nil {
-		return r.typeText(n) + " | null"
-	}
-	if vals, _ := enumValues(s); len(vals) > 0 && !s.Has("type") {
-		return jsonType(vals[0].value)
-	}
-	if c, ok := s.Get("const"); ok && !s.Has("type") {
-		return jsonType(c)
-	}
-	for _, kw := range []string{"oneOf", "anyOf"} {
-		if list := s.Arr(kw); len(list) > 0 && !s.Has("type") {
-			var parts []string
-			for _, x := range list {
-				o, ok := x.(*Object)
-				if !ok {
-					continue
-				}
-				t := r.typeText(o)
-				if o.Has("title") && !o.Has("$ref") {
-					t = o.Str("title")
-				}
-				if !slices.Contains(parts, t) {
-					parts = append(parts, t)
-				}
-			}
-			return strings.Join(parts, " | ")
-		}
-	}
-	var types []string
-	switch t := s.Value("type").(type) {
-	case string:
-		types = []string{t}
-	case []any:
-		for _, x := range t {
-			if xs, ok := x.(string); ok {
-				types = append(types, xs)
-			}
-		}
-	}
-	if len(types) == 0 {
-		if s.Has("properties") {
-			return "object"
-		}
-		if s.Has("not") && s.Obj("not").Len() == 0 {
-			return "never present"
-		}
-		return "any"
-	}
-	for i, t := range types {
-		switch t {
-		case "array":
-			if it := s.Obj("items"); it != nil {
-				types[i] = "array of " + r.typeText(it)
-			}
-		case "object":
-			if ap := s.Obj("additionalProperties"); ap != nil && s.Obj("properties").Len() == 0 {
-				types[i] = "map of " + r.typeText(ap)
-			}
-		case "string":
-			if f := s.Str("format"); f != "" {
-				types[i] = "string (" + f + ")"
-			}
-		}
-	}
-	return strings.Join(types, " | ")
-}
-
-// nullable returns X for a schema anyOf/oneOf [X, {"type": "null"}].
-func nullable(s *Object) *Object {
-	for _, kw := range []string{"anyOf", "oneOf"} {
-		list := s.Arr(kw)
-		if len(list) != 2 {
-			continue
-		}
-		a, _ := list[0].(*Object)
-		b, _ := list[1].(*Object)
-		if a != nil && b != nil && b.Str("type") == "null" {
-			return a
-		}
-	}
-	return nil
-}
-
-type enumValue struct {
-	value any
-	desc  string
-}
-
-// enumValues lists the values of an enum: enum, const, or a oneOf/anyOf of
-// consts (open when the last branch is a plain type).
-func enumValues(s *Object) ([]enumValue, bool) {
-	if e := s.Arr("enum"); len(e) > 0 {
-		var out []enumValue
-		for _, v := range e {
-			out = append(out, enumValue{value: v})
-		}
-		return out, false
-	}
-	for _, kw := range []string{"oneOf", "anyOf"} {
-		list := s.Arr(kw)
-		if len(list) < 2 {
-			continue
-		}
-		var out []enumValue
-		open := false
-		for i, x := range list {
-			o, ok := x.(*Object)
-			if !ok {
-				return nil, false
-			}
-			if c, ok := o.Get("const"); ok {
-				out = append(out, enumValue{value: c, desc: o.Str("description")})
-				continue
-			}
-			if i == len(list)-1 && o.Has("type") && !o.Has("properties") && !o.Has("$ref") {
-				open = true
-				continue
-			}
-			return nil, false
-		}
-		return out, open
-	}
-	return nil, false
-}
-
-// valuesText lists the allowed values of a member.
-func valuesText(s *Object) string {
-	if c, ok := s.Get("const"); ok {
-		return "`" + compactJSON(c) + "`"
-	}
-	vals, open := enumValues(s)
-	if len(vals) == 0 {
-		if n := nullable(s); n != nil {
-			return valuesText(n)
-		}
-		return ""
-	}
-	var parts []string
-	for _, v := range vals {
-		parts = append(parts, "`"+compactJSON(v.value)+"`")
-	}
-	txt := strings.Join(parts, ", ")
-	if open {
-		txt += ", or any other value"
-	}
-	return txt
-}
-
-// constraints describes the bounds, pattern and lengths of a schema.
-func constraints(s *Object) string {
-	var parts []string
-	num := func(k string) string {
-		if n, ok := s.Value(k).(json.Number); ok {
-			return n.String()
-		}
-		return ""
-	}
-	if lo, hi := num("minimum"), num("maximum"); lo != "" && hi != "" {
-		parts = append(parts, lo+" to "+hi)
-	} else if lo != "" {
-		parts = append(parts, "at least "+lo)
-	} else if hi != "" {
-		parts = append(parts, "at most "+hi)
-	}
-	if v := num("exclusiveMinimum"); v != "" {
-		parts = append(parts, "more than "+v)
-	}
-	if v := num("exclusiveMaximum"); v != "" {
-		parts = append(parts, "less than "+v)
-	}
-	if v := num("minLength"); v != "" && v != "0" {
-		parts = append(parts, "at least "+v+" characters")
-	}
-	if v := num("maxLength"); v != "" {
-		parts = append(parts, "at most "+v+" characters")
-	}
-	if v := num("minItems"); v != "" && v != "0" {
-		parts = append(parts, "at least "+v+" items")
-	}
-	if v := num("maxItems"); v != "" {
-		parts = append(parts, "at most "+v+" items")
-	}
-	if p := s.Str("pattern"); p != "" {
-		parts = append(parts, "pattern `"+p+"`")
-	}
-	return strings.Join(parts, "; ")
-}
-
-func jsonType(v any) string {
-	switch v := v.(type) {
-	case string:
-		return "string"
-	case json.Number:
-		if strings.ContainsAny(v.String(), ".eE") {
-			return "number"
-		}
-		return "integer"
-	case bool:
-		return "boolean"
-	case nil:
-		return "null"
-	case []any:
-		return "array"
-	default:
-		return "object"
-	}
-}
-
-// mdText makes a description safe for Markdown: on one line, and with < and
-// > outside code spans escaped so that GitHub does not take them for HTML.
-func mdText(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	var b strings.Builder
-	inCode := false
-	for _, c := range s {
-		switch {
-		case c == '`':
-			inCode = !inCode
-			b.WriteRune(c)
-		case !inCode && c == '<':
-			b.WriteString("&lt;")
-		case !inCode && c == '>':
-			b.WriteString("&gt;")
-		default:
-			b.WriteRune(c)
-		}
-	}
-	return b.String()
-}
-
-// cell makes text safe for a table cell.
-func cell(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ")
 }

@@ -72,7 +72,7 @@ func run(pkg, out, version string, types bool) error {
 	var entries []jen.Code
 	cases := map[string][]jen.Code{}
 	var order []string
-	for _, m := range v.ACP.Methods {
+	for _, m := range v.ACP().Methods {
 		e := jen.Values(jen.Dict{
 			jen.Id("Name"):         jen.Lit(m.Method),
 			jen.Id("Kind"):         jen.Id(kinds[m.Kind]),
@@ -100,7 +100,7 @@ func run(pkg, out, version string, types bool) error {
 		}
 	}
 	f.Comment("EnvelopeSchema is the $id of the schema of the JSON-RPC envelope of every message.")
-	f.Const().Id("EnvelopeSchema").Op("=").Lit(v.SchemaID(v.ACP.Envelope) + "#")
+	f.Const().Id("EnvelopeSchema").Op("=").Lit(v.SchemaID(v.ACP().Envelope) + "#")
 	f.Comment(fmt.Sprintf("Methods returns the method table of %s, in the order of the dispatch table.", v.Title))
 	f.Func().Id("Methods").Params().Index().Id("Method").Block(jen.Return(jen.Index().Id("Method").Values(entries...)))
 	var sw []jen.Code
@@ -194,7 +194,7 @@ func writeTypes(f *jen.File) {
 func writeLookup(f *jen.File, reg *registry.Registry, v *registry.Version) error {
 	seen := map[*registry.Version]bool{}
 	var vs []*registry.Version
-	for _, m := range v.ACP.Methods {
+	for _, m := range v.ACP().Methods {
 		for _, ref := range []string{m.Params, m.Result} {
 			if ref == "" {
 				continue

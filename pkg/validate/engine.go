@@ -26,7 +26,6 @@ import (
 	"io"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -34,7 +33,6 @@ import (
 	"github.com/agentproto/agentproto/pkg/validate/explain"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/pkg/wire"
-	"github.com/agentproto/agentproto/schema"
 	"github.com/agentproto/agentproto/schema/registry"
 )
 
@@ -131,6 +129,14 @@ type Options struct {
 	// schemas. Observing runs the general validator on every check, so it
 	// costs the fast path's speed.
 	Observe func(Observation)
+	// Registry, if set, is the registry of versions read, with the
+	// schema folder its schemas come from (registry.Load); nil: the
+	// embedded one (registry.Embedded).
+	Registry *registry.Registry
+	// Protocols, if set, are the protocols checked, in the order a
+	// file's protocol is tried, instead of Protocols(): with Registry, a
+	// protocol of one's own is checked without registering it globally.
+	Protocols []Protocol
 }
 
 // Observation is one schema check of one message.
@@ -151,9 +157,6 @@ type Engine struct {
 	reg     *registry.Registry
 	rules   []protocol.Rules // in the order a file's protocol is tried
 	docs    *explain.Docs
-	// acpNames lists the methods of every ACP version (acpMethodNames),
-	// made once, when a file first asks.
-	acpNames func() []string
 	// whole validates every check whole, never split by
 	// protocol.Schemas.Split: the tests compare both ways.
 	whole bool
@@ -176,28 +179,37 @@ type Engine struct {
 // New reads the registry and prepares each protocol's rules; no schema is
 // compiled until a trace needs it.
 func New(opts Options) (*Engine, error) {
-	reg, err := registry.Embedded()
-	if err != nil {
-		return nil, fmt.Errorf("validate: %w", err)
+	reg, schemas := opts.Registry, protocol.NewSchemas()
+	if reg == nil {
+		var err error
+		if reg, err = registry.Embedded(); err != nil {
+			return nil, fmt.Errorf("validate: %w", err)
+		}
+	} else {
+		schemas = protocol.NewSchemasFS(reg.FS(), reg.IDPrefix())
 	}
-	schemas := protocol.NewSchemas()
+	protocols := opts.Protocols
+	if protocols == nil {
+		protocols = Protocols()
+	}
 	e := &Engine{
 		opts: opts, workers: opts.Workers, reg: reg, schemas: schemas,
-		docs: explain.NewDocs(schema.Files, schema.IDPrefix),
+		docs: explain.NewDocs(reg.FS(), reg.IDPrefix()),
 		memo: explain.NewMemo(),
 	}
-	for _, p := range registered() {
-		e.rules = append(e.rules, p.rules(reg, schemas))
+	var names []string
+	for _, p := range protocols {
+		e.rules = append(e.rules, p.Rules(reg, schemas))
+		names = append(names, p.Name)
 	}
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
 	}
-	e.acpNames = sync.OnceValue(e.acpMethodNames)
 	e.known, _ = opts.Fast.(KnownChecker)
 	e.dec, _ = opts.Fast.(DecoderChecker)
 	e.codecs, _ = opts.Fast.(CodecChecker)
 	if opts.Protocol != "" && e.rulesOf(opts.Protocol) == nil {
-		return nil, fmt.Errorf("validate: unknown protocol %q (want %s)", opts.Protocol, strings.Join(registry.Protocols(), ", "))
+		return nil, fmt.Errorf("validate: unknown protocol %q (want %s)", opts.Protocol, strings.Join(names, ", "))
 	}
 	if opts.Dialect != "" && !e.knownDialect(opts.Dialect) {
 		return nil, fmt.Errorf("validate: unknown dialect %q (want one of %s)", opts.Dialect, strings.Join(e.Dialects(opts.Protocol), ", "))

@@ -11,17 +11,25 @@ import (
 	"github.com/agentproto/agentproto/schema/registry"
 )
 
-// A protocol the engine checks is registered here, once: the constructor of
-// its rules and the documentation of the rules it reports. The order is the
-// order a trace's protocol is tried in.
-type registration struct {
-	name  string
-	rules func(*registry.Registry, *protocol.Schemas) protocol.Rules
-	docs  func() []protocol.RuleDoc
+// Protocol is one protocol the engine checks: its name (as the registry
+// writes it), the constructor of its rules and the documentation of the
+// rules it reports. Everything else the engine knows of a protocol it
+// asks its rules (protocol.Rules, and the optional interfaces of package
+// protocol).
+type Protocol struct {
+	Name string
+	// Rules makes the protocol's rules over the registry's versions of
+	// it, with schemas from the registry's folder.
+	Rules func(*registry.Registry, *protocol.Schemas) protocol.Rules
+	// Docs documents the rules the protocol's findings name.
+	Docs func() []protocol.RuleDoc
 }
 
-func registered() []registration {
-	return []registration{
+// Protocols is the one list of the protocols the engine checks by
+// default, in the order a trace's protocol is tried (Options.Protocols
+// replaces it).
+func Protocols() []Protocol {
+	return []Protocol{
 		{"acp", func(r *registry.Registry, s *protocol.Schemas) protocol.Rules { return acp.New(r, s) }, acp.RuleDocs},
 		{"arcp", func(r *registry.Registry, s *protocol.Schemas) protocol.Rules { return arcp.New(r, s) }, arcp.RuleDocs},
 		{"arcan", func(r *registry.Registry, s *protocol.Schemas) protocol.Rules { return arcan.New(r, s) }, arcan.RuleDocs},
@@ -32,9 +40,9 @@ func registered() []registration {
 // as its rules package documents them.
 func RuleDocs(proto string) []protocol.RuleDoc {
 	var out []protocol.RuleDoc
-	for _, p := range registered() {
-		if proto == "" || p.name == proto {
-			out = append(out, p.docs()...)
+	for _, p := range Protocols() {
+		if proto == "" || p.Name == proto {
+			out = append(out, p.Docs()...)
 		}
 	}
 	return out

@@ -18,14 +18,19 @@ import (
 // New returns a draft 2020-12 compiler that knows every embedded schema by
 // its $id and asserts formats ("date-time", "uri", …). It loads nothing
 // from the network: a $ref to any other URL fails to compile.
-func New() (*jsonschema.Compiler, error) {
+func New() (*jsonschema.Compiler, error) { return NewFS(schema.Files, schema.IDPrefix) }
+
+// NewFS returns a compiler as New does that knows the schemas of the
+// schema folder fsys instead, the file at path P by the $id idPrefix + P
+// (a registry's folder: registry.Registry.FS and IDPrefix).
+func NewFS(fsys fs.FS, idPrefix string) (*jsonschema.Compiler, error) {
 	c, err := Empty()
 	if err != nil {
 		return nil, err
 	}
-	// Each embedded file is read when a schema first refers to it, so a
-	// run that needs a few schemas parses only those.
-	c.UseLoader(embeddedLoader{})
+	// Each file is read when a schema first refers to it, so a run that
+	// needs a few schemas parses only those.
+	c.UseLoader(fsLoader{fsys, idPrefix})
 	return c, nil
 }
 
@@ -49,17 +54,26 @@ func Empty() (*jsonschema.Compiler, error) {
 
 // Document returns the embedded schema document whose $id is url, parsed as
 // the compiler parses it (numbers as json.Number).
-func Document(url string) (any, error) { return embeddedLoader{}.Load(url) }
+func Document(url string) (any, error) { return DocumentFS(schema.Files, schema.IDPrefix, url) }
 
-// embeddedLoader reads the embedded schema whose $id is asked for.
-type embeddedLoader struct{}
+// DocumentFS returns the schema document of the folder fsys whose $id is
+// url (idPrefix + its path), parsed as the compiler parses it.
+func DocumentFS(fsys fs.FS, idPrefix, url string) (any, error) {
+	return fsLoader{fsys, idPrefix}.Load(url)
+}
 
-func (embeddedLoader) Load(url string) (any, error) {
-	p, ok := strings.CutPrefix(url, schema.IDPrefix)
+// fsLoader reads the schema of a folder whose $id is asked for.
+type fsLoader struct {
+	fsys   fs.FS
+	prefix string
+}
+
+func (l fsLoader) Load(url string) (any, error) {
+	p, ok := strings.CutPrefix(url, l.prefix)
 	if !ok || path.Ext(p) != ".json" || !fs.ValidPath(p) {
 		return offlineLoader{}.Load(url)
 	}
-	f, err := schema.Files.Open(p)
+	f, err := l.fsys.Open(p)
 	if err != nil {
 		return nil, fmt.Errorf("no embedded schema has $id %s", url)
 	}

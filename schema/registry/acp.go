@@ -307,13 +307,13 @@ func (r *ACPRecord) Matches(has func(key string) bool) bool {
 
 func loadACP(fsys fs.FS, v *Version, b []byte, check bool) (*ACPTable, error) {
 	t := &ACPTable{}
-	if err := strictUnmarshal(b, t); err != nil {
+	if err := StrictUnmarshal(b, t); err != nil {
 		return nil, fmt.Errorf("dispatch.json: %w", err)
 	}
 	if t.Envelope == "" {
 		return nil, fmt.Errorf("dispatch.json: no envelope")
 	}
-	if err := checkFile(check, fsys, v, "envelope", t.Envelope); err != nil {
+	if err := CheckFile(check, fsys, v, "envelope", t.Envelope); err != nil {
 		return nil, fmt.Errorf("dispatch.json: %w", err)
 	}
 	seen := map[string]bool{}
@@ -339,7 +339,7 @@ func loadACP(fsys fs.FS, v *Version, b []byte, check bool) (*ACPTable, error) {
 			return nil, fmt.Errorf("%s: a notification has no result", where)
 		}
 		for _, f := range []string{m.Params, m.Result} {
-			if err := checkFile(check, fsys, v, where, f); err != nil {
+			if err := CheckFile(check, fsys, v, where, f); err != nil {
 				return nil, err
 			}
 		}
@@ -351,7 +351,7 @@ func loadACP(fsys fs.FS, v *Version, b []byte, check bool) (*ACPTable, error) {
 		if r.Record == "" || r.Schema == "" || len(r.Keys) == 0 {
 			return nil, fmt.Errorf("dispatch.json: records[%d] needs record, keys and schema", i)
 		}
-		if err := checkFile(check, fsys, v, "records["+r.Record+"]", r.Schema); err != nil {
+		if err := CheckFile(check, fsys, v, "records["+r.Record+"]", r.Schema); err != nil {
 			return nil, fmt.Errorf("dispatch.json: %w", err)
 		}
 	}
@@ -457,4 +457,10 @@ func (t *ACPTable) Initialize() *ACPMethod {
 		}
 	}
 	return nil
+}
+
+// ACP returns the version's table if it is a version of ACP, else nil.
+func (v *Version) ACP() *ACPTable {
+	t, _ := v.Table.(*ACPTable)
+	return t
 }

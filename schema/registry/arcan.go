@@ -45,7 +45,7 @@ func (t *ArcanTable) Event(partType string) *ArcanEvent {
 
 func loadArcan(fsys fs.FS, v *Version, b []byte, check bool) (*ArcanTable, error) {
 	t := &ArcanTable{}
-	if err := strictUnmarshal(b, t); err != nil {
+	if err := StrictUnmarshal(b, t); err != nil {
 		return nil, fmt.Errorf("dispatch.json: %w", err)
 	}
 	shapes := newShapeReader(fsys, v.Folder)
@@ -53,7 +53,7 @@ func loadArcan(fsys fs.FS, v *Version, b []byte, check bool) (*ArcanTable, error
 		if e.PartType == "" || e.Schema == "" {
 			return nil, fmt.Errorf("dispatch.json: events[%d] needs part_type and schema", i)
 		}
-		if err := checkFile(check, fsys, v, "event "+e.PartType, e.Schema); err != nil {
+		if err := CheckFile(check, fsys, v, "event "+e.PartType, e.Schema); err != nil {
 			return nil, fmt.Errorf("dispatch.json: %w", err)
 		}
 		var err error
@@ -61,7 +61,7 @@ func loadArcan(fsys fs.FS, v *Version, b []byte, check bool) (*ArcanTable, error
 			return nil, fmt.Errorf("event %s: %w", e.PartType, err)
 		}
 	}
-	if err := checkFile(check, fsys, v, "store_record", t.StoreRecord); err != nil {
+	if err := CheckFile(check, fsys, v, "store_record", t.StoreRecord); err != nil {
 		return nil, fmt.Errorf("dispatch.json: %w", err)
 	}
 	if t.StoreRecord != "" {
@@ -347,4 +347,10 @@ func mayBeNull(s any) bool {
 
 func escapeToken(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// Arcan returns the version's table if it is a version of Arcan, else nil.
+func (v *Version) Arcan() *ArcanTable {
+	t, _ := v.Table.(*ArcanTable)
+	return t
 }

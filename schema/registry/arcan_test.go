@@ -16,7 +16,7 @@ func TestArcanEmitShapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab := r.Default("arcan").Arcan
+	tab := r.Default("arcan").Arcan()
 	finished := tab.Event("run_finished").Shape
 	if finished == nil || len(finished.Always) != 1 || finished.Always[0] != (registry.EmitMember{Name: "final_answer", Nullable: true}) {
 		t.Fatalf("run_finished always writes %+v, want final_answer (nullable)", finished)

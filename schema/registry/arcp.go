@@ -315,7 +315,7 @@ func (t *ARCPTable) VendorKind(kind string) bool {
 
 func loadARCP(fsys fs.FS, v *Version, b []byte, check bool) (*ARCPTable, error) {
 	t := &ARCPTable{}
-	if err := strictUnmarshal(b, t); err != nil {
+	if err := StrictUnmarshal(b, t); err != nil {
 		return nil, fmt.Errorf("dispatch.json: %w", err)
 	}
 	var err error
@@ -328,7 +328,7 @@ func loadARCP(fsys fs.FS, v *Version, b []byte, check bool) (*ARCPTable, error) 
 		if m.Type == "" || m.Schema == "" {
 			return nil, fmt.Errorf("dispatch.json: messages[%d] needs type and schema", i)
 		}
-		if err := checkFile(check, fsys, v, "message "+m.Type, m.Schema); err != nil {
+		if err := CheckFile(check, fsys, v, "message "+m.Type, m.Schema); err != nil {
 			return nil, fmt.Errorf("dispatch.json: %w", err)
 		}
 	}
@@ -336,7 +336,7 @@ func loadARCP(fsys fs.FS, v *Version, b []byte, check bool) (*ARCPTable, error) 
 		if e.Kind == "" || e.Schema == "" {
 			return nil, fmt.Errorf("dispatch.json: events[%d] needs kind and schema", i)
 		}
-		if err := checkFile(check, fsys, v, "event "+e.Kind, e.Schema); err != nil {
+		if err := CheckFile(check, fsys, v, "event "+e.Kind, e.Schema); err != nil {
 			return nil, fmt.Errorf("dispatch.json: %w", err)
 		}
 	}
@@ -363,7 +363,7 @@ func loadARCP(fsys fs.FS, v *Version, b []byte, check bool) (*ARCPTable, error) 
 		Deviations []*Deviation `json:"deviations"`
 		Signals    []*Signal    `json:"signals"`
 	}
-	if err := strictUnmarshal(db, &doc); err != nil {
+	if err := StrictUnmarshal(db, &doc); err != nil {
 		return nil, fmt.Errorf("deviations.json: %w", err)
 	}
 	for i, d := range doc.Deviations {
@@ -383,4 +383,10 @@ func loadARCP(fsys fs.FS, v *Version, b []byte, check bool) (*ARCPTable, error) 
 	}
 	t.Deviations, t.Signals = doc.Deviations, doc.Signals
 	return t, nil
+}
+
+// ARCP returns the version's table if it is a version of ARCP, else nil.
+func (v *Version) ARCP() *ARCPTable {
+	t, _ := v.Table.(*ARCPTable)
+	return t
 }

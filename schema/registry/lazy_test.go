@@ -20,12 +20,12 @@ func TestTablesLoadWhenAskedFor(t *testing.T) {
 			if v.Protocol != p {
 				continue
 			}
-			has := v.ACP != nil || v.ARCP != nil || v.Arcan != nil
+			has := v.Table != nil
 			some, all = some || has, all && has
 		}
 		return some, all
 	}
-	if d := r.Default("acp"); d == nil || d.ACP == nil {
+	if d := r.Default("acp"); d == nil || d.ACP() == nil {
 		t.Fatal("no ACP default version with its table")
 	}
 	if _, all := loaded("acp"); !all {

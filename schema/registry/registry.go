@@ -10,6 +10,34 @@
 // publisher, the table generator and protogen's default $id maps all read it
 // through this package, so adding a method, an event kind or a dialect is a
 // table edit. The package imports no schema validator.
+//
+// # Adding a protocol
+//
+// A protocol is registered once per layer, each layer keeping one list and
+// switching on no protocol's name:
+//
+//  1. Schemas and tables: a folder schema/<protocol>/<version> with the
+//     schema files and a dispatch.json that opens with "protocol" and
+//     "version", and an entry per version in schema/versions.json.
+//  2. The registry: a file here with the table type and the function that
+//     reads a dispatch.json into it (as acp.go, arcp.go and arcan.go do),
+//     and one Kind in builtinKinds. Code that needs the table reads
+//     Version.Table (or an accessor such as Version.ACP).
+//  3. The engine: a rules package pkg/validate/rules/<protocol> that
+//     implements protocol.Rules, names its rules and documents them
+//     (RuleDocs), and one entry in pkg/validate's Protocols.
+//  4. The publisher: one entry in internal/publish's protocols list: how a
+//     bundle reads the table's entries, how its root dispatches, and what
+//     its reference page says of the version.
+//  5. The tap: if the protocol names the directions of its sidecar
+//     otherwise than ACP's c2a and a2c, one entry in pkg/tap's sidecarNamings
+//     list.
+//
+// Then go generate ./... writes the generated package, the bundle and the
+// reference page. A registry over another schema folder (Load with extra
+// Kinds) and an engine given its own protocols (validate.Options) let a
+// test check a protocol end to end without touching these lists; see
+// cmd/validate's toy protocol test (toyprotocol_test.go).
 package registry
 
 import (
@@ -25,14 +53,54 @@ import (
 	"github.com/agentproto/agentproto/schema"
 )
 
-// Protocols returns the protocol names of the registry ("acp", "arcp",
-// "arcan"), in the order a trace's protocol is tried.
-func Protocols() []string { return []string{"acp", "arcp", "arcan"} }
+// A Kind is what the registry knows of one protocol: its name and how a
+// version's dispatch table reads into the value Version.Table holds.
+type Kind struct {
+	// Protocol is the protocol's name, as versions.json and the
+	// dispatch tables write it ("acp").
+	Protocol string
+	// Load reads the dispatch table b of version v (its "protocol" and
+	// "version" already checked), with its folder in fsys. With
+	// checkFiles, every schema file the table names must exist (see
+	// CheckFile).
+	Load func(fsys fs.FS, v *Version, b []byte, checkFiles bool) (any, error)
+}
+
+// builtinKinds is the one list of the protocols the registry reads, in the
+// order a trace's protocol is tried.
+func builtinKinds() []Kind {
+	return []Kind{
+		kindOf("acp", loadACP),
+		kindOf("arcp", loadARCP),
+		kindOf("arcan", loadArcan),
+	}
+}
+
+// kindOf makes the Kind of a loader that returns its own table type.
+func kindOf[T any](protocol string, load func(fs.FS, *Version, []byte, bool) (T, error)) Kind {
+	return Kind{Protocol: protocol, Load: func(fsys fs.FS, v *Version, b []byte, check bool) (any, error) {
+		return load(fsys, v, b, check)
+	}}
+}
+
+// Protocols returns the protocol names of the built-in registry ("acp",
+// "arcp", "arcan"), in the order a trace's protocol is tried.
+func Protocols() []string { return kindNames(builtinKinds()) }
+
+func kindNames(kinds []Kind) []string {
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = k.Protocol
+	}
+	return out
+}
 
 // Registry is the list of versions, loaded and checked. It is read-only and
 // safe for concurrent use.
 type Registry struct {
 	idPrefix string
+	fsys     fs.FS
+	kinds    []Kind // the protocols, in the order tried
 	versions []*Version
 	// lazy, if set, loads a protocol's tables when one of its versions is
 	// first asked for (Embedded): a process that reads ACP traces does
@@ -88,10 +156,10 @@ type Version struct {
 	// Order is the version's place among its protocol's versions, from 0.
 	Order int `json:"-"`
 
-	// The tables of the version; the one of its protocol is set.
-	ACP   *ACPTable   `json:"-"`
-	ARCP  *ARCPTable  `json:"-"`
-	Arcan *ArcanTable `json:"-"`
+	// Table is the version's dispatch table as its protocol's Kind read
+	// it: *ACPTable, *ARCPTable or *ArcanTable for the built-in
+	// protocols (see the accessors ACP, ARCP and Arcan).
+	Table any `json:"-"`
 
 	// Requirements is the version's requirement catalogue (its folder's
 	// requirements.json), nil if it has none. An extension lists only
@@ -137,7 +205,7 @@ func Embedded() (*Registry, error) { return embedded() }
 // Err reports the tables of a protocol that could not be loaded when first
 // asked for (only a registry from Embedded loads tables that late).
 func (r *Registry) Err() error {
-	for _, p := range Protocols() {
+	for _, p := range r.Protocols() {
 		if lt := r.lazy[p]; lt != nil {
 			r.ready(p)
 			if lt.err != nil {
@@ -149,10 +217,13 @@ func (r *Registry) Err() error {
 }
 
 // Load reads versions.json and every version's tables from fsys (a schema
-// folder), with idPrefix the prefix of every $id, and checks them.
-func Load(fsys fs.FS, idPrefix string) (*Registry, error) { return load(fsys, idPrefix, false) }
+// folder), with idPrefix the prefix of every $id, and checks them. The
+// protocols are the built-in ones and then extra, tried in that order.
+func Load(fsys fs.FS, idPrefix string, extra ...Kind) (*Registry, error) {
+	return load(fsys, idPrefix, false, extra...)
+}
 
-func load(fsys fs.FS, idPrefix string, lazy bool) (*Registry, error) {
+func load(fsys fs.FS, idPrefix string, lazy bool, extra ...Kind) (*Registry, error) {
 	b, err := fs.ReadFile(fsys, schema.VersionsFile)
 	if err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
@@ -161,17 +232,22 @@ func load(fsys fs.FS, idPrefix string, lazy bool) (*Registry, error) {
 		Comment  string     `json:"$comment"`
 		Versions []*Version `json:"versions"`
 	}
-	if err := strictUnmarshal(b, &doc); err != nil {
+	if err := StrictUnmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("registry: %s: %w", schema.VersionsFile, err)
 	}
-	r := &Registry{idPrefix: idPrefix}
+	r := &Registry{idPrefix: idPrefix, fsys: fsys, kinds: append(builtinKinds(), extra...)}
+	for i, k := range r.kinds {
+		if k.Protocol == "" || k.Load == nil || slices.Contains(kindNames(r.kinds[:i]), k.Protocol) {
+			return nil, fmt.Errorf("registry: kind %d (%q) needs a name of its own and a Load", i, k.Protocol)
+		}
+	}
 	seen := map[string]bool{}
 	defaults := map[string]int{}
 	order := map[string]int{}
 	for i, v := range doc.Versions {
 		where := fmt.Sprintf("%s: versions[%d]", schema.VersionsFile, i)
-		if !known(v.Protocol) {
-			return nil, fmt.Errorf("registry: %s: protocol %q is none of %s", where, v.Protocol, strings.Join(Protocols(), ", "))
+		if r.kind(v.Protocol) == nil {
+			return nil, fmt.Errorf("registry: %s: protocol %q is none of %s", where, v.Protocol, strings.Join(r.Protocols(), ", "))
 		}
 		if v.Name == "" || v.Folder == "" || v.Package == "" || v.Title == "" {
 			return nil, fmt.Errorf("registry: %s: name, folder, package and title are required", where)
@@ -196,7 +272,7 @@ func load(fsys fs.FS, idPrefix string, lazy bool) (*Registry, error) {
 			}
 			continue
 		}
-		if err := loadTables(fsys, v, true); err != nil {
+		if err := r.loadTables(fsys, v, true); err != nil {
 			return nil, fmt.Errorf("registry: %s: %w", v.Folder, err)
 		}
 	}
@@ -211,7 +287,7 @@ func load(fsys fs.FS, idPrefix string, lazy bool) (*Registry, error) {
 			return nil, fmt.Errorf("registry: %s extends %q, which is not a version of %s", v, v.Extends, v.Protocol)
 		}
 	}
-	for _, p := range Protocols() {
+	for _, p := range r.Protocols() {
 		if order[p] > 0 && defaults[p] != 1 {
 			return nil, fmt.Errorf("registry: %s has %d default versions; want exactly one", p, defaults[p])
 		}
@@ -219,19 +295,27 @@ func load(fsys fs.FS, idPrefix string, lazy bool) (*Registry, error) {
 	return r, nil
 }
 
-func known(protocol string) bool {
-	for _, p := range Protocols() {
-		if p == protocol {
-			return true
+// Protocols returns the names of the registry's protocols, in the order a
+// trace's protocol is tried.
+func (r *Registry) Protocols() []string { return kindNames(r.kinds) }
+
+// kind returns the Kind of protocol, or nil.
+func (r *Registry) kind(protocol string) *Kind {
+	for i := range r.kinds {
+		if r.kinds[i].Protocol == protocol {
+			return &r.kinds[i]
 		}
 	}
-	return false
+	return nil
 }
+
+// FS returns the schema folder the registry was read from.
+func (r *Registry) FS() fs.FS { return r.fsys }
 
 // loadTables reads the dispatch table (and ARCP's deviations) of v. With
 // checkFiles, every schema file a table names must exist (Load checks;
 // the embedded tables are the ones this package's tests load that way).
-func loadTables(fsys fs.FS, v *Version, checkFiles bool) error {
+func (r *Registry) loadTables(fsys fs.FS, v *Version, checkFiles bool) error {
 	b, err := fs.ReadFile(fsys, path.Join(v.Folder, schema.DispatchTable))
 	if err != nil {
 		return err
@@ -243,14 +327,7 @@ func loadTables(fsys fs.FS, v *Version, checkFiles bool) error {
 	if protocol != v.Protocol && !strings.HasPrefix(protocol, v.Protocol+"-") || version != path.Base(v.Folder) {
 		return fmt.Errorf("%s says protocol %q version %q; %s expects protocol %s, version %s (the folder's name)", schema.DispatchTable, protocol, version, schema.VersionsFile, v.Protocol, path.Base(v.Folder))
 	}
-	switch v.Protocol {
-	case "acp":
-		v.ACP, err = loadACP(fsys, v, b, checkFiles)
-	case "arcp":
-		v.ARCP, err = loadARCP(fsys, v, b, checkFiles)
-	case "arcan":
-		v.Arcan, err = loadArcan(fsys, v, b, checkFiles)
-	}
+	v.Table, err = r.kind(v.Protocol).Load(fsys, v, b, checkFiles)
 	return err
 }
 
@@ -288,9 +365,10 @@ func readHead(b []byte) (protocol, version string, err error) {
 	return protocol, version, nil
 }
 
-// checkFile reports a table's reference to a schema file that does not
-// exist, when check is set.
-func checkFile(check bool, fsys fs.FS, v *Version, what, ref string) error {
+// CheckFile reports a table's reference ref (a file of v's folder, with
+// or without a fragment) to a schema file that does not exist, when check
+// is set; what names the reference in the error.
+func CheckFile(check bool, fsys fs.FS, v *Version, what, ref string) error {
 	if ref == "" || !check {
 		return nil
 	}
@@ -301,10 +379,10 @@ func checkFile(check bool, fsys fs.FS, v *Version, what, ref string) error {
 	return nil
 }
 
-// strictUnmarshal decodes JSON and refuses members the target does not
-// have, so that a misspelt table key is an error rather than a rule that
-// silently never applies.
-func strictUnmarshal(b []byte, v any) error {
+// StrictUnmarshal decodes JSON (a table) and refuses members the target
+// does not have, so that a misspelt table key is an error rather than a
+// rule that silently never applies.
+func StrictUnmarshal(b []byte, v any) error {
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	return dec.Decode(v)
@@ -321,7 +399,7 @@ func (r *Registry) ready(protocol string) {
 				if v.Protocol != p {
 					continue
 				}
-				if err := loadTables(lt.fsys, v, false); err != nil {
+				if err := r.loadTables(lt.fsys, v, false); err != nil {
 					lt.err = fmt.Errorf("registry: %s: %w", v.Folder, err)
 					return
 				}
@@ -428,10 +506,8 @@ func (r *Registry) DialectNames(protocol string) []string {
 	}
 	for _, v := range r.Versions(protocol) {
 		add(v.Name)
-		if v.ARCP != nil {
-			for _, d := range v.ARCP.Dialects() {
-				add(d)
-			}
+		for _, d := range v.Dialects() {
+			add(d)
 		}
 	}
 	return out
@@ -439,3 +515,13 @@ func (r *Registry) DialectNames(protocol string) []string {
 
 // IDPrefix returns the prefix of every $id of the registry's schemas.
 func (r *Registry) IDPrefix() string { return r.idPrefix }
+
+// Dialects lists the SDK dialects read with the version's schemas, if its
+// table has any (ARCP's canonical, go-sdk, …): a table that has them has a
+// method Dialects() []string.
+func (v *Version) Dialects() []string {
+	if t, ok := v.Table.(interface{ Dialects() []string }); ok {
+		return t.Dialects()
+	}
+	return nil
+}

@@ -32,7 +32,7 @@ func TestEmbedded(t *testing.T) {
 		}
 	}
 	v1 := r.Lookup("acp", "v1")
-	if v1 == nil || v1.ACP == nil || v1.ACP.Initialize() == nil {
+	if v1 == nil || v1.ACP() == nil || v1.ACP().Initialize() == nil {
 		t.Fatal("acp v1 has no initialize method in its table")
 	}
 	if got := r.ByWireVersion("acp", 1); got != v1 {

@@ -105,7 +105,7 @@ func loadRequirements(fsys fs.FS, v *Version) error {
 		return err
 	}
 	var c catalogue
-	if err := strictUnmarshal(b, &c); err != nil {
+	if err := StrictUnmarshal(b, &c); err != nil {
 		return fmt.Errorf("%s: %w", schema.RequirementsFile, err)
 	}
 	if c.Protocol != v.Protocol || c.Version != v.Name {

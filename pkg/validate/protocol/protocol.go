@@ -295,6 +295,18 @@ type Rules interface {
 	Start(first []*Message, opts Start) (Handler, error)
 }
 
+// Disowner is implemented by Rules whose Identify also takes in another
+// protocol that looks alike (any JSON-RPC 2.0 carries ACP's "jsonrpc").
+// When a trace's protocol is detected rather than forced, the engine asks
+// it about the trace's first messages (in order; those that did not parse
+// have a nil Obj) before starting the rules.
+type Disowner interface {
+	// Disown reports, when the messages show the trace is another
+	// protocol, the line to name and a finding's message that says what
+	// the trace looks like; "" when the trace is the protocol's.
+	Disown(first []*Message) (line int, why string)
+}
+
 // RuleDoc documents one rule of a protocol: its name, what it finds, and
 // the catalogue rows its findings show broken.
 type RuleDoc struct {

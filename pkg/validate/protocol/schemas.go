@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"fmt"
+	"io/fs"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -81,6 +82,10 @@ func (s *Schema) Validate(v any) error {
 // Schemas hands out the embedded schemas by $id. It is safe for concurrent
 // use; nothing is compiled until a schema is used.
 type Schemas struct {
+	// fsys and prefix are the schema folder and its $id prefix (nil:
+	// the embedded schemas).
+	fsys   fs.FS
+	prefix string
 	mu     sync.Mutex
 	c      *jsonschema.Compiler
 	err    error
@@ -98,8 +103,30 @@ type Schemas struct {
 	docs    map[string]map[string]any
 }
 
-// NewSchemas returns an empty cache.
+// NewSchemas returns an empty cache of the embedded schemas.
 func NewSchemas() *Schemas { return &Schemas{byID: map[string]*Schema{}} }
+
+// NewSchemasFS returns an empty cache of the schemas of the folder fsys,
+// the file at path P by the $id idPrefix + P (a registry's folder).
+func NewSchemasFS(fsys fs.FS, idPrefix string) *Schemas {
+	return &Schemas{fsys: fsys, prefix: idPrefix, byID: map[string]*Schema{}}
+}
+
+// newCompiler returns the compiler of the set's folder.
+func (s *Schemas) newCompiler() (*jsonschema.Compiler, error) {
+	if s.fsys == nil {
+		return compile.New()
+	}
+	return compile.NewFS(s.fsys, s.prefix)
+}
+
+// document returns the schema document with $id id of the set's folder.
+func (s *Schemas) document(id string) (any, error) {
+	if s.fsys == nil {
+		return compile.Document(id)
+	}
+	return compile.DocumentFS(s.fsys, s.prefix, id)
+}
 
 // Get returns the schema with $id id ("" gives nil), to be compiled when
 // first used.
@@ -123,7 +150,7 @@ func (s *Schemas) compile(id string) (*jsonschema.Schema, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.c == nil && s.err == nil {
-		s.c, s.err = compile.New()
+		s.c, s.err = s.newCompiler()
 	}
 	if s.err != nil {
 		return nil, s.err

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
-	"github.com/agentproto/agentproto/schema/compile"
 )
 
 // Split is a schema divided at its members that are a bare $ref: Rest is
@@ -256,7 +255,7 @@ func (s *Schemas) doc(id string) (map[string]any, error) {
 	if d, ok := s.docs[id]; ok {
 		return d, nil
 	}
-	d, err := readDoc(id)
+	d, err := s.readDoc(id)
 	if err != nil {
 		return nil, err
 	}
@@ -267,8 +266,8 @@ func (s *Schemas) doc(id string) (map[string]any, error) {
 	return d, nil
 }
 
-func readDoc(id string) (map[string]any, error) {
-	v, err := compile.Document(id)
+func (s *Schemas) readDoc(id string) (map[string]any, error) {
+	v, err := s.document(id)
 	if err != nil {
 		return nil, err
 	}

@@ -301,12 +301,12 @@ func TestLookupCoversRegistry(t *testing.T) {
 	for _, v := range reg.Versions("") {
 		var ref string
 		switch {
-		case v.ACP != nil && len(v.ACP.Methods) > 0:
-			ref = v.ACP.Methods[0].Params
-		case v.ARCP != nil && len(v.ARCP.Messages) > 0:
-			ref = v.ARCP.Messages[0].Schema
-		case v.Arcan != nil && len(v.Arcan.Events) > 0:
-			ref = v.Arcan.Events[0].Schema
+		case v.ACP() != nil && len(v.ACP().Methods) > 0:
+			ref = v.ACP().Methods[0].Params
+		case v.ARCP() != nil && len(v.ARCP().Messages) > 0:
+			ref = v.ARCP().Messages[0].Schema
+		case v.Arcan() != nil && len(v.Arcan().Events) > 0:
+			ref = v.Arcan().Events[0].Schema
 		}
 		id := v.SchemaID(ref)
 		c, ok := typed.Lookup(id)

@@ -34,11 +34,17 @@ type Rules struct {
 
 	mu       sync.Mutex
 	compiled map[string]*tables // by version name
+
+	// methodNames lists the methods of every ACP version, made once,
+	// when a trace's detection first asks (Disown).
+	methodNames func() []string
 }
 
 // New returns ACP's rules over the registry's ACP versions.
 func New(reg *registry.Registry, schemas *protocol.Schemas) *Rules {
-	return &Rules{reg: reg, schemas: schemas, compiled: map[string]*tables{}}
+	r := &Rules{reg: reg, schemas: schemas, compiled: map[string]*tables{}}
+	r.methodNames = sync.OnceValue(r.allMethodNames)
+	return r
 }
 
 // Name is "acp".
@@ -83,7 +89,7 @@ func (r *Rules) record(o map[string]any) *registry.Version {
 	}
 	has := func(k string) bool { _, ok := o[k]; return ok }
 	for _, v := range r.reg.Versions("acp") {
-		for _, rec := range v.ACP.Records {
+		for _, rec := range v.ACP().Records {
 			if rec.Matches(has) {
 				return v
 			}
@@ -169,14 +175,14 @@ func (r *Rules) tables(v *registry.Version) (*tables, error) {
 		s, err = r.schemas.Get(v.SchemaID(ref))
 		return s
 	}
-	env := v.ACP.Envelope
+	env := v.ACP().Envelope
 	t.request = get(env + "#/$defs/Request")
 	t.notification = get(env + "#/$defs/Notification")
 	t.response = get(env + "#/$defs/Response")
 	if err != nil {
 		return nil, fmt.Errorf("%s: envelope: %w", v, err)
 	}
-	for _, m := range v.ACP.Methods {
+	for _, m := range v.ACP().Methods {
 		mm := &method{ACPMethod: m, v: v, params: get(m.Params), result: get(m.Result), responseLabel: m.Method + " response", errorLabel: m.Method + " error"}
 		for _, se := range m.Effects.Sessions {
 			mm.sessionWhen = append(mm.sessionWhen, conds(se.When))
@@ -203,9 +209,9 @@ func (r *Rules) tables(v *registry.Version) (*tables, error) {
 		}
 		t.methods[methodKey(m.Method, m.Kind)] = mm
 	}
-	t.names = v.ACP.MethodNames()
+	t.names = v.ACP().MethodNames()
 	sort.Strings(t.names)
-	for _, rec := range v.ACP.Records {
+	for _, rec := range v.ACP().Records {
 		s := get(rec.Schema)
 		if err != nil {
 			return nil, fmt.Errorf("%s: record %s: %w", v, rec.Record, err)
@@ -299,7 +305,7 @@ func (r *Rules) pick(first []*protocol.Message, dialect string) (v *registry.Ver
 // messages: the request's (the version proposed), else, in a trace that
 // lacks the request, the answer's.
 func (r *Rules) wireVersion(first []*protocol.Message, def *registry.Version) (n int64, line int, who string, ok bool) {
-	init := def.ACP.Initialize()
+	init := def.ACP().Initialize()
 	if init == nil {
 		return 0, 0, "", false
 	}
@@ -338,7 +344,7 @@ func (r *Rules) score(v *registry.Version, first []*protocol.Message) int {
 		}
 		known := false
 		for _, t := range tabs {
-			known = known || len(t.ACP.Named(name)) > 0
+			known = known || len(t.ACP().Named(name)) > 0
 		}
 		if known {
 			n++

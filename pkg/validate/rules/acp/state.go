@@ -150,7 +150,7 @@ func (s *state) Lost(m *protocol.Message) {
 // capability rules apply: they follow ACP's handshake and session model,
 // which a dialect without an initialize method does not share. Response
 // matching applies to every JSON-RPC dialect.
-func (s *state) stateful() bool { return s.t.v.ACP.Initialize() != nil }
+func (s *state) stateful() bool { return s.t.v.ACP().Initialize() != nil }
 
 // once reports whether the warning keyed k is given for the first time.
 func (s *state) once(k string) bool { return s.warned.First(k) }
@@ -660,7 +660,7 @@ func (s *state) unknownMethod(m *protocol.Message, name string, idAt int, hasID 
 func (s *state) elsewhere(name string) string {
 	var out []string
 	for _, v := range s.reg.Versions("acp") {
-		if v != s.t.v && len(v.ACP.Named(name)) > 0 {
+		if v != s.t.v && len(v.ACP().Named(name)) > 0 {
 			out = append(out, v.Title)
 		}
 	}

@@ -80,7 +80,7 @@ func (r *Rules) tables(v *registry.Version) (*tables, error) {
 		return t, nil
 	}
 	t := &tables{v: v, events: map[string]*protocol.Schema{}}
-	for _, e := range v.Arcan.Events {
+	for _, e := range v.Arcan().Events {
 		s, err := r.schemas.Get(v.SchemaID(e.Schema))
 		if err != nil {
 			return nil, fmt.Errorf("%s: event %s: %w", v, e.PartType, err)
@@ -90,7 +90,7 @@ func (r *Rules) tables(v *registry.Version) (*tables, error) {
 	}
 	sort.Strings(t.tags)
 	var err error
-	if t.store, err = r.schemas.Get(v.SchemaID(v.Arcan.StoreRecord)); err != nil {
+	if t.store, err = r.schemas.Get(v.SchemaID(v.Arcan().StoreRecord)); err != nil {
 		return nil, fmt.Errorf("%s: store record: %w", v, err)
 	}
 	r.compiled[v.Name] = t
@@ -216,9 +216,9 @@ func (s *state) Step(m *protocol.Message) {
 		m.RTSchema = sch.ID
 	}
 	if loc != nil {
-		emitShape(m, "", d.Root(), s.t.v.Arcan.StoreShape)
+		emitShape(m, "", d.Root(), s.t.v.Arcan().StoreShape)
 	}
-	if e := s.t.v.Arcan.Event(tag); e != nil {
+	if e := s.t.v.Arcan().Event(tag); e != nil {
 		if e.Shape != nil {
 			s.exercised.Rule(RuleEmitShape)
 		}

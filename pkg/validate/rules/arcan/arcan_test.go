@@ -190,7 +190,7 @@ func TestEmitShapeFromSchemas(t *testing.T) {
 		for _, line := range readLines(t, f) {
 			ev := decode(t, line)
 			tag, _ := ev["part_type"].(string)
-			et := v.Arcan.Event(tag)
+			et := v.Arcan().Event(tag)
 			if et == nil {
 				t.Fatalf("%s: unknown part_type %q", f, tag)
 			}

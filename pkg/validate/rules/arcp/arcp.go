@@ -68,8 +68,8 @@ func (r *Rules) set(v *registry.Version) (*set, error) {
 	if s := r.compiled[v.Name]; s != nil {
 		return s, nil
 	}
-	s := &set{v: v, t: v.ARCP, messages: map[string]*protocol.Schema{}, events: map[string]*protocol.Schema{}, byKind: map[string]*protocol.Schema{}, from: map[string]string{}}
-	for _, m := range v.ARCP.Messages {
+	s := &set{v: v, t: v.ARCP(), messages: map[string]*protocol.Schema{}, events: map[string]*protocol.Schema{}, byKind: map[string]*protocol.Schema{}, from: map[string]string{}}
+	for _, m := range v.ARCP().Messages {
 		c, err := r.schemas.Get(v.SchemaID(m.Schema))
 		if err != nil {
 			return nil, fmt.Errorf("%s: message %s: %w", v, m.Type, err)
@@ -78,7 +78,7 @@ func (r *Rules) set(v *registry.Version) (*set, error) {
 		s.from[m.Type] = m.Direction
 		s.types = append(s.types, m.Type)
 	}
-	for _, e := range v.ARCP.Events {
+	for _, e := range v.ARCP().Events {
 		c, err := r.schemas.Get(v.SchemaID(e.Schema))
 		if err != nil {
 			return nil, fmt.Errorf("%s: event %s: %w", v, e.Kind, err)
@@ -147,12 +147,12 @@ func (r *Rules) detect(msgs []*protocol.Message, canon *registry.Version) (*regi
 				continue
 			}
 			typ, _ := m.Obj()["type"].(string)
-			if v.ARCP.Message(typ) != nil && canon.ARCP.Message(typ) == nil {
+			if v.ARCP().Message(typ) != nil && canon.ARCP().Message(typ) == nil {
 				return v, v.Name, fmt.Sprintf("%s: message type %s, line %d", v.Name, protocol.Quote(typ), m.Line)
 			}
 		}
 	}
-	name, note := detectSDK(canon.ARCP, msgs)
+	name, note := detectSDK(canon.ARCP(), msgs)
 	return canon, name, note
 }
 

@@ -217,7 +217,7 @@ func TestDetectedNamesAreAccepted(t *testing.T) {
 	for _, d := range reg.DialectNames("arcp") {
 		accepted[d] = true
 	}
-	canon := reg.Default("arcp").ARCP
+	canon := reg.Default("arcp").ARCP()
 	for _, d := range canon.Deviations {
 		for _, s := range d.SDKs() {
 			if !accepted[s] {
@@ -296,7 +296,7 @@ func TestTablesRulesAreChecked(t *testing.T) {
 			seen[e.Rule] = true
 		}
 	}
-	for _, r := range reg.Default("arcp").ARCP.Rules {
+	for _, r := range reg.Default("arcp").ARCP().Rules {
 		if r.Check != "" && !seen[r.ID] {
 			t.Errorf("rule %s (§%s) is checked but no v1.1 invalid fixture shows it", r.ID, r.Section)
 		}

@@ -78,7 +78,7 @@ func (*Rules) RuleDocs() []protocol.RuleDoc { return RuleDocs() }
 func (r *Rules) Blame(f *finding.Finding, m *protocol.Message) {
 	if id, ok := strings.CutPrefix(f.Rule, finding.RuleDeviationPrefix); ok {
 		for _, v := range r.reg.Versions("arcp") {
-			for _, d := range v.ARCP.Deviations {
+			for _, d := range v.ARCP().Deviations {
 				if d.ID == id {
 					f.Requirement = d.Requirement
 					return
