@@ -508,6 +508,13 @@ func (b *builder) normalize(s *load.Schema) (normalized, error) {
 		case cur.Ref == "" && len(cur.AllOf) == 1 && !structural(cur):
 			n.s = cur.AllOf[0]
 			continue
+		case cur.Ref == "" && len(cur.AllOf) > 1 && !structural(cur) && onlyOneSays(cur.AllOf) != nil:
+			// An allOf whose other members only annotate (draft-07's
+			// nonNegativeIntegerDefault0: allOf [{"$ref":
+			// nonNegativeInteger}, {"default": 0}]) is its one member
+			// that says something.
+			n.s = onlyOneSays(cur.AllOf)
+			continue
 		case cur.Ref == "" && len(cur.AllOf) == 0 && len(cur.OneOf)+len(cur.AnyOf) == 1 && len(cur.Type) == 0 && len(cur.Properties) == 0 && !cur.HasConst && len(cur.Enum) == 0:
 			// A oneOf (or anyOf) of one alternative is that alternative.
 			n.s = append(cur.OneOf, cur.AnyOf...)[0]
@@ -540,6 +547,22 @@ func (b *builder) normalize(s *load.Schema) (normalized, error) {
 	next:
 	}
 	return n, s.Loc.Errorf("too many nested wrappers")
+}
+
+// onlyOneSays returns the one schema of list that is not satisfied by
+// every value, or nil when there are none or several.
+func onlyOneSays(list []*load.Schema) *load.Schema {
+	var one *load.Schema
+	for _, a := range list {
+		if acceptsAnything(a) {
+			continue
+		}
+		if one != nil {
+			return nil
+		}
+		one = a
+	}
+	return one
 }
 
 func structuralBesidesType(s *load.Schema) bool {

@@ -77,10 +77,7 @@ type Schema struct {
 type PositiveInteger uint64
 
 // PositiveIntegerDefault0 has no description in its schema.
-type PositiveIntegerDefault0 struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
+type PositiveIntegerDefault0 = PositiveInteger
 
 // SchemaAdditionalItems has no description in its schema.
 //
@@ -1355,10 +1352,6 @@ func (x *Schema) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "%v is not greater than 0", float64((*x.MultipleOf)))
 		}
 	}
-	if x.MinLength != nil {
-		p := c.Join(p, "minLength")
-		(*x.MinLength).CheckWire(c, p)
-	}
 	if x.AdditionalItems != nil {
 		p := c.Join(p, "additionalItems")
 		CheckSchemaAdditionalItems(c, p, x.AdditionalItems)
@@ -1366,14 +1359,6 @@ func (x *Schema) CheckWire(c *wire.Checker, p string) {
 	if x.Items != nil {
 		p := c.Join(p, "items")
 		CheckSchemaItems(c, p, x.Items)
-	}
-	if x.MinItems != nil {
-		p := c.Join(p, "minItems")
-		(*x.MinItems).CheckWire(c, p)
-	}
-	if x.MinProperties != nil {
-		p := c.Join(p, "minProperties")
-		(*x.MinProperties).CheckWire(c, p)
 	}
 	if x.Required != nil {
 		p := c.Join(p, "required")
@@ -1514,76 +1499,6 @@ func (x *PositiveInteger) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x PositiveInteger) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeWire decodes the value from d.
-func (x *PositiveIntegerDefault0) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = PositiveIntegerDefault0{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PositiveIntegerDefault0) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *PositiveIntegerDefault0) EncodeWireFields(e *wire.Encoder) {
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PositiveIntegerDefault0) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PositiveIntegerDefault0) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PositiveIntegerDefault0) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PositiveIntegerDefault0) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -2650,10 +2565,6 @@ func (x *SchemaItemsSchema) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "%v is not greater than 0", float64((*x.MultipleOf)))
 		}
 	}
-	if x.MinLength != nil {
-		p := c.Join(p, "minLength")
-		(*x.MinLength).CheckWire(c, p)
-	}
 	if x.AdditionalItems != nil {
 		p := c.Join(p, "additionalItems")
 		CheckSchemaAdditionalItems(c, p, x.AdditionalItems)
@@ -2661,14 +2572,6 @@ func (x *SchemaItemsSchema) CheckWire(c *wire.Checker, p string) {
 	if x.Items != nil {
 		p := c.Join(p, "items")
 		CheckSchemaItems(c, p, x.Items)
-	}
-	if x.MinItems != nil {
-		p := c.Join(p, "minItems")
-		(*x.MinItems).CheckWire(c, p)
-	}
-	if x.MinProperties != nil {
-		p := c.Join(p, "minProperties")
-		(*x.MinProperties).CheckWire(c, p)
 	}
 	if x.Required != nil {
 		p := c.Join(p, "required")
@@ -3725,10 +3628,6 @@ func (x *SchemaAdditionalPropertiesSchema) CheckWire(c *wire.Checker, p string) 
 			c.Fail(p, "%v is not greater than 0", float64((*x.MultipleOf)))
 		}
 	}
-	if x.MinLength != nil {
-		p := c.Join(p, "minLength")
-		(*x.MinLength).CheckWire(c, p)
-	}
 	if x.AdditionalItems != nil {
 		p := c.Join(p, "additionalItems")
 		CheckSchemaAdditionalItems(c, p, x.AdditionalItems)
@@ -3736,14 +3635,6 @@ func (x *SchemaAdditionalPropertiesSchema) CheckWire(c *wire.Checker, p string) 
 	if x.Items != nil {
 		p := c.Join(p, "items")
 		CheckSchemaItems(c, p, x.Items)
-	}
-	if x.MinItems != nil {
-		p := c.Join(p, "minItems")
-		(*x.MinItems).CheckWire(c, p)
-	}
-	if x.MinProperties != nil {
-		p := c.Join(p, "minProperties")
-		(*x.MinProperties).CheckWire(c, p)
 	}
 	if x.Required != nil {
 		p := c.Join(p, "required")
@@ -4729,10 +4620,6 @@ func (x *SchemaDependenciesValueSchema) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "%v is not greater than 0", float64((*x.MultipleOf)))
 		}
 	}
-	if x.MinLength != nil {
-		p := c.Join(p, "minLength")
-		(*x.MinLength).CheckWire(c, p)
-	}
 	if x.AdditionalItems != nil {
 		p := c.Join(p, "additionalItems")
 		CheckSchemaAdditionalItems(c, p, x.AdditionalItems)
@@ -4740,14 +4627,6 @@ func (x *SchemaDependenciesValueSchema) CheckWire(c *wire.Checker, p string) {
 	if x.Items != nil {
 		p := c.Join(p, "items")
 		CheckSchemaItems(c, p, x.Items)
-	}
-	if x.MinItems != nil {
-		p := c.Join(p, "minItems")
-		(*x.MinItems).CheckWire(c, p)
-	}
-	if x.MinProperties != nil {
-		p := c.Join(p, "minProperties")
-		(*x.MinProperties).CheckWire(c, p)
 	}
 	if x.Required != nil {
 		p := c.Join(p, "required")
@@ -5141,22 +5020,22 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "http://json-schema.org/draft-04/schema#/definitions/positiveIntegerDefault0":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*PositiveIntegerDefault0).CheckWire(c, p)
+				v.(*PositiveInteger).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(PositiveIntegerDefault0)
+				v := new(PositiveInteger)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*PositiveIntegerDefault0).EncodeWire(e)
+				v.(*PositiveInteger).EncodeWire(e)
 			},
-			Name: "PositiveIntegerDefault0",
+			Name: "PositiveInteger",
 			ValidateValue: func(v any) error {
-				return v.(*PositiveIntegerDefault0).Validate()
+				return v.(*PositiveInteger).Validate()
 			},
 			Verify: func(d *wire.Decoder) bool {
-				var v PositiveIntegerDefault0
+				var v PositiveInteger
 				if v.DecodeWire(d) != nil {
 					return false
 				}
