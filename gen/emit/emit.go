@@ -254,9 +254,25 @@ func typesFirst(src []byte, extra int) ([]byte, bool) {
 	out = append(out, '\n')
 	for _, s := range append(types, rest...) {
 		out = append(out, '\n')
-		out = append(append(out, src[s.from:s.to]...), '\n')
+		out = append(append(out, unalign(src[s.from:s.to])...), '\n')
 	}
 	return out, true
+}
+
+// unalign undoes gofmt's alignment of adjacent one-line functions (the
+// marker methods of a type that is a variant of several unions): once
+// typesFirst puts a blank line between them, gofmt writes each with one
+// space before its empty body.
+func unalign(decl []byte) []byte {
+	if !bytes.HasPrefix(decl, []byte("func ")) || !bytes.HasSuffix(decl, []byte("  {}")) || bytes.IndexByte(decl, '\n') >= 0 {
+		return decl
+	}
+	body := len(decl) - len("{}")
+	end := body
+	for end > 0 && decl[end-1] == ' ' {
+		end--
+	}
+	return append(append(decl[:end:end], ' '), decl[body:]...)
 }
 
 // contextLines is how many lines before and after the faulty one a source
