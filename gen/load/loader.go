@@ -210,10 +210,13 @@ func (l *Loader) addPaths(input bool, paths []string) error {
 			}
 			continue
 		}
-		var files []string
+		var files, bundles []string
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
+			}
+			if !d.IsDir() && strings.HasSuffix(path, ".bundle.json") {
+				bundles = append(bundles, path)
 			}
 			if !d.IsDir() && strings.HasSuffix(path, ".json") && !isDataFile(filepath.Base(path)) && !isCatalogue(path) {
 				if d.Type()&fs.ModeSymlink != 0 {
@@ -232,6 +235,16 @@ func (l *Loader) addPaths(input bool, paths []string) error {
 		})
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
+		}
+		if len(files) == 0 && len(bundles) > 0 {
+			// A folder of published bundles only: the bundles are the
+			// schemas (beside their sources, they repeat them).
+			for _, b := range bundles {
+				if err := l.checkRefFile(b); err != nil {
+					return fmt.Errorf("%s: %w", p, err)
+				}
+			}
+			files = bundles
 		}
 		if len(files) == 0 {
 			return fmt.Errorf("%s: no *.json schema files in this directory", p)
