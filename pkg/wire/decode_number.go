@@ -1,11 +1,10 @@
 // Reading numbers: the literal scanner, floats, and the integer readers,
 // lenient (JSON Schema's integers) and serde (serde_json's integer
-// literals).
+// literals), one generic reader per signedness for every width.
 
 package wire
 
 import (
-	"math"
 	"math/big"
 	"strconv"
 	"unsafe"
@@ -138,57 +137,6 @@ func rangeError(start int, s string, lo, hi string) error {
 	return &Error{Offset: start, Msg: "integer " + clip(s) + " is out of range " + lo + " to " + hi, Code: CodeRange}
 }
 
-func (d *Decoder) signed(lo, hi int64) (int64, error) {
-	s, start, err := d.integerText()
-	if err != nil {
-		return 0, err
-	}
-	return parseSigned(s, start, lo, hi)
-}
-
-func (d *Decoder) signedLiteral(lo, hi int64) (int64, error) {
-	s, start, err := d.literalText()
-	if err != nil {
-		return 0, err
-	}
-	return parseSigned(s, start, lo, hi)
-}
-
-func parseSigned(s string, start int, lo, hi int64) (int64, error) {
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || v < lo || v > hi {
-		return 0, rangeError(start, s, strconv.FormatInt(lo, 10), strconv.FormatInt(hi, 10))
-	}
-	return v, nil
-}
-
-func (d *Decoder) unsigned(hi uint64) (uint64, error) {
-	s, start, err := d.integerText()
-	if err != nil {
-		return 0, err
-	}
-	if s == "-0" {
-		s = "0" // the integer zero, as JSON Schema reads -0
-	}
-	return parseUnsigned(s, start, hi)
-}
-
-func (d *Decoder) unsignedLiteral(hi uint64) (uint64, error) {
-	s, start, err := d.literalText()
-	if err != nil {
-		return 0, err
-	}
-	return parseUnsigned(s, start, hi)
-}
-
-func parseUnsigned(s string, start int, hi uint64) (uint64, error) {
-	v, err := strconv.ParseUint(s, 10, 64)
-	if err != nil || v > hi {
-		return 0, rangeError(start, s, "0", strconv.FormatUint(hi, 10))
-	}
-	return v, nil
-}
-
 func clip(s string) string {
 	if len(s) > 40 {
 		return s[:37] + "..."
@@ -196,89 +144,98 @@ func clip(s string) string {
 	return s
 }
 
+// intText reads a number that must be an integer and returns its decimal
+// text and offset: with serde, written as serde_json requires (literalText);
+// otherwise any number with an integral value (integerText).
+func (d *Decoder) intText(serde bool) (string, int, error) {
+	if serde {
+		return d.literalText()
+	}
+	return d.integerText()
+}
+
+// signed reads an integer in the range of T, the one reader behind Int64
+// to Int8 and their Serde twins. T's size is known where each instance is
+// compiled, so the bounds cost nothing at run time.
+func signed[T int8 | int16 | int32 | int64](d *Decoder, serde bool) (T, error) {
+	s, start, err := d.intText(serde)
+	if err != nil {
+		return 0, err
+	}
+	lo := int64(-1) << (8*unsafe.Sizeof(T(0)) - 1)
+	hi := ^lo
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v < lo || v > hi {
+		return 0, rangeError(start, s, strconv.FormatInt(lo, 10), strconv.FormatInt(hi, 10))
+	}
+	return T(v), nil
+}
+
+// unsigned reads an integer in the range of T, the one reader behind Uint64
+// to Uint8 and their Serde twins.
+func unsigned[T uint8 | uint16 | uint32 | uint64](d *Decoder, serde bool) (T, error) {
+	s, start, err := d.intText(serde)
+	if err != nil {
+		return 0, err
+	}
+	if s == "-0" {
+		s = "0" // the integer zero, as JSON Schema reads -0 (serde rejects it first)
+	}
+	hi := uint64(^T(0))
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || v > hi {
+		return 0, rangeError(start, s, "0", strconv.FormatUint(hi, 10))
+	}
+	return T(v), nil
+}
+
 // Int64 reads an integer in the int64 range.
-func (d *Decoder) Int64() (int64, error) { return d.signed(math.MinInt64, math.MaxInt64) }
+func (d *Decoder) Int64() (int64, error) { return signed[int64](d, false) }
 
 // Int32 reads an integer in the int32 range.
-func (d *Decoder) Int32() (int32, error) {
-	v, err := d.signed(math.MinInt32, math.MaxInt32)
-	return int32(v), err
-}
+func (d *Decoder) Int32() (int32, error) { return signed[int32](d, false) }
 
 // Int16 reads an integer in the int16 range.
-func (d *Decoder) Int16() (int16, error) {
-	v, err := d.signed(math.MinInt16, math.MaxInt16)
-	return int16(v), err
-}
+func (d *Decoder) Int16() (int16, error) { return signed[int16](d, false) }
 
 // Int8 reads an integer in the int8 range.
-func (d *Decoder) Int8() (int8, error) {
-	v, err := d.signed(math.MinInt8, math.MaxInt8)
-	return int8(v), err
-}
+func (d *Decoder) Int8() (int8, error) { return signed[int8](d, false) }
 
 // Uint64 reads an integer in the uint64 range.
-func (d *Decoder) Uint64() (uint64, error) { return d.unsigned(math.MaxUint64) }
+func (d *Decoder) Uint64() (uint64, error) { return unsigned[uint64](d, false) }
 
 // Uint32 reads an integer in the uint32 range.
-func (d *Decoder) Uint32() (uint32, error) {
-	v, err := d.unsigned(math.MaxUint32)
-	return uint32(v), err
-}
+func (d *Decoder) Uint32() (uint32, error) { return unsigned[uint32](d, false) }
 
 // Uint16 reads an integer in the uint16 range.
-func (d *Decoder) Uint16() (uint16, error) {
-	v, err := d.unsigned(math.MaxUint16)
-	return uint16(v), err
-}
+func (d *Decoder) Uint16() (uint16, error) { return unsigned[uint16](d, false) }
 
 // Uint8 reads an integer in the uint8 range.
-func (d *Decoder) Uint8() (uint8, error) {
-	v, err := d.unsigned(math.MaxUint8)
-	return uint8(v), err
-}
+func (d *Decoder) Uint8() (uint8, error) { return unsigned[uint8](d, false) }
 
 // Int64Serde reads an integer in the int64 range written as serde_json
 // requires for an integer type: no fraction, no exponent, not -0. Code
 // generated with serde integers calls the ...Serde readers; the others
 // accept any number with an integral value (1.0, 1e2), as JSON Schema does.
-func (d *Decoder) Int64Serde() (int64, error) { return d.signedLiteral(math.MinInt64, math.MaxInt64) }
+func (d *Decoder) Int64Serde() (int64, error) { return signed[int64](d, true) }
 
 // Int32Serde is Int32 with serde_json's integer literals (see Int64Serde).
-func (d *Decoder) Int32Serde() (int32, error) {
-	v, err := d.signedLiteral(math.MinInt32, math.MaxInt32)
-	return int32(v), err
-}
+func (d *Decoder) Int32Serde() (int32, error) { return signed[int32](d, true) }
 
 // Int16Serde is Int16 with serde_json's integer literals (see Int64Serde).
-func (d *Decoder) Int16Serde() (int16, error) {
-	v, err := d.signedLiteral(math.MinInt16, math.MaxInt16)
-	return int16(v), err
-}
+func (d *Decoder) Int16Serde() (int16, error) { return signed[int16](d, true) }
 
 // Int8Serde is Int8 with serde_json's integer literals (see Int64Serde).
-func (d *Decoder) Int8Serde() (int8, error) {
-	v, err := d.signedLiteral(math.MinInt8, math.MaxInt8)
-	return int8(v), err
-}
+func (d *Decoder) Int8Serde() (int8, error) { return signed[int8](d, true) }
 
 // Uint64Serde is Uint64 with serde_json's integer literals (see Int64Serde).
-func (d *Decoder) Uint64Serde() (uint64, error) { return d.unsignedLiteral(math.MaxUint64) }
+func (d *Decoder) Uint64Serde() (uint64, error) { return unsigned[uint64](d, true) }
 
 // Uint32Serde is Uint32 with serde_json's integer literals (see Int64Serde).
-func (d *Decoder) Uint32Serde() (uint32, error) {
-	v, err := d.unsignedLiteral(math.MaxUint32)
-	return uint32(v), err
-}
+func (d *Decoder) Uint32Serde() (uint32, error) { return unsigned[uint32](d, true) }
 
 // Uint16Serde is Uint16 with serde_json's integer literals (see Int64Serde).
-func (d *Decoder) Uint16Serde() (uint16, error) {
-	v, err := d.unsignedLiteral(math.MaxUint16)
-	return uint16(v), err
-}
+func (d *Decoder) Uint16Serde() (uint16, error) { return unsigned[uint16](d, true) }
 
 // Uint8Serde is Uint8 with serde_json's integer literals (see Int64Serde).
-func (d *Decoder) Uint8Serde() (uint8, error) {
-	v, err := d.unsignedLiteral(math.MaxUint8)
-	return uint8(v), err
-}
+func (d *Decoder) Uint8Serde() (uint8, error) { return unsigned[uint8](d, true) }
