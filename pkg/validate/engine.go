@@ -171,6 +171,9 @@ type Engine struct {
 	docValidated, docDeclined atomic.Int64
 	// memo keeps the document validator's outcomes (nil: none kept).
 	memo *explain.Memo
+	// elsewhere names the other versions that define a member a value's
+	// type lacks; it reads their schemas only when asked.
+	elsewhere *explain.Elsewhere
 }
 
 // New reads the registry and prepares each protocol's rules; no schema is
@@ -183,8 +186,9 @@ func New(opts Options) (*Engine, error) {
 	schemas := protocol.NewSchemas()
 	e := &Engine{
 		opts: opts, workers: opts.Workers, reg: reg, schemas: schemas,
-		docs: explain.NewDocs(schema.Files, schema.IDPrefix),
-		memo: explain.NewMemo(),
+		docs:      explain.NewDocs(schema.Files, schema.IDPrefix),
+		memo:      explain.NewMemo(),
+		elsewhere: explain.NewElsewhere(reg, schemas),
 	}
 	for _, p := range registered() {
 		e.rules = append(e.rules, p.rules(reg, schemas))
