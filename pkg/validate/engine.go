@@ -174,6 +174,9 @@ type Engine struct {
 	docValidated, docDeclined atomic.Int64
 	// memo keeps the document validator's outcomes (nil: none kept).
 	memo *explain.Memo
+	// elsewhere names the other versions that define a member a value's
+	// type lacks; it reads their schemas only when asked.
+	elsewhere *explain.Elsewhere
 }
 
 // New reads the registry and prepares each protocol's rules; no schema is
@@ -194,8 +197,9 @@ func New(opts Options) (*Engine, error) {
 	}
 	e := &Engine{
 		opts: opts, workers: opts.Workers, reg: reg, schemas: schemas,
-		docs: explain.NewDocs(reg.FS(), reg.IDPrefix()),
-		memo: explain.NewMemo(),
+		docs:      explain.NewDocs(reg.FS(), reg.IDPrefix()),
+		memo:      explain.NewMemo(),
+		elsewhere: explain.NewElsewhere(reg, schemas),
 	}
 	var names []string
 	for _, p := range protocols {

@@ -106,7 +106,7 @@ func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
 		}
 		if valid, known := e.fastKnown(ck.Schema, ptr, m, d); valid {
 			if !known {
-				it.nearMisses(ck.Schema, ck)
+				r.nearMisses(it, ck.Schema, ck)
 			}
 			continue
 		}
@@ -124,7 +124,7 @@ func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
 		if ck.Alt == nil {
 			fs := r.explain(r.validate(ck, m, d), m.Line)
 			if len(fs) == 0 {
-				it.nearMisses(ck.Schema, ck)
+				r.nearMisses(it, ck.Schema, ck)
 			}
 			it.out = append(it.out, fs...)
 			continue
@@ -133,7 +133,7 @@ func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
 		// that one validation.
 		narrowErr, done := r.validateParts(ck, r.split(ck, m), m, d, nil)
 		if narrowErr == nil {
-			it.nearMisses(ck.Schema, ck)
+			r.nearMisses(it, ck.Schema, ck)
 			continue
 		}
 		alt := ck
@@ -144,7 +144,7 @@ func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
 		}
 		if wideErr == nil {
 			it.once = append(it.once, Finding{Line: m.Line, Severity: Warning, Rule: ck.AltRule, Pointer: ptr, Message: ck.AltNote, Dialect: ck.AltVersion})
-			it.nearMisses(ck.Alt, ck)
+			r.nearMisses(it, ck.Alt, ck)
 			continue
 		}
 		// Wrong by both: explain by the stable schema, unless the
@@ -412,10 +412,12 @@ func (r *fileRun) explain(v verdict, line int) []Finding {
 }
 
 // nearMisses adds a warning for each member of the check's value, valid by
-// sch, that is a near miss of a member sch defines, if the check asks.
-func (it *item) nearMisses(sch *protocol.Schema, ck protocol.Check) {
+// sch, that is a near miss of a member sch defines, if the check asks. A
+// member another version of the protocol defines at the same type is named
+// as such instead.
+func (r *fileRun) nearMisses(it *item, sch *protocol.Schema, ck protocol.Check) {
 	if ck.Closed {
-		it.undefined(sch, ck)
+		r.undefined(it, sch, ck)
 		return
 	}
 	if !ck.NearMiss {
@@ -423,15 +425,27 @@ func (it *item) nearMisses(sch *protocol.Schema, ck protocol.Check) {
 	}
 	for _, ms := range sch.NearMisses(valueOf(&it.m, ck)) {
 		loc := append(append([]string(nil), ck.Loc...), ms.Loc...)
-		it.once = append(it.once, Finding{Line: it.m.Line, Severity: Warning, Rule: RuleNearMiss, Pointer: protocol.Pointer(loc),
-			Message: fmt.Sprintf("unknown member %s is a near miss of %s, which this object defines: a receiver ignores %s, so its value is lost; did you mean %s?",
-				protocol.Quote(ms.Key), protocol.Quote(ms.Want), protocol.Quote(ms.Key), protocol.Quote(ms.Want))})
+		msg := fmt.Sprintf("unknown member %s is a near miss of %s, which this object defines: a receiver ignores %s, so its value is lost; did you mean %s?",
+			protocol.Quote(ms.Key), protocol.Quote(ms.Want), protocol.Quote(ms.Key), protocol.Quote(ms.Want))
+		if d := r.elsewhere(ms); d.Found() {
+			msg = fmt.Sprintf("unknown member %s is not defined by this type", protocol.Quote(ms.Key)) + d.Hint()
+		}
+		it.once = append(it.once, Finding{Line: it.m.Line, Severity: Warning, Rule: RuleNearMiss, Pointer: protocol.Pointer(loc), Message: msg})
 	}
+}
+
+// elsewhere looks up a member the check's type lacks in the other versions
+// of the file's protocol.
+func (r *fileRun) elsewhere(ms protocol.Miss) explain.Defined {
+	if r.rules == nil {
+		return explain.Defined{}
+	}
+	return r.e.elsewhere.Lookup(r.rules.Name(), ms.Types, ms.Key)
 }
 
 // undefined adds an error for each member of the check's value, valid by
 // sch (the widest schema the value may pass), that sch does not define.
-func (it *item) undefined(sch *protocol.Schema, ck protocol.Check) {
+func (r *fileRun) undefined(it *item, sch *protocol.Schema, ck protocol.Check) {
 	v := valueOf(&it.m, ck)
 	var wide map[string]bool // the members the wider schema defines too
 	altErr := false          // they are errors, not the unstable warning
@@ -460,7 +474,9 @@ func (it *item) undefined(sch *protocol.Schema, ck protocol.Check) {
 			continue
 		}
 		msg := fmt.Sprintf("member %s is not defined by this type: the protocol's types take no members of one's own (every name is kept for its later versions); put custom data in _meta", protocol.Quote(ms.Key))
-		if ms.Want != "" {
+		if d := r.elsewhere(ms); d.Found() {
+			msg = fmt.Sprintf("member %s is not defined by this type", protocol.Quote(ms.Key)) + d.Hint()
+		} else if ms.Want != "" {
 			msg = fmt.Sprintf("member %s is not defined by this type: a receiver ignores it, so its value is lost; did you mean %s?", protocol.Quote(ms.Key), protocol.Quote(ms.Want))
 		}
 		it.out = append(it.out, Finding{Line: it.m.Line, Severity: Error, Rule: RuleCustomMember, Pointer: protocol.Pointer(loc), Message: msg})

@@ -2,7 +2,8 @@
 // findings a person can act on: one sentence per leaf cause, at its JSON
 // pointer, naming the schema type, with the allowed values or the member
 // that was probably meant. Only failing values come here; valid ones never
-// pay for it.
+// pay for it. Elsewhere names, for a member a value's type does not define,
+// the other versions of the protocol that define it there.
 package explain
 
 import (

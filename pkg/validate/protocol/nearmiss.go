@@ -1,7 +1,9 @@
 package protocol
 
 import (
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -16,6 +18,11 @@ type Miss struct {
 	Loc  []string // where the member sits, relative to the value
 	Key  string   // the member as sent
 	Want string   // the defined member it most likely stands for
+	// Types are the $ids of the named types (a file's root or one of its
+	// $defs) whose members the object was judged against, so that the
+	// member can be looked up in another version's types of those names
+	// (see Schemas.Defines).
+	Types []string
 }
 
 // Bounds of the near-miss walk, so that its cost stays proportional to a
@@ -110,7 +117,7 @@ func (w *missWalk) walk(schemas []*jsonschema.Schema, v any, loc []string, depth
 				if _, both := v[want]; both {
 					want = ""
 				}
-				w.out = append(w.out, Miss{Loc: append(append([]string(nil), loc...), k), Key: k, Want: want})
+				w.out = append(w.out, Miss{Loc: append(append([]string(nil), loc...), k), Key: k, Want: want, Types: typesOf(flats)})
 				continue
 			}
 			if !judged || len(k) == 0 || k[0] == '_' {
@@ -118,7 +125,7 @@ func (w *missWalk) walk(schemas []*jsonschema.Schema, v any, loc []string, depth
 			}
 			if want := w.misspelt(flats, k); want != "" {
 				if _, both := v[want]; !both {
-					w.out = append(w.out, Miss{Loc: append(append([]string(nil), loc...), k), Key: k, Want: want})
+					w.out = append(w.out, Miss{Loc: append(append([]string(nil), loc...), k), Key: k, Want: want, Types: typesOf(flats)})
 				}
 			}
 		}
@@ -179,7 +186,8 @@ type flat struct {
 	anyMember bool // additionalProperties is a schema: a map, not a record
 	unions    [][]*alt
 	items     []*jsonschema.Schema
-	object    bool // the node admits objects
+	object    bool     // the node admits objects
+	types     []string // the $ids of the named types folded in (see Miss.Types)
 }
 
 // alt is one alternative of a union with what chooses it.
@@ -204,6 +212,9 @@ func (sh *shapes) get(s *jsonschema.Schema) *flat {
 func (sh *shapes) fold(f *flat, s *jsonschema.Schema, depth int, top bool) {
 	if s == nil || depth > 16 {
 		return
+	}
+	if id, ok := namedType(s.Location); ok {
+		f.types = append(f.types, id)
 	}
 	if top && s.Types != nil && !s.Types.IsEmpty() {
 		f.object = false
@@ -248,6 +259,71 @@ func (sh *shapes) fold(f *flat, s *jsonschema.Schema, depth int, top bool) {
 		}
 		f.unions = append(f.unions, u)
 	}
+}
+
+// namedType reports whether a schema location is a named type, a file's
+// root or an entry of its $defs, and returns its $id.
+func namedType(loc string) (string, bool) {
+	file, frag, _ := strings.Cut(loc, "#")
+	if frag == "" {
+		return file, file != ""
+	}
+	name, ok := strings.CutPrefix(frag, "/$defs/")
+	return loc, ok && name != "" && !strings.Contains(name, "/")
+}
+
+// typesOf lists the named types of the shapes, each once.
+func typesOf(flats []*flat) []string {
+	var out []string
+	for _, f := range flats {
+		for _, t := range f.types {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// Defines reports whether the type with $id typeID (a file's root or an
+// entry of its $defs) defines member key, as its own or through $ref and
+// allOf. A typeID that no embedded file holds defines nothing. It reads
+// and compiles what it is asked about, once: it is for a member already
+// found undefined, and costs a clean run nothing.
+func (s *Schemas) Defines(typeID, key string) bool {
+	f := s.typeShape(typeID)
+	if f == nil {
+		return false
+	}
+	_, ok := f.props[key]
+	return ok
+}
+
+// typeShape returns the shape of the type with $id typeID, nil when no
+// embedded file holds it, finding it once: the types asked about are a
+// few of the schemas' own, however many members a trace asks about.
+func (s *Schemas) typeShape(typeID string) *flat {
+	if f, ok := s.types.Load(typeID); ok {
+		return f.(*flat)
+	}
+	var f *flat
+	file, frag, _ := strings.Cut(typeID, "#")
+	s.splitMu.Lock()
+	doc, err := s.doc(file)
+	s.splitMu.Unlock()
+	if err == nil && Lookup(doc, SplitPointer(frag)) != nil {
+		id := typeID
+		if frag == "" {
+			id = file
+		}
+		if sch, err := s.Get(id); err == nil && sch != nil {
+			if c, err := sch.compiled(); err == nil {
+				f = s.shapes.get(c)
+			}
+		}
+	}
+	s.types.Store(typeID, f)
+	return f
 }
 
 func requiredOf(s *jsonschema.Schema, depth int) []string {

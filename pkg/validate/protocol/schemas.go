@@ -101,6 +101,9 @@ type Schemas struct {
 	splitMu sync.Mutex
 	splits  map[string]*Split
 	docs    map[string]map[string]any
+
+	// types holds the shapes Defines found, by $id (nil: no such type).
+	types sync.Map
 }
 
 // NewSchemas returns an empty cache of the embedded schemas.

@@ -1,0 +1,93 @@
+// What a ValidateDoc run read of the document: string and number contents,
+// or only a test's answer (pattern, format, integer).
+
+package explain
+
+import (
+	"math/big"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/agentproto/agentproto/internal/jsonscan"
+)
+
+// read notes that the contents of string node i were read.
+func (v *docValidator) read(i int) {
+	if v.reads != nil {
+		if k := v.d.Type(i); k == jsonscan.String || k == jsonscan.Number {
+			*v.reads = append(*v.reads, read{node: i})
+		}
+	}
+}
+
+// read is what a validation learnt from a string or number: its contents,
+// or only whether a pattern or a format accepts it, or whether a number
+// is an integer (by value, or as a literal).
+type read struct {
+	node    int
+	pattern jsonschema.Regexp
+	format  *jsonschema.Format
+	as      int  // readInteger or readLiteral, else 0
+	ok      bool // what the pattern, format or test said
+}
+
+// The tests of a number a read may be.
+const (
+	readInteger = 1 + iota // an integer by value (JSON Schema's integer)
+	readLiteral            // an integer literal (compile.IsIntegerLiteral)
+)
+
+// readAs notes that number node i was only tested, as one of the read
+// tests, with the answer ok.
+func (v *docValidator) readAs(i, as int, ok bool) {
+	if v.reads != nil {
+		*v.reads = append(*v.reads, read{node: i, as: as, ok: ok})
+	}
+}
+
+// isInteger reports whether a JSON number's text has an integral value,
+// as v6 decides it.
+func isInteger(raw []byte) bool {
+	r, ok := new(big.Rat).SetString(string(raw))
+	return ok && r.IsInt()
+}
+
+// readPattern notes that string node i was only asked whether p matches.
+func (v *docValidator) readPattern(i int, p jsonschema.Regexp, ok bool) {
+	if v.reads != nil {
+		*v.reads = append(*v.reads, read{node: i, pattern: p, ok: ok})
+	}
+}
+
+// readFormat notes that string node i was only asked whether f accepts it.
+func (v *docValidator) readFormat(i int, f *jsonschema.Format, ok bool) {
+	if v.reads != nil {
+		*v.reads = append(*v.reads, read{node: i, format: f, ok: ok})
+	}
+}
+
+// readTree notes that the contents of every string and number in node i
+// were read.
+func (v *docValidator) readTree(i int) {
+	if v.reads != nil {
+		readTree(v.d, i, v.reads)
+	}
+}
+
+func readTree(d *jsonscan.Doc, i int, reads *[]read) {
+	switch d.Type(i) {
+	case jsonscan.String, jsonscan.Number:
+		*reads = append(*reads, read{node: i})
+	case jsonscan.Object:
+		d.MemberBytes(i, func(_ []byte, m int) bool { readTree(d, m, reads); return true })
+	case jsonscan.Array:
+		d.Elements(i, func(e int) bool { readTree(d, e, reads); return true })
+	}
+}
+
+// number is the exact value of number node i, as v6 reads it.
+func (v *docValidator) number(i int) *big.Rat {
+	v.read(i)
+	r, _ := new(big.Rat).SetString(string(v.d.Raw(i)))
+	return r
+}
