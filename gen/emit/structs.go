@@ -9,11 +9,33 @@ import (
 	"github.com/agentproto/agentproto/internal/textsafe"
 )
 
+// structType emits a struct (or, for a JSON array of fixed positions, a
+// tuple): the type, its marker methods, DecodeWire, EncodeWire and
+// EncodeWireFields, CheckWire, the methods every type has, and for a
+// struct others embed its member-wise codecs.
 func (g *gen) structType(t *model.Type) error {
 	st := t.Struct
 	if st.Tuple {
 		return g.tupleType(t)
 	}
+	g.f.Add(comment(structDoc(t)))
+	g.f.Type().Id(t.Name).Struct(structFields(st)...)
+	for _, v := range t.Unions {
+		g.f.Func().Params(jen.Op("*").Id(t.Name)).Id("is" + v.Union.Name).Params().Block()
+	}
+	g.structDecode(t)
+	g.structEncode(t)
+	g.structCheck(t)
+	g.std(t)
+	if st.Base {
+		g.baseMethods(t)
+	}
+	return nil
+}
+
+// structFields are the Go fields of a struct: the embedded struct, a field
+// per member the struct holds itself, and the members kept aside.
+func structFields(st *model.StructType) []jen.Code {
 	var fields []jen.Code
 	if st.Embed != nil {
 		fields = append(fields, jen.Comment("The members of "+st.Embed.Name+" this type takes over unchanged."), typeName(st.Embed))
@@ -35,6 +57,14 @@ func (g *gen) structType(t *model.Type) error {
 		fields = append(fields, jen.Comment("Members the schema does not define, kept in order so that nothing is lost."),
 			jen.Id(st.ExtraName).Add(wire("Members")).Tag(map[string]string{"json": "-"}))
 	}
+	return fields
+}
+
+// structDoc is the doc comment of a struct: the schema's description, then
+// the members that must be absent or are constant, and the embedded
+// members the struct replaces with its own.
+func structDoc(t *model.Type) string {
+	st := t.Struct
 	doc := t.Doc
 	for _, f := range st.Fields {
 		switch {
@@ -57,13 +87,14 @@ func (g *gen) structType(t *model.Type) error {
 				plural(len(replaced), "a member", "members") + " of " + plural(len(replaced), "that name", "those names") + " of its own.")
 		}
 	}
-	g.f.Add(comment(doc))
-	g.f.Type().Id(t.Name).Struct(fields...)
-	for _, v := range t.Unions {
-		g.f.Func().Params(jen.Op("*").Id(t.Name)).Id("is" + v.Union.Name).Params().Block()
-	}
+	return doc
+}
 
-	// DecodeWire
+// structDecode emits DecodeWire: a loop over the object's members that
+// decodes each into its field (or the embedded struct's), handles the
+// others as the schema says, and reports the required members missing.
+func (g *gen) structDecode(t *model.Type) {
+	st := t.Struct
 	own := map[*model.Field]int{}
 	for _, f := range st.Fields {
 		if !f.Inherited {
@@ -89,6 +120,24 @@ func (g *gen) structType(t *model.Type) error {
 		}
 		cases = append(cases, jen.Case(jen.Lit(f.JSON)).Block(g.decodeMember(f, own[f], false)...))
 	}
+	cases = append(cases, jen.Default().Block(g.otherMember(st)...))
+	body = append(body, jen.For().Block(
+		jen.List(jen.Id("key"), jen.Id("more"), jen.Err()).Op(":=").Id("d").Dot("NextKey").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.If(jen.Op("!").Id("more")).Block(jen.Break()),
+		jen.Switch(jen.String().Parens(jen.Id("key"))).Block(cases...),
+	))
+	body = append(body, missingRequired(st, own)...)
+	body = append(body, jen.Return(jen.Nil()))
+	g.f.Comment("DecodeWire decodes the value from d.")
+	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("DecodeWire").Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Error().Block(body...)
+}
+
+// otherMember is the default case of DecodeWire's switch on a member's
+// name: a member of the embedded struct, the member the decoder was told
+// to skip, a member kept aside (any, or those matching a pattern), or else
+// an unknown member error.
+func (g *gen) otherMember(st *model.StructType) []jen.Code {
 	var def []jen.Code
 	if st.Embed != nil {
 		def = append(def,
@@ -138,13 +187,14 @@ func (g *gen) structType(t *model.Type) error {
 		}
 		def = append(def, jen.Return(wire("UnknownError").Call(allowed...)))
 	}
-	cases = append(cases, jen.Default().Block(def...))
-	body = append(body, jen.For().Block(
-		jen.List(jen.Id("key"), jen.Id("more"), jen.Err()).Op(":=").Id("d").Dot("NextKey").Call(),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.If(jen.Op("!").Id("more")).Block(jen.Break()),
-		jen.Switch(jen.String().Parens(jen.Id("key"))).Block(cases...),
-	))
+	return def
+}
+
+// missingRequired is the end of DecodeWire: the required members not seen
+// are reported together. own numbers the struct's own members in seen;
+// inherited ones are noted in inherited by field position.
+func missingRequired(st *model.StructType, own map[*model.Field]int) []jen.Code {
+	var out []jen.Code
 	var req []jen.Code
 	for i, f := range st.Fields {
 		if f.Required {
@@ -157,19 +207,21 @@ func (g *gen) structType(t *model.Type) error {
 		}
 	}
 	if len(req) > 0 {
-		body = append(body, jen.Var().Id("missing").Index().String())
-		body = append(body, req...)
-		body = append(body, jen.If(jen.Len(jen.Id("missing")).Op(">").Lit(0)).Block(
+		out = append(out, jen.Var().Id("missing").Index().String())
+		out = append(out, req...)
+		out = append(out, jen.If(jen.Len(jen.Id("missing")).Op(">").Lit(0)).Block(
 			jen.Return(wire("RequiredError").Call(jen.Id("start"), jen.Id("missing").Op("..."))),
 		))
 	} else {
-		body = append(body, jen.Id("_").Op("=").Id("start"))
+		out = append(out, jen.Id("_").Op("=").Id("start"))
 	}
-	body = append(body, jen.Return(jen.Nil()))
-	g.f.Comment("DecodeWire decodes the value from d.")
-	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("DecodeWire").Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Error().Block(body...)
+	return out
+}
 
-	// EncodeWire and EncodeWireFields
+// structEncode emits EncodeWire and EncodeWireFields: the members in schema
+// order, the embedded struct's by position, then those kept aside.
+func (g *gen) structEncode(t *model.Type) {
+	st := t.Struct
 	g.f.Comment("EncodeWire encodes the value to e.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("EncodeWire").Params(jen.Id("e").Op("*").Add(wire("Encoder"))).Block(
 		jen.Id("e").Dot("BeginObject").Call(),
@@ -191,8 +243,12 @@ func (g *gen) structType(t *model.Type) error {
 	}
 	g.f.Comment("EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("EncodeWireFields").Params(jen.Id("e").Op("*").Add(wire("Encoder"))).Block(enc...)
+}
 
-	// CheckWire
+// structCheck emits CheckWire: each member's checks in schema order, then
+// the checks of the struct as a whole (see structchecks.go).
+func (g *gen) structCheck(t *model.Type) {
+	st := t.Struct
 	var chk []jen.Code
 	for _, run := range runs(st.Fields) {
 		if !run.inherited {
@@ -212,11 +268,6 @@ func (g *gen) structType(t *model.Type) error {
 	chk = append(chk, checkMerged(st.Merged)...)
 	g.f.Comment("CheckWire records in c every constraint the value breaks, under the JSON pointer p.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("CheckWire").Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String()).Block(chk...)
-	g.std(t)
-	if st.Base {
-		g.baseMethods(t)
-	}
-	return nil
 }
 
 // decodeMember is the body of the decoding of one member: a duplicate is an
