@@ -8,6 +8,9 @@ import (
 	"github.com/agentproto/agentproto/gen/model"
 )
 
+// enumType emits an enum: a defined type over its base, a constant per
+// value, Valid, the codec methods and CheckWire (a value not listed is an
+// error unless the set is open).
 func (g *gen) enumType(t *model.Type) error {
 	e := t.Enum
 	doc := t.Doc

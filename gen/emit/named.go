@@ -9,6 +9,9 @@ import (
 	"github.com/agentproto/agentproto/internal/textsafe"
 )
 
+// namedType emits a named type over another Go type (a scalar with its
+// own constraints, or the empty struct of a union's null variant), with
+// its codec methods and CheckWire.
 func (g *gen) namedType(t *model.Type) error {
 	g.f.Add(comment(t.Doc))
 	if t.Under == nil {
@@ -90,6 +93,9 @@ func (g *gen) rawUnion(t *model.Type) {
 		jen.Switch(jen.Id("method")).Block(cases...))
 }
 
+// definedType emits a type defined over another struct type (type X Y), a
+// union variant whose methods are the struct's; for a variant of a tagged
+// union whose struct lacks the tag (OwnTag), they read and write the tag.
 func (g *gen) definedType(t *model.Type) error {
 	base := resolve(t.Under).Type
 	g.f.Add(comment(t.Doc))
