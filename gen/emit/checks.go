@@ -1,0 +1,420 @@
+package emit
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/agentproto/agentproto/gen/model"
+)
+
+// needsCheck reports whether Validate has anything to check in a value.
+func (g *gen) needsCheck(r *model.Ref) bool {
+	r = resolve(r)
+	switch r.Kind {
+	case model.Builtin:
+		return len(g.checkBuiltin(r.Builtin, r.Check, jen.Id("v"))) > 0
+	case model.NamedRef:
+		// A named type over a builtin checks what namedType gives its
+		// CheckWire: its value's constraints, often none (an id type),
+		// and then neither its CheckWire nor its pointer is worth a
+		// call. Any other named type is asked.
+		if t := r.Type; t.External == nil && (t.Kind == model.Named || t.Kind == model.Scalar) && t.Under != nil && t.Under.Kind == model.Builtin {
+			u := *t.Under
+			if !t.Check.Empty() {
+				u.Check = t.Check
+			}
+			return g.needsCheck(&u)
+		}
+		return true
+	case model.Raw:
+		return len(r.Check.RawKinds) > 0
+	case model.Slice:
+		return len(checkCount(r.Check.MinItems, r.Check.MaxItems, jen.Id("v"), "items")) > 0 || r.Check.UniqueItems || r.Check.UniqueJSON || g.needsCheck(r.Elem)
+	case model.Map:
+		return len(checkCount(r.Check.MinProps, r.Check.MaxProps, jen.Id("v"), "members")) > 0 || g.needsCheck(r.Elem)
+	}
+	return false
+}
+
+func (g *gen) checkField(f *model.Field) []jen.Code {
+	target := jen.Id("x").Dot(f.Name)
+	ptr := jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(f.JSON))
+	switch f.Repr() {
+	case model.NoField:
+		return nil
+	case model.Value:
+		if r := resolve(f.Type); r.Kind == model.NamedRef && r.Type.Kind == model.Union {
+			// A required union held by value is an interface: nil would be
+			// written as null, which no variant is.
+			return []jen.Code{jen.If(target.Clone().Op("==").Nil()).Block(
+				jen.Id("c").Dot("Fail").Call(ptr, jen.Lit("a value is required"))).Else().Block(
+				append([]jen.Code{jen.Id("p").Op(":=").Add(ptr.Clone())}, g.checkValue(f.Type, target, 0)...)...)}
+		}
+		if !g.needsCheck(f.Type) {
+			return nil
+		}
+		return []jen.Code{jen.Block(append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, g.checkValue(f.Type, target, 0)...)...)}
+	case model.Nilable:
+		r := resolve(f.Type)
+		var out []jen.Code
+		if f.Required && !f.Nullable && r.Kind == model.NamedRef && r.Type.Kind == model.Union {
+			out = append(out, jen.If(target.Clone().Op("==").Nil()).Block(
+				jen.Id("c").Dot("Fail").Call(ptr, jen.Lit("a value is required"))))
+		}
+		if !g.needsCheck(f.Type) {
+			return out
+		}
+		cond := target.Clone().Op("!=").Nil()
+		if f.Nullable && f.Type.IsRaw() {
+			// Raw JSON keeps a null as the bytes "null", which is allowed.
+			cond = cond.Op("&&").String().Parens(target.Clone()).Op("!=").Lit("null")
+		}
+		return append(out, jen.If(cond).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, g.checkValue(f.Type, target, 0)...)...))
+	case model.Pointer:
+		var out []jen.Code
+		if f.Required && !f.Nullable {
+			// A required member held by pointer (it closes a cycle of
+			// required members): nil would be written as null.
+			out = append(out, jen.If(target.Clone().Op("==").Nil()).Block(
+				jen.Id("c").Dot("Fail").Call(ptr, jen.Lit("a value is required"))))
+		}
+		if !g.needsCheck(f.Type) {
+			return out
+		}
+		return append(out, jen.If(target.Clone().Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, g.checkValue(f.Type, jen.Parens(jen.Op("*").Add(target.Clone())), 0)...)...))
+	case model.Opt:
+		if !g.needsCheck(f.Type) {
+			return nil
+		}
+		return []jen.Code{jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Add(target.Clone()).Dot("Get").Call(), jen.Id("ok")).Block(
+			append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, g.checkValue(f.Type, jen.Id("v"), 1)...)...)}
+	}
+	return nil
+}
+
+// checkValue checks expr, addressable, under the pointer variable p.
+func (g *gen) checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Code {
+	r = resolve(r)
+	switch r.Kind {
+	case model.Builtin:
+		return g.checkBuiltin(r.Builtin, r.Check, expr)
+	case model.NamedRef:
+		if r.Type.Kind == model.Union {
+			return []jen.Code{fn("Check", r.Type).Call(jen.Id("c"), jen.Id("p"), expr)}
+		}
+		return []jen.Code{expr.Clone().Dot("CheckWire").Call(jen.Id("c"), jen.Id("p"))}
+	case model.Raw:
+		if len(r.Check.RawKinds) == 0 {
+			return nil
+		}
+		var kinds []jen.Code
+		kinds = append(kinds, expr.Clone())
+		for _, k := range r.Check.RawKinds {
+			kinds = append(kinds, jen.Lit(k))
+		}
+		return []jen.Code{jen.If(jen.Op("!").Add(wire("RawIs")).Call(kinds...)).Block(
+			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("wrong type: want "+strings.Join(r.Check.RawKinds, " or "))))}
+	case model.Slice:
+		out := checkCount(r.Check.MinItems, r.Check.MaxItems, expr, "items")
+		if r.Check.UniqueItems && !r.ElemNullable {
+			out = append(out, jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(CheckPath, "Unique").Call(expr.Clone()), jen.Id("dup")).Block(
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("items %d and %d are equal, want unique items"), jen.Id("i"), jen.Id("j"))))
+		}
+		if r.Check.UniqueJSON || r.Check.UniqueItems && r.ElemNullable {
+			k := "k" + strconv.Itoa(depth)
+			item := expr.Clone().Index(jen.Id(k))
+			var enc []jen.Code
+			if r.ElemNullable {
+				enc = []jen.Code{jen.If(item.Clone().Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call()).Else().Block(g.encodeValue(r.Elem, jen.Parens(jen.Op("*").Add(item.Clone())), depth+1)...)}
+			} else {
+				enc = g.encodeValue(r.Elem, item, depth+1)
+			}
+			encode := jen.Func().Params(jen.Id(k).Int()).Index().Byte().Block(append(append(
+				[]jen.Code{jen.Id("e").Op(":=").Add(wire("NewEncoder")).Call(jen.Nil())}, enc...),
+				jen.Return(jen.Id("e").Dot("Bytes").Call()))...)
+			out = append(out, jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(CheckPath, "UniqueJSON").Call(jen.Len(expr.Clone()), encode), jen.Id("dup")).Block(
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("items %d and %d are equal, want unique items"), jen.Id("i"), jen.Id("j"))))
+		}
+		if g.needsCheck(r.Elem) {
+			i := "i" + strconv.Itoa(depth)
+			item := expr.Clone().Index(jen.Id(i))
+			var inner []jen.Code
+			if r.ElemNullable {
+				inner = []jen.Code{jen.If(item.Clone().Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(jen.Id("c").Dot("JoinIndex")).Call(jen.Id("p"), jen.Id(i))}, g.checkValue(r.Elem, jen.Parens(jen.Op("*").Add(item.Clone())), depth+1)...)...)}
+			} else {
+				inner = append([]jen.Code{jen.Id("p").Op(":=").Add(jen.Id("c").Dot("JoinIndex")).Call(jen.Id("p"), jen.Id(i))}, g.checkValue(r.Elem, item, depth+1)...)
+			}
+			out = append(out, jen.For(jen.Id(i).Op(":=").Range().Add(expr.Clone())).Block(inner...))
+		}
+		return out
+	case model.Map:
+		out := checkCount(r.Check.MinProps, r.Check.MaxProps, expr, "members")
+		if g.needsCheck(r.Elem) {
+			k, v := "k"+strconv.Itoa(depth), "v"+strconv.Itoa(depth)
+			var inner []jen.Code
+			inner = append(inner, jen.Id(v).Op(":=").Add(expr.Clone()).Index(jen.Id(k)))
+			if r.ElemNullable {
+				inner = append(inner, jen.If(jen.Id(v).Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(jen.Id("c").Dot("Join")).Call(jen.Id("p"), jen.Id(k))}, g.checkValue(r.Elem, jen.Parens(jen.Op("*").Id(v)), depth+1)...)...))
+			} else {
+				inner = append(inner, jen.Id("p").Op(":=").Add(jen.Id("c").Dot("Join")).Call(jen.Id("p"), jen.Id(k)))
+				inner = append(inner, g.checkValue(r.Elem, jen.Id(v), depth+1)...)
+			}
+			out = append(out, jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Add(wire("SortedKeys")).Call(expr)).Block(inner...))
+		}
+		return out
+	}
+	return nil
+}
+
+func checkCount(lo, hi *uint64, expr *jen.Statement, what string) []jen.Code {
+	var out []jen.Code
+	if lo != nil && *lo > 0 {
+		out = append(out, jen.If(jen.Len(expr).Op("<").Lit(int(*lo))).Block(
+			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("has %%d %s, want at least %d", what, *lo)), jen.Len(expr))))
+	}
+	if hi != nil {
+		out = append(out, jen.If(jen.Len(expr).Op(">").Lit(int(*hi))).Block(
+			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("has %%d %s, want at most %d", what, *hi)), jen.Len(expr))))
+	}
+	return out
+}
+
+func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) []jen.Code {
+	var out []jen.Code
+	if len(c.Alts) > 0 {
+		// Alternatives of one JSON type: each is tried on a quiet
+		// Checker, and one must hold (exactly one, for a oneOf).
+		var tries []jen.Code
+		open := 0 // alternatives with nothing to check: every value holds
+		for _, a := range c.Alts {
+			code := g.checkBuiltin(b, a, expr.Clone())
+			if len(code) == 0 {
+				open++
+			}
+			tries = append(tries, jen.Func().Params(jen.Id("c").Op("*").Add(wire("Checker"))).Block(code...))
+		}
+		switch {
+		case open > 0 && !c.OneOfAlts, open == 1 && len(c.Alts) == 1:
+			// An anyOf with an alternative every value of the type
+			// holds: nothing to check.
+			c.Alts = nil
+			return g.checkBuiltin(b, c, expr)
+		case open == len(c.Alts):
+			// A oneOf of two or more such alternatives: no value holds
+			// exactly one.
+			c.Alts = nil
+			return append([]jen.Code{jen.Id("_").Op("=").Add(expr.Clone()),
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("matches %d of the alternatives of its oneOf, want exactly one", open)))},
+				g.checkBuiltin(b, c, expr)...)
+		}
+		bad, msg := jen.Id("n").Op("==").Lit(0), "matches none of the alternatives of its anyOf"
+		if c.OneOfAlts {
+			bad, msg = jen.Id("n").Op("!=").Lit(1), "matches %d of the alternatives of its oneOf, want exactly one"
+		}
+		fail := []jen.Code{jen.Id("p"), jen.Lit(msg)}
+		if c.OneOfAlts {
+			fail = append(fail, jen.Id("n"))
+		}
+		out = append(out, jen.Block(
+			jen.Id("n").Op(":=").Lit(0),
+			jen.For(jen.List(jen.Id("_"), jen.Id("try")).Op(":=").Range().Index().Func().Params(jen.Op("*").Add(wire("Checker"))).Values(tries...)).Block(
+				jen.Var().Id("q").Add(wire("Checker")),
+				jen.Id("q").Dot("Quiet").Call(),
+				jen.Id("try").Call(jen.Op("&").Id("q")),
+				jen.If(jen.Op("!").Id("q").Dot("Failed").Call()).Block(jen.Id("n").Op("++")),
+			),
+			jen.If(bad).Block(jen.Id("c").Dot("Fail").Call(fail...)),
+		))
+		c.Alts = nil
+	}
+	switch {
+	case b == "string":
+		if c.MinLength != nil && *c.MinLength > 0 {
+			out = append(out, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.String().Parens(expr)).Op("<").Lit(int(*c.MinLength))).Block(
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("is shorter than %d characters", *c.MinLength)))))
+		}
+		if c.MaxLength != nil {
+			out = append(out, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.String().Parens(expr)).Op(">").Lit(int(*c.MaxLength))).Block(
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("is longer than %d characters", *c.MaxLength)))))
+		}
+		if fn, ok := model.CheckedFormats[c.Format]; ok {
+			pkg, name, _ := strings.Cut(fn, ".")
+			f := wire(name)
+			if pkg == "check" {
+				f = jen.Qual(CheckPath, name)
+			}
+			out = append(out, jen.If(jen.Op("!").Add(f).Call(jen.String().Parens(expr))).Block(
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%q is not a valid "+pct(c.Format)), jen.String().Parens(expr))))
+		}
+		if c.Pattern != "" && PatternOK(c.Pattern) {
+			out = append(out, jen.If(jen.Op("!").Add(g.pattern(c.Pattern)).Dot("MatchString").Call(jen.String().Parens(expr))).Block(
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%q does not match the pattern "+pct(c.Pattern)), jen.String().Parens(expr))))
+		}
+		if len(c.Enum) > 0 {
+			var vals []jen.Code
+			var names []string
+			for _, e := range c.Enum {
+				if s, err := strconv.Unquote(e); err == nil {
+					vals = append(vals, jen.Lit(s))
+					names = append(names, s)
+				}
+			}
+			if len(vals) == len(c.Enum) {
+				out = append(out, jen.Switch(jen.String().Parens(expr)).Block(
+					jen.Case(vals...),
+					jen.Default().Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%q is not one of "+pct(strings.Join(names, ", "))), jen.String().Parens(expr)))))
+			}
+		}
+	case b == "float64":
+		out = append(out, floatBounds(c, jen.Float64().Parens(expr))...)
+		if len(c.Enum) > 0 {
+			var vals []jen.Code
+			for _, e := range c.Enum {
+				f, err := strconv.ParseFloat(e, 64)
+				if err != nil {
+					vals = nil
+					break
+				}
+				vals = append(vals, jen.Lit(f))
+			}
+			if vals != nil {
+				out = append(out, jen.Switch(jen.Float64().Parens(expr)).Block(
+					jen.Case(vals...),
+					jen.Default().Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%v is not one of "+pct(strings.Join(c.Enum, ", "))), jen.Float64().Parens(expr.Clone())))))
+			}
+		}
+	case b == "bool":
+		// An enum (or const) of one boolean: the other is wrong.
+		if len(c.Enum) == 1 && (c.Enum[0] == "true" || c.Enum[0] == "false") {
+			out = append(out, jen.If(jen.Bool().Parens(expr).Op("!=").Lit(c.Enum[0] == "true")).Block(
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%v is not "+c.Enum[0]), jen.Bool().Parens(expr.Clone()))))
+		}
+	default:
+		out = append(out, intBounds(b, c, expr)...)
+		if len(c.Enum) > 0 {
+			var vals []jen.Code
+			for _, e := range c.Enum {
+				n, err := strconv.ParseInt(e, 10, 64)
+				if err != nil {
+					vals = nil
+					break
+				}
+				vals = append(vals, jen.Lit(n))
+			}
+			if vals != nil {
+				out = append(out, jen.Switch(jen.Int64().Parens(expr)).Block(
+					jen.Case(vals...),
+					jen.Default().Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%d is not one of "+pct(strings.Join(c.Enum, ", "))), jen.Int64().Parens(expr.Clone())))))
+			}
+		}
+	}
+	return append(out, notEnum(b, c, expr)...)
+}
+
+// notEnum checks that a string or integer is none of the values its
+// schema's not lists (a catch-all variant's tag).
+func notEnum(b string, c model.Constraints, expr *jen.Statement) []jen.Code {
+	if len(c.NotEnum) == 0 {
+		return nil
+	}
+	var vals []jen.Code
+	for _, e := range c.NotEnum {
+		switch {
+		case b == "string":
+			v, err := strconv.Unquote(e)
+			if err != nil {
+				return nil
+			}
+			vals = append(vals, jen.Lit(v))
+		case b != "bool" && b != "float64":
+			n, err := strconv.ParseInt(e, 10, 64)
+			if err != nil {
+				return nil
+			}
+			vals = append(vals, jen.Lit(n))
+		default:
+			return nil
+		}
+	}
+	conv, verb := jen.String().Parens(expr), "%q"
+	if b != "string" {
+		conv, verb = jen.Int64().Parens(expr), "%d"
+	}
+	return []jen.Code{jen.Switch(conv.Clone()).Block(jen.Case(vals...).Block(
+		jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(verb+" is one of the values this schema excludes ("+pct(strings.Join(c.NotEnum, ", "))+")"), conv.Clone())))}
+}
+
+// PatternOK reports whether Go's regexp accepts a schema pattern the same
+// way: patterns it cannot compile are not checked by Validate.
+func PatternOK(p string) bool { return model.PatternOK(p) }
+
+func floatBounds(c model.Constraints, v *jen.Statement) []jen.Code {
+	var out []jen.Code
+	add := func(n *json.Number, op, msg string) {
+		if n == nil {
+			return
+		}
+		f, err := strconv.ParseFloat(string(*n), 64)
+		if err != nil {
+			return
+		}
+		out = append(out, jen.If(v.Clone().Op(op).Lit(f)).Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%v is "+msg+" "+string(*n)), v.Clone())))
+	}
+	add(c.Minimum, "<", "less than")
+	add(c.ExclusiveMinimum, "<=", "not greater than")
+	add(c.Maximum, ">", "greater than")
+	add(c.ExclusiveMaximum, ">=", "not less than")
+	if c.MultipleOf != nil {
+		out = append(out, jen.If(jen.Op("!").Add(wire("MultipleOf")).Call(v.Clone(), jen.Lit(string(*c.MultipleOf)))).Block(
+			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%v is not a multiple of "+string(*c.MultipleOf)), v.Clone())))
+	}
+	return out
+}
+
+func intRange(b string) (lo, hi *big.Int) {
+	bits := 64
+	if n, err := strconv.Atoi(strings.TrimLeft(b, "uint")); err == nil {
+		bits = n
+	}
+	if isSigned(b) {
+		lo = new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), uint(bits-1)))
+		hi = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(bits-1)), big.NewInt(1))
+		return lo, hi
+	}
+	return big.NewInt(0), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(bits)), big.NewInt(1))
+}
+
+func intBounds(b string, c model.Constraints, expr *jen.Statement) []jen.Code {
+	var out []jen.Code
+	tlo, thi := intRange(b)
+	lo, hi := model.Bound(c.Minimum, c.ExclusiveMinimum, 1), model.Bound(c.Maximum, c.ExclusiveMaximum, -1)
+	lit := func(n *big.Int) jen.Code {
+		// An untyped constant, so it compares with any integer type.
+		return jen.Op(n.String())
+	}
+	conv := jen.Id(b).Parens(expr)
+	if lo != nil && lo.Cmp(tlo) > 0 {
+		if lo.Cmp(thi) > 0 {
+			out = append(out, jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("no "+b+" reaches the minimum "+lo.String())))
+		} else {
+			out = append(out, jen.If(conv.Clone().Op("<").Add(lit(lo))).Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%d is less than the minimum "+lo.String()), conv.Clone())))
+		}
+	}
+	if hi != nil && hi.Cmp(thi) < 0 {
+		if hi.Cmp(tlo) < 0 {
+			out = append(out, jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("no "+b+" reaches down to the maximum "+hi.String())))
+		} else {
+			out = append(out, jen.If(conv.Clone().Op(">").Add(lit(hi))).Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%d is greater than the maximum "+hi.String()), conv.Clone())))
+		}
+	}
+	if c.MultipleOf != nil {
+		out = append(out, jen.If(jen.Op("!").Add(wire("MultipleOf")).Call(jen.Float64().Parens(expr), jen.Lit(string(*c.MultipleOf)))).Block(
+			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%d is not a multiple of "+string(*c.MultipleOf)), conv.Clone())))
+	}
+	return out
+}

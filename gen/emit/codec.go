@@ -1,0 +1,267 @@
+package emit
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/agentproto/agentproto/gen/model"
+)
+
+type wrapFn func(err jen.Code) jen.Code
+
+func retErr(wrap wrapFn) jen.Code {
+	return jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(wrap(jen.Err())))
+}
+
+func (g *gen) decodeField(f *model.Field, wrap wrapFn) []jen.Code {
+	target := jen.Id("x").Dot(f.Name)
+	if f.Forbidden {
+		return []jen.Code{jen.Return(wrap(jen.Op("&").Add(wire("Error")).Values(jen.Dict{
+			jen.Id("Offset"): jen.Id("d").Dot("Offset").Call(),
+			jen.Id("Msg"):    jen.Lit("member \"" + f.JSON + "\" must be absent"),
+			jen.Id("Code"):   wire("CodeUnknown"),
+		})))}
+	}
+	switch f.Repr() {
+	case model.NoField:
+		if s, err := strconv.Unquote(f.Const); err == nil && strings.HasPrefix(f.Const, `"`) {
+			return []jen.Code{
+				jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("d").Dot("String").Call(),
+				retErr(wrap),
+				jen.If(jen.Id("v").Op("!=").Lit(s)).Block(jen.Return(wrap(wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(f.Const))))),
+			}
+		}
+		return []jen.Code{
+			jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("d").Dot("Raw").Call(),
+			retErr(wrap),
+			jen.If(jen.String().Parens(jen.Id("v")).Op("!=").Lit(f.Const)).Block(jen.Return(wrap(wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(f.Const))))),
+		}
+	case model.Value, model.Nilable:
+		if f.Nullable && !f.Type.IsRaw() {
+			return []jen.Code{
+				jen.List(jen.Id("isNull"), jen.Err()).Op(":=").Id("d").Dot("IsNull").Call(),
+				retErr(wrap),
+				jen.If(jen.Op("!").Id("isNull")).Block(g.decodeValue(f.Type, target, wrap, 0)...),
+			}
+		}
+		return g.decodeValue(f.Type, target, wrap, 0)
+	case model.Pointer:
+		inner := append([]jen.Code{jen.Id("v").Op(":=").New(goType(f.Type))}, g.decodeValue(f.Type, jen.Parens(jen.Op("*").Id("v")), wrap, 1)...)
+		inner = append(inner, target.Clone().Op("=").Id("v"))
+		if f.Nullable {
+			return []jen.Code{
+				jen.List(jen.Id("isNull"), jen.Err()).Op(":=").Id("d").Dot("IsNull").Call(),
+				retErr(wrap),
+				jen.If(jen.Op("!").Id("isNull")).Block(inner...),
+			}
+		}
+		return []jen.Code{jen.Block(inner...)}
+	case model.Opt:
+		inner := append([]jen.Code{jen.Var().Id("v").Add(goType(f.Type))}, g.decodeValue(f.Type, jen.Id("v"), wrap, 1)...)
+		inner = append(inner, target.Clone().Op("=").Add(wire("Some")).Call(jen.Id("v")))
+		return []jen.Code{
+			jen.List(jen.Id("isNull"), jen.Err()).Op(":=").Id("d").Dot("IsNull").Call(),
+			retErr(wrap),
+			jen.If(jen.Id("isNull")).Block(target.Clone().Op("=").Add(wire("Null").Types(goType(f.Type))).Call()).Else().Block(inner...),
+		}
+	}
+	return nil
+}
+
+var builtinDecoders = map[string]string{
+	"string": "String", "bool": "Bool", "float64": "Float64",
+	"int8": "Int8", "int16": "Int16", "int32": "Int32", "int64": "Int64",
+	"uint8": "Uint8", "uint16": "Uint16", "uint32": "Uint32", "uint64": "Uint64",
+}
+
+// builtinDecoder is the wire.Decoder method that reads a builtin: with serde
+// integers, the readers that take integer literals only.
+func (g *gen) builtinDecoder(b string) string {
+	m := builtinDecoders[b]
+	if g.serdeInts && (strings.HasPrefix(b, "int") || strings.HasPrefix(b, "uint")) {
+		m += "Serde"
+	}
+	return m
+}
+
+// decodeValue decodes the next value into target (an addressable
+// expression of the Go type of r).
+func (g *gen) decodeValue(r *model.Ref, target *jen.Statement, wrap wrapFn, depth int) []jen.Code {
+	r = resolve(r)
+	v := "v" + strconv.Itoa(depth)
+	switch r.Kind {
+	case model.Builtin:
+		return []jen.Code{jen.Block(
+			jen.List(jen.Id(v), jen.Err()).Op(":=").Id("d").Dot(g.builtinDecoder(r.Builtin)).Call(),
+			retErr(wrap),
+			target.Clone().Op("=").Id(v),
+		)}
+	case model.Raw:
+		return []jen.Code{jen.Block(
+			jen.List(jen.Id(v), jen.Err()).Op(":=").Add(wire("DecodeRaw")).Call(jen.Id("d")),
+			retErr(wrap),
+			target.Clone().Op("=").Id(v),
+		)}
+	case model.NamedRef:
+		if r.Type.Kind == model.Union {
+			return []jen.Code{jen.Block(
+				jen.List(jen.Id(v), jen.Err()).Op(":=").Add(fn("Decode", r.Type)).Call(jen.Id("d")),
+				retErr(wrap),
+				target.Clone().Op("=").Id(v),
+			)}
+		}
+		return []jen.Code{jen.If(jen.Err().Op(":=").Add(target.Clone()).Dot("DecodeWire").Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(jen.Return(wrap(jen.Err())))}
+	case model.Slice:
+		s, i, e := "s"+strconv.Itoa(depth), "i"+strconv.Itoa(depth), "e"+strconv.Itoa(depth)
+		inner := wrapFn(func(err jen.Code) jen.Code { return wrap(wire("AtIndex").Call(err, jen.Id(i))) })
+		elem := g.decodeElem(r, e, inner, depth)
+		elem = append(elem, jen.Id(s).Op("=").Append(jen.Id(s), jen.Id(e)))
+		loop := []jen.Code{
+			jen.List(jen.Id("more"), jen.Err()).Op(":=").Id("d").Dot("NextElem").Call(),
+			retErr(wrap),
+			jen.If(jen.Op("!").Id("more")).Block(jen.Break()),
+		}
+		loop = append(loop, elem...)
+		return []jen.Code{jen.Block(
+			jen.If(jen.Err().Op(":=").Id("d").Dot("BeginArray").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(wrap(jen.Err()))),
+			jen.Id(s).Op(":=").Make(goType(r), jen.Lit(0)),
+			jen.For(jen.Id(i).Op(":=").Lit(0), jen.Empty(), jen.Id(i).Op("++")).Block(loop...),
+			target.Clone().Op("=").Id(s),
+		)}
+	case model.Map:
+		m, k, e := "m"+strconv.Itoa(depth), "k"+strconv.Itoa(depth), "e"+strconv.Itoa(depth)
+		inner := wrapFn(func(err jen.Code) jen.Code { return wrap(wire("At").Call(err, jen.Id(k))) })
+		elem := g.decodeElem(r, e, inner, depth)
+		elem = append(elem, jen.Id(m).Index(jen.Id(k)).Op("=").Id(e))
+		loop := []jen.Code{
+			jen.List(jen.Id("key"), jen.Id("more"), jen.Err()).Op(":=").Id("d").Dot("NextKey").Call(),
+			retErr(wrap),
+			jen.If(jen.Op("!").Id("more")).Block(jen.Break()),
+			jen.Id(k).Op(":=").String().Parens(jen.Id("key")),
+			jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(m).Index(jen.Id(k)), jen.Id("dup")).Block(
+				jen.Return(wrap(wire("DuplicateError").Call(jen.Id("d").Dot("Offset").Call(), jen.Id(k))))),
+		}
+		loop = append(loop, elem...)
+		return []jen.Code{jen.Block(
+			jen.If(jen.Err().Op(":=").Id("d").Dot("BeginObject").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(wrap(jen.Err()))),
+			jen.Id(m).Op(":=").Make(goType(r)),
+			jen.For().Block(loop...),
+			target.Clone().Op("=").Id(m),
+		)}
+	}
+	return nil
+}
+
+// decodeElem declares the variable e and decodes the next element of a
+// slice or map into it (a pointer, nil for null, when elements may be
+// null).
+func (g *gen) decodeElem(r *model.Ref, e string, wrap wrapFn, depth int) []jen.Code {
+	if !r.ElemNullable {
+		return append([]jen.Code{jen.Var().Id(e).Add(goType(r.Elem))}, g.decodeValue(r.Elem, jen.Id(e), wrap, depth+1)...)
+	}
+	decode := append([]jen.Code{jen.Id(e).Op("=").New(goType(r.Elem))}, g.decodeValue(r.Elem, jen.Parens(jen.Op("*").Id(e)), wrap, depth+1)...)
+	return []jen.Code{
+		jen.Var().Id(e).Op("*").Add(goType(r.Elem)),
+		jen.List(jen.Id("isNull"), jen.Err()).Op(":=").Id("d").Dot("IsNull").Call(),
+		retErr(wrap),
+		jen.If(jen.Op("!").Id("isNull")).Block(decode...),
+	}
+}
+
+func (g *gen) encodeField(f *model.Field) []jen.Code {
+	target := jen.Id("x").Dot(f.Name)
+	if f.Forbidden {
+		return nil
+	}
+	switch f.Repr() {
+	case model.NoField:
+		return []jen.Code{key(f), jen.Id("e").Dot("RawValue").Call(jen.Lit(f.Const))}
+	case model.Value:
+		return append([]jen.Code{key(f)}, g.encodeValue(f.Type, target, 0)...)
+	case model.Nilable:
+		if f.Required {
+			// nil is null (or, for a slice or map, empty) on the wire.
+			if f.Nullable && !f.Type.IsRaw() {
+				return []jen.Code{key(f), jen.If(target.Clone().Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call()).Else().Block(g.encodeValue(f.Type, target, 0)...)}
+			}
+			return append([]jen.Code{key(f)}, g.encodeValue(f.Type, target, 0)...)
+		}
+		return []jen.Code{jen.If(target.Clone().Op("!=").Nil()).Block(append([]jen.Code{key(f)}, g.encodeValue(f.Type, target, 0)...)...)}
+	case model.Pointer:
+		if f.Required {
+			return []jen.Code{key(f), jen.If(target.Clone().Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call()).Else().Block(g.encodeValue(f.Type, jen.Parens(jen.Op("*").Add(target.Clone())), 0)...)}
+		}
+		return []jen.Code{jen.If(target.Clone().Op("!=").Nil()).Block(append([]jen.Code{key(f)}, g.encodeValue(f.Type, jen.Parens(jen.Op("*").Add(target.Clone())), 0)...)...)}
+	case model.Opt:
+		return []jen.Code{jen.If(jen.Op("!").Add(target.Clone()).Dot("IsAbsent").Call()).Block(
+			key(f),
+			jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Add(target.Clone()).Dot("Get").Call(), jen.Id("ok")).Block(
+				g.encodeValue(f.Type, jen.Id("v"), 1)...,
+			).Else().Block(jen.Id("e").Dot("Null").Call()),
+		)}
+	}
+	return nil
+}
+
+func isSigned(b string) bool { return strings.HasPrefix(b, "int") }
+
+// encodeValue writes expr, an addressable expression of the Go type of r.
+func (g *gen) encodeValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Code {
+	r = resolve(r)
+	switch r.Kind {
+	case model.Builtin:
+		switch b := r.Builtin; {
+		case b == "string":
+			return []jen.Code{jen.Id("e").Dot("String").Call(expr)}
+		case b == "bool":
+			return []jen.Code{jen.Id("e").Dot("Bool").Call(expr)}
+		case b == "float64" && g.serde:
+			return []jen.Code{jen.Id("e").Dot("Float64Serde").Call(expr)}
+		case b == "float64":
+			return []jen.Code{jen.Id("e").Dot("Float64").Call(expr)}
+		case isSigned(b):
+			return []jen.Code{jen.Id("e").Dot("Int64").Call(jen.Int64().Parens(expr))}
+		default:
+			return []jen.Code{jen.Id("e").Dot("Uint64").Call(jen.Uint64().Parens(expr))}
+		}
+	case model.Raw:
+		return []jen.Code{jen.Id("e").Dot("Raw").Call(expr)}
+	case model.NamedRef:
+		if r.Type.Kind == model.Union {
+			return []jen.Code{fn("Encode", r.Type).Call(jen.Id("e"), expr)}
+		}
+		return []jen.Code{expr.Clone().Dot("EncodeWire").Call(jen.Id("e"))}
+	case model.Slice:
+		i := "i" + strconv.Itoa(depth)
+		var elem []jen.Code
+		item := expr.Clone().Index(jen.Id(i))
+		if r.ElemNullable {
+			elem = []jen.Code{jen.If(item.Clone().Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call()).Else().Block(g.encodeValue(r.Elem, jen.Parens(jen.Op("*").Add(item.Clone())), depth+1)...)}
+		} else {
+			elem = g.encodeValue(r.Elem, item, depth+1)
+		}
+		return []jen.Code{
+			jen.Id("e").Dot("BeginArray").Call(),
+			jen.For(jen.Id(i).Op(":=").Range().Add(expr.Clone())).Block(elem...),
+			jen.Id("e").Dot("EndArray").Call(),
+		}
+	case model.Map:
+		k, v := "k"+strconv.Itoa(depth), "v"+strconv.Itoa(depth)
+		var elem []jen.Code
+		if r.ElemNullable {
+			elem = []jen.Code{jen.If(jen.Id(v).Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call()).Else().Block(g.encodeValue(r.Elem, jen.Parens(jen.Op("*").Id(v)), depth+1)...)}
+		} else {
+			elem = g.encodeValue(r.Elem, jen.Id(v), depth+1)
+		}
+		return []jen.Code{
+			jen.Id("e").Dot("BeginObject").Call(),
+			jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Add(wire("SortedKeys")).Call(expr)).Block(
+				append([]jen.Code{jen.Id("e").Dot("Key").Call(jen.Id(k)), jen.Id(v).Op(":=").Add(expr.Clone()).Index(jen.Id(k))}, elem...)...,
+			),
+			jen.Id("e").Dot("EndObject").Call(),
+		}
+	}
+	return nil
+}
