@@ -360,7 +360,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 
 	out := newPrinter(o.format, stdout, pl.formats...)
-	out.verbose = o.verbose
+	out.verbose, out.catalogue = o.verbose, pl.catalogue()
 	report := out.finding
 	if newBaseline != nil {
 		// In text, the findings go to the baseline file only (a
