@@ -266,3 +266,30 @@ func TestToyFormatRealTrace(t *testing.T) {
 		t.Fatalf("without the registration: exit %d, stderr: %s", code, stderr.String())
 	}
 }
+
+// TestToyUnrecognised: a trace none of the run's protocols recognises is
+// told what marks each of them, the plugged-in ones rather than the
+// built-in list.
+func TestToyUnrecognised(t *testing.T) {
+	reg, err := registry.Load(toySchemas, toyPrefix, toyKind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "hello.jsonl")
+	if err := os.WriteFile(file, []byte(`{"hello":"world"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		pl   plugins
+		want string
+	}{
+		{plugins{}, `no protocol recognised: ACP messages have "jsonrpc", ARCP messages "arcp" and "type", Arcan events "part_type"; the first JSON value here has the fields "hello"`},
+		{plugins{registry: reg, protocols: []validate.Protocol{toyProtocol}}, `no protocol recognised: TOY messages have their own members; the first JSON value here has the fields "hello"`},
+	} {
+		var stdout bytes.Buffer
+		run(context.Background(), []string{"--summary=false", file}, strings.NewReader(""), &stdout, &bytes.Buffer{}, c.pl)
+		if !strings.Contains(stdout.String(), c.want) {
+			t.Errorf("got %q, want it to say %q", stdout.String(), c.want)
+		}
+	}
+}
