@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/schema/registry"
 )
 
@@ -231,4 +232,59 @@ func printCoverage(w io.Writer, s validate.Summary) {
 		}
 		fmt.Fprintf(w, "  %d rows are not checked by any rule (validate --list-rules)\n", len(c.Unchecked))
 	}
+}
+
+// runCatalogue is where a run's rule documentation and catalogue rows
+// come from: the run's protocols and registry (validate.Options, through
+// plugins), so that a protocol plugged in from outside is described as a
+// built-in one is; nil fields mean the built-in list and the embedded
+// registry.
+type runCatalogue struct {
+	protocols []validate.Protocol
+	registry  *registry.Registry
+}
+
+// catalogue is the run's catalogue source.
+func (pl plugins) catalogue() runCatalogue {
+	return runCatalogue{protocols: pl.protocols, registry: pl.registry}
+}
+
+// ruleDocs lists the documented rules of proto, as its registration
+// documents them.
+func (c runCatalogue) ruleDocs(proto string) []protocol.RuleDoc {
+	if c.protocols == nil {
+		return validate.RuleDocs(proto)
+	}
+	var out []protocol.RuleDoc
+	for _, p := range c.protocols {
+		if p.Name == proto && p.Docs != nil {
+			out = append(out, p.Docs()...)
+		}
+	}
+	return out
+}
+
+// requirement returns the catalogue row id of proto, from the version
+// named if it lists the row, else from the first version that does; nil
+// when no version of the run's registry has it.
+func (c runCatalogue) requirement(proto, version, id string) *registry.Requirement {
+	if c.registry == nil {
+		return validate.LookupRequirement(proto, version, id)
+	}
+	if id == "" {
+		return nil
+	}
+	var found *registry.Requirement
+	for _, q := range c.registry.AllRequirements(proto) {
+		if q.ID != id {
+			continue
+		}
+		if q.Version == version {
+			return q
+		}
+		if found == nil {
+			found = q
+		}
+	}
+	return found
 }

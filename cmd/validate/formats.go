@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/agentproto/agentproto/internal/htmlreport"
 	"github.com/agentproto/agentproto/pkg/validate"
@@ -62,10 +61,7 @@ func formatNames(live bool) string {
 			names = append(names, f.name)
 		}
 	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return orList(names)
 }
 
 // textFormat is --format text: one line per finding, then the summary.

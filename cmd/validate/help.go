@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -93,11 +91,12 @@ func printHelp(w io.Writer, fl *flag.FlagSet) {
 		}
 	}
 	fmt.Fprint(w, "\nTap, replay and relay flags (before --):\n")
-	own, shared := tapFlagHelp(fl)
-	for _, f := range own {
-		fmt.Fprint(w, f.help)
+	printFlags(w, tapOwnFlags(), helpLiveFlags)
+	var shared []string
+	for _, name := range checkFlagNames() {
+		shared = append(shared, "--"+name)
 	}
-	fmt.Fprint(w, wrap("  ", fmt.Sprintf("They also take the check's %s; there --format is %s (the formats written as findings come), and --workers defaults to 1 (the other cores are left to the relay and the agent).", strings.Join(shared, ", "), formatNames(true)), 80))
+	fmt.Fprint(w, wrap("  ", fmt.Sprintf("They also take the check's %s; there --format is %s (the formats written as findings come), and --workers defaults to %d (the other cores are left to the relay and the agent).", strings.Join(shared, ", "), formatNames(true), liveWorkers), 80))
 	fmt.Fprint(w, dialectHelp())
 	fmt.Fprint(w, helpExit)
 }
@@ -193,57 +192,26 @@ func longFlag(help string) string {
 	return first + "\n" + rest
 }
 
-// tapFlag is the help of one of the tap's own flags.
-type tapFlag struct{ name, help string }
-
-// tapFlagHelp returns the help of each flag the tap has and the check has
-// not, from the tap's own flag definitions (its help, as validate --help --
-// x prints it), in the order of helpLiveFlags, and the names of the flags
-// both have.
-func tapFlagHelp(check *flag.FlagSet) (own []tapFlag, shared []string) {
-	var buf bytes.Buffer
-	runTap(context.Background(), []string{"-h", "--", "x"}, strings.NewReader(""), io.Discard, &buf, plugins{})
-	_, defaults, _ := strings.Cut(buf.String(), "\nFlags:\n")
-	var flags []tapFlag
-	for _, line := range strings.SplitAfter(defaults, "\n") {
-		if strings.HasPrefix(line, "  -") {
-			name, _, _ := strings.Cut(strings.TrimPrefix(line, "  -"), " ")
-			flags = append(flags, tapFlag{name: strings.TrimSpace(name)})
-		}
-		if len(flags) > 0 {
-			flags[len(flags)-1].help += line
-		}
-	}
-	order := func(n string) int {
-		if i := slices.Index(helpLiveFlags, n); i >= 0 {
-			return i
-		}
-		return len(helpLiveFlags)
-	}
-	slices.SortStableFunc(flags, func(a, b tapFlag) int { return order(a.name) - order(b.name) })
-	for _, f := range flags {
-		if check.Lookup(f.name) != nil {
-			shared = append(shared, "--"+f.name)
-			continue
-		}
-		f.help = longFlag(f.help)
-		own = append(own, f)
-	}
-	slices.Sort(shared)
-	return own, shared
+// tapOwnFlags returns the flags the tap, replay and relay have and the
+// check has not, in the order of helpLiveFlags.
+func tapOwnFlags() []*flag.Flag {
+	fl := flag.NewFlagSet("validate", flag.ContinueOnError)
+	new(tapOptions).registerOwn(fl)
+	var flags []*flag.Flag
+	fl.VisitAll(func(f *flag.Flag) { flags = append(flags, f) })
+	return flags
 }
 
 // tapOnlyFlag explains a parse error of a check that names one of the
 // tap's own flags (validate --record x.jsonl): it belongs before --,
 // before an agent command. ok is false for any other error.
-func tapOnlyFlag(check *flag.FlagSet, err error) (msg string, ok bool) {
+func tapOnlyFlag(err error) (msg string, ok bool) {
 	name, found := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
 	if !found {
 		return "", false
 	}
-	own, _ := tapFlagHelp(check)
-	for _, f := range own {
-		if f.name == name {
+	for _, f := range tapOwnFlags() {
+		if f.Name == name {
 			return fmt.Sprintf("--%s is a flag of the tap, replay and relay, not of a check of recorded traces: validate [flags] -- AGENT_CMD [ARGS...], or validate --listen ADDR --upstream URL [flags]", name), true
 		}
 	}

@@ -136,20 +136,12 @@ Examples:
 `
 
 type options struct {
-	format    string
-	protocol  string
-	dialect   string
+	checkFlags
 	direction string
-	maxLine   int
-	maxDepth  int
-	workers   int
 	strict    bool
 	roundtrip bool
-	summary   bool
-	fast      bool
 	progress  string
 	maxBytes  int64
-	partial   partialFlag
 
 	disable, warn listFlag
 	config        string
@@ -237,21 +229,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// Parse errors are reported here in one line, not with the whole usage.
 	fl.SetOutput(io.Discard)
 	var o options
-	maxLine := byteSizeFlag(trace.DefaultMaxLine)
-	fl.StringVar(&o.format, "format", "text", "output `format`: "+formatNames(false)+" (sarif is SARIF 2.1.0, junit JUnit XML, html one self-contained page to look at)")
-	fl.StringVar(&o.protocol, "protocol", "", "force the `protocol` of every file: acp, arcp or arcan (default: detect)")
-	fl.StringVar(&o.dialect, "dialect", "", "force the version or `dialect` a trace is read as (default: what the trace says, see below)")
+	o.checkFlags.register(fl, checkMode, pl.protocolNames())
 	fl.StringVar(&o.direction, "direction", "", "ACP direction sidecar `file` (one c2a or a2c per line of the trace) for the single TRACE")
-	fl.Var(&maxLine, "max-line", "longest line kept, in bytes (suffixes KiB, MiB, GiB); longer lines are a finding and are skipped")
 	maxBytes := byteSizeFlag(trace.DefaultMaxBytes)
 	fl.Var(&maxBytes, "max-bytes", "most read of one trace, in bytes after decompression; past it the file ends with an io finding")
-	fl.Var(&o.partial, "partial", "read every trace as a capture that began mid-session (--partial), or as complete (--partial=false); default: decide from each trace")
-	fl.IntVar(&o.maxDepth, "max-depth", 0, fmt.Sprintf("deepest nesting of a message (default %d, at most %d)", jsonscan.DefaultMaxDepth, jsonscan.MaxDepthCeiling))
-	fl.IntVar(&o.workers, "workers", 0, "goroutines that parse and validate (default: all cores)")
 	fl.BoolVar(&o.strict, "strict", false, "exit 1 on warnings too")
 	fl.BoolVar(&o.roundtrip, "roundtrip", false, "also decode and re-encode each schema-valid message with the generated Go types and report what changes")
-	fl.BoolVar(&o.summary, "summary", true, "print the summary (text format) at the end")
-	fl.BoolVar(&o.fast, "fast", true, "check messages with the generated Go types first, and run the general schema validator only to explain a failure (false: the general validator for every message)")
 	fl.StringVar(&o.progress, "progress", "auto", "progress on stderr (lines read; for a file, the share read and about how long the rest takes): auto (when stderr is a terminal), always or never")
 	fl.Var(&o.disable, "disable", "drop the findings of `RULE` (repeatable, or comma-separated; deviation:* names a family)")
 	fl.Var(&o.warn, "warn", "report the errors of `RULE` as warnings (repeatable, or comma-separated)")
@@ -273,7 +256,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			printHelp(stdout, fl)
 			return exitOK
 		}
-		if msg, ok := tapOnlyFlag(fl, err); ok {
+		if msg, ok := tapOnlyFlag(err); ok {
 			fmt.Fprintf(stderr, "validate: %s\n%s", msg, usageHint)
 			return exitUsage
 		}
@@ -290,8 +273,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "validate: "+format+"\n", a...)
 		return exitUsage
 	}
-	if maxLine > 1<<31-1 {
-		return fail("--max-line %d is too large: at most 2GiB", int64(maxLine))
+	if o.maxLine > 1<<31-1 {
+		return fail("--max-line %d is too large: at most 2GiB", int64(o.maxLine))
 	}
 	if o.listRules {
 		if err := listRules(stdout, o.protocol, o.dialect, o.format); err != nil {
@@ -305,7 +288,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return exitOK
 	}
-	o.maxLine = int(maxLine)
 	if len(files) == 0 {
 		fmt.Fprintf(stderr, "validate: no trace given: name one or more files or folders, or - for standard input\n%s", usageHint)
 		return exitUsage
@@ -343,7 +325,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if o.baseline != "" && o.writeBaseline != "" {
 		return fail("--baseline and --write-baseline together: to renew a baseline, write it without --baseline")
 	}
-	eopts := validate.Options{Protocol: o.protocol, Dialect: o.dialect, MaxLine: o.maxLine, MaxBytes: o.maxBytes, MaxDepth: o.maxDepth, Workers: o.workers, Partial: protocol.Partial(o.partial)}
+	eopts := o.checkFlags.engineOptions()
+	eopts.MaxBytes = o.maxBytes
 	eng, err := validate.New(pl.engineOptions(eopts, o.fast, o.roundtrip))
 	if err != nil {
 		return fail("%s", escapeText(strings.TrimPrefix(err.Error(), "validate: ")))
@@ -377,7 +360,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 
 	out := newPrinter(o.format, stdout, pl.formats...)
-	out.verbose = o.verbose
+	out.verbose, out.catalogue = o.verbose, pl.catalogue()
 	report := out.finding
 	if newBaseline != nil {
 		// In text, the findings go to the baseline file only (a

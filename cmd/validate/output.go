@@ -42,6 +42,9 @@ type printer struct {
 	verbose bool
 	// noisy holds the traces with findings shown, by name.
 	noisy map[string]bool
+	// catalogue is where SARIF finds the rules' documentation and the
+	// catalogue rows: the run's protocols and registry.
+	catalogue runCatalogue
 }
 
 // newPrinter returns a printer of a format of outputFormats or extra (text

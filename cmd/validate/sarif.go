@@ -129,6 +129,9 @@ type sarifState struct {
 	// reqs keeps the catalogue rows results have named, by protocol,
 	// dialect and id.
 	reqs map[[3]string]*registry.Requirement
+	// cat is where the rules' documentation and the catalogue rows
+	// come from: the run's protocols and registry.
+	cat runCatalogue
 }
 
 func (p *printer) sarifStart() {
@@ -143,13 +146,13 @@ func (p *printer) sarifResult(f validate.Finding) {
 	s := &p.sarif
 	p.sarifStart()
 	if s.index == nil {
-		s.index, s.docs = map[string]int{}, ruleDocs()
+		s.index, s.docs, s.cat = map[string]int{}, ruleDocs(), p.catalogue
 	}
 	idx, ok := s.index[f.Rule]
 	if !ok {
 		idx = len(s.rules)
 		s.index[f.Rule] = idx
-		r := sarifRuleOf(s.docs, f.Rule)
+		r := sarifRuleOf(s.docs, f.Rule, s.summaryOf(f))
 		r.Properties = s.ruleRows(f)
 		s.rules = append(s.rules, r)
 	}
@@ -219,11 +222,17 @@ func (p *printer) sarifEnd(ok bool) {
 	}
 }
 
-func sarifRuleOf(docs map[string]ruleDoc, rule string) sarifRule {
+// sarifRuleOf describes rule from its README row; a rule the README does
+// not describe (a protocol's from outside) by summary, its registration's
+// words, if any.
+func sarifRuleOf(docs map[string]ruleDoc, rule, summary string) sarifRule {
 	r := sarifRule{ID: rule}
 	d, ok := ruleHelp(docs, rule)
 	if !ok {
 		d = ruleDoc{severity: "error", text: "a finding of rule " + rule}
+		if summary != "" {
+			d.text = summary
+		}
 	}
 	r.ShortDescription.Text = firstSentence(d.text)
 	r.FullDescription.Text = d.text
@@ -415,7 +424,7 @@ func (s *sarifState) requirement(f validate.Finding) *registry.Requirement {
 		if s.reqs == nil {
 			s.reqs = map[[3]string]*registry.Requirement{}
 		}
-		q = validate.LookupRequirement(f.Protocol, f.Dialect, f.Requirement)
+		q = s.cat.requirement(f.Protocol, f.Dialect, f.Requirement)
 		s.reqs[k] = q
 	}
 	return q
@@ -426,7 +435,7 @@ func (s *sarifState) requirement(f validate.Finding) *registry.Requirement {
 func (s *sarifState) ruleRows(f validate.Finding) *sarifRuleProps {
 	var out []sarifRequirement
 	seen := map[string]bool{}
-	for _, d := range validate.RuleDocs(f.Protocol) {
+	for _, d := range s.cat.ruleDocs(f.Protocol) {
 		if d.Name != f.Rule {
 			continue
 		}
@@ -444,4 +453,15 @@ func (s *sarifState) ruleRows(f validate.Finding) *sarifRuleProps {
 		return nil
 	}
 	return &sarifRuleProps{Requirements: out}
+}
+
+// summaryOf is the summary the registration of f's protocol gives f's
+// rule; "" when it gives none.
+func (s *sarifState) summaryOf(f validate.Finding) string {
+	for _, d := range s.cat.ruleDocs(f.Protocol) {
+		if d.Name == f.Rule {
+			return d.Summary
+		}
+	}
+	return ""
 }

@@ -19,9 +19,7 @@ import (
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/tap"
-	"github.com/agentproto/agentproto/pkg/trace"
 	"github.com/agentproto/agentproto/pkg/validate"
-	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
 
 // isTap reports whether args ask for a tap: validate [flags] -- AGENT_CMD
@@ -85,65 +83,92 @@ started, 2 for bad flags.
 Flags:
 `
 
+// tapOptions are the flags of the tap, replay and relay: the check flags
+// and their own.
 type tapOptions struct {
+	checkFlags
 	listen   string
 	upstream string
 	replay   string
 	timeout  time.Duration
 	record   string
 	findings string
-	format   string
-	protocol string
-	dialect  string
-	partial  partialFlag
-	maxDepth int
-	workers  int
-	fast     bool
-	summary  bool
+	backlog  byteSizeFlag
 	live     bool
 	failOn   bool // --fail-on-error
 	// formats are the output formats besides outputFormats (plugins).
 	formats []outputFormat
 }
 
-// runTap runs validate [flags] -- AGENT_CMD [ARGS...].
-func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, pl plugins) int {
-	fl := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	o := tapOptions{formats: pl.formats}
-	maxLine := byteSizeFlag(trace.DefaultMaxLine)
-	backlog := byteSizeFlag(tap.DefaultBacklog)
+// registerOwn defines the flags of the tap, replay and relay that a check
+// of recorded traces does not take.
+func (o *tapOptions) registerOwn(fl *flag.FlagSet) {
+	o.backlog = byteSizeFlag(tap.DefaultBacklog)
 	fl.StringVar(&o.listen, "listen", "", "relay HTTP: accept clients on `ADDR` (host:port) and pass them to --upstream")
 	fl.StringVar(&o.upstream, "upstream", "", "with --listen: the server's `URL`: ws:// or wss:// for an ARCP runtime (one trace per connection), http:// or https:// for an SSE server (one trace per event stream)")
 	fl.StringVar(&o.replay, "replay", "", "play the client side of the ACP `TRACE` (with its .dir sidecar) against the agent, validate what it says and compare the shape of its answers with the recording's; exit 1 on any error or difference")
 	fl.DurationVar(&o.timeout, "timeout", 30*time.Second, "with --replay: the longest wait for each answer, and for the agent to exit at the end")
 	fl.StringVar(&o.record, "record", "", "write the traffic to `FILE` as it flows, with the direction sidecar FILE.dir (with --listen: a folder, one trace per event stream)")
 	fl.StringVar(&o.findings, "findings", "", "write findings to `FILE` (default: standard error)")
-	fl.StringVar(&o.format, "format", "text", "findings `format`: text, json or github")
-	fl.StringVar(&o.protocol, "protocol", "", "force the `protocol`: acp, arcp or arcan (default: detect)")
-	fl.StringVar(&o.dialect, "dialect", "", "force the version or `dialect` the traffic is read as")
-	fl.Var(&o.partial, "partial", "read the traffic as a capture that began mid-session (default: decide from it)")
-	fl.Var(&maxLine, "max-line", "longest line held and validated, in bytes (suffixes KiB, MiB, GiB); a longer line is relayed but stops the recording and live checks")
-	fl.Var(&backlog, "backlog", "most traffic held for a validator that falls behind, in bytes; past it live validation stops (the relay never waits)")
-	fl.IntVar(&o.maxDepth, "max-depth", 0, fmt.Sprintf("deepest nesting of a message (default %d)", jsonscan.DefaultMaxDepth))
-	fl.IntVar(&o.workers, "workers", 1, "goroutines that parse and validate (the other cores are left to the relay and the agent)")
-	fl.BoolVar(&o.fast, "fast", true, "check messages with the generated Go types first")
-	fl.BoolVar(&o.summary, "summary", true, "print the summary (text format) when the agent exits")
+	fl.Var(&o.backlog, "backlog", "most traffic held for a validator that falls behind, in bytes; past it live validation stops (the relay never waits)")
 	fl.BoolVar(&o.live, "check", true, "validate the traffic as it flows (false: only relay and record)")
 	fl.BoolVar(&o.failOn, "fail-on-error", false, "exit 1 when the findings include an error, after saying what the agent's own exit status was (for CI; default: the agent's status)")
+}
+
+// tapFlagSet is the flag set of the tap, replay and relay, parsing into o:
+// their own flags and the check flags, as the live modes read them.
+func tapFlagSet(o *tapOptions, stderr io.Writer, pl plugins) *flag.FlagSet {
+	fl := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	o.registerOwn(fl)
+	o.checkFlags.register(fl, liveMode, pl.protocolNames())
 	fl.Usage = func() {
 		fmt.Fprint(stderr, tapUsage)
 		fl.PrintDefaults()
 	}
+	return fl
+}
+
+// runTap runs validate [flags] -- AGENT_CMD [ARGS...], a replay or a relay:
+// it parses the flags, starts the checks, and runs the relay or the agent.
+func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, pl plugins) int {
+	o, command, code, ok := parseTap(args, stderr, pl)
+	if !ok {
+		return code
+	}
+	var eng *validate.Engine
+	if o.live {
+		var err error
+		if eng, err = validate.New(pl.engineOptions(o.checkFlags.engineOptions(), o.fast, false)); err != nil {
+			return usageError(stderr, "%v", err)
+		}
+	}
+	if o.listen != "" {
+		return runHTTPRelay(ctx, o, eng, stderr)
+	}
+	return runAgent(ctx, o, eng, command, stdin, stdout, stderr)
+}
+
+// usageError says what is wrong on stderr and returns exitUsage.
+func usageError(stderr io.Writer, format string, a ...any) int {
+	fmt.Fprintf(stderr, "validate: "+format+"\n", a...)
+	return exitUsage
+}
+
+// parseTap parses and checks the flags of the tap, replay and relay, and
+// returns them and the agent command; when ok is false, the run ends with
+// code (the help was asked for, or a flag is wrong: said on stderr).
+func parseTap(args []string, stderr io.Writer, pl plugins) (o tapOptions, command []string, code int, ok bool) {
+	o.formats = pl.formats
+	fl := tapFlagSet(&o, stderr, pl)
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
+			return o, nil, exitOK, false
 		}
-		return exitUsage
+		return o, nil, exitUsage, false
 	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "validate: "+format+"\n", a...)
-		return exitUsage
+	fail := func(format string, a ...any) (tapOptions, []string, int, bool) {
+		return o, nil, usageError(stderr, format, a...), false
 	}
 	if o.failOn && (o.listen != "" || !o.live) {
 		return fail("--fail-on-error needs the live checks of a tap or replay: a relay (--listen) serves until stopped and --check=false only records; run validate on the recording")
@@ -153,101 +178,132 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	// Parse stops at "--" (which it consumes) or at the first argument
 	// that is not a flag: the command must follow "--" directly.
-	command := fl.Args()
+	command = fl.Args()
 	if n := len(args) - len(command); o.listen == "" && (n == 0 || args[n-1] != "--") {
 		return fail("the agent command must follow --, after every flag: validate [flags] -- AGENT_CMD [ARGS...]")
 	}
 	if f, ok := lookupFormat(o.format, pl.formats...); !ok || !f.live {
 		return fail("unknown --format %q for live findings: want %s", o.format, formatNames(true))
 	}
-	if maxLine > 1<<31-1 {
-		return fail("--max-line %d is too large: at most 2GiB", int64(maxLine))
+	if o.maxLine > 1<<31-1 {
+		return fail("--max-line %d is too large: at most 2GiB", int64(o.maxLine))
 	}
-	if backlog > 1<<40 {
-		return fail("--backlog %d is too large", int64(backlog))
+	if o.backlog > 1<<40 {
+		return fail("--backlog %d is too large", int64(o.backlog))
 	}
 	if o.maxDepth < 0 || o.maxDepth > jsonscan.MaxDepthCeiling {
 		return fail("--max-depth %d is out of range: want 1 to %d", o.maxDepth, jsonscan.MaxDepthCeiling)
 	}
+	return o, command, exitOK, true
+}
 
-	var eng *validate.Engine
-	if o.live {
-		eopts := validate.Options{Protocol: o.protocol, Dialect: o.dialect, MaxLine: int(maxLine), MaxDepth: o.maxDepth, Workers: o.workers, Partial: protocol.Partial(o.partial)}
-		var err error
-		if eng, err = validate.New(pl.engineOptions(eopts, o.fast, false)); err != nil {
-			return fail("%v", err)
-		}
-	}
-	if o.listen != "" {
-		return runHTTPRelay(ctx, o, eng, int(backlog), stderr)
-	}
-
+// runAgent runs the agent command (a tap, or with --replay a replay),
+// checking its traffic with eng if set, and returns the exit status.
+func runAgent(ctx context.Context, o tapOptions, eng *validate.Engine, command []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// --max-line bounds what the relay holds of a line too, not only
 	// what the engine validates.
-	cfg := tap.Config{Command: command, Stdin: stdin, Stdout: stdout, Stderr: stderr, Protocol: o.protocol, MaxLine: int(maxLine)}
-	if o.record != "" {
-		rec, err := os.Create(o.record)
-		if err != nil {
-			return fail("creating the recording: %v", err)
-		}
-		defer rec.Close()
-		dir, err := os.Create(o.record + ".dir")
-		if err != nil {
-			return fail("creating the direction sidecar: %v", err)
-		}
-		defer dir.Close()
-		cfg.Record, cfg.Directions = rec, dir
+	cfg := tap.Config{Command: command, Stdin: stdin, Stdout: stdout, Stderr: stderr, Protocol: o.protocol, MaxLine: int(o.maxLine)}
+	closeRecording, err := openRecording(o.record, &cfg)
+	if err != nil {
+		return usageError(stderr, "%v", err)
 	}
-
+	defer closeRecording()
 	var sink *findingSink
 	var live *tap.Live
 	if eng != nil {
 		var closeOut func()
-		var err error
 		if sink, closeOut, err = liveSink(o, stderr); err != nil {
-			return fail("%v", err)
+			return usageError(stderr, "%v", err)
 		}
 		defer closeOut()
-		name := o.record
-		switch {
-		case name != "":
-		case o.replay != "":
-			name = "replay"
-		default:
-			name = "stdio"
-		}
 		// The relay's own context: an interrupt is forwarded to the
 		// agent, which decides when the session ends.
-		live = tap.StartLive(context.WithoutCancel(ctx), eng, name, o.protocol, int(backlog), sink.add)
+		live = tap.StartLive(context.WithoutCancel(ctx), eng, liveName(o), o.protocol, int(o.backlog), sink.add)
 		cfg.Observer = live
 	}
+	defer forwardSignals(&cfg)()
 
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, tap.ForwardedSignals()...)
-	defer signal.Stop(sigs)
-	cfg.Signals = sigs
-	if bp := tap.BrokenPipe(); len(bp) > 0 {
-		pipes := make(chan os.Signal, 1)
-		signal.Notify(pipes, bp...)
-		defer signal.Stop(pipes)
-	}
-
-	var res tap.Result
-	var diffs []tap.Difference
-	var err error
+	var s sessionEnd
 	if o.replay != "" {
 		var rr tap.ReplayResult
-		rr, err = replay(ctx, o, cfg)
-		res, diffs = rr.Result, rr.Differences
+		rr, s.err = replay(ctx, o, cfg)
+		s.res, s.diffs = rr.Result, rr.Differences
 	} else {
-		res, err = tap.Run(context.WithoutCancel(ctx), cfg)
+		s.res, s.err = tap.Run(context.WithoutCancel(ctx), cfg)
 	}
+	return s.report(o, sink, live, stderr)
+}
+
+// openRecording creates --record FILE and its direction sidecar for cfg;
+// closeRecording closes them.
+func openRecording(name string, cfg *tap.Config) (closeRecording func(), err error) {
+	if name == "" {
+		return func() {}, nil
+	}
+	rec, err := os.Create(name)
+	if err != nil {
+		return nil, fmt.Errorf("creating the recording: %w", err)
+	}
+	dir, err := os.Create(name + ".dir")
+	if err != nil {
+		rec.Close()
+		return nil, fmt.Errorf("creating the direction sidecar: %w", err)
+	}
+	cfg.Record, cfg.Directions = rec, dir
+	return func() {
+		dir.Close()
+		rec.Close()
+	}, nil
+}
+
+// liveName is the file name the live findings of a tap or replay carry:
+// the recording's, if any.
+func liveName(o tapOptions) string {
+	switch {
+	case o.record != "":
+		return o.record
+	case o.replay != "":
+		return "replay"
+	}
+	return "stdio"
+}
+
+// forwardSignals has the signals an agent gets forwarded to cfg's agent,
+// and keeps a broken pipe from ending this process; stop undoes both.
+func forwardSignals(cfg *tap.Config) (stop func()) {
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, tap.ForwardedSignals()...)
+	cfg.Signals = sigs
+	var pipes chan os.Signal
+	if bp := tap.BrokenPipe(); len(bp) > 0 {
+		pipes = make(chan os.Signal, 1)
+		signal.Notify(pipes, bp...)
+	}
+	return func() {
+		if pipes != nil {
+			signal.Stop(pipes)
+		}
+		signal.Stop(sigs)
+	}
+}
+
+// sessionEnd is how an agent's session ended: the tap's or replay's result,
+// the replay's differences from the recording, and what went wrong.
+type sessionEnd struct {
+	res   tap.Result
+	diffs []tap.Difference
+	err   error
+}
+
+// report says how the session ended (the replay's differences, errors,
+// the live findings' summary) and returns the exit status.
+func (s sessionEnd) report(o tapOptions, sink *findingSink, live *tap.Live, stderr io.Writer) int {
 	// The session is over: from now on, what the tap says on stderr is
 	// given tapOutputWait to be taken, so that a stderr nobody reads
 	// cannot keep the tap from ending.
 	msgs := newDeadlineWriter(stderr, tapOutputWait)
 	var diffSum validate.Summary // the differences, for the summary
-	for _, d := range diffs {
+	for _, d := range s.diffs {
 		if sink != nil {
 			f := validate.Finding{File: o.replay, Line: d.Line, Severity: validate.Error, Protocol: "acp", Rule: validate.RuleReplay, Message: d.Message}
 			diffSum.Add(f)
@@ -256,58 +312,68 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			fmt.Fprintf(msgs, "%s:%d: error: %s [replay]\n", escapeText(o.replay), d.Line, escapeText(d.Message))
 		}
 	}
-	code := res.ExitCode
+	code := s.exitCode(o)
+	if s.err != nil {
+		fmt.Fprintf(msgs, "validate: %s\n", escapeText(s.err.Error()))
+	}
+	if s.res.RecordErr != nil {
+		fmt.Fprintf(msgs, "validate: %s\n", escapeText(s.res.RecordErr.Error()))
+	}
+	if live == nil {
+		return code
+	}
+	sum, st, lerr := live.Close()
+	if lerr != nil {
+		fmt.Fprintf(msgs, "validate: %s\n", escapeText(lerr.Error()))
+	}
+	// The summary counts what was printed: the replay's differences
+	// too, not only the live findings.
+	sum.Merge(diffSum)
+	var showSum *validate.Summary
+	if st.Lines > 0 && (o.format != "text" || o.summary) {
+		showSum = &sum
+	}
+	if o.replay != "" && code == exitOK && sum.Errors > 0 {
+		code = exitFindings
+	}
+	if dropped, ok := sink.finish(showSum, tapOutputWait); !ok {
+		if o.findings == "" {
+			msgs.giveUp() // the same stderr: it is not being read
+		}
+		fmt.Fprintln(msgs, "validate: the findings output did not take the last findings in time")
+	} else if dropped > 0 {
+		fmt.Fprintf(msgs, "validate: %d findings were dropped because the findings output did not keep up; run validate on the recording for all of them\n", dropped)
+	}
+	if o.failOn && sum.Errors > 0 && s.err == nil {
+		errs := fmt.Sprintf("%d errors", sum.Errors)
+		if sum.Errors == 1 {
+			errs = "an error"
+		}
+		fmt.Fprintf(msgs, "validate: the agent exited with status %d; exiting 1 because the findings include %s (--fail-on-error)\n", s.res.ExitCode, errs)
+		code = exitFindings
+	}
+	return code
+}
+
+// exitCode is the session's exit status before the live findings count:
+// the agent's, or the replay's verdict on its differences; for a session
+// that went wrong, the status that says how.
+func (s sessionEnd) exitCode(o tapOptions) int {
+	code := s.res.ExitCode
 	if o.replay != "" {
 		code = exitOK
-		if len(diffs) > 0 {
+		if len(s.diffs) > 0 {
 			code = exitFindings
 		}
 	}
-	if err != nil {
-		fmt.Fprintf(msgs, "validate: %s\n", escapeText(err.Error()))
-		switch {
-		case errors.Is(err, errReplayInput):
-			code = exitUsage
-		case errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist):
-			code = 127
-		case errors.Is(err, tap.ErrStart):
-			code = 126
-		}
-	}
-	if res.RecordErr != nil {
-		fmt.Fprintf(msgs, "validate: %s\n", escapeText(res.RecordErr.Error()))
-	}
-	if live != nil {
-		sum, st, lerr := live.Close()
-		if lerr != nil {
-			fmt.Fprintf(msgs, "validate: %s\n", escapeText(lerr.Error()))
-		}
-		// The summary counts what was printed: the replay's differences
-		// too, not only the live findings.
-		sum.Merge(diffSum)
-		var showSum *validate.Summary
-		if st.Lines > 0 && (o.format != "text" || o.summary) {
-			showSum = &sum
-		}
-		if o.replay != "" && code == exitOK && sum.Errors > 0 {
-			code = exitFindings
-		}
-		if dropped, ok := sink.finish(showSum, tapOutputWait); !ok {
-			if o.findings == "" {
-				msgs.giveUp() // the same stderr: it is not being read
-			}
-			fmt.Fprintln(msgs, "validate: the findings output did not take the last findings in time")
-		} else if dropped > 0 {
-			fmt.Fprintf(msgs, "validate: %d findings were dropped because the findings output did not keep up; run validate on the recording for all of them\n", dropped)
-		}
-		if o.failOn && sum.Errors > 0 && err == nil {
-			errs := fmt.Sprintf("%d errors", sum.Errors)
-			if sum.Errors == 1 {
-				errs = "an error"
-			}
-			fmt.Fprintf(msgs, "validate: the agent exited with status %d; exiting 1 because the findings include %s (--fail-on-error)\n", res.ExitCode, errs)
-			code = exitFindings
-		}
+	switch {
+	case s.err == nil:
+	case errors.Is(s.err, errReplayInput):
+		code = exitUsage
+	case errors.Is(s.err, exec.ErrNotFound) || errors.Is(s.err, os.ErrNotExist):
+		code = 127
+	case errors.Is(s.err, tap.ErrStart):
+		code = 126
 	}
 	return code
 }
@@ -413,8 +479,6 @@ func replay(ctx context.Context, o tapOptions, cfg tap.Config) (tap.ReplayResult
 	return rr, err
 }
 
-// runHTTPRelay runs --listen ADDR --upstream URL until ctx ends; with eng,
-// each connection or event stream is checked as it flows.
 // liveSink is where live findings go, in --format: the --findings file,
 // or stderr. closeOut closes the file.
 func liveSink(o tapOptions, stderr io.Writer) (sink *findingSink, closeOut func(), err error) {
@@ -429,11 +493,10 @@ func liveSink(o tapOptions, stderr io.Writer) (sink *findingSink, closeOut func(
 	return newFindingSink(newPrinter(o.format, out, o.formats...), 4096), closeOut, nil
 }
 
-func runHTTPRelay(ctx context.Context, o tapOptions, eng *validate.Engine, backlog int, stderr io.Writer) int {
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "validate: "+format+"\n", a...)
-		return exitUsage
-	}
+// runHTTPRelay runs --listen ADDR --upstream URL until ctx ends; with eng,
+// each connection or event stream is checked as it flows.
+func runHTTPRelay(ctx context.Context, o tapOptions, eng *validate.Engine, stderr io.Writer) int {
+	fail := func(format string, a ...any) int { return usageError(stderr, format, a...) }
 	u, err := url.Parse(o.upstream)
 	switch {
 	case o.upstream == "":
@@ -462,7 +525,7 @@ func runHTTPRelay(ctx context.Context, o tapOptions, eng *validate.Engine, backl
 		}
 		defer closeOut()
 		rc = &relayChecks{sink: sink}
-		check = &tap.RelayCheck{Engine: eng, Backlog: backlog, Report: rc.sink.add, Done: func(name string, sum validate.Summary, st tap.LiveStats, err error) {
+		check = &tap.RelayCheck{Engine: eng, Backlog: int(o.backlog), Report: rc.sink.add, Done: func(name string, sum validate.Summary, st tap.LiveStats, err error) {
 			rc.done(sum, st)
 			if err != nil {
 				fmt.Fprintf(stderr, "validate: %s: %s\n", escapeText(name), escapeText(err.Error()))

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -40,7 +41,13 @@ var toySchemas = fstest.MapFS{
   "required": ["toy", "type", "n"],
   "properties": {"toy": {"const": 1}, "type": {"enum": ["ping", "pong"]}, "n": {"type": "integer"}}
 }`)},
+	"toy/v1/requirements.json": {Data: []byte(`{"protocol": "toy", "version": "v1", "source": "toy/spec.md",
+  "requirements": [{"id": "toy.order.pong-after-ping", "level": "MUST", "side": "either", "doc": "toy/spec.md",
+    "section": "Ping and pong", "summary": "A pong answers a ping sent before it.", "observe": "passive"}]}`)},
 }
+
+// toyRow is the toy catalogue's row that the toy-order rule checks.
+const toyRow = "toy.order.pong-after-ping"
 
 // toyTable is the toy protocol's dispatch table.
 type toyTable struct {
@@ -75,7 +82,7 @@ var toyProtocol = validate.Protocol{
 		return &toyRules{reg: reg, schemas: s}
 	},
 	Docs: func() []protocol.RuleDoc {
-		return []protocol.RuleDoc{{Name: ruleToyOrder, Summary: "a pong answers a ping sent before it"}}
+		return []protocol.RuleDoc{{Name: ruleToyOrder, Summary: "a pong answers a ping sent before it", Requirements: []string{toyRow}}}
 	},
 }
 
@@ -194,6 +201,43 @@ func TestToyProtocol(t *testing.T) {
 			}
 		})
 	}
+	// SARIF describes the toy rule from its registration and lists the
+	// catalogue row it checks, with its citation, from the toy registry.
+	var sarif bytes.Buffer
+	run(context.Background(), []string{"--format", "sarif", file}, strings.NewReader(""), &sarif, &bytes.Buffer{}, pl)
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []sarifRule `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(sarif.Bytes(), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("--format sarif: %v\n%s", err, sarif.String())
+	}
+	var toyRule *sarifRule
+	for i, r := range log.Runs[0].Tool.Driver.Rules {
+		if r.ID == ruleToyOrder {
+			toyRule = &log.Runs[0].Tool.Driver.Rules[i]
+		}
+	}
+	switch {
+	case toyRule == nil:
+		t.Errorf("--format sarif has no rule %s:\n%s", ruleToyOrder, sarif.String())
+	case toyRule.Properties == nil || len(toyRule.Properties.Requirements) != 1:
+		t.Errorf("SARIF rule %s lists the rows %+v, want %s", ruleToyOrder, toyRule.Properties, toyRow)
+	default:
+		want := sarifRequirement{ID: toyRow, Level: "MUST", Citation: "toy/spec.md § Ping and pong"}
+		if got := toyRule.Properties.Requirements[0]; got != want {
+			t.Errorf("SARIF rule %s row %+v, want %+v", ruleToyOrder, got, want)
+		}
+		if toyRule.FullDescription.Text != "a pong answers a ping sent before it" {
+			t.Errorf("SARIF rule %s described as %q, want its registration's summary", ruleToyOrder, toyRule.FullDescription.Text)
+		}
+	}
+
 	// The toy format, exactly.
 	var stdout bytes.Buffer
 	run(context.Background(), []string{"--format", "toy", file}, strings.NewReader(""), &stdout, &bytes.Buffer{}, pl)
@@ -220,5 +264,32 @@ func TestToyFormatRealTrace(t *testing.T) {
 	code = run(context.Background(), []string{"--format", "toy", file}, strings.NewReader(""), &stdout, &stderr, plugins{})
 	if code != exitUsage || !strings.Contains(stderr.String(), `unknown --format "toy"`) {
 		t.Fatalf("without the registration: exit %d, stderr: %s", code, stderr.String())
+	}
+}
+
+// TestToyUnrecognised: a trace none of the run's protocols recognises is
+// told what marks each of them, the plugged-in ones rather than the
+// built-in list.
+func TestToyUnrecognised(t *testing.T) {
+	reg, err := registry.Load(toySchemas, toyPrefix, toyKind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "hello.jsonl")
+	if err := os.WriteFile(file, []byte(`{"hello":"world"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		pl   plugins
+		want string
+	}{
+		{plugins{}, `no protocol recognised: ACP messages have "jsonrpc", ARCP messages "arcp" and "type", Arcan events "part_type"; the first JSON value here has the fields "hello"`},
+		{plugins{registry: reg, protocols: []validate.Protocol{toyProtocol}}, `no protocol recognised: TOY messages have their own members; the first JSON value here has the fields "hello"`},
+	} {
+		var stdout bytes.Buffer
+		run(context.Background(), []string{"--summary=false", file}, strings.NewReader(""), &stdout, &bytes.Buffer{}, c.pl)
+		if !strings.Contains(stdout.String(), c.want) {
+			t.Errorf("got %q, want it to say %q", stdout.String(), c.want)
+		}
 	}
 }

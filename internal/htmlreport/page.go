@@ -74,12 +74,6 @@ type jsReport struct {
 	Rules map[string]string `json:"rules"`
 }
 
-var lanes = map[string][2]string{
-	"acp":   {"client", "agent"},
-	"arcp":  {"client", "runtime"},
-	"arcan": {"consumer", "agent loop"},
-}
-
 func (r *Report) data() *jsReport {
 	out := &jsReport{Title: inert(r.opts.Title), Traces: []*jsTrace{}, Rules: map[string]string{}}
 	for _, t := range r.traces {
@@ -96,10 +90,8 @@ func (r *Report) data() *jsReport {
 			d := t.sum.Detected[0]
 			jt.Protocol, jt.Dialect, jt.Note = inert(d.Protocol), inert(d.Dialect), inert(d.Note)
 		}
-		jt.Lanes = lanes[jt.Protocol]
-		if jt.Lanes[0] == "" {
-			jt.Lanes = [2]string{"client", "agent"}
-		}
+		drawn := drawing(jt.Protocol)
+		jt.Lanes = drawn.Lanes
 		for side, names := range t.view.peers {
 			jt.Peers[side] = inert(strings.Join(names, ", "))
 		}
@@ -112,7 +104,7 @@ func (r *Report) data() *jsReport {
 			switch {
 			case rw.from == "client":
 				from = "c"
-			case rw.from == "agent", jt.Protocol == "arcan":
+			case rw.from == "agent", drawn.OneWay:
 				from = "a"
 			}
 			groups, lives := rw.facts.groups, rw.facts.lives

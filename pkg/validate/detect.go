@@ -107,7 +107,7 @@ func (r *fileRun) undetected(items []*item) {
 		return
 	}
 	r.skipAll = true
-	r.note(Finding{Line: first.m.Line, Severity: Error, Rule: RuleUnknownProtocol, Message: diagnose(first, items)})
+	r.note(Finding{Line: first.m.Line, Severity: Error, Rule: RuleUnknownProtocol, Message: diagnose(first, items, r.e.rules)})
 }
 
 // looksBinary reports whether the records hold NUL bytes or are mostly not
@@ -131,9 +131,9 @@ func looksBinary(items []*item) bool {
 	return n > 0 && bad*10 > n
 }
 
-// diagnose says what a file that matches no protocol looks like, and what
-// the real field names are.
-func diagnose(first *item, items []*item) string {
+// diagnose says what a file that matches no protocol of rules looks like,
+// and what the real field names are.
+func diagnose(first *item, items []*item, rules []protocol.Rules) string {
 	keys := map[string]bool{}
 	var top []string
 	for i, it := range items {
@@ -164,7 +164,32 @@ func diagnose(first *item, items []*item) string {
 	if len(top) > 12 {
 		top = append(top[:12], "…")
 	}
-	return fmt.Sprintf("no protocol recognised: ARCP messages have \"arcp\" and \"type\", ACP messages \"jsonrpc\", Arcan events \"part_type\"; the first JSON value here has %s (use --protocol to force one)", describeKeys(top))
+	return fmt.Sprintf("no protocol recognised: %s; the first JSON value here has %s (use --protocol to force one)", marks(rules), describeKeys(top))
+}
+
+// marked is implemented by Rules that say what marks their protocol's
+// messages ("ACP messages", `"jsonrpc"`).
+type marked interface {
+	Marks() (what, members string)
+}
+
+// marks says what marks the messages of each protocol of rules, in the
+// order they are tried: "ACP messages have "jsonrpc", ARCP messages …".
+func marks(rules []protocol.Rules) string {
+	var sb strings.Builder
+	for i, ru := range rules {
+		what, members := strings.ToUpper(ru.Name())+" messages", "their own members"
+		if m, ok := ru.(marked); ok {
+			what, members = m.Marks()
+		}
+		switch {
+		case i == 0:
+			fmt.Fprintf(&sb, "%s have %s", what, members)
+		default:
+			fmt.Fprintf(&sb, ", %s %s", what, members)
+		}
+	}
+	return sb.String()
 }
 
 func describeKeys(keys []string) string {

@@ -82,6 +82,10 @@ func (r *Rules) Identify(o map[string]any) bool {
 	return r.record(o) != nil
 }
 
+// Marks says what marks an ACP message, for a trace no protocol
+// recognises.
+func (*Rules) Marks() (what, members string) { return "ACP messages", `"jsonrpc"` }
+
 // record returns the dialect version whose non-JSON-RPC record o is.
 func (r *Rules) record(o map[string]any) *registry.Version {
 	if _, ok := o["jsonrpc"]; ok {
