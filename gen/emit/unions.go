@@ -254,6 +254,9 @@ func decodeTagged(u *model.UnionType) []jen.Code {
 		}
 		cases = append(cases, jen.Case(jen.Lit(v.Tag)).Block(decodeVariant(u, v, !v.TagInStruct)...))
 	}
+	if u.DefaultTakesOthers {
+		return append(append(body, jen.Switch(jen.Id("tag")).Block(cases...)), decodeVariant(u, u.Default, false)...)
+	}
 	return append(body, jen.Switch(jen.Id("tag")).Block(cases...),
 		jen.List(jen.Id("raw"), jen.Err()).Op(":=").Id("d").Dot("Raw").Call(),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),

@@ -1871,6 +1871,12 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 				return vi.s.Loc.Errorf("two variants of this union lack the tag %q; only one may be the default", tag)
 			}
 			u.Default = v
+			if tagProp != nil && !hasConst(tagProp) {
+				// OpenAPI 2.0's schema beside fileSchema: the default
+				// defines the tag member without fixing it, so it takes
+				// the tag values no other variant lists.
+				u.DefaultTakesOthers = true
+			}
 		default:
 			c, ok := constString(tagProp)
 			if !ok {
@@ -2002,6 +2008,12 @@ func (b *builder) wrapped(vi *variantInfo, tag string, union *load.Schema) *load
 		return nil
 	}
 	return r
+}
+
+// hasConst reports whether a schema fixes a string value.
+func hasConst(s *load.Schema) bool {
+	_, ok := constString(s)
+	return ok
 }
 
 func constString(s *load.Schema) (string, bool) {

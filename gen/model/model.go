@@ -396,6 +396,10 @@ type UnionType struct {
 	Variants []*Variant
 	// Default is the variant used when the tag is absent.
 	Default *Variant
+	// DefaultTakesOthers is set when the default variant defines the tag
+	// member without fixing its value: a tag no other variant lists
+	// decodes to the default, not to the Unknown variant.
+	DefaultTakesOthers bool
 	// Unknown is the Go name of the variant that keeps unknown tags.
 	Unknown string
 	// Open is set when the schema accepts tags it does not list (a

@@ -5941,14 +5941,11 @@ func DecodeAuthMethod(d *wire.Decoder) (AuthMethod, error) {
 		}
 		return v, nil
 	}
-	raw, err := d.Raw()
-	if err != nil {
+	v := new(AuthMethodAgent)
+	if err := v.DecodeWire(d); err != nil {
 		return nil, err
 	}
-	return &UnknownAuthMethod{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
+	return v, nil
 }
 
 // EncodeAuthMethod encodes v to e; a nil v is null.
@@ -6490,14 +6487,11 @@ func DecodeMCPServer(d *wire.Decoder) (MCPServer, error) {
 		}
 		return v, nil
 	}
-	raw, err := d.Raw()
-	if err != nil {
+	v := new(MCPServerStdio)
+	if err := v.DecodeWire(d); err != nil {
 		return nil, err
 	}
-	return &UnknownMCPServer{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
+	return v, nil
 }
 
 // EncodeMCPServer encodes v to e; a nil v is null.
@@ -18724,14 +18718,11 @@ func DecodeMultiSelectItems(d *wire.Decoder) (MultiSelectItems, error) {
 		}
 		return v, nil
 	}
-	raw, err := d.Raw()
-	if err != nil {
+	v := new(TitledMultiSelectItems)
+	if err := v.DecodeWire(d); err != nil {
 		return nil, err
 	}
-	return &UnknownMultiSelectItems{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
+	return v, nil
 }
 
 // EncodeMultiSelectItems encodes v to e; a nil v is null.
@@ -25652,14 +25643,11 @@ func DecodeSetSessionConfigOptionRequest(d *wire.Decoder) (SetSessionConfigOptio
 		}
 		return v, nil
 	}
-	raw, err := d.Raw()
-	if err != nil {
+	v := new(SetSessionConfigOptionValueID)
+	if err := v.DecodeWire(d); err != nil {
 		return nil, err
 	}
-	return &UnknownSetSessionConfigOptionRequest{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
+	return v, nil
 }
 
 // EncodeSetSessionConfigOptionRequest encodes v to e; a nil v is null.

@@ -17,6 +17,7 @@ import (
 	"github.com/agentproto/agentproto/gen/internal/difftest/bomref"
 	"github.com/agentproto/agentproto/gen/internal/difftest/catalog"
 	"github.com/agentproto/agentproto/gen/internal/difftest/config"
+	"github.com/agentproto/agentproto/gen/internal/difftest/defaulttag"
 	"github.com/agentproto/agentproto/gen/internal/difftest/draft04"
 	"github.com/agentproto/agentproto/gen/internal/difftest/lint"
 	"github.com/agentproto/agentproto/gen/internal/difftest/metrics"
@@ -31,7 +32,7 @@ import (
 var lookups = map[string]func(string) (wire.Codec, bool){
 	"account": account.Lookup, "catalog": catalog.Lookup, "config": config.Lookup, "metrics": metrics.Lookup,
 	"shapes": shapes.Lookup, "webhook": webhook.Lookup, "lint": lint.Lookup, "bomref": bomref.Lookup, "mixed": mixed.Lookup, "tuple": tuple.Lookup, "tuple7": tuple7.Lookup,
-	"draft04": draft04.Lookup,
+	"draft04": draft04.Lookup, "defaulttag": defaulttag.Lookup,
 }
 
 // subject is one schema of the corpus with examples: a root or a $defs

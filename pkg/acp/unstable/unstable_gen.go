@@ -5466,14 +5466,11 @@ func DecodeMCPServer(d *wire.Decoder) (MCPServer, error) {
 		}
 		return v, nil
 	}
-	raw, err := d.Raw()
-	if err != nil {
+	v := new(MCPServerStdio)
+	if err := v.DecodeWire(d); err != nil {
 		return nil, err
 	}
-	return &UnknownMCPServer{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
+	return v, nil
 }
 
 // EncodeMCPServer encodes v to e; a nil v is null.

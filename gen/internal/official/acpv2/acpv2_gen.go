@@ -27036,14 +27036,11 @@ func DecodeIdleStateUpdate(d *wire.Decoder) (IdleStateUpdate, error) {
 		}
 		return v, nil
 	}
-	raw, err := d.Raw()
-	if err != nil {
+	v := new(None)
+	if err := v.DecodeWire(d); err != nil {
 		return nil, err
 	}
-	return &UnknownIdleStateUpdate{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
+	return v, nil
 }
 
 // EncodeIdleStateUpdate encodes v to e; a nil v is null.
