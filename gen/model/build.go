@@ -2007,6 +2007,13 @@ func (b *builder) wrapped(vi *variantInfo, tag string, union *load.Schema) *load
 	if err != nil || !isObject(r) || isUnion(r) {
 		return nil
 	}
+	for _, m := range s.Required {
+		if m != tag && !requires(r, m) {
+			// The wrapper requires more than its target does (see
+			// taggedInner): the variant is a struct of its own.
+			return nil
+		}
+	}
 	return r
 }
 
@@ -2881,6 +2888,98 @@ func isMultiType(s *load.Schema) bool {
 	return structural(&c) || !constraints(s).Empty()
 }
 
+// taggedInner returns, for an alternative that is (through $refs) only a
+// oneOf of objects that each fix one member to a distinct string, with at
+// most "type": "object" and required members of its own, those objects,
+// each requiring the members the alternative requires: OpenAPI
+// 2.0's parameter, a body parameter (in: body) or a nonBodyParameter that
+// requires name, in and type and is one of four parameters tagged by in,
+// is then one union of five tagged by in. The objects exclude each other
+// by that member, so a value fits the alternative exactly when it fits one
+// of them. An object that does not itself require what the alternative
+// requires is copied with those members required. It returns nil for any
+// other alternative.
+func taggedInner(a *load.Schema) []*load.Schema {
+	u := a
+	for i := 0; i < 16 && u.Ref != "" && !structural(u) && len(u.AllOf) == 0 && u.Target != nil; i++ {
+		u = u.Target
+	}
+	if len(u.OneOf) < 2 || len(u.AnyOf) > 0 || len(u.Properties) > 0 || len(u.PatternProperties) > 0 || u.AdditionalProperties != nil ||
+		len(u.AllOf) > 0 || u.Not != nil || u.If != nil || u.HasConst || len(u.Enum) > 0 || len(u.Unknown) > 0 || u.Ref != "" ||
+		len(u.Type) > 1 || len(u.Type) == 1 && u.Type[0] != "object" {
+		return nil
+	}
+	for _, name := range constMembers(u.OneOf[0]) {
+		seen := map[string]bool{}
+		ok := true
+		for _, x := range u.OneOf {
+			c, isConst := constString(propertyOf(x, name))
+			if !isConst || seen[c] || !slices.Contains(u.Required, name) && !requires(x, name) {
+				ok = false
+				break
+			}
+			seen[c] = true
+		}
+		if ok {
+			out := make([]*load.Schema, len(u.OneOf))
+			for i, x := range u.OneOf {
+				for j := 0; j < 16 && x.Ref != "" && !structural(x) && len(x.AllOf) == 0 && x.Target != nil; j++ {
+					x = x.Target
+				}
+				if slices.ContainsFunc(u.Required, func(m string) bool { return !slices.Contains(x.Required, m) }) {
+					// A copy that also requires what the alternative does.
+					c := *x
+					c.Title, c.GoName = "", ""
+					c.Required = append(slices.Clone(x.Required), slices.DeleteFunc(slices.Clone(u.Required), func(m string) bool { return slices.Contains(x.Required, m) })...)
+					x = &c
+				}
+				out[i] = x
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// constMembers lists the members a schema (through $refs and allOf)
+// fixes to one string, in the order it declares them.
+func constMembers(s *load.Schema) []string {
+	var out []string
+	for i := 0; i < 16 && s != nil; i++ {
+		for _, p := range s.Properties {
+			if hasConst(p.Schema) && !slices.Contains(out, p.Name) {
+				out = append(out, p.Name)
+			}
+		}
+		for _, a := range s.AllOf {
+			for _, n := range constMembers(a) {
+				if !slices.Contains(out, n) {
+					out = append(out, n)
+				}
+			}
+		}
+		s = s.Target
+	}
+	return out
+}
+
+// requires reports whether a schema (through $refs and allOf) requires
+// the member name.
+func requires(s *load.Schema, name string) bool {
+	for i := 0; i < 16 && s != nil; i++ {
+		if slices.Contains(s.Required, name) {
+			return true
+		}
+		for _, a := range s.AllOf {
+			if requires(a, name) {
+				return true
+			}
+		}
+		s = s.Target
+	}
+	return false
+}
+
 // isMultiTypeAlt reports whether an alternative of a union is only a list
 // of JSON types with their constraints, which splitTypes can make one
 // alternative per type: no value list, no union or merge of its own, and
@@ -3045,6 +3144,11 @@ func flattenAlts(alts []*load.Schema, anyOf bool) []*load.Schema {
 	var out []*load.Schema
 	changed := false
 	for _, a := range alts {
+		if inner := taggedInner(a); inner != nil {
+			out = append(out, inner...)
+			changed = true
+			continue
+		}
 		if kindOf(a) != "" {
 			out = append(out, a)
 			continue

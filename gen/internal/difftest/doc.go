@@ -19,3 +19,4 @@ package difftest
 //go:generate go run ../../../cmd/protogen -pkg tuple7 -o tuple7 ../../testdata/differential/tuple7.json
 //go:generate go run ../../../cmd/protogen -pkg draft04 -o draft04 ../../testdata/differential/draft04.json
 //go:generate go run ../../../cmd/protogen -pkg defaulttag -o defaulttag ../../testdata/differential/defaulttag.json
+//go:generate go run ../../../cmd/protogen -pkg nestedtag -o nestedtag ../../testdata/differential/nestedtag.json
