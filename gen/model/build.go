@@ -3149,7 +3149,9 @@ func flattenAlts(alts []*load.Schema, anyOf bool) []*load.Schema {
 			changed = true
 			continue
 		}
-		if kindOf(a) != "" {
+		if k := kindOf(a); k != "" && (k != "object" || !isUnion(deref(a))) {
+			// Of one type, and not a union of objects that may be
+			// flattened below (AsyncAPI's message object).
 			out = append(out, a)
 			continue
 		}
@@ -3187,7 +3189,7 @@ func flattenAlts(alts []*load.Schema, anyOf bool) []*load.Schema {
 			}
 			seen[k] = true
 		}
-		if !distinct || seen["integer"] && seen["number"] {
+		if (!distinct || seen["integer"] && seen["number"]) && !pairwiseExclusive(inner) {
 			out = append(out, a)
 			continue
 		}
@@ -3198,4 +3200,69 @@ func flattenAlts(alts []*load.Schema, anyOf bool) []*load.Schema {
 		return alts
 	}
 	return out
+}
+
+// deref follows the $refs of a schema that is only a $ref.
+func deref(s *load.Schema) *load.Schema {
+	for i := 0; i < 16 && s.Ref != "" && !structural(s) && len(s.AllOf) == 0 && s.Target != nil; i++ {
+		s = s.Target
+	}
+	return s
+}
+
+// pairwiseExclusive reports whether no value fits two of the schemas, as
+// far as their JSON types and their object members tell: of two objects,
+// one requires a member the other does not allow (it is closed, and the
+// member is neither one of its properties nor matches one of its
+// patterns). AsyncAPI's message object is a list of messages (it requires
+// oneOf) or a closed object without that member.
+func pairwiseExclusive(list []*load.Schema) bool {
+	for i, x := range list {
+		for _, y := range list[i+1:] {
+			kx, ky := kindOf(x), kindOf(y)
+			if kx == "" || ky == "" {
+				return false
+			}
+			if kx != ky && !(kx == "integer" && ky == "number" || kx == "number" && ky == "integer") {
+				continue
+			}
+			if kx != "object" || !excludes(x, y) && !excludes(y, x) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// excludes reports whether x requires a member that y, a closed object,
+// does not allow. Both are followed through $refs.
+func excludes(x, y *load.Schema) bool {
+	for i := 0; i < 16 && x.Ref != "" && !structural(x) && len(x.AllOf) == 0 && x.Target != nil; i++ {
+		x = x.Target
+	}
+	for i := 0; i < 16 && y.Ref != "" && !structural(y) && len(y.AllOf) == 0 && y.Target != nil; i++ {
+		y = y.Target
+	}
+	ap := y.AdditionalProperties
+	// Its own additionalProperties: false closes y whatever its allOf,
+	// oneOf or anyOf add: those only restrict further.
+	if ap == nil || ap.Bool == nil || *ap.Bool || y.Ref != "" {
+		return false
+	}
+	for _, m := range x.Required {
+		if y.PropertyNamed(m) != nil {
+			continue
+		}
+		allowed := false
+		for _, pp := range y.PatternProperties {
+			re, err := regexp.Compile(pp.Name)
+			if err != nil || re.MatchString(m) {
+				allowed = true
+			}
+		}
+		if !allowed {
+			return true
+		}
+	}
+	return false
 }

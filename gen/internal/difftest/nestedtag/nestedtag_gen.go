@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/agentproto/agentproto/pkg/wire"
+	"regexp"
+	"sync"
 )
 
 // Parameter is OpenAPI 2.0's parameter: a oneOf of a body parameter (in: body)
@@ -86,6 +88,39 @@ type Path struct {
 	Name *string            `json:"name,omitempty"`
 	In   *string            `json:"in,omitempty"`
 	Type *ParameterPathType `json:"type,omitempty"`
+}
+
+// Message is AsyncAPI 2.6's message: a Reference (requires $ref) or one of a
+// list of messages (requires oneOf, closed) and a closed message object that
+// allows x- members; the two inner objects exclude each other, so the nested
+// oneOf is one union.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are Reference,
+// MessageWithOneOf, MessageWithNameAndPayload.
+type Message interface {
+	isMessage()
+}
+
+// Reference has no description in its schema.
+type Reference struct {
+	Ref string `json:"$ref"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MessageWithOneOf has no description in its schema.
+type MessageWithOneOf struct {
+	OneOf []Message `json:"oneOf"`
+}
+
+// MessageWithNameAndPayload has no description in its schema.
+type MessageWithNameAndPayload struct {
+	Name    *string         `json:"name,omitempty"`
+	Payload json.RawMessage `json:"payload,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
 }
 
 func (*UnknownParameter) isParameter() {}
@@ -1198,6 +1233,434 @@ func (x Path) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// DecodeMessage decodes a Message from d.
+func DecodeMessage(d *wire.Decoder) (Message, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"$ref", "oneOf"})
+		if err != nil {
+			return nil, err
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(Reference)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(MessageWithOneOf)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(MessageWithNameAndPayload)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: Reference ($ref); MessageWithOneOf (oneOf); MessageWithNameAndPayload ()",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeMessage encodes v to e; a nil v is null.
+func EncodeMessage(e *wire.Encoder, v Message) {
+	switch v := v.(type) {
+	case *Reference:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *MessageWithOneOf:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *MessageWithNameAndPayload:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckMessage records in c every constraint v breaks, under the JSON pointer p.
+func CheckMessage(c *wire.Checker, p string, v Message) {
+	switch v := v.(type) {
+	case *Reference:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *MessageWithOneOf:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *MessageWithNameAndPayload:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalMessage decodes a Message from data, strictly.
+func UnmarshalMessage(data []byte) (Message, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeMessage(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalMessage encodes v.
+func MarshalMessage(v Message) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeMessage(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateMessage checks v against its schema's constraints and returns every violation.
+func ValidateMessage(v Message) error {
+	var c wire.Checker
+	CheckMessage(&c, "", v)
+	return c.Err()
+}
+
+func (*Reference) isMessage() {}
+
+// DecodeWire decodes the value from d.
+func (x *Reference) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Reference{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "$ref":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "$ref")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "$ref")
+				}
+				x.Ref = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "$ref")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Reference) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Reference) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"$ref\":")
+	e.String(x.Ref)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Reference) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Reference) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Reference) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Reference) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*MessageWithOneOf) isMessage() {}
+
+// DecodeWire decodes the value from d.
+func (x *MessageWithOneOf) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = MessageWithOneOf{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "oneOf":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "oneOf")
+			}
+			seen[0] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "oneOf")
+				}
+				s0 := make([]Message, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "oneOf")
+					}
+					if !more {
+						break
+					}
+					var e0 Message
+					{
+						v1, err := DecodeMessage(d)
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "oneOf")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.OneOf = s0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			return wire.UnknownError(d.Offset(), string(key), "oneOf")
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "oneOf")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *MessageWithOneOf) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *MessageWithOneOf) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"oneOf\":")
+	e.BeginArray()
+	for i0 := range x.OneOf {
+		EncodeMessage(e, x.OneOf[i0])
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *MessageWithOneOf) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "oneOf")
+		for i0 := range x.OneOf {
+			p := c.JoinIndex(p, i0)
+			CheckMessage(c, p, x.OneOf[i0])
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *MessageWithOneOf) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *MessageWithOneOf) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x MessageWithOneOf) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*MessageWithNameAndPayload) isMessage() {}
+
+// DecodeWire decodes the value from d.
+func (x *MessageWithNameAndPayload) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = MessageWithNameAndPayload{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "name":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[0] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "name")
+					}
+					(*v) = v1
+				}
+				x.Name = v
+			}
+		case "payload":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "payload")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "payload")
+				}
+				x.Payload = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			if pattern0().MatchString(string(key)) {
+				raw, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, string(key))
+				}
+				x.Unknown = append(x.Unknown, wire.Member{
+					Key:   string(key),
+					Value: raw,
+				})
+				continue
+			}
+			return wire.UnknownError(d.Offset(), string(key), "name", "payload")
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *MessageWithNameAndPayload) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *MessageWithNameAndPayload) EncodeWireFields(e *wire.Encoder) {
+	if x.Name != nil {
+		e.RawKey("\"name\":")
+		e.String((*x.Name))
+	}
+	if x.Payload != nil {
+		e.RawKey("\"payload\":")
+		e.Raw(x.Payload)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *MessageWithNameAndPayload) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *MessageWithNameAndPayload) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *MessageWithNameAndPayload) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x MessageWithNameAndPayload) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -1249,6 +1712,28 @@ func Lookup(id string) (wire.Codec, bool) {
 				c.Quiet()
 				v.CheckWire(&c, "")
 				return !c.Failed()
+			},
+		}, true
+	case "https://example.test/diff/nestedtag.json#/$defs/Message":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(Message)
+				CheckMessage(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeMessage(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(Message)
+				EncodeMessage(e, u)
+			},
+			Name: "Message",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Message)
+				CheckMessage(&c, "", u)
+				return c.Err()
 			},
 		}, true
 	case "https://example.test/diff/nestedtag.json#/$defs/NonBody":
@@ -1329,6 +1814,41 @@ func Lookup(id string) (wire.Codec, bool) {
 				return !c.Failed()
 			},
 		}, true
+	case "https://example.test/diff/nestedtag.json#/$defs/Reference":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*Reference).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(Reference)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*Reference).EncodeWire(e)
+			},
+			Name: "Reference",
+			ValidateValue: func(v any) error {
+				return v.(*Reference).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Reference
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
+		}, true
 	}
 	return wire.Codec{}, false
 }
+
+// The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.
+var (
+	pattern0 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^x-[\\w\\d\\.\\x2d_]+$")
+	})
+)
