@@ -1,4 +1,4 @@
-// Command protogen turns JSON Schemas (draft 2020-12 or draft-07) into a Go
+// Command protogen turns JSON Schemas (drafts 04 to 2020-12) into a Go
 // package with faithful tagged-union marshalling. It is made for
 // //go:generate lines in downstream modules. Add it as a tool of the module
 // once (until agentproto is on a module proxy, with a replace that points
@@ -39,10 +39,16 @@ Usage:
   protogen [flags] SCHEMA...
 
 SCHEMA is a schema file or a directory (every *.json below it, in lexical
-order). Every root schema and every $defs entry becomes a Go type; $refs
-are followed across files, into $defs, to local files and to agentproto's
-own embedded schemas (which become agentproto's Go types, not copies),
-never to the network.
+order; a folder of *.bundle.json files only is read as those bundles).
+Drafts 04, 06, 07, 2019-09 and 2020-12 are read as written. Every root
+schema and every $defs (or definitions) entry becomes a Go type; $refs are
+followed by $id (embedded ones and anchors too), else by path beside the
+referring file, into any part of a document, to the standard meta-schemas
+(embedded) and to agentproto's own embedded schemas (which become
+agentproto's Go types, not copies), never to the network. A $ref that names
+nothing is a warning, and the member any JSON value. Two schemas that ask for
+one Go name: the one that asks most plainly (x-go-name, then its $defs key)
+keeps it, the other is named from its path, with a warning.
 
 Set it up in your module once (it is then pinned in go.mod, and go mod tidy
 keeps it). Until agentproto is on a module proxy, point the module at a clone
