@@ -271,20 +271,5 @@ func (c runCatalogue) requirement(proto, version, id string) *registry.Requireme
 	if c.registry == nil {
 		return validate.LookupRequirement(proto, version, id)
 	}
-	if id == "" {
-		return nil
-	}
-	var found *registry.Requirement
-	for _, q := range c.registry.AllRequirements(proto) {
-		if q.ID != id {
-			continue
-		}
-		if q.Version == version {
-			return q
-		}
-		if found == nil {
-			found = q
-		}
-	}
-	return found
+	return c.registry.FindRequirement(proto, version, id)
 }

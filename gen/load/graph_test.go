@@ -86,17 +86,7 @@ func TestRefIntoGroup(t *testing.T) {
 		  "$defs":{"options":{"add":{"dev":{"type":"boolean"}}},
 		    "channel":{"$id":"http://example.com/channel.json","definitions":{"statement":{"type":"integer"}}}}}`,
 	})
-	l := New()
-	if err := l.AddPaths(dir); err != nil {
-		t.Fatal(err)
-	}
-	g, err := l.Graph()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(g.Warnings()) != 0 {
-		t.Fatalf("warnings %v", g.Warnings())
-	}
+	l := resolvedClean(t, dir)
 	a := l.Inputs()[0].Root
 	if d := a.PropertyNamed("dev").Target; d == nil || !d.HasType("boolean") || d.Loc.Pointer != "/$defs/options/add/dev" {
 		t.Fatalf("dev resolved to %+v", d)
@@ -113,17 +103,7 @@ func TestRefBesideFile(t *testing.T) {
 		"in/bom.json":  `{"$id":"http://example.com/schema/bom.json","title":"Bom","type":"object","properties":{"l":{"$ref":"spdx.json"}}}`,
 		"in/spdx.json": `{"$id":"http://other.example/spdx-2.json","type":"string","enum":["MIT","ISC"]}`,
 	})
-	l := New()
-	if err := l.AddPaths(filepath.Join(dir, "in", "bom.json")); err != nil {
-		t.Fatal(err)
-	}
-	g, err := l.Graph()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(g.Warnings()) != 0 {
-		t.Fatalf("warnings %v", g.Warnings())
-	}
+	l := resolvedClean(t, filepath.Join(dir, "in", "bom.json"))
 	if s := l.Inputs()[0].Root.PropertyNamed("l").Target; s == nil || len(s.Enum) != 2 {
 		t.Fatalf("l resolved to %+v", s)
 	}
@@ -139,8 +119,22 @@ func TestRefAnchors(t *testing.T) {
 		  "$defs":{"T":{"$anchor":"thing","type":"string"}}}`,
 		"b.json": `{"$schema":"http://json-schema.org/draft-07/schema#","$id":"http://example.com/b.json","definitions":{"O":{"$id":"#old","type":"integer"}}}`,
 	})
+	l := resolvedClean(t, dir)
+	a := l.Inputs()[0].Root
+	if x := a.PropertyNamed("x").Target; x == nil || !x.HasType("string") {
+		t.Fatalf("x resolved to %+v", x)
+	}
+	if y := a.PropertyNamed("y").Target; y == nil || !y.HasType("integer") {
+		t.Fatalf("y resolved to %+v", y)
+	}
+}
+
+// resolvedClean loads the inputs at path, resolves them, and fails the
+// test on an error or a warning.
+func resolvedClean(t *testing.T, path string) *Loader {
+	t.Helper()
 	l := New()
-	if err := l.AddPaths(dir); err != nil {
+	if err := l.AddPaths(path); err != nil {
 		t.Fatal(err)
 	}
 	g, err := l.Graph()
@@ -150,11 +144,5 @@ func TestRefAnchors(t *testing.T) {
 	if len(g.Warnings()) != 0 {
 		t.Fatalf("warnings %v", g.Warnings())
 	}
-	a := l.Inputs()[0].Root
-	if x := a.PropertyNamed("x").Target; x == nil || !x.HasType("string") {
-		t.Fatalf("x resolved to %+v", x)
-	}
-	if y := a.PropertyNamed("y").Target; y == nil || !y.HasType("integer") {
-		t.Fatalf("y resolved to %+v", y)
-	}
+	return l
 }

@@ -221,6 +221,38 @@ func describe(v any) string {
 	return "an object"
 }
 
+// readDependencies appends to s.DependentRequired the members an object
+// of arrays of member names (v, at loc) requires. With schemasToo, a
+// member whose value is not an array (a schema) is passed over and
+// reported; otherwise it is the error msg.
+func (s *Schema) readDependencies(v any, loc Loc, msg string, schemasToo bool) (schemas bool, err error) {
+	do, ok := v.(*object)
+	if !ok {
+		return false, loc.Errorf("%s", msg)
+	}
+	for _, m := range do.Keys() {
+		mv, _ := do.Get(m)
+		arr, ok := mv.([]any)
+		if !ok {
+			if !schemasToo {
+				return false, loc.Child(m).Errorf("%s", msg)
+			}
+			schemas = true
+			continue
+		}
+		dep := Dependency{Member: m}
+		for _, e := range arr {
+			x, ok := e.(string)
+			if !ok {
+				return false, loc.Child(m).Errorf("%s", msg)
+			}
+			dep.Requires = append(dep.Requires, x)
+		}
+		s.DependentRequired = append(s.DependentRequired, dep)
+	}
+	return schemas, nil
+}
+
 func (d *Doc) parseObject(s *Schema, o *object) error {
 	loc := s.Loc
 	s.Keywords = append([]string(nil), o.Keys()...)
@@ -484,27 +516,9 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 		case "dependencies":
 			// Before 2019-09: an array is what dependentRequired says now;
 			// a schema (dependentSchemas now) is not modelled.
-			do, ok := v.(*object)
-			if !ok {
-				return loc.Child(k).Errorf("dependencies must be an object of arrays of strings or schemas")
-			}
-			schemas := false
-			for _, m := range do.Keys() {
-				mv, _ := do.Get(m)
-				arr, ok := mv.([]any)
-				if !ok {
-					schemas = true
-					continue
-				}
-				dep := Dependency{Member: m}
-				for _, e := range arr {
-					x, ok := e.(string)
-					if !ok {
-						return loc.Child(k, m).Errorf("dependencies must be an object of arrays of strings or schemas")
-					}
-					dep.Requires = append(dep.Requires, x)
-				}
-				s.DependentRequired = append(s.DependentRequired, dep)
+			var schemas bool
+			if schemas, err = s.readDependencies(v, loc.Child(k), "dependencies must be an object of arrays of strings or schemas", true); err != nil {
+				return err
 			}
 			if schemas {
 				s.Unknown = append(s.Unknown, k)
@@ -514,26 +528,7 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 			}
 		case "dependentRequired":
 			s.Unknown = append(s.Unknown, k)
-			do, ok := v.(*object)
-			if !ok {
-				return loc.Child(k).Errorf("dependentRequired must be an object of arrays of strings")
-			}
-			for _, m := range do.Keys() {
-				mv, _ := do.Get(m)
-				arr, ok := mv.([]any)
-				if !ok {
-					return loc.Child(k, m).Errorf("dependentRequired must be an object of arrays of strings")
-				}
-				dep := Dependency{Member: m}
-				for _, e := range arr {
-					x, ok := e.(string)
-					if !ok {
-						return loc.Child(k, m).Errorf("dependentRequired must be an object of arrays of strings")
-					}
-					dep.Requires = append(dep.Requires, x)
-				}
-				s.DependentRequired = append(s.DependentRequired, dep)
-			}
+			_, err = s.readDependencies(v, loc.Child(k), "dependentRequired must be an object of arrays of strings", false)
 		default:
 			if unmodelled[k] {
 				s.Unknown = append(s.Unknown, k)

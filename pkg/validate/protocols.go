@@ -70,24 +70,9 @@ func KnownRule(rule string) bool {
 // LookupRequirement returns the row id of the catalogue of a protocol's
 // version (or dialect) name, else of any version of the protocol, or nil.
 func LookupRequirement(proto, version, id string) *registry.Requirement {
-	if id == "" {
-		return nil
-	}
 	reg, err := registry.Embedded()
 	if err != nil {
 		return nil
 	}
-	var found *registry.Requirement
-	for _, q := range reg.AllRequirements(proto) {
-		if q.ID != id {
-			continue
-		}
-		if q.Version == version {
-			return q
-		}
-		if found == nil {
-			found = q
-		}
-	}
-	return found
+	return reg.FindRequirement(proto, version, id)
 }

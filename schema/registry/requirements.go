@@ -205,6 +205,28 @@ func (r *Registry) RequirementIDs(v *Version, ext ...*Version) []string {
 	return out
 }
 
+// FindRequirement returns the row id of a protocol's catalogue: from the
+// version (or dialect) named if it lists the row, else from the first
+// version that does; nil when none has it.
+func (r *Registry) FindRequirement(protocol, version, id string) *Requirement {
+	if id == "" {
+		return nil
+	}
+	var found *Requirement
+	for _, q := range r.AllRequirements(protocol) {
+		if q.ID != id {
+			continue
+		}
+		if q.Version == version {
+			return q
+		}
+		if found == nil {
+			found = q
+		}
+	}
+	return found
+}
+
 // AllRequirements returns every row of every version of a protocol ("" for
 // all protocols), in registry order; a row two versions share appears once
 // per version.
