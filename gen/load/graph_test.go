@@ -146,3 +146,22 @@ func resolvedClean(t *testing.T, path string) *Loader {
 	}
 	return l
 }
+
+// TestRefToValueNotSchema: a $ref whose pointer reaches a value that
+// cannot be a schema (a string) is a warning, not a failed run.
+func TestRefToValueNotSchema(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"a.json": `{"title":"A","type":"object","properties":{"x":{"$ref":"#/$defs/group/name"}},"$defs":{"group":{"name":"not a schema"}}}`,
+	})
+	l := New()
+	if err := l.AddPaths(dir); err != nil {
+		t.Fatal(err)
+	}
+	g, err := l.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Warnings()) != 1 || !strings.Contains(g.Warnings()[0].Error(), "has no schema at #/$defs/group/name") {
+		t.Fatalf("warnings %v, want one naming the pointer", g.Warnings())
+	}
+}

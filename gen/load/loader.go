@@ -82,6 +82,11 @@ func (d *Doc) lookup(ptr string) (*Schema, bool, error) {
 		return t, true, nil
 	}
 	v, ok := walkPointer(d.raw, ptr)
+	switch v.(type) {
+	case *object, bool:
+	default:
+		ok = false // a string, a number, null or an array is no schema
+	}
 	if !ok {
 		return nil, false, nil
 	}
