@@ -165,27 +165,7 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 			srcs = append(srcs, src)
 		}
 	}
-	// An anyOf/oneOf of the schemas merged through allOf and $ref now
-	// applies to this struct: a presence check if it is one, else a
-	// constraint Validate does not check.
-	b.walkMerged(s, map[*load.Schema]bool{}, func(x *load.Schema) {
-		if x == s || len(x.AnyOf)+len(x.OneOf) == 0 {
-			return
-		}
-		if alts := requiredAlternatives(x); alts != nil && st.RequiredAlternatives == nil {
-			st.RequiredAlternatives, st.OneOfRequired = alts, len(x.OneOf) > 0
-			return
-		}
-		if named(x) && b.mapping(x) == nil {
-			// A union of its own, merged by $ref: Validate decodes the
-			// value as that union and checks it.
-			if u, err := b.named(x); err == nil && u.Kind == Union {
-				st.Merged = append(st.Merged, u)
-				return
-			}
-		}
-		t.Unchecked = append(t.Unchecked, "anyOf/oneOf of a merged schema")
-	})
+	b.mergedAlternatives(t, st, s)
 	if deps, ok := dependencies(st, srcs); ok && len(deps) > 0 {
 		st.Dependent = deps
 		var keep []string
@@ -206,6 +186,51 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 		}
 		t.Unchecked = keep
 	}
+	if err := b.memberNames(t, st, s, base); err != nil {
+		return err
+	}
+	if base == nil && skip == "" && s.If != nil && st.Rules == nil && (s.Then != nil || s.Else != nil) {
+		if err := b.condition(t, st, s, ps); err != nil {
+			return err
+		}
+	}
+	if base == nil && skip == "" {
+		if ref := embeddedRef(s); ref != nil {
+			b.embeds = append(b.embeds, embedding{t: t, of: ref})
+		}
+	}
+	return nil
+}
+
+// mergedAlternatives reads the anyOf and oneOf of the schemas s merges
+// through allOf and $ref, which now apply to the struct st: a presence
+// check if one is, the check of a union of its own, else a constraint
+// Validate does not check.
+func (b *builder) mergedAlternatives(t *Type, st *StructType, s *load.Schema) {
+	b.walkMerged(s, map[*load.Schema]bool{}, func(x *load.Schema) {
+		if x == s || len(x.AnyOf)+len(x.OneOf) == 0 {
+			return
+		}
+		if alts := requiredAlternatives(x); alts != nil && st.RequiredAlternatives == nil {
+			st.RequiredAlternatives, st.OneOfRequired = alts, len(x.OneOf) > 0
+			return
+		}
+		if named(x) && b.mapping(x) == nil {
+			// A union of its own, merged by $ref: Validate decodes the
+			// value as that union and checks it.
+			if u, err := b.named(x); err == nil && u.Kind == Union {
+				st.Merged = append(st.Merged, u)
+				return
+			}
+		}
+		t.Unchecked = append(t.Unchecked, "anyOf/oneOf of a merged schema")
+	})
+}
+
+// memberNames reads the propertyNames of the object s: the type every
+// member name must have (StructType.Names), when it is a string or a
+// named type over one. Names true says nothing.
+func (b *builder) memberNames(t *Type, st *StructType, s, base *load.Schema) error {
 	if pn := s.PropertyNames; base == nil && pn != nil && pn.Bool == nil {
 		c := *pn
 		if len(c.Type) == 0 && c.Ref == "" {
@@ -222,16 +247,6 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 		}
 	} else if pn != nil && pn.Bool != nil && *pn.Bool {
 		dropUnchecked(t, "propertyNames")
-	}
-	if base == nil && skip == "" && s.If != nil && st.Rules == nil && (s.Then != nil || s.Else != nil) {
-		if err := b.condition(t, st, s, ps); err != nil {
-			return err
-		}
-	}
-	if base == nil && skip == "" {
-		if ref := embeddedRef(s); ref != nil {
-			b.embeds = append(b.embeds, embedding{t: t, of: ref})
-		}
 	}
 	return nil
 }

@@ -126,69 +126,94 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 			}
 		}
 		if w := b.wrapped(vi, tag, s); w != nil {
-			wt, err := b.named(w)
+			made, err := b.wrappedVariant(t, v, vi, w, wraps[w], tag, hint, byTag)
 			if err != nil {
 				return err
 			}
-			name := hint
-			if name == "" || GoName(name) == wt.Name {
-				// The shared type itself can be the variant only if it is
-				// generated here: a type of another package cannot gain the
-				// union's method.
-				if wraps[w] == 1 && wt.Kind == Struct && wt.External == nil {
-					v.Type = wt
-					v.TagInStruct = hasConstField(wt, tag)
-					wt.Unions = append(wt.Unions, v)
-					u.Variants = append(u.Variants, v)
-					continue
-				}
-				name = v.Tag
-				if name == "" {
-					name = "default"
-				}
-			}
-			if wt.Kind == Struct {
-				dt := &Type{Name: b.names.take(first(byTag, GoName(name)), t.Name+GoName(name), t.Name+GoName(v.Tag)), Doc: v.Doc, Loc: vi.s.Loc, Kind: Defined, Under: &Ref{Kind: NamedRef, Type: wt}}
-				b.pkg.Types = append(b.pkg.Types, dt)
-				v.Type = dt
-				if !hasConstField(wt, tag) && v.Tag != "" {
-					// The type exists only as this variant: it writes and
-					// checks the tag itself, so it cannot lose it.
-					dt.OwnTag = v
-				}
-				v.TagInStruct = true
-				dt.Unions = append(dt.Unions, v)
+			if made {
 				u.Variants = append(u.Variants, v)
 				continue
 			}
 		}
-		if hint == "" {
-			hint = v.Tag
-			if hint == "" {
-				hint = "default"
-			}
-		}
-		vt := &Type{Name: b.names.take(first(byTag, GoName(hint)), t.Name+GoName(hint), t.Name+GoName(v.Tag)), Doc: v.Doc, Loc: vi.s.Loc}
-		b.pkg.Types = append(b.pkg.Types, vt)
-		b.byNode[vi.s] = vt
-		if err := b.fillStructSkip(vt, vi.s, s, tag); err != nil {
+		if err := b.ownVariant(t, s, v, vi, tag, hint, byTag); err != nil {
 			return err
 		}
-		vt.Unchecked = append(vt.Unchecked, unchecked(vi.s)...)
-		if v.Tag != "" {
-			// The struct exists only as this variant: the tag is its first
-			// member, written and checked by the struct itself.
-			tf := &Field{Name: "tag", JSON: tag, Doc: "The union tag.", Loc: vi.s.Loc, Required: true, Const: textsafe.QuoteJSON(v.Tag), Type: &Ref{Kind: Raw}}
-			vt.Struct.Fields = append([]*Field{tf}, vt.Struct.Fields...)
-			v.TagInStruct = true
-		}
-		v.Type = vt
-		vt.Unions = append(vt.Unions, v)
 		u.Variants = append(u.Variants, v)
 	}
 	if len(u.Variants) == 0 {
 		return s.Loc.Errorf("union has no variant with a constant tag")
 	}
+	return nil
+}
+
+// wrappedVariant makes the type of a variant v that only extends the
+// shared object schema w (see wrapped), which wraps variants extend:
+// w's own struct when only this variant extends it and it is generated
+// here, else a type defined over w's struct. made is false when w is no
+// struct: the variant is then a struct of its own (ownVariant).
+func (b *builder) wrappedVariant(t *Type, v *Variant, vi *variantInfo, w *load.Schema, wraps int, tag, hint string, byTag []string) (made bool, err error) {
+	wt, err := b.named(w)
+	if err != nil {
+		return false, err
+	}
+	name := hint
+	if name == "" || GoName(name) == wt.Name {
+		// The shared type itself can be the variant only if it is
+		// generated here: a type of another package cannot gain the
+		// union's method.
+		if wraps == 1 && wt.Kind == Struct && wt.External == nil {
+			v.Type = wt
+			v.TagInStruct = hasConstField(wt, tag)
+			wt.Unions = append(wt.Unions, v)
+			return true, nil
+		}
+		name = v.Tag
+		if name == "" {
+			name = "default"
+		}
+	}
+	if wt.Kind != Struct {
+		return false, nil
+	}
+	dt := &Type{Name: b.names.take(first(byTag, GoName(name)), t.Name+GoName(name), t.Name+GoName(v.Tag)), Doc: v.Doc, Loc: vi.s.Loc, Kind: Defined, Under: &Ref{Kind: NamedRef, Type: wt}}
+	b.pkg.Types = append(b.pkg.Types, dt)
+	v.Type = dt
+	if !hasConstField(wt, tag) && v.Tag != "" {
+		// The type exists only as this variant: it writes and
+		// checks the tag itself, so it cannot lose it.
+		dt.OwnTag = v
+	}
+	v.TagInStruct = true
+	dt.Unions = append(dt.Unions, v)
+	return true, nil
+}
+
+// ownVariant makes the type of a variant v a struct of its own: the
+// members of the union s (first) and of the variant, with the tag as its
+// first member when the variant fixes one.
+func (b *builder) ownVariant(t *Type, s *load.Schema, v *Variant, vi *variantInfo, tag, hint string, byTag []string) error {
+	if hint == "" {
+		hint = v.Tag
+		if hint == "" {
+			hint = "default"
+		}
+	}
+	vt := &Type{Name: b.names.take(first(byTag, GoName(hint)), t.Name+GoName(hint), t.Name+GoName(v.Tag)), Doc: v.Doc, Loc: vi.s.Loc}
+	b.pkg.Types = append(b.pkg.Types, vt)
+	b.byNode[vi.s] = vt
+	if err := b.fillStructSkip(vt, vi.s, s, tag); err != nil {
+		return err
+	}
+	vt.Unchecked = append(vt.Unchecked, unchecked(vi.s)...)
+	if v.Tag != "" {
+		// The struct exists only as this variant: the tag is its first
+		// member, written and checked by the struct itself.
+		tf := &Field{Name: "tag", JSON: tag, Doc: "The union tag.", Loc: vi.s.Loc, Required: true, Const: textsafe.QuoteJSON(v.Tag), Type: &Ref{Kind: Raw}}
+		vt.Struct.Fields = append([]*Field{tf}, vt.Struct.Fields...)
+		v.TagInStruct = true
+	}
+	v.Type = vt
+	vt.Unions = append(vt.Unions, v)
 	return nil
 }
 

@@ -101,13 +101,7 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 					continue
 				}
 				// One variant for the alternatives of this type.
-				r := merged[k]
-				name := b.names.take(t.Name+GoName(k), t.Name+GoName(k)+"Value")
-				vt := &Type{Name: name, Doc: "The alternatives of " + t.Name + " that are of JSON type " + k + ".", Loc: s.Loc, Kind: Scalar, Under: &Ref{Kind: Builtin, Builtin: r.Builtin}, Check: r.Check}
-				b.pkg.Types = append(b.pkg.Types, vt)
-				v := &Variant{Union: t, JSONKind: k, Type: vt}
-				vt.Unions = append(vt.Unions, v)
-				u.Variants = append(u.Variants, v)
+				u.Variants = append(u.Variants, b.scalarVariant(t, s, k, merged[k]))
 				continue
 			}
 			v := &Variant{Union: t, JSONKind: k, Doc: vi.s.Description}
@@ -122,74 +116,14 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 			if hint == "" {
 				hint = k
 			}
-			switch {
-			case k == "object":
-				var vt *Type
-				if vi.res != vi.s && isObject(vi.res) {
-					nt, err := b.named(vi.res)
-					if err != nil {
-						return err
-					}
-					if nt.Kind == Struct && len(nt.Unions) == 0 {
-						vt = nt
-					}
-				}
-				if vt == nil {
-					name := t.Name + GoName(hint)
-					if vi.s.Title != "" {
-						name = b.names.take(GoName(vi.s.Title), name)
-					} else {
-						// An untitled alternative is named after what its
-						// schema says before a number is ever used.
-						var alts []string
-						for _, a := range b.altNames(vi, byKind["object"]) {
-							alts = append(alts, t.Name+a)
-						}
-						name = b.names.take(first(alts, name), append(alts, name)...)
-					}
-					vt = &Type{Name: name, Doc: v.Doc, Loc: vi.s.Loc}
-					b.pkg.Types = append(b.pkg.Types, vt)
-					b.byNode[vi.s] = vt
-					src := vi.s
-					if vi.res != vi.s && isObject(vi.res) {
-						// A $ref to an object that is already another
-						// union's variant: a struct of its own made from
-						// the object's schema (closed if it is closed).
-						src = vi.res
-					}
-					if err := b.fillStruct(vt, src, nil); err != nil {
-						return err
-					}
-				}
-				v.Type = vt
-			default:
-				want := t.Name + GoName(hint)
-				var alts []string
-				if it := items[vi]; it != nil && vi.s.Title == "" {
-					// Array alternatives are told apart by their items.
-					for _, a := range b.altNames(&variantInfo{s: vi.res.Items, res: itemSchema(vi.res.Items)}, nil) {
-						alts = append(alts, t.Name+a+"List")
-					}
-					alts = append(alts, t.Name+GoName(it.kind)+"List")
-					want = first(alts, want)
-				}
-				// An inline enum or union of the alternative is a type of its
-				// own, which the variant is defined over: it is named after
-				// the variant's value, the variant after the alternative.
-				inner := want
-				if n, err := b.normalize(vi.s); err == nil && n.target == nil && (isEnum(n.s) || isUnion(n.s) || isTuple(n.s)) {
-					inner = want + "Value"
-				}
-				r, _, err := b.ref(vi.s, inner)
-				if err != nil {
-					return err
-				}
-				vt := &Type{Name: b.names.take(want, append(alts, t.Name+GoName(hint))...), Doc: v.Doc, Loc: vi.s.Loc, Kind: Scalar, Under: r}
-				if k == "null" {
-					vt.Under = nil
-				}
-				b.pkg.Types = append(b.pkg.Types, vt)
-				v.Type = vt
+			var err error
+			if k == "object" {
+				v.Type, err = b.objectVariant(t, vi, hint, v.Doc, byKind["object"])
+			} else {
+				v.Type, err = b.valueVariant(t, vi, k, hint, v.Doc, items[vi])
+			}
+			if err != nil {
+				return err
 			}
 			v.Type.Unions = append(v.Type.Unions, v)
 			u.Variants = append(u.Variants, v)
@@ -200,6 +134,93 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 		return u.Variants[i].JSONKind == "object" && u.Variants[j].JSONKind == "object" && len(u.Variants[i].Keys) > len(u.Variants[j].Keys)
 	})
 	return nil
+}
+
+// scalarVariant is the one variant of an untagged union for its
+// alternatives of the scalar JSON type k, merged into r (see scalarAlts).
+func (b *builder) scalarVariant(t *Type, s *load.Schema, k string, r *Ref) *Variant {
+	name := b.names.take(t.Name+GoName(k), t.Name+GoName(k)+"Value")
+	vt := &Type{Name: name, Doc: "The alternatives of " + t.Name + " that are of JSON type " + k + ".", Loc: s.Loc, Kind: Scalar, Under: &Ref{Kind: Builtin, Builtin: r.Builtin}, Check: r.Check}
+	b.pkg.Types = append(b.pkg.Types, vt)
+	v := &Variant{Union: t, JSONKind: k, Type: vt}
+	vt.Unions = append(vt.Unions, v)
+	return v
+}
+
+// objectVariant is the type of an object alternative of an untagged
+// union: the struct of the schema it refers to, when that is no union's
+// variant yet, else a struct of its own, named by its title or by what
+// its schema says beside the other object alternatives (objects).
+func (b *builder) objectVariant(t *Type, vi *variantInfo, hint, doc string, objects []*variantInfo) (*Type, error) {
+	if vi.res != vi.s && isObject(vi.res) {
+		nt, err := b.named(vi.res)
+		if err != nil {
+			return nil, err
+		}
+		if nt.Kind == Struct && len(nt.Unions) == 0 {
+			return nt, nil
+		}
+	}
+	name := t.Name + GoName(hint)
+	if vi.s.Title != "" {
+		name = b.names.take(GoName(vi.s.Title), name)
+	} else {
+		// An untitled alternative is named after what its
+		// schema says before a number is ever used.
+		var alts []string
+		for _, a := range b.altNames(vi, objects) {
+			alts = append(alts, t.Name+a)
+		}
+		name = b.names.take(first(alts, name), append(alts, name)...)
+	}
+	vt := &Type{Name: name, Doc: doc, Loc: vi.s.Loc}
+	b.pkg.Types = append(b.pkg.Types, vt)
+	b.byNode[vi.s] = vt
+	src := vi.s
+	if vi.res != vi.s && isObject(vi.res) {
+		// A $ref to an object that is already another
+		// union's variant: a struct of its own made from
+		// the object's schema (closed if it is closed).
+		src = vi.res
+	}
+	if err := b.fillStruct(vt, src, nil); err != nil {
+		return nil, err
+	}
+	return vt, nil
+}
+
+// valueVariant is the type of an alternative of an untagged union that is
+// not an object, of JSON type k: a scalar type over the alternative's
+// value, an array alternative named by its items (it) when it has no
+// title.
+func (b *builder) valueVariant(t *Type, vi *variantInfo, k, hint, doc string, it *itemInfo) (*Type, error) {
+	want := t.Name + GoName(hint)
+	var alts []string
+	if it != nil && vi.s.Title == "" {
+		// Array alternatives are told apart by their items.
+		for _, a := range b.altNames(&variantInfo{s: vi.res.Items, res: itemSchema(vi.res.Items)}, nil) {
+			alts = append(alts, t.Name+a+"List")
+		}
+		alts = append(alts, t.Name+GoName(it.kind)+"List")
+		want = first(alts, want)
+	}
+	// An inline enum or union of the alternative is a type of its
+	// own, which the variant is defined over: it is named after
+	// the variant's value, the variant after the alternative.
+	inner := want
+	if n, err := b.normalize(vi.s); err == nil && n.target == nil && (isEnum(n.s) || isUnion(n.s) || isTuple(n.s)) {
+		inner = want + "Value"
+	}
+	r, _, err := b.ref(vi.s, inner)
+	if err != nil {
+		return nil, err
+	}
+	vt := &Type{Name: b.names.take(want, append(alts, t.Name+GoName(hint))...), Doc: doc, Loc: vi.s.Loc, Kind: Scalar, Under: r}
+	if k == "null" {
+		vt.Under = nil
+	}
+	b.pkg.Types = append(b.pkg.Types, vt)
+	return vt, nil
 }
 
 type itemInfo struct {
