@@ -80,6 +80,7 @@ func Build(g *load.Graph, opts Options) (*Package, error) {
 		return nil, err
 	}
 	b.embed()
+	decideNameFits(b.pkg)
 	goDocs(b.pkg)
 	decideCompleteness(b.pkg, guardRecursion(b.pkg))
 	return b.pkg, nil

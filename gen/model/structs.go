@@ -3,7 +3,9 @@ package model
 import (
 	"encoding/json"
 	"regexp"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentproto/agentproto/gen/load"
 )
@@ -249,6 +251,69 @@ func (b *builder) memberNames(t *Type, st *StructType, s, base *load.Schema) err
 		dropUnchecked(t, "propertyNames")
 	}
 	return nil
+}
+
+// decideNameFits decides, for each field of a struct with propertyNames,
+// whether its member name is sure to pass the names' checks (see
+// Field.NameFits). It runs once every type is made: the type the names
+// must have may be made after the struct.
+func decideNameFits(p *Package) {
+	for _, t := range p.Types {
+		st := t.Struct
+		if st == nil || st.Names == nil {
+			continue
+		}
+		r := Resolve(st.Names)
+		for _, f := range st.Fields {
+			f.NameFits = nameFits(r, f.JSON)
+		}
+	}
+}
+
+// nameFits reports whether a member name known when generating is sure to
+// pass the propertyNames checks of r: lengths, pattern and enum; a format is
+// left to Validate.
+func nameFits(r *Ref, name string) bool {
+	c := r.Check
+	if r.Kind == NamedRef {
+		t := r.Type
+		switch {
+		case t.Kind == Enum && t.Enum != nil:
+			if t.Enum.Open {
+				return true
+			}
+			for _, v := range t.Enum.Values {
+				if v.JSON == strconv.Quote(name) {
+					return true
+				}
+			}
+			return false
+		case t.Kind == Named && t.Under != nil:
+			c = t.Check
+			if u := Resolve(t.Under); u.Kind == Builtin {
+				if !u.Check.Empty() {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	n := uint64(utf8.RuneCountInString(name))
+	switch {
+	case c.Format != "", c.MinLength != nil && n < *c.MinLength, c.MaxLength != nil && n > *c.MaxLength:
+		return false
+	case c.Pattern != "" && (!PatternOK(c.Pattern) || !regexp.MustCompile(c.Pattern).MatchString(name)):
+		return false
+	case len(c.Enum) > 0:
+		for _, e := range c.Enum {
+			if e == strconv.Quote(name) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // stringTyped reports whether a type use is a Go string or a named type
