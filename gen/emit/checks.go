@@ -14,7 +14,7 @@ import (
 
 // needsCheck reports whether Validate has anything to check in a value.
 func (g *gen) needsCheck(r *model.Ref) bool {
-	r = resolve(r)
+	r = model.Resolve(r)
 	switch r.Kind {
 	case model.Builtin:
 		return len(g.checkBuiltin(r.Builtin, r.Check, jen.Id("v"))) > 0
@@ -48,7 +48,7 @@ func (g *gen) checkField(f *model.Field) []jen.Code {
 	case model.NoField:
 		return nil
 	case model.Value:
-		if r := resolve(f.Type); r.Kind == model.NamedRef && r.Type.Kind == model.Union {
+		if r := model.Resolve(f.Type); r.Kind == model.NamedRef && r.Type.Kind == model.Union {
 			// A required union held by value is an interface: nil would be
 			// written as null, which no variant is.
 			return []jen.Code{jen.If(target.Clone().Op("==").Nil()).Block(
@@ -60,7 +60,7 @@ func (g *gen) checkField(f *model.Field) []jen.Code {
 		}
 		return []jen.Code{jen.Block(append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, g.checkValue(f.Type, target, 0)...)...)}
 	case model.Nilable:
-		r := resolve(f.Type)
+		r := model.Resolve(f.Type)
 		var out []jen.Code
 		if f.Required && !f.Nullable && r.Kind == model.NamedRef && r.Type.Kind == model.Union {
 			out = append(out, jen.If(target.Clone().Op("==").Nil()).Block(
@@ -99,7 +99,7 @@ func (g *gen) checkField(f *model.Field) []jen.Code {
 
 // checkValue checks expr, addressable, under the pointer variable p.
 func (g *gen) checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Code {
-	r = resolve(r)
+	r = model.Resolve(r)
 	switch r.Kind {
 	case model.Builtin:
 		return g.checkBuiltin(r.Builtin, r.Check, expr)

@@ -89,7 +89,7 @@ func (g *gen) builtinDecoder(b string) string {
 // decodeValue decodes the next value into target (an addressable
 // expression of the Go type of r).
 func (g *gen) decodeValue(r *model.Ref, target *jen.Statement, wrap wrapFn, depth int) []jen.Code {
-	r = resolve(r)
+	r = model.Resolve(r)
 	v := "v" + strconv.Itoa(depth)
 	switch r.Kind {
 	case model.Builtin:
@@ -209,7 +209,7 @@ func isSigned(b string) bool { return strings.HasPrefix(b, "int") }
 
 // encodeValue writes expr, an addressable expression of the Go type of r.
 func (g *gen) encodeValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Code {
-	r = resolve(r)
+	r = model.Resolve(r)
 	switch r.Kind {
 	case model.Builtin:
 		switch b := r.Builtin; {

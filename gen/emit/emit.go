@@ -1,6 +1,8 @@
 // Package emit renders a model.Package as Go source with jennifer. It
-// makes no decisions of its own: names, shapes and checks come from the
-// model.
+// makes no decisions of its own: names, shapes and checks, down to which
+// member names need no propertyNames check, come from the model, and emit
+// only spells them out in Go (a union's functions are named after it,
+// Decode<Name>; a check that would test nothing is not written).
 package emit
 
 import (
@@ -53,14 +55,6 @@ func (g *gen) pattern(p string) *jen.Statement {
 }
 
 func wire(name string) *jen.Statement { return jen.Qual(WirePath, name) }
-
-// resolve follows Go aliases to the type that has the methods.
-func resolve(r *model.Ref) *model.Ref {
-	for r.Kind == model.NamedRef && r.Type.Kind == model.Alias {
-		r = r.Type.Under
-	}
-	return r
-}
 
 // typeName is the (possibly qualified) name of a named type.
 func typeName(t *model.Type) *jen.Statement {

@@ -97,7 +97,7 @@ func (g *gen) rawUnion(t *model.Type) {
 // union variant whose methods are the struct's; for a variant of a tagged
 // union whose struct lacks the tag (OwnTag), they read and write the tag.
 func (g *gen) definedType(t *model.Type) error {
-	base := resolve(t.Under).Type
+	base := model.Resolve(t.Under).Type
 	g.f.Add(comment(t.Doc))
 	g.f.Type().Id(t.Name).Add(typeName(base))
 	for _, u := range t.Unions {

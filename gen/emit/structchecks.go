@@ -2,10 +2,8 @@ package emit
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -83,7 +81,7 @@ func (g *gen) checkNames(st *model.StructType) []jen.Code {
 	if st.Names == nil {
 		return nil
 	}
-	r := resolve(st.Names)
+	r := model.Resolve(st.Names)
 	check := func(name jen.Code) []jen.Code {
 		body := []jen.Code{jen.Id("p").Op(":=").Add(jen.Id("c").Dot("Join")).Call(jen.Id("p"), name)}
 		if r.Kind == model.Builtin {
@@ -100,7 +98,7 @@ func (g *gen) checkNames(st *model.StructType) []jen.Code {
 	}
 	var out []jen.Code
 	for _, f := range st.Fields {
-		if f.Forbidden || nameFits(r, f.JSON) {
+		if f.Forbidden || f.NameFits {
 			// A field whose name the constraints accept needs no check.
 			continue
 		}
@@ -118,52 +116,6 @@ func (g *gen) checkNames(st *model.StructType) []jen.Code {
 		out = append(out, jen.For(jen.List(jen.Id("_"), jen.Id("m")).Op(":=").Range().Id("x").Dot(st.ExtraName)).Block(check(jen.Id("m").Dot("Key"))...))
 	}
 	return out
-}
-
-// nameFits reports whether a member name known when generating is sure to
-// pass the propertyNames checks: lengths, pattern and enum; a format is
-// left to Validate.
-func nameFits(r *model.Ref, name string) bool {
-	c := r.Check
-	if r.Kind == model.NamedRef {
-		t := r.Type
-		switch {
-		case t.Kind == model.Enum && t.Enum != nil:
-			if t.Enum.Open {
-				return true
-			}
-			for _, v := range t.Enum.Values {
-				if v.JSON == strconv.Quote(name) {
-					return true
-				}
-			}
-			return false
-		case t.Kind == model.Named && t.Under != nil:
-			c = t.Check
-			if u := resolve(t.Under); u.Kind == model.Builtin {
-				if !u.Check.Empty() {
-					return false
-				}
-			}
-		default:
-			return false
-		}
-	}
-	n := uint64(utf8.RuneCountInString(name))
-	switch {
-	case c.Format != "", c.MinLength != nil && n < *c.MinLength, c.MaxLength != nil && n > *c.MaxLength:
-		return false
-	case c.Pattern != "" && (!model.PatternOK(c.Pattern) || !regexp.MustCompile(c.Pattern).MatchString(name)):
-		return false
-	case len(c.Enum) > 0:
-		for _, e := range c.Enum {
-			if e == strconv.Quote(name) {
-				return true
-			}
-		}
-		return false
-	}
-	return true
 }
 
 // checkMerged checks the value as each union it merges through allOf: its

@@ -67,7 +67,7 @@ func (l *Loader) resolveTree(s *Schema) error {
 			}
 		}
 	}
-	for _, c := range []*Schema{s.AdditionalProperties, s.Items, s.Not, s.If, s.Then, s.Else} {
+	for _, c := range []*Schema{s.AdditionalProperties, s.PropertyNames, s.Items, s.Not, s.If, s.Then, s.Else} {
 		if err := l.resolveTree(c); err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ func TestGraphResolvesEveryRef(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"a.json": `{"$id":"https://example.test/a.json","title":"A","type":"object",
 			"properties":{"b":{"$ref":"b.json#/$defs/B"},"self":{"items":{"$ref":"#"}}},
+			"propertyNames":{"$ref":"#/$defs/C"},
 			"$defs":{"Unused":{"anyOf":[{"$ref":"#/$defs/C"}]},"C":{"type":"string"}}}`,
 		"b.json": `{"$id":"https://example.test/b.json","$defs":{"B":{"not":{"$ref":"#/$defs/D"}},"D":{"type":"null"}}}`,
 	})
@@ -43,6 +44,9 @@ func TestGraphResolvesEveryRef(t *testing.T) {
 	}
 	if c := a.Defs[0].Schema.AnyOf[0].Target; c == nil || !c.HasType("string") {
 		t.Fatalf("the $ref of an unused $defs entry is not resolved: %+v", c)
+	}
+	if c := a.PropertyNames.Target; c == nil || !c.HasType("string") {
+		t.Fatalf("the $ref of propertyNames is not resolved: %+v", c)
 	}
 }
 

@@ -1,7 +1,8 @@
 // Package model is the generator's middle stage: the Go types to emit, with
-// every decision made (names, shapes, pointers, unions, checks). It is built
-// from loaded schemas by Build and rendered by package emit, which reads no
-// schema JSON itself.
+// every decision made (names, shapes, pointers, unions, checks, and which
+// checks a value's known parts already pass). It is built from loaded
+// schemas by Build and rendered by package emit, which reads no schema
+// JSON itself and decides nothing.
 package model
 
 import (
@@ -321,6 +322,11 @@ type Field struct {
 	// Inherited marks a member of an embedding struct that is the
 	// embedded struct's field of the same name, reached through it.
 	Inherited bool
+	// NameFits says that the member's name is sure to pass the checks of
+	// its struct's propertyNames (StructType.Names): its lengths, pattern
+	// and enum accept it, and there is no format, which is left to
+	// Validate. Validate checks the name of a member that does not fit.
+	NameFits bool
 }
 
 // Repr is how a field is held in Go.

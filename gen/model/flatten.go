@@ -1,0 +1,379 @@
+package model
+
+import (
+	"regexp"
+	"slices"
+
+	"github.com/agentproto/agentproto/gen/load"
+)
+
+// taggedInner returns, for an alternative that is (through $refs) only a
+// oneOf of objects that each fix one member to a distinct string, with at
+// most "type": "object" and required members of its own, those objects,
+// each requiring the members the alternative requires: OpenAPI
+// 2.0's parameter, a body parameter (in: body) or a nonBodyParameter that
+// requires name, in and type and is one of four parameters tagged by in,
+// is then one union of five tagged by in. The objects exclude each other
+// by that member, so a value fits the alternative exactly when it fits one
+// of them. An object that does not itself require what the alternative
+// requires is copied with those members required. It returns nil for any
+// other alternative.
+func taggedInner(a *load.Schema) []*load.Schema {
+	u := a
+	for i := 0; i < 16 && u.Ref != "" && !structural(u) && len(u.AllOf) == 0 && u.Target != nil; i++ {
+		u = u.Target
+	}
+	if len(u.OneOf) < 2 || len(u.AnyOf) > 0 || len(u.Properties) > 0 || len(u.PatternProperties) > 0 || u.AdditionalProperties != nil ||
+		len(u.AllOf) > 0 || u.Not != nil || u.If != nil || u.HasConst || len(u.Enum) > 0 || len(u.Unknown) > 0 || u.Ref != "" ||
+		len(u.Type) > 1 || len(u.Type) == 1 && u.Type[0] != "object" {
+		return nil
+	}
+	for _, name := range constMembers(u.OneOf[0]) {
+		seen := map[string]bool{}
+		ok := true
+		for _, x := range u.OneOf {
+			c, isConst := constString(propertyOf(x, name))
+			if !isConst || seen[c] || !slices.Contains(u.Required, name) && !requires(x, name) {
+				ok = false
+				break
+			}
+			seen[c] = true
+		}
+		if ok {
+			out := make([]*load.Schema, len(u.OneOf))
+			for i, x := range u.OneOf {
+				for j := 0; j < 16 && x.Ref != "" && !structural(x) && len(x.AllOf) == 0 && x.Target != nil; j++ {
+					x = x.Target
+				}
+				if slices.ContainsFunc(u.Required, func(m string) bool { return !slices.Contains(x.Required, m) }) {
+					// A copy that also requires what the alternative does.
+					c := *x
+					c.Title, c.GoName = "", ""
+					c.Required = append(slices.Clone(x.Required), slices.DeleteFunc(slices.Clone(u.Required), func(m string) bool { return slices.Contains(x.Required, m) })...)
+					x = &c
+				}
+				out[i] = x
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// constMembers lists the members a schema (through $refs and allOf)
+// fixes to one string, in the order it declares them.
+func constMembers(s *load.Schema) []string {
+	var out []string
+	for i := 0; i < 16 && s != nil; i++ {
+		for _, p := range s.Properties {
+			if hasConst(p.Schema) && !slices.Contains(out, p.Name) {
+				out = append(out, p.Name)
+			}
+		}
+		for _, a := range s.AllOf {
+			for _, n := range constMembers(a) {
+				if !slices.Contains(out, n) {
+					out = append(out, n)
+				}
+			}
+		}
+		s = s.Target
+	}
+	return out
+}
+
+// requires reports whether a schema (through $refs and allOf) requires
+// the member name.
+func requires(s *load.Schema, name string) bool {
+	for i := 0; i < 16 && s != nil; i++ {
+		if slices.Contains(s.Required, name) {
+			return true
+		}
+		for _, a := range s.AllOf {
+			if requires(a, name) {
+				return true
+			}
+		}
+		s = s.Target
+	}
+	return false
+}
+
+// isMultiTypeAlt reports whether an alternative of a union is only a list
+// of JSON types with their constraints, which splitTypes can make one
+// alternative per type: no value list, no union or merge of its own, and
+// not both integer and number (which overlap).
+func isMultiTypeAlt(s *load.Schema) bool {
+	return len(s.Type) > 1 && len(s.OneOf)+len(s.AnyOf)+len(s.AllOf) == 0 && len(s.Enum) == 0 && !s.HasConst &&
+		s.Ref == "" && s.Not == nil && s.If == nil && !(s.HasType("integer") && s.HasType("number"))
+}
+
+// mergeValueLists joins the alternatives of an anyOf that only list values
+// (an enum or a const, with at most a type and annotations) of one JSON
+// type into one enum: {"enum": [true]} and {"enum": [false]} are one
+// boolean, decided as one variant.
+func mergeValueLists(alts []*load.Schema) []*load.Schema {
+	first := map[string]int{} // kind -> index in out of its merged list
+	copied := map[int]bool{}  // the entries of out that are copies
+	var out []*load.Schema
+	for _, a := range alts {
+		k := kindOf(a)
+		if !onlyValues(a) || k == "" {
+			out = append(out, a)
+			continue
+		}
+		i, ok := first[k]
+		if !ok {
+			first[k] = len(out)
+			out = append(out, a)
+			continue
+		}
+		if !copied[i] {
+			// Copy before the first change: the schema is the loader's.
+			m := out[i]
+			out[i] = &load.Schema{Loc: m.Loc, Doc: m.Doc, Base: m.Base, Type: m.Type, Enum: values(m)}
+			copied[i] = true
+		}
+		out[i].Enum = append(out[i].Enum, values(a)...)
+	}
+	return out
+}
+
+// splitValueLists replaces an alternative of an anyOf that only lists
+// values of several JSON types ({"enum": [false, "eval"]}) with one value
+// list per type, so that each is decided by the value's type.
+func splitValueLists(alts []*load.Schema) []*load.Schema {
+	var out []*load.Schema
+	for _, a := range alts {
+		if !onlyValues(a) || kindOf(a) != "" || len(a.Type) > 0 {
+			out = append(out, a)
+			continue
+		}
+		split := mixedEnum(a, values(a), false)
+		if split == nil {
+			out = append(out, a)
+			continue
+		}
+		out = append(out, split...)
+	}
+	return out
+}
+
+// onlyValues reports whether a schema lists values (enum or const) and
+// says nothing else but its type and annotations.
+func onlyValues(s *load.Schema) bool {
+	if !s.HasConst && len(s.Enum) == 0 || len(s.Type) > 1 || s.Ref != "" || s.Bool != nil || structural(s) {
+		return false
+	}
+	c := *s
+	c.Enum, c.Const, c.HasConst, c.Type = nil, nil, false, nil
+	return acceptsAnything(&c)
+}
+
+// values are the values an enum or const schema lists.
+func values(s *load.Schema) []any {
+	if s.HasConst {
+		return []any{s.Const}
+	}
+	return append([]any(nil), s.Enum...)
+}
+
+// sameScalarKind joins the alternatives of an anyOf that are of one scalar
+// JSON type (string, integer, number, boolean) into one alternative of
+// that type, an anyOf of them: webpack's devtool, false, "eval" or a
+// string matching a pattern, is a boolean or a string enum open to the
+// pattern, decided by the value's type. Alternatives with structure (a
+// $ref to an object, say) are left as they are.
+func sameScalarKind(alts []*load.Schema) []*load.Schema {
+	groups := map[string][]int{}
+	for i, a := range alts {
+		switch k := kindOf(a); k {
+		case "string", "integer", "number", "boolean":
+			if a.Bool == nil && !structural(a) && len(a.AllOf) == 0 && a.Not == nil && a.If == nil {
+				groups[k] = append(groups[k], i)
+			}
+		}
+	}
+	for _, g := range groups {
+		if len(g) == len(alts) {
+			// All of one type already: the union is that type's.
+			return alts
+		}
+	}
+	var out []*load.Schema
+	done := map[int]bool{}
+	for i, a := range alts {
+		if done[i] {
+			continue
+		}
+		k := kindOf(a)
+		g := groups[k]
+		if len(g) < 2 || g[0] != i {
+			out = append(out, a)
+			continue
+		}
+		j := &load.Schema{Loc: a.Loc, Doc: a.Doc, Base: a.Base, Type: []string{k}}
+		for _, x := range g {
+			j.AnyOf = append(j.AnyOf, alts[x])
+			done[x] = true
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// splitTypes is a schema of several types as a oneOf of one alternative
+// per type, each the schema with that type alone (a keyword that does not
+// apply to a type is ignored for it, as validators do).
+func splitTypes(s *load.Schema) *load.Schema {
+	u := &load.Schema{Loc: s.Loc, Doc: s.Doc, Base: s.Base, Title: s.Title, Description: s.Description}
+	for _, k := range s.Type {
+		a := *s
+		a.Type, a.Title, a.Description, a.GoName = []string{k}, "", "", ""
+		if k != "object" {
+			a.Properties, a.Required, a.AdditionalProperties, a.PatternProperties, a.PropertyNames = nil, nil, nil, nil, nil
+			a.MinProperties, a.MaxProperties, a.DependentRequired = nil, nil, nil
+		}
+		if k != "array" {
+			a.Items, a.PrefixItems, a.MinItems, a.MaxItems, a.UniqueItems = nil, nil, nil, nil, false
+		}
+		if k != "string" {
+			a.MinLength, a.MaxLength, a.Pattern, a.Format = nil, nil, "", ""
+		}
+		if k != "number" && k != "integer" {
+			a.Minimum, a.Maximum, a.ExclusiveMinimum, a.ExclusiveMaximum, a.MultipleOf = nil, nil, nil, nil, nil
+		}
+		u.OneOf = append(u.OneOf, &a)
+	}
+	return u
+}
+
+// flattenAlts replaces an alternative that has no single JSON type but is
+// itself only a union of alternatives of distinct JSON types (biome's
+// GroupMatcher: an object matcher or a string one) with those
+// alternatives, so that the outer union is decided by type. With distinct
+// types the inner alternatives exclude each other, so a value is valid
+// against the inner union exactly when it is valid against one of them.
+//
+// In an anyOf (anyOf set), an alternative that is itself only an anyOf is
+// replaced by its alternatives whatever their types: an anyOf of anyOfs
+// accepts what any of the inner alternatives accepts (webpack's cache:
+// true, or a $ref to false | memory options | file options).
+func flattenAlts(alts []*load.Schema, anyOf bool) []*load.Schema {
+	var out []*load.Schema
+	changed := false
+	for _, a := range alts {
+		if inner := taggedInner(a); inner != nil {
+			out = append(out, inner...)
+			changed = true
+			continue
+		}
+		if k := kindOf(a); k != "" && (k != "object" || !isUnion(deref(a))) {
+			// Of one type, and not a union of objects that may be
+			// flattened below (AsyncAPI's message object).
+			out = append(out, a)
+			continue
+		}
+		if isMultiTypeAlt(a) {
+			// electron-builder's {"type": ["null", "boolean"]} beside an
+			// array: one alternative per type.
+			out = append(out, splitTypes(a).OneOf...)
+			changed = true
+			continue
+		}
+		u := a
+		for i := 0; i < 16 && u.Ref != "" && !structural(u) && len(u.AllOf) == 0 && u.Target != nil; i++ {
+			u = u.Target
+		}
+		inner := u.OneOf
+		if len(inner) == 0 {
+			inner = u.AnyOf
+		}
+		if len(inner) < 2 || len(u.OneOf) > 0 && len(u.AnyOf) > 0 || len(u.Type) > 0 || len(u.Properties) > 0 || len(u.Required) > 0 ||
+			len(u.AllOf) > 0 || u.Not != nil || u.If != nil || u.HasConst || len(u.Enum) > 0 || len(u.Unknown) > 0 || u.Ref != "" {
+			out = append(out, a)
+			continue
+		}
+		if anyOf && len(u.OneOf) == 0 {
+			out = append(out, flattenAlts(inner, true)...)
+			changed = true
+			continue
+		}
+		seen := map[string]bool{}
+		distinct := true
+		for _, x := range inner {
+			k := kindOf(x)
+			if k == "" || seen[k] {
+				distinct = false
+			}
+			seen[k] = true
+		}
+		if (!distinct || seen["integer"] && seen["number"]) && !pairwiseExclusive(inner) {
+			out = append(out, a)
+			continue
+		}
+		out = append(out, inner...)
+		changed = true
+	}
+	if !changed {
+		return alts
+	}
+	return out
+}
+
+// pairwiseExclusive reports whether no value fits two of the schemas, as
+// far as their JSON types and their object members tell: of two objects,
+// one requires a member the other does not allow (it is closed, and the
+// member is neither one of its properties nor matches one of its
+// patterns). AsyncAPI's message object is a list of messages (it requires
+// oneOf) or a closed object without that member.
+func pairwiseExclusive(list []*load.Schema) bool {
+	for i, x := range list {
+		for _, y := range list[i+1:] {
+			kx, ky := kindOf(x), kindOf(y)
+			if kx == "" || ky == "" {
+				return false
+			}
+			if kx != ky && !(kx == "integer" && ky == "number" || kx == "number" && ky == "integer") {
+				continue
+			}
+			if kx != "object" || !excludes(x, y) && !excludes(y, x) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// excludes reports whether x requires a member that y, a closed object,
+// does not allow. Both are followed through $refs.
+func excludes(x, y *load.Schema) bool {
+	for i := 0; i < 16 && x.Ref != "" && !structural(x) && len(x.AllOf) == 0 && x.Target != nil; i++ {
+		x = x.Target
+	}
+	for i := 0; i < 16 && y.Ref != "" && !structural(y) && len(y.AllOf) == 0 && y.Target != nil; i++ {
+		y = y.Target
+	}
+	ap := y.AdditionalProperties
+	// Its own additionalProperties: false closes y whatever its allOf,
+	// oneOf or anyOf add: those only restrict further.
+	if ap == nil || ap.Bool == nil || *ap.Bool || y.Ref != "" {
+		return false
+	}
+	for _, m := range x.Required {
+		if y.PropertyNamed(m) != nil {
+			continue
+		}
+		allowed := false
+		for _, pp := range y.PatternProperties {
+			re, err := regexp.Compile(pp.Name)
+			if err != nil || re.MatchString(m) {
+				allowed = true
+			}
+		}
+		if !allowed {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,346 @@
+package model
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/agentproto/agentproto/gen/load"
+	"github.com/agentproto/agentproto/internal/textsafe"
+)
+
+// variantInfo is what a union needs to know about one alternative.
+type variantInfo struct {
+	s        *load.Schema // the alternative as written
+	res      *load.Schema // the alternative with a top-level $ref followed
+	props    []load.Property
+	req      map[string]bool
+	closed   bool // additionalProperties false
+	catchAll bool
+}
+
+func (b *builder) fillUnion(t *Type, s *load.Schema) error {
+	alts := s.OneOf
+	if len(alts) == 0 {
+		alts = s.AnyOf
+	}
+	alts = flattenAlts(alts, len(s.OneOf) == 0)
+	if len(s.OneOf) == 0 {
+		if i := slices.IndexFunc(alts, acceptsAnything); i >= 0 && i < len(alts)-1 {
+			// An anyOf with an alternative that takes any value (a schema
+			// with only keywords no validator knows, as electron-builder's
+			// {"typeof": "function"}) takes any value: raw JSON. (Last, it
+			// is the fallback of fillUntagged instead, as ACP's ErrorData
+			// writes it.)
+			t.Kind, t.Under = Scalar, &Ref{Kind: Raw}
+			return nil
+		}
+		alts = sameScalarKind(splitValueLists(mergeValueLists(alts)))
+	}
+	u := &UnionType{}
+	t.Kind, t.Union = Union, u
+	var infos []*variantInfo
+	for _, a := range alts {
+		vi := &variantInfo{s: a, res: a}
+		if a.Ref != "" && !structural(a) {
+			r, err := target(a)
+			if err != nil {
+				return err
+			}
+			vi.res = r
+		}
+		ps, req, closed, err := b.props(a, map[*load.Schema]bool{})
+		if err != nil {
+			return err
+		}
+		vi.props, vi.req, vi.closed = ps, req, closed
+		infos = append(infos, vi)
+	}
+	tag := b.findTag(s, infos)
+	if tag == "" {
+		return b.fillUntagged(t, s, infos)
+	}
+	u.Tag = tag
+	u.Unknown = b.names.take("Unknown"+t.Name, "Unlisted"+t.Name, "Other"+t.Name)
+	titles := map[string]int{}
+	for _, vi := range infos {
+		if vi.s.Title != "" {
+			titles[vi.s.Title]++
+		}
+	}
+	// Count how many variants extend each shared schema, to decide whether
+	// a variant can be that schema's own type.
+	wraps := map[*load.Schema]int{}
+	for _, vi := range infos {
+		if w := b.wrapped(vi, tag, s); w != nil {
+			wraps[w]++
+		}
+	}
+	for _, vi := range infos {
+		var tagProp *load.Schema
+		for _, p := range vi.props {
+			if p.Name == tag {
+				tagProp = p.Schema
+			}
+		}
+		v := &Variant{Union: t, Doc: vi.s.Description}
+		if v.Doc == "" {
+			v.Doc = vi.res.Description
+		}
+		switch {
+		case tagProp == nil || !vi.req[tag]:
+			// A variant that does not require the tag is the default, used
+			// when the tag is absent.
+			if u.Default != nil {
+				return vi.s.Loc.Errorf("two variants of this union lack the tag %q; only one may be the default", tag)
+			}
+			u.Default = v
+			if tagProp != nil && !hasConst(tagProp) {
+				// OpenAPI 2.0's schema beside fileSchema: the default
+				// defines the tag member without fixing it, so it takes
+				// the tag values no other variant lists.
+				u.DefaultTakesOthers = true
+			}
+		default:
+			c, ok := constString(tagProp)
+			if !ok {
+				vi.catchAll = true
+				u.Open = true
+				continue
+			}
+			v.Tag = c
+		}
+		hint := vi.s.Title
+		if hint == "" && vi.s.GoName != "" {
+			hint = vi.s.GoName
+		}
+		// Variants that share a title are named after their tags.
+		var byTag []string
+		if v.Tag != "" && vi.s.GoName == "" && titles[vi.s.Title] > 1 {
+			// A tag of several words names the variant by itself
+			// (user_message_chunk); a one-word tag (add) is qualified by
+			// the union (DiffChangeAdd).
+			if len(words(v.Tag)) > 1 {
+				byTag = []string{GoName(v.Tag)}
+			} else {
+				byTag = []string{t.Name + GoName(v.Tag)}
+			}
+		}
+		if w := b.wrapped(vi, tag, s); w != nil {
+			made, err := b.wrappedVariant(t, v, vi, w, wraps[w], tag, hint, byTag)
+			if err != nil {
+				return err
+			}
+			if made {
+				u.Variants = append(u.Variants, v)
+				continue
+			}
+		}
+		if err := b.ownVariant(t, s, v, vi, tag, hint, byTag); err != nil {
+			return err
+		}
+		u.Variants = append(u.Variants, v)
+	}
+	if len(u.Variants) == 0 {
+		return s.Loc.Errorf("union has no variant with a constant tag")
+	}
+	return nil
+}
+
+// wrappedVariant makes the type of a variant v that only extends the
+// shared object schema w (see wrapped), which wraps variants extend:
+// w's own struct when only this variant extends it and it is generated
+// here, else a type defined over w's struct. made is false when w is no
+// struct: the variant is then a struct of its own (ownVariant).
+func (b *builder) wrappedVariant(t *Type, v *Variant, vi *variantInfo, w *load.Schema, wraps int, tag, hint string, byTag []string) (made bool, err error) {
+	wt, err := b.named(w)
+	if err != nil {
+		return false, err
+	}
+	name := hint
+	if name == "" || GoName(name) == wt.Name {
+		// The shared type itself can be the variant only if it is
+		// generated here: a type of another package cannot gain the
+		// union's method.
+		if wraps == 1 && wt.Kind == Struct && wt.External == nil {
+			v.Type = wt
+			v.TagInStruct = hasConstField(wt, tag)
+			wt.Unions = append(wt.Unions, v)
+			return true, nil
+		}
+		name = v.Tag
+		if name == "" {
+			name = "default"
+		}
+	}
+	if wt.Kind != Struct {
+		return false, nil
+	}
+	dt := &Type{Name: b.names.take(first(byTag, GoName(name)), t.Name+GoName(name), t.Name+GoName(v.Tag)), Doc: v.Doc, Loc: vi.s.Loc, Kind: Defined, Under: &Ref{Kind: NamedRef, Type: wt}}
+	b.pkg.Types = append(b.pkg.Types, dt)
+	v.Type = dt
+	if !hasConstField(wt, tag) && v.Tag != "" {
+		// The type exists only as this variant: it writes and
+		// checks the tag itself, so it cannot lose it.
+		dt.OwnTag = v
+	}
+	v.TagInStruct = true
+	dt.Unions = append(dt.Unions, v)
+	return true, nil
+}
+
+// ownVariant makes the type of a variant v a struct of its own: the
+// members of the union s (first) and of the variant, with the tag as its
+// first member when the variant fixes one.
+func (b *builder) ownVariant(t *Type, s *load.Schema, v *Variant, vi *variantInfo, tag, hint string, byTag []string) error {
+	if hint == "" {
+		hint = v.Tag
+		if hint == "" {
+			hint = "default"
+		}
+	}
+	vt := &Type{Name: b.names.take(first(byTag, GoName(hint)), t.Name+GoName(hint), t.Name+GoName(v.Tag)), Doc: v.Doc, Loc: vi.s.Loc}
+	b.pkg.Types = append(b.pkg.Types, vt)
+	b.byNode[vi.s] = vt
+	if err := b.fillStructSkip(vt, vi.s, s, tag); err != nil {
+		return err
+	}
+	vt.Unchecked = append(vt.Unchecked, unchecked(vi.s)...)
+	if v.Tag != "" {
+		// The struct exists only as this variant: the tag is its first
+		// member, written and checked by the struct itself.
+		tf := &Field{Name: "tag", JSON: tag, Doc: "The union tag.", Loc: vi.s.Loc, Required: true, Const: textsafe.QuoteJSON(v.Tag), Type: &Ref{Kind: Raw}}
+		vt.Struct.Fields = append([]*Field{tf}, vt.Struct.Fields...)
+		v.TagInStruct = true
+	}
+	v.Type = vt
+	vt.Unions = append(vt.Unions, v)
+	return nil
+}
+
+func hasConstField(t *Type, tag string) bool {
+	for _, f := range t.Struct.Fields {
+		if f.JSON == tag && f.Const != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// wrapped returns the shared schema a variant only extends: a variant that
+// is a plain $ref, or {tag const} with allOf: [$ref] and nothing else. The
+// union itself must add no properties of its own.
+func (b *builder) wrapped(vi *variantInfo, tag string, union *load.Schema) *load.Schema {
+	if len(union.Properties) > 0 || len(union.AllOf) > 0 {
+		return nil
+	}
+	s := vi.s
+	if s.Ref != "" && !structural(s) && len(s.AllOf) == 0 {
+		if r := vi.res; r != nil && isObject(r) && !isUnion(r) {
+			return r
+		}
+		return nil
+	}
+	if s.Ref != "" || len(s.AllOf) != 1 || s.AllOf[0].Ref == "" || structural(s.AllOf[0]) {
+		return nil
+	}
+	for _, p := range s.Properties {
+		if p.Name != tag {
+			return nil
+		}
+	}
+	if len(s.OneOf) > 0 || len(s.AnyOf) > 0 {
+		return nil
+	}
+	r, err := target(s.AllOf[0])
+	if err != nil || !isObject(r) || isUnion(r) {
+		return nil
+	}
+	for _, m := range s.Required {
+		if m != tag && !requires(r, m) {
+			// The wrapper requires more than its target does (see
+			// taggedInner): the variant is a struct of its own.
+			return nil
+		}
+	}
+	return r
+}
+
+// hasConst reports whether a schema fixes a string value.
+func hasConst(s *load.Schema) bool {
+	_, ok := constString(s)
+	return ok
+}
+
+func constString(s *load.Schema) (string, bool) {
+	if s.HasConst {
+		c, ok := s.Const.(string)
+		return c, ok
+	}
+	if len(s.Enum) == 1 {
+		c, ok := s.Enum[0].(string)
+		return c, ok
+	}
+	return "", false
+}
+
+// findTag picks the discriminating property: the discriminator keyword if
+// present; otherwise, among properties that every variant but at most one
+// (the default) and any catch-alls requires with a distinct string const,
+// the one whose name sorts first.
+func (b *builder) findTag(s *load.Schema, infos []*variantInfo) string {
+	if s.Discriminator != "" {
+		return s.Discriminator
+	}
+	// consts counts the variants that require a property with a string
+	// const; present counts those that have the property at all (consts
+	// and catch-alls).
+	consts, present := map[string]int{}, map[string]int{}
+	for _, vi := range infos {
+		for _, p := range vi.props {
+			if _, ok := constString(p.Schema); ok && vi.req[p.Name] {
+				consts[p.Name]++
+			}
+			if vi.req[p.Name] {
+				present[p.Name]++
+			}
+		}
+	}
+	var cands []string
+	for name, n := range consts {
+		if n < 1 || present[name] < len(infos)-1 {
+			continue
+		}
+		// distinct values, and variants without the const either lack the
+		// property (at most one default) or have a non-const catch-all.
+		seen := map[string]bool{}
+		ok, defaults := true, 0
+		for _, vi := range infos {
+			var ps *load.Schema
+			for _, p := range vi.props {
+				if p.Name == name {
+					ps = p.Schema
+				}
+			}
+			if ps == nil || !vi.req[name] {
+				defaults++
+				continue
+			}
+			c, isConst := constString(ps)
+			if !isConst {
+				continue
+			}
+			if seen[c] {
+				ok = false
+			}
+			seen[c] = true
+		}
+		if ok && defaults <= 1 {
+			cands = append(cands, name)
+		}
+	}
+	sort.Strings(cands)
+	if len(cands) == 0 {
+		return ""
+	}
+	return cands[0]
+}

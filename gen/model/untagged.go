@@ -1,0 +1,376 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/agentproto/agentproto/gen/load"
+)
+
+var jsonKinds = []string{"null", "boolean", "integer", "number", "string", "array", "object"}
+
+// fillUntagged decides an untagged union by JSON kind, and objects among
+// them by required members.
+func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) error {
+	u := t.Union
+	byKind := map[string][]*variantInfo{}
+	for i, vi := range infos {
+		if i == len(infos)-1 && i > 0 && acceptsAnything(vi.res) {
+			// The last alternative accepts any value: what the others do
+			// not take decodes to it, kept as raw JSON.
+			want := t.Name + "Other"
+			if vi.s.Title != "" {
+				want = t.Name + GoName(vi.s.Title)
+			}
+			name := b.names.take(want, t.Name+"Other", t.Name+"Any")
+			ft := &Type{Name: name, Doc: vi.s.Description, Loc: vi.s.Loc, Kind: Scalar, Under: &Ref{Kind: Raw}}
+			b.pkg.Types = append(b.pkg.Types, ft)
+			u.Fallback = &Variant{Union: t, Type: ft, Doc: vi.s.Description}
+			ft.Unions = append(ft.Unions, u.Fallback)
+			continue
+		}
+		k := kindOf(vi.res)
+		if k == "" && len(s.Type) == 1 && (s.Type[0] == "string" || s.Type[0] == "integer" || s.Type[0] == "number" || s.Type[0] == "boolean") {
+			// An alternative that only adds constraints to the union's
+			// own scalar type.
+			k = s.Type[0]
+		}
+		if k == "" {
+			return b.undecidable(t, s, infos, fmt.Sprintf("variant %s has no single JSON type", vi.s.Loc.Pointer))
+		}
+		byKind[k] = append(byKind[k], vi)
+	}
+	// An integer variant and a number variant are told apart by the
+	// literal: a plain integer (no fraction or exponent) that fits in an
+	// int64 is the integer variant, any other number the number variant.
+	objects := byKind["object"]
+	if len(objects) > 1 {
+		// Objects are tried most required members first, so only two
+		// variants with the same required set cannot be told apart.
+		for i, a := range objects {
+			for j, c := range objects {
+				if i < j && subset(a.req, c.req) && subset(c.req, a.req) {
+					return b.undecidable(t, s, infos, fmt.Sprintf("variants %s and %s have no tag and require the same members; give every variant a property with a distinct const (a tag)", a.s.Loc.Pointer, c.s.Loc.Pointer))
+				}
+			}
+		}
+		u.By = ByKeys
+	} else {
+		u.By = ByKind
+	}
+	if len(s.OneOf) > 0 {
+		if why := overlap(byKind); why != "" {
+			t.Unchecked = append(t.Unchecked, "oneOf: "+why)
+			if strings.HasPrefix(why, "an object may fit both") {
+				u.Overlap = "oneOf: " + why
+			}
+		}
+	}
+	items := map[*variantInfo]*itemInfo{}
+	if arrays := byKind["array"]; len(arrays) > 1 {
+		var err error
+		if items, err = b.arrayItems(arrays); err != nil {
+			return b.undecidable(t, s, infos, err.Error())
+		}
+	}
+	merged := map[string]*Ref{}
+	for _, k := range []string{"boolean", "integer", "number", "string"} {
+		if len(byKind[k]) < 2 {
+			continue
+		}
+		// Alternatives of one scalar type: one value whose Validate tries
+		// each alternative's constraints.
+		r := b.scalarAlts(byKind[k], k, len(s.OneOf) > 0)
+		if r == nil {
+			return b.undecidable(t, s, infos, fmt.Sprintf("two variants are of JSON type %s", k))
+		}
+		merged[k] = r
+		if len(byKind) == 1 && u.Fallback == nil {
+			// Every alternative is of that type: the union is that value.
+			c := constraints(s)
+			c.Alts, c.OneOfAlts = r.Check.Alts, r.Check.OneOfAlts
+			t.Kind, t.Union, t.Under, t.Check = Named, nil, &Ref{Kind: Builtin, Builtin: r.Builtin}, c
+			return nil
+		}
+	}
+	for _, k := range jsonKinds {
+		for _, vi := range byKind[k] {
+			if len(byKind[k]) > 1 && k != "object" && k != "array" {
+				if vi != byKind[k][0] {
+					continue
+				}
+				// One variant for the alternatives of this type.
+				u.Variants = append(u.Variants, b.scalarVariant(t, s, k, merged[k]))
+				continue
+			}
+			v := &Variant{Union: t, JSONKind: k, Doc: vi.s.Description}
+			if it := items[vi]; it != nil {
+				v.ItemKind, v.ItemKeys = it.kind, it.keys
+			}
+			for name := range vi.req {
+				v.Keys = append(v.Keys, name)
+			}
+			sort.Strings(v.Keys)
+			hint := vi.s.Title
+			if hint == "" {
+				hint = k
+			}
+			var err error
+			if k == "object" {
+				v.Type, err = b.objectVariant(t, vi, hint, v.Doc, byKind["object"])
+			} else {
+				v.Type, err = b.valueVariant(t, vi, k, hint, v.Doc, items[vi])
+			}
+			if err != nil {
+				return err
+			}
+			v.Type.Unions = append(v.Type.Unions, v)
+			u.Variants = append(u.Variants, v)
+		}
+	}
+	// Objects decided by keys: more required members first, then order.
+	sort.SliceStable(u.Variants, func(i, j int) bool {
+		return u.Variants[i].JSONKind == "object" && u.Variants[j].JSONKind == "object" && len(u.Variants[i].Keys) > len(u.Variants[j].Keys)
+	})
+	return nil
+}
+
+// scalarVariant is the one variant of an untagged union for its
+// alternatives of the scalar JSON type k, merged into r (see scalarAlts).
+func (b *builder) scalarVariant(t *Type, s *load.Schema, k string, r *Ref) *Variant {
+	name := b.names.take(t.Name+GoName(k), t.Name+GoName(k)+"Value")
+	vt := &Type{Name: name, Doc: "The alternatives of " + t.Name + " that are of JSON type " + k + ".", Loc: s.Loc, Kind: Scalar, Under: &Ref{Kind: Builtin, Builtin: r.Builtin}, Check: r.Check}
+	b.pkg.Types = append(b.pkg.Types, vt)
+	v := &Variant{Union: t, JSONKind: k, Type: vt}
+	vt.Unions = append(vt.Unions, v)
+	return v
+}
+
+// objectVariant is the type of an object alternative of an untagged
+// union: the struct of the schema it refers to, when that is no union's
+// variant yet, else a struct of its own, named by its title or by what
+// its schema says beside the other object alternatives (objects).
+func (b *builder) objectVariant(t *Type, vi *variantInfo, hint, doc string, objects []*variantInfo) (*Type, error) {
+	if vi.res != vi.s && isObject(vi.res) {
+		nt, err := b.named(vi.res)
+		if err != nil {
+			return nil, err
+		}
+		if nt.Kind == Struct && len(nt.Unions) == 0 {
+			return nt, nil
+		}
+	}
+	name := t.Name + GoName(hint)
+	if vi.s.Title != "" {
+		name = b.names.take(GoName(vi.s.Title), name)
+	} else {
+		// An untitled alternative is named after what its
+		// schema says before a number is ever used.
+		var alts []string
+		for _, a := range b.altNames(vi, objects) {
+			alts = append(alts, t.Name+a)
+		}
+		name = b.names.take(first(alts, name), append(alts, name)...)
+	}
+	vt := &Type{Name: name, Doc: doc, Loc: vi.s.Loc}
+	b.pkg.Types = append(b.pkg.Types, vt)
+	b.byNode[vi.s] = vt
+	src := vi.s
+	if vi.res != vi.s && isObject(vi.res) {
+		// A $ref to an object that is already another
+		// union's variant: a struct of its own made from
+		// the object's schema (closed if it is closed).
+		src = vi.res
+	}
+	if err := b.fillStruct(vt, src, nil); err != nil {
+		return nil, err
+	}
+	return vt, nil
+}
+
+// valueVariant is the type of an alternative of an untagged union that is
+// not an object, of JSON type k: a scalar type over the alternative's
+// value, an array alternative named by its items (it) when it has no
+// title.
+func (b *builder) valueVariant(t *Type, vi *variantInfo, k, hint, doc string, it *itemInfo) (*Type, error) {
+	want := t.Name + GoName(hint)
+	var alts []string
+	if it != nil && vi.s.Title == "" {
+		// Array alternatives are told apart by their items.
+		for _, a := range b.altNames(&variantInfo{s: vi.res.Items, res: itemSchema(vi.res.Items)}, nil) {
+			alts = append(alts, t.Name+a+"List")
+		}
+		alts = append(alts, t.Name+GoName(it.kind)+"List")
+		want = first(alts, want)
+	}
+	// An inline enum or union of the alternative is a type of its
+	// own, which the variant is defined over: it is named after
+	// the variant's value, the variant after the alternative.
+	inner := want
+	if n, err := b.normalize(vi.s); err == nil && n.target == nil && (isEnum(n.s) || isUnion(n.s) || isTuple(n.s)) {
+		inner = want + "Value"
+	}
+	r, _, err := b.ref(vi.s, inner)
+	if err != nil {
+		return nil, err
+	}
+	vt := &Type{Name: b.names.take(want, append(alts, t.Name+GoName(hint))...), Doc: doc, Loc: vi.s.Loc, Kind: Scalar, Under: r}
+	if k == "null" {
+		vt.Under = nil
+	}
+	b.pkg.Types = append(b.pkg.Types, vt)
+	return vt, nil
+}
+
+type itemInfo struct {
+	kind string
+	keys []string
+}
+
+// arrayItems decides array variants by their first element: each variant's
+// items must be of a JSON type no other variant's items are, or objects
+// told apart by required members.
+func (b *builder) arrayItems(arrays []*variantInfo) (map[*variantInfo]*itemInfo, error) {
+	out := map[*variantInfo]*itemInfo{}
+	reqs := map[*variantInfo]map[string]bool{}
+	for _, vi := range arrays {
+		if vi.res.Items == nil {
+			return nil, fmt.Errorf("two variants are arrays and %s does not describe its items", vi.s.Loc.Pointer)
+		}
+		n, err := b.normalize(vi.res.Items)
+		if err != nil {
+			return nil, err
+		}
+		is := n.s
+		if n.target != nil {
+			is = n.target
+		}
+		k := kindOf(is)
+		if k == "" {
+			return nil, fmt.Errorf("two variants are arrays and the items of %s have no single JSON type", vi.s.Loc.Pointer)
+		}
+		it := &itemInfo{kind: k}
+		if k == "object" {
+			_, req, _, err := b.props(is, map[*load.Schema]bool{})
+			if err != nil {
+				return nil, err
+			}
+			reqs[vi] = req
+			for name := range req {
+				it.keys = append(it.keys, name)
+			}
+			sort.Strings(it.keys)
+		}
+		out[vi] = it
+	}
+	for i, a := range arrays {
+		for j, c := range arrays {
+			if i == j || out[a].kind != out[c].kind {
+				continue
+			}
+			if out[a].kind != "object" || (subset(reqs[a], reqs[c]) && subset(reqs[c], reqs[a])) {
+				return nil, fmt.Errorf("two variants are arrays whose elements cannot be told apart (%s and %s)", a.s.Loc.Pointer, c.s.Loc.Pointer)
+			}
+		}
+	}
+	return out, nil
+}
+
+// overlap says how a value may fit two alternatives of an untagged oneOf
+// that the decoder tells apart by JSON type and required members, which
+// oneOf forbids and Validate does not check; "" when no value can. Objects
+// are exclusive when one requires a member the other, closed, does not
+// allow.
+func overlap(byKind map[string][]*variantInfo) string {
+	if len(byKind["integer"]) > 0 && len(byKind["number"]) > 0 {
+		return "an integer fits both the integer and the number alternative"
+	}
+	if len(byKind["array"]) > 1 {
+		return "an array may fit more than one array alternative"
+	}
+	objs := byKind["object"]
+	excludes := func(a, b *variantInfo) bool {
+		if !b.closed {
+			return false
+		}
+		for k := range a.req {
+			allowed := false
+			for _, p := range b.props {
+				if p.Name == k && !forbidden(p.Schema) {
+					allowed = true
+				}
+			}
+			if !allowed {
+				return true
+			}
+		}
+		return false
+	}
+	for i, a := range objs {
+		for _, c := range objs[i+1:] {
+			if !excludes(a, c) && !excludes(c, a) {
+				return fmt.Sprintf("an object may fit both %s and %s", a.s.Loc.Pointer, c.s.Loc.Pointer)
+			}
+		}
+	}
+	return ""
+}
+
+func subset(a, b map[string]bool) bool {
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// scalarAlts is the type of the alternatives of a union that are all of
+// one scalar JSON type: a builtin whose constraints list each
+// alternative's, of which Validate wants one to hold (exactly one for a
+// oneOf). It is nil when an alternative is more than a typed value with
+// constraints (an object's members, a union, a tuple).
+func (b *builder) scalarAlts(infos []*variantInfo, kind string, oneOf bool) *Ref {
+	builtin := ""
+	var alts []Constraints
+	for _, vi := range infos {
+		s := vi.s
+		for i := 0; ; i++ {
+			if i > 32 {
+				return nil
+			}
+			n, err := b.normalize(s)
+			if err != nil || n.nullable {
+				return nil
+			}
+			if n.target == nil {
+				s = n.s
+				break
+			}
+			s = n.target
+		}
+		if len(s.Type) == 0 {
+			// The union's own type, or the type of a const or enum.
+			c := *s
+			c.Type = []string{kind}
+			s = &c
+		}
+		if len(s.Type) != 1 || s.Type[0] != kind || len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0 || s.Not != nil || s.If != nil || len(s.Unknown) > 0 {
+			return nil
+		}
+		r, err := b.plainRef(s, "")
+		if err != nil || r.Kind != Builtin {
+			return nil
+		}
+		if builtin == "" {
+			builtin = r.Builtin
+		}
+		if r.Builtin != builtin {
+			// Integers of different ranges: the widest signed one.
+			builtin = "int64"
+		}
+		alts = append(alts, r.Check)
+	}
+	return &Ref{Kind: Builtin, Builtin: builtin, Check: Constraints{Alts: alts, OneOfAlts: oneOf}}
+}
