@@ -47,10 +47,14 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 	objects := byKind["object"]
 	if len(objects) > 1 {
 		// Objects are tried most required members first, so only two
-		// variants with the same required set cannot be told apart.
+		// variants with the same required set cannot be told apart,
+		// unless a member both require is fixed to different values in
+		// each (electron-builder's publish options, provider: github or
+		// gitlab, beside strings and arrays): the object is then the
+		// variant it validates as (see emit's trial).
 		for i, a := range objects {
 			for j, c := range objects {
-				if i < j && subset(a.req, c.req) && subset(c.req, a.req) {
+				if i < j && subset(a.req, c.req) && subset(c.req, a.req) && !constApart(a, c) {
 					return b.undecidable(t, s, infos, fmt.Sprintf("variants %s and %s have no tag and require the same members; give every variant a property with a distinct const (a tag)", a.s.Loc.Pointer, c.s.Loc.Pointer))
 				}
 			}
@@ -373,4 +377,20 @@ func (b *builder) scalarAlts(infos []*variantInfo, kind string, oneOf bool) *Ref
 		alts = append(alts, r.Check)
 	}
 	return &Ref{Kind: Builtin, Builtin: builtin, Check: Constraints{Alts: alts, OneOfAlts: oneOf}}
+}
+
+// constApart reports whether two object variants require a member that
+// each fixes to a different string, so that no object fits both.
+func constApart(a, c *variantInfo) bool {
+	for name := range a.req {
+		if !c.req[name] {
+			continue
+		}
+		x, okA := constString(propertyOf(a.res, name))
+		y, okC := constString(propertyOf(c.res, name))
+		if okA && okC && x != y {
+			return true
+		}
+	}
+	return false
 }

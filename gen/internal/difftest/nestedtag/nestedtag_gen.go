@@ -123,6 +123,78 @@ type MessageWithNameAndPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// Publish is electron-builder's publish: provider options that require the
+// same members but fix provider to different values, beside an array of them,
+// a string and null.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are PublishNull,
+// PublishString, PublishArray, PublishGithubOptions, PublishGitlabOptions.
+type Publish interface {
+	isPublish()
+}
+
+// PublishNull has no description in its schema.
+type PublishNull struct{}
+
+// PublishString has no description in its schema.
+type PublishString string
+
+// PublishArrayItem has no description in its schema.
+//
+// It is a union tagged by the member "provider". Its variants are
+// GithubOptions, GitlabOptions; a tag this package does not know decodes to
+// UnknownPublishArrayItem, which keeps the JSON as it was.
+type PublishArrayItem interface {
+	isPublishArrayItem()
+}
+
+// UnknownPublishArrayItem is a variant of PublishArrayItem whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
+type UnknownPublishArrayItem struct {
+	// Tag is the value of the member "provider".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// GithubOptions has no description in its schema.
+//
+// The member "provider" is always "github"; it is written on encoding and
+// checked on decoding.
+type GithubOptions struct {
+	Owner *string `json:"owner,omitempty"`
+}
+
+// GitlabOptions has no description in its schema.
+//
+// The member "provider" is always "gitlab"; it is written on encoding and
+// checked on decoding.
+type GitlabOptions struct {
+	ProjectID *int64 `json:"projectId,omitempty"`
+}
+
+// PublishArray has no description in its schema.
+type PublishArray []PublishArrayItem
+
+// PublishGithubOptions has no description in its schema.
+//
+// The member "provider" is always "github"; it is written on encoding and
+// checked on decoding.
+type PublishGithubOptions struct {
+	Owner *string `json:"owner,omitempty"`
+}
+
+// PublishGitlabOptions has no description in its schema.
+//
+// The member "provider" is always "gitlab"; it is written on encoding and
+// checked on decoding.
+type PublishGitlabOptions struct {
+	ProjectID *int64 `json:"projectId,omitempty"`
+}
+
 func (*UnknownParameter) isParameter() {}
 
 // DecodeParameter decodes a Parameter from d.
@@ -1661,6 +1733,838 @@ func (x MessageWithNameAndPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodePublishByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodePublishByTrial(d *wire.Decoder, set uint64) (Publish, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded Publish
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(PublishGithubOptions)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(PublishGitlabOptions)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// DecodePublish decodes a Publish from d.
+func DecodePublish(d *wire.Decoder) (Publish, error) {
+	switch d.Kind() {
+	case wire.KindNull:
+		if err := d.Skip(); err != nil {
+			return nil, err
+		}
+		return PublishNull{}, nil
+	case wire.KindString:
+		v := new(PublishString)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindArray:
+		v := new(PublishArray)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"provider"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if matches > 1 {
+			return decodePublishByTrial(d, set)
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(PublishGithubOptions)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(PublishGitlabOptions)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: PublishGithubOptions (provider); PublishGitlabOptions (provider)",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("null or string or array or object")
+}
+
+// EncodePublish encodes v to e; a nil v is null.
+func EncodePublish(e *wire.Encoder, v Publish) {
+	switch v := v.(type) {
+	case PublishNull:
+		e.Null()
+	case PublishString:
+		v.EncodeWire(e)
+	case PublishArray:
+		v.EncodeWire(e)
+	case *PublishGithubOptions:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *PublishGitlabOptions:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckPublish records in c every constraint v breaks, under the JSON pointer p.
+func CheckPublish(c *wire.Checker, p string, v Publish) {
+	switch v := v.(type) {
+	case PublishString:
+		v.CheckWire(c, p)
+	case PublishArray:
+		v.CheckWire(c, p)
+	case *PublishGithubOptions:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *PublishGitlabOptions:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalPublish decodes a Publish from data, strictly.
+func UnmarshalPublish(data []byte) (Publish, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodePublish(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalPublish encodes v.
+func MarshalPublish(v Publish) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodePublish(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidatePublish checks v against its schema's constraints and returns every violation.
+func ValidatePublish(v Publish) error {
+	var c wire.Checker
+	CheckPublish(&c, "", v)
+	return c.Err()
+}
+
+func (PublishNull) isPublish() {}
+
+func (PublishString) isPublish() {}
+
+// DecodeWire decodes the value from d.
+func (x *PublishString) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = PublishString(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PublishString) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PublishString) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PublishString) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PublishString) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PublishString) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownPublishArrayItem) isPublishArrayItem() {}
+
+// DecodePublishArrayItem decodes a PublishArrayItem from d.
+func DecodePublishArrayItem(d *wire.Decoder) (PublishArrayItem, error) {
+	tag, ok, err := d.PeekTag("provider")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"provider\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "github":
+		v := new(GithubOptions)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "gitlab":
+		v := new(GitlabOptions)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownPublishArrayItem{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodePublishArrayItem encodes v to e; a nil v is null.
+func EncodePublishArrayItem(e *wire.Encoder, v PublishArrayItem) {
+	switch v := v.(type) {
+	case *GithubOptions:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *GitlabOptions:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UnknownPublishArrayItem:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"provider\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckPublishArrayItem records in c every constraint v breaks, under the JSON pointer p.
+func CheckPublishArrayItem(c *wire.Checker, p string, v PublishArrayItem) {
+	switch v := v.(type) {
+	case *GithubOptions:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *GitlabOptions:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *UnknownPublishArrayItem:
+		if v != nil {
+			c.Fail(c.Join(p, "provider"), "%q is not one of github, gitlab", v.Tag)
+		}
+	}
+}
+
+// UnmarshalPublishArrayItem decodes a PublishArrayItem from data, strictly.
+func UnmarshalPublishArrayItem(data []byte) (PublishArrayItem, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodePublishArrayItem(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalPublishArrayItem encodes v.
+func MarshalPublishArrayItem(v PublishArrayItem) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodePublishArrayItem(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidatePublishArrayItem checks v against its schema's constraints and returns every violation.
+func ValidatePublishArrayItem(v PublishArrayItem) error {
+	var c wire.Checker
+	CheckPublishArrayItem(&c, "", v)
+	return c.Err()
+}
+
+func (*GithubOptions) isPublishArrayItem() {}
+
+// DecodeWire decodes the value from d.
+func (x *GithubOptions) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = GithubOptions{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "provider":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "provider")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "provider")
+			}
+			if v != "github" {
+				return wire.At(wire.ConstError(d.Offset(), "\"github\""), "provider")
+			}
+		case "owner":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "owner")
+			}
+			seen[1] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "owner")
+					}
+					(*v) = v1
+				}
+				x.Owner = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			return wire.UnknownError(d.Offset(), string(key), "provider", "owner")
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "provider")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *GithubOptions) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *GithubOptions) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"provider\":")
+	e.RawValue("\"github\"")
+	if x.Owner != nil {
+		e.RawKey("\"owner\":")
+		e.String((*x.Owner))
+	}
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *GithubOptions) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *GithubOptions) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *GithubOptions) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x GithubOptions) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*GitlabOptions) isPublishArrayItem() {}
+
+// DecodeWire decodes the value from d.
+func (x *GitlabOptions) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = GitlabOptions{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "provider":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "provider")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "provider")
+			}
+			if v != "gitlab" {
+				return wire.At(wire.ConstError(d.Offset(), "\"gitlab\""), "provider")
+			}
+		case "projectId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "projectId")
+			}
+			seen[1] = true
+			{
+				v := new(int64)
+				{
+					v1, err := d.Int64()
+					if err != nil {
+						return wire.At(err, "projectId")
+					}
+					(*v) = v1
+				}
+				x.ProjectID = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			return wire.UnknownError(d.Offset(), string(key), "provider", "projectId")
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "provider")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *GitlabOptions) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *GitlabOptions) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"provider\":")
+	e.RawValue("\"gitlab\"")
+	if x.ProjectID != nil {
+		e.RawKey("\"projectId\":")
+		e.Int64(int64((*x.ProjectID)))
+	}
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *GitlabOptions) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *GitlabOptions) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *GitlabOptions) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x GitlabOptions) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (PublishArray) isPublish() {}
+
+// DecodeWire decodes the value from d.
+func (x *PublishArray) DecodeWire(d *wire.Decoder) error {
+	var v []PublishArrayItem
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]PublishArrayItem, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 PublishArrayItem
+			{
+				v2, err := DecodePublishArrayItem(d)
+				if err != nil {
+					return wire.AtIndex(err, i1)
+				}
+				e1 = v2
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = PublishArray(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PublishArray) EncodeWire(e *wire.Encoder) {
+	v := []PublishArrayItem(*x)
+	e.BeginArray()
+	for i1 := range v {
+		EncodePublishArrayItem(e, v[i1])
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PublishArray) CheckWire(c *wire.Checker, p string) {
+	v := []PublishArrayItem(*x)
+	for i1 := range v {
+		p := c.JoinIndex(p, i1)
+		CheckPublishArrayItem(c, p, v[i1])
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PublishArray) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PublishArray) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PublishArray) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*PublishGithubOptions) isPublish() {}
+
+// DecodeWire decodes the value from d.
+func (x *PublishGithubOptions) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = PublishGithubOptions{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "provider":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "provider")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "provider")
+			}
+			if v != "github" {
+				return wire.At(wire.ConstError(d.Offset(), "\"github\""), "provider")
+			}
+		case "owner":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "owner")
+			}
+			seen[1] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "owner")
+					}
+					(*v) = v1
+				}
+				x.Owner = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			return wire.UnknownError(d.Offset(), string(key), "provider", "owner")
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "provider")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PublishGithubOptions) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *PublishGithubOptions) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"provider\":")
+	e.RawValue("\"github\"")
+	if x.Owner != nil {
+		e.RawKey("\"owner\":")
+		e.String((*x.Owner))
+	}
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PublishGithubOptions) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PublishGithubOptions) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PublishGithubOptions) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PublishGithubOptions) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*PublishGitlabOptions) isPublish() {}
+
+// DecodeWire decodes the value from d.
+func (x *PublishGitlabOptions) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = PublishGitlabOptions{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "provider":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "provider")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "provider")
+			}
+			if v != "gitlab" {
+				return wire.At(wire.ConstError(d.Offset(), "\"gitlab\""), "provider")
+			}
+		case "projectId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "projectId")
+			}
+			seen[1] = true
+			{
+				v := new(int64)
+				{
+					v1, err := d.Int64()
+					if err != nil {
+						return wire.At(err, "projectId")
+					}
+					(*v) = v1
+				}
+				x.ProjectID = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			return wire.UnknownError(d.Offset(), string(key), "provider", "projectId")
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "provider")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PublishGitlabOptions) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *PublishGitlabOptions) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"provider\":")
+	e.RawValue("\"gitlab\"")
+	if x.ProjectID != nil {
+		e.RawKey("\"projectId\":")
+		e.Int64(int64((*x.ProjectID)))
+	}
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PublishGitlabOptions) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PublishGitlabOptions) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PublishGitlabOptions) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PublishGitlabOptions) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -1705,6 +2609,62 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Body
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
+		}, true
+	case "https://example.test/diff/nestedtag.json#/$defs/GithubOptions":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*GithubOptions).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(GithubOptions)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*GithubOptions).EncodeWire(e)
+			},
+			Name: "GithubOptions",
+			ValidateValue: func(v any) error {
+				return v.(*GithubOptions).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v GithubOptions
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
+		}, true
+	case "https://example.test/diff/nestedtag.json#/$defs/GitlabOptions":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*GitlabOptions).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(GitlabOptions)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*GitlabOptions).EncodeWire(e)
+			},
+			Name: "GitlabOptions",
+			ValidateValue: func(v any) error {
+				return v.(*GitlabOptions).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v GitlabOptions
 				if v.DecodeWire(d) != nil {
 					return false
 				}
@@ -1784,6 +2744,28 @@ func Lookup(id string) (wire.Codec, bool) {
 				c.Quiet()
 				v.CheckWire(&c, "")
 				return !c.Failed()
+			},
+		}, true
+	case "https://example.test/diff/nestedtag.json#/$defs/Publish":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(Publish)
+				CheckPublish(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodePublish(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(Publish)
+				EncodePublish(e, u)
+			},
+			Name: "Publish",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Publish)
+				CheckPublish(&c, "", u)
+				return c.Err()
 			},
 		}, true
 	case "https://example.test/diff/nestedtag.json#/$defs/Query":
