@@ -118,7 +118,7 @@ func mergeValueLists(alts []*load.Schema) []*load.Schema {
 	var out []*load.Schema
 	for _, a := range alts {
 		k := kindOf(a)
-		if !onlyValues(a) || k == "" {
+		if !onlyValues(deref(a)) || k == "" {
 			out = append(out, a)
 			continue
 		}
@@ -130,11 +130,14 @@ func mergeValueLists(alts []*load.Schema) []*load.Schema {
 		}
 		if !copied[i] {
 			// Copy before the first change: the schema is the loader's.
-			m := out[i]
-			out[i] = &load.Schema{Loc: m.Loc, Doc: m.Doc, Base: m.Base, Type: m.Type, Enum: values(m)}
+			m := deref(out[i])
+			out[i] = &load.Schema{Loc: m.Loc, Doc: m.Doc, Base: m.Base, Type: []string{k}, Enum: values(m)}
 			copied[i] = true
 		}
-		out[i].Enum = append(out[i].Enum, values(a)...)
+		out[i].Enum = append(out[i].Enum, values(deref(a))...)
+		if k == "boolean" && slices.Contains(out[i].Enum, true) && slices.Contains(out[i].Enum, false) {
+			out[i].Enum = nil // both booleans: any boolean
+		}
 	}
 	return out
 }
@@ -145,11 +148,12 @@ func mergeValueLists(alts []*load.Schema) []*load.Schema {
 func splitValueLists(alts []*load.Schema) []*load.Schema {
 	var out []*load.Schema
 	for _, a := range alts {
-		if !onlyValues(a) || kindOf(a) != "" || len(a.Type) > 0 {
+		d := deref(a) // webpack's Falsy: a $ref to [false, 0, "", null]
+		if !onlyValues(d) || kindOf(d) != "" || len(d.Type) > 0 {
 			out = append(out, a)
 			continue
 		}
-		split := mixedEnum(a, values(a), false)
+		split := mixedEnum(d, values(d), false)
 		if split == nil {
 			out = append(out, a)
 			continue
@@ -162,7 +166,7 @@ func splitValueLists(alts []*load.Schema) []*load.Schema {
 // onlyValues reports whether a schema lists values (enum or const) and
 // says nothing else but its type and annotations.
 func onlyValues(s *load.Schema) bool {
-	if !s.HasConst && len(s.Enum) == 0 || len(s.Type) > 1 || s.Ref != "" || s.Bool != nil || structural(s) {
+	if !s.HasConst && len(s.Enum) == 0 || len(s.Type) > 1 || s.Ref != "" || s.Bool != nil {
 		return false
 	}
 	c := *s

@@ -18,6 +18,31 @@ type variantInfo struct {
 	catchAll bool
 }
 
+// isScalarAlt reports an alternative of a string, number, integer or
+// boolean type that not every value of its type fits (a const, a pattern,
+// a bound).
+func isScalarAlt(a *load.Schema) bool {
+	switch kindOf(a) {
+	case "string", "number", "integer", "boolean":
+		c := *deref(a)
+		c.Type = nil
+		// The bounds of an int64 are the integer variant's own range
+		// (ACP's ElicitationContentValueInteger): a larger integer is the
+		// number variant's, so they turn no value away.
+		if c.Minimum != nil && *c.Minimum == "-9223372036854775808" {
+			c.Minimum = nil
+		}
+		if c.Maximum != nil && *c.Maximum == "9223372036854775807" {
+			c.Maximum = nil
+		}
+		if c.Format == "int64" || c.Format == "double" {
+			c.Format = "" // the range of int64 and float64, as above
+		}
+		return !acceptsAnything(&c)
+	}
+	return false
+}
+
 func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 	alts := s.OneOf
 	if len(alts) == 0 {
@@ -25,16 +50,18 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 	}
 	alts = flattenAlts(alts, len(s.OneOf) == 0)
 	if len(s.OneOf) == 0 {
-		if i := slices.IndexFunc(alts, acceptsAnything); i >= 0 && i < len(alts)-1 {
+		alts = sameScalarKind(mergeValueLists(splitValueLists(alts)))
+		if i := slices.IndexFunc(alts, func(a *load.Schema) bool { return acceptsAnything(deref(a)) }); i >= 0 && (i < len(alts)-1 || slices.ContainsFunc(alts[:i], isScalarAlt)) {
 			// An anyOf with an alternative that takes any value (a schema
 			// with only keywords no validator knows, as electron-builder's
-			// {"typeof": "function"}) takes any value: raw JSON. (Last, it
-			// is the fallback of fillUntagged instead, as ACP's ErrorData
-			// writes it.)
+			// {"typeof": "function"}) takes any value: raw JSON. (Last
+			// after objects and arrays only, it is the fallback of
+			// fillUntagged instead, as ACP's ErrorData writes it: a scalar
+			// alternative would take a value of its type the fallback
+			// should, webpack's "" beside any string.)
 			t.Kind, t.Under = Scalar, &Ref{Kind: Raw}
 			return nil
 		}
-		alts = sameScalarKind(splitValueLists(mergeValueLists(alts)))
 	}
 	u := &UnionType{}
 	t.Kind, t.Union = Union, u
@@ -290,6 +317,13 @@ func constString(s *load.Schema) (string, bool) {
 func (b *builder) findTag(s *load.Schema, infos []*variantInfo) string {
 	if s.Discriminator != "" {
 		return s.Discriminator
+	}
+	for _, vi := range infos {
+		if k := kindOf(vi.res); k != "" && k != "object" {
+			// A value that is not an object has no tag member: the
+			// union is decided by JSON type first (fillUntagged).
+			return ""
+		}
 	}
 	// consts counts the variants that require a property with a string
 	// const; present counts those that have the property at all (consts

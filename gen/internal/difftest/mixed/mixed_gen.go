@@ -190,8 +190,7 @@ type CacheSetting interface {
 	isCacheSetting()
 }
 
-// CacheSettingBoolean holds the alternatives of CacheSetting that are of JSON
-// type boolean.
+// CacheSettingBoolean has no description in its schema.
 type CacheSettingBoolean bool
 
 // CacheSettingMemory has no description in its schema.
@@ -200,33 +199,78 @@ type CacheSettingBoolean bool
 // on decoding.
 type CacheSettingMemory struct{}
 
-// CacheNormalized has no description in its schema.
+// UseItem is webpack's rule use item: a $ref to Falsy (false, 0, "" or null),
+// or a loader object.
 //
-// It is a union tagged by the member "type". Its variants are Default, Memory;
-// a tag this package does not know decodes to UnknownCacheNormalized, which
-// keeps the JSON as it was. A value without the tag is a Default.
-type CacheNormalized interface {
-	isCacheNormalized()
+// It is a union decided by the JSON type of the value. Its variants are
+// UseItemNull, UseItemBoolean, UseItemInteger, UseItemString,
+// UseItemWithLoader.
+type UseItem interface {
+	isUseItem()
 }
 
-// UnknownCacheNormalized is a variant of CacheNormalized whose tag this
-// package does not know. Raw holds the whole object as it was received, and
-// encoding writes it back unchanged.
-type UnknownCacheNormalized struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
+// UseItemNull has no description in its schema.
+type UseItemNull struct{}
 
-// Default has no description in its schema.
-type Default struct {
+// UseItemBoolean has no description in its schema.
+type UseItemBoolean bool
+
+// UseItemInteger has no description in its schema.
+type UseItemInteger int64
+
+// UseItemString has no description in its schema.
+type UseItemString string
+
+// UseItemWithLoader has no description in its schema.
+type UseItemWithLoader struct {
+	Loader string `json:"loader"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-// Memory has no description in its schema.
-type Memory struct{}
+// Falsy has no description in its schema.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// FalsyNull, FalsyBoolean, FalsyInteger, FalsyString.
+type Falsy interface {
+	isFalsy()
+}
+
+// FalsyNull has no description in its schema.
+type FalsyNull struct{}
+
+// FalsyBoolean has no description in its schema.
+type FalsyBoolean bool
+
+// FalsyInteger has no description in its schema.
+type FalsyInteger int64
+
+// FalsyString has no description in its schema.
+type FalsyString string
+
+// PluginItem is webpack's plugin: a $ref to Falsy, an object, or a $ref to a
+// schema with only a keyword validators do not know (so any value).
+type PluginItem json.RawMessage
+
+// PluginFunction has no description in its schema.
+type PluginFunction json.RawMessage
+
+// CacheNormalized has no description in its schema.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// CacheNormalizedBoolean, CacheNormalizedMemory.
+type CacheNormalized interface {
+	isCacheNormalized()
+}
+
+// CacheNormalizedBoolean has no description in its schema.
+type CacheNormalizedBoolean bool
+
+// CacheNormalizedMemory has no description in its schema.
+//
+// The member "type" is always "memory"; it is written on encoding and checked
+// on decoding.
+type CacheNormalizedMemory struct{}
 
 // PathSetting is webpack's publicPath: "auto", or an absolute path, or a value
 // of a keyword validators do not know.
@@ -2223,31 +2267,7 @@ func (x *CacheSettingBoolean) EncodeWire(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CacheSettingBoolean) CheckWire(c *wire.Checker, p string) {
-	v := bool(*x)
-	{
-		n := 0
-		for _, try := range []func(*wire.Checker){func(c *wire.Checker) {
-			if bool(v) != true {
-				c.Fail(p, "%v is not true", bool(v))
-			}
-		}, func(c *wire.Checker) {
-			if bool(v) != false {
-				c.Fail(p, "%v is not false", bool(v))
-			}
-		}} {
-			var q wire.Checker
-			q.Quiet()
-			try(&q)
-			if !q.Failed() {
-				n++
-			}
-		}
-		if n == 0 {
-			c.Fail(p, "matches none of the alternatives of its anyOf")
-		}
-	}
-}
+func (x *CacheSettingBoolean) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *CacheSettingBoolean) Validate() error {
@@ -2351,67 +2371,685 @@ func (x CacheSettingMemory) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-func (*UnknownCacheNormalized) isCacheNormalized() {}
+// DecodeUseItem decodes a UseItem from d.
+func DecodeUseItem(d *wire.Decoder) (UseItem, error) {
+	switch d.Kind() {
+	case wire.KindNull:
+		if err := d.Skip(); err != nil {
+			return nil, err
+		}
+		return UseItemNull{}, nil
+	case wire.KindBool:
+		v := new(UseItemBoolean)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindNumber:
+		v := new(UseItemInteger)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindString:
+		v := new(UseItemString)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindObject:
+		v := new(UseItemWithLoader)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	return nil, d.TypeError("null or boolean or integer or string or object")
+}
+
+// EncodeUseItem encodes v to e; a nil v is null.
+func EncodeUseItem(e *wire.Encoder, v UseItem) {
+	switch v := v.(type) {
+	case UseItemNull:
+		e.Null()
+	case UseItemBoolean:
+		v.EncodeWire(e)
+	case UseItemInteger:
+		v.EncodeWire(e)
+	case UseItemString:
+		v.EncodeWire(e)
+	case *UseItemWithLoader:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckUseItem records in c every constraint v breaks, under the JSON pointer p.
+func CheckUseItem(c *wire.Checker, p string, v UseItem) {
+	switch v := v.(type) {
+	case UseItemBoolean:
+		v.CheckWire(c, p)
+	case UseItemInteger:
+		v.CheckWire(c, p)
+	case UseItemString:
+		v.CheckWire(c, p)
+	case *UseItemWithLoader:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalUseItem decodes a UseItem from data, strictly.
+func UnmarshalUseItem(data []byte) (UseItem, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeUseItem(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalUseItem encodes v.
+func MarshalUseItem(v UseItem) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeUseItem(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateUseItem checks v against its schema's constraints and returns every violation.
+func ValidateUseItem(v UseItem) error {
+	var c wire.Checker
+	CheckUseItem(&c, "", v)
+	return c.Err()
+}
+
+func (UseItemNull) isUseItem() {}
+
+func (UseItemBoolean) isUseItem() {}
+
+// DecodeWire decodes the value from d.
+func (x *UseItemBoolean) DecodeWire(d *wire.Decoder) error {
+	var v bool
+	{
+		v1, err := d.Bool()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = UseItemBoolean(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *UseItemBoolean) EncodeWire(e *wire.Encoder) {
+	v := bool(*x)
+	e.Bool(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *UseItemBoolean) CheckWire(c *wire.Checker, p string) {
+	v := bool(*x)
+	if bool(v) != false {
+		c.Fail(p, "%v is not false", bool(v))
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *UseItemBoolean) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *UseItemBoolean) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x UseItemBoolean) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (UseItemInteger) isUseItem() {}
+
+// DecodeWire decodes the value from d.
+func (x *UseItemInteger) DecodeWire(d *wire.Decoder) error {
+	var v int64
+	{
+		v1, err := d.Int64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = UseItemInteger(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *UseItemInteger) EncodeWire(e *wire.Encoder) {
+	v := int64(*x)
+	e.Int64(int64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *UseItemInteger) CheckWire(c *wire.Checker, p string) {
+	v := int64(*x)
+	switch int64(v) {
+	case int64(0):
+	default:
+		c.Fail(p, "%d is not one of 0", int64(v))
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *UseItemInteger) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *UseItemInteger) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x UseItemInteger) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (UseItemString) isUseItem() {}
+
+// DecodeWire decodes the value from d.
+func (x *UseItemString) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = UseItemString(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *UseItemString) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *UseItemString) CheckWire(c *wire.Checker, p string) {
+	v := string(*x)
+	switch string(v) {
+	case "":
+	default:
+		c.Fail(p, "%q is not one of ", string(v))
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *UseItemString) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *UseItemString) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x UseItemString) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UseItemWithLoader) isUseItem() {}
+
+// DecodeWire decodes the value from d.
+func (x *UseItemWithLoader) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = UseItemWithLoader{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "loader":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "loader")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "loader")
+				}
+				x.Loader = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "loader")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *UseItemWithLoader) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *UseItemWithLoader) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"loader\":")
+	e.String(x.Loader)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *UseItemWithLoader) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *UseItemWithLoader) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *UseItemWithLoader) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x UseItemWithLoader) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeFalsy decodes a Falsy from d.
+func DecodeFalsy(d *wire.Decoder) (Falsy, error) {
+	switch d.Kind() {
+	case wire.KindNull:
+		if err := d.Skip(); err != nil {
+			return nil, err
+		}
+		return FalsyNull{}, nil
+	case wire.KindBool:
+		v := new(FalsyBoolean)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindNumber:
+		v := new(FalsyInteger)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindString:
+		v := new(FalsyString)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("null or boolean or integer or string")
+}
+
+// EncodeFalsy encodes v to e; a nil v is null.
+func EncodeFalsy(e *wire.Encoder, v Falsy) {
+	switch v := v.(type) {
+	case FalsyNull:
+		e.Null()
+	case FalsyBoolean:
+		v.EncodeWire(e)
+	case FalsyInteger:
+		v.EncodeWire(e)
+	case FalsyString:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckFalsy records in c every constraint v breaks, under the JSON pointer p.
+func CheckFalsy(c *wire.Checker, p string, v Falsy) {
+	switch v := v.(type) {
+	case FalsyBoolean:
+		v.CheckWire(c, p)
+	case FalsyInteger:
+		v.CheckWire(c, p)
+	case FalsyString:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalFalsy decodes a Falsy from data, strictly.
+func UnmarshalFalsy(data []byte) (Falsy, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeFalsy(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalFalsy encodes v.
+func MarshalFalsy(v Falsy) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeFalsy(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateFalsy checks v against its schema's constraints and returns every violation.
+func ValidateFalsy(v Falsy) error {
+	var c wire.Checker
+	CheckFalsy(&c, "", v)
+	return c.Err()
+}
+
+func (FalsyNull) isFalsy() {}
+
+func (FalsyBoolean) isFalsy() {}
+
+// DecodeWire decodes the value from d.
+func (x *FalsyBoolean) DecodeWire(d *wire.Decoder) error {
+	var v bool
+	{
+		v1, err := d.Bool()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = FalsyBoolean(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *FalsyBoolean) EncodeWire(e *wire.Encoder) {
+	v := bool(*x)
+	e.Bool(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *FalsyBoolean) CheckWire(c *wire.Checker, p string) {
+	v := bool(*x)
+	if bool(v) != false {
+		c.Fail(p, "%v is not false", bool(v))
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *FalsyBoolean) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *FalsyBoolean) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x FalsyBoolean) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (FalsyInteger) isFalsy() {}
+
+// DecodeWire decodes the value from d.
+func (x *FalsyInteger) DecodeWire(d *wire.Decoder) error {
+	var v int64
+	{
+		v1, err := d.Int64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = FalsyInteger(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *FalsyInteger) EncodeWire(e *wire.Encoder) {
+	v := int64(*x)
+	e.Int64(int64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *FalsyInteger) CheckWire(c *wire.Checker, p string) {
+	v := int64(*x)
+	switch int64(v) {
+	case int64(0):
+	default:
+		c.Fail(p, "%d is not one of 0", int64(v))
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *FalsyInteger) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *FalsyInteger) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x FalsyInteger) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (FalsyString) isFalsy() {}
+
+// DecodeWire decodes the value from d.
+func (x *FalsyString) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = FalsyString(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *FalsyString) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *FalsyString) CheckWire(c *wire.Checker, p string) {
+	v := string(*x)
+	switch string(v) {
+	case "":
+	default:
+		c.Fail(p, "%q is not one of ", string(v))
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *FalsyString) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *FalsyString) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x FalsyString) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *PluginItem) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = PluginItem(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PluginItem) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PluginItem) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PluginItem) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PluginItem) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PluginItem) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *PluginFunction) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = PluginFunction(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PluginFunction) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PluginFunction) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PluginFunction) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PluginFunction) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PluginFunction) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
 
 // DecodeCacheNormalized decodes a CacheNormalized from d.
 func DecodeCacheNormalized(d *wire.Decoder) (CacheNormalized, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		v := new(Default)
+	switch d.Kind() {
+	case wire.KindBool:
+		v := new(CacheNormalizedBoolean)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindObject:
+		v := new(CacheNormalizedMemory)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	}
-	switch tag {
-	case "memory":
-		v := new(Memory)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownCacheNormalized{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
+	return nil, d.TypeError("boolean or object")
 }
 
 // EncodeCacheNormalized encodes v to e; a nil v is null.
 func EncodeCacheNormalized(e *wire.Encoder, v CacheNormalized) {
 	switch v := v.(type) {
-	case *Default:
+	case CacheNormalizedBoolean:
+		v.EncodeWire(e)
+	case *CacheNormalizedMemory:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *Memory:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *UnknownCacheNormalized:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
 	default:
 		e.Null()
 	}
@@ -2420,17 +3058,11 @@ func EncodeCacheNormalized(e *wire.Encoder, v CacheNormalized) {
 // CheckCacheNormalized records in c every constraint v breaks, under the JSON pointer p.
 func CheckCacheNormalized(c *wire.Checker, p string, v CacheNormalized) {
 	switch v := v.(type) {
-	case *Default:
+	case CacheNormalizedBoolean:
+		v.CheckWire(c, p)
+	case *CacheNormalizedMemory:
 		if v != nil {
 			v.CheckWire(c, p)
-		}
-	case *Memory:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *UnknownCacheNormalized:
-		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of memory", v.Tag)
 		}
 	}
 }
@@ -2460,85 +3092,60 @@ func ValidateCacheNormalized(v CacheNormalized) error {
 	return c.Err()
 }
 
-func (*Default) isCacheNormalized() {}
+func (CacheNormalizedBoolean) isCacheNormalized() {}
 
 // DecodeWire decodes the value from d.
-func (x *Default) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Default{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextKey()
+func (x *CacheNormalizedBoolean) DecodeWire(d *wire.Decoder) error {
+	var v bool
+	{
+		v1, err := d.Bool()
 		if err != nil {
 			return err
 		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
+		v = v1
 	}
-	_ = start
+	*x = CacheNormalizedBoolean(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *Default) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Default) EncodeWireFields(e *wire.Encoder) {
-	x.Unknown.Encode(e)
+func (x *CacheNormalizedBoolean) EncodeWire(e *wire.Encoder) {
+	v := bool(*x)
+	e.Bool(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Default) CheckWire(c *wire.Checker, p string) {}
+func (x *CacheNormalizedBoolean) CheckWire(c *wire.Checker, p string) {
+	v := bool(*x)
+	if bool(v) != false {
+		c.Fail(p, "%v is not false", bool(v))
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Default) Validate() error {
+func (x *CacheNormalizedBoolean) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Default) UnmarshalJSON(data []byte) error {
+func (x *CacheNormalizedBoolean) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Default) MarshalJSON() ([]byte, error) {
+func (x CacheNormalizedBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-func (*Memory) isCacheNormalized() {}
+func (*CacheNormalizedMemory) isCacheNormalized() {}
 
 // DecodeWire decodes the value from d.
-func (x *Memory) DecodeWire(d *wire.Decoder) error {
+func (x *CacheNormalizedMemory) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Memory{}
+	*x = CacheNormalizedMemory{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -2585,35 +3192,35 @@ func (x *Memory) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Memory) EncodeWire(e *wire.Encoder) {
+func (x *CacheNormalizedMemory) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Memory) EncodeWireFields(e *wire.Encoder) {
+func (x *CacheNormalizedMemory) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"type\":")
 	e.RawValue("\"memory\"")
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Memory) CheckWire(c *wire.Checker, p string) {}
+func (x *CacheNormalizedMemory) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Memory) Validate() error {
+func (x *CacheNormalizedMemory) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Memory) UnmarshalJSON(data []byte) error {
+func (x *CacheNormalizedMemory) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Memory) MarshalJSON() ([]byte, error) {
+func (x CacheNormalizedMemory) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -2798,6 +3405,28 @@ func Lookup(id string) (wire.Codec, bool) {
 				return c.Err()
 			},
 		}, true
+	case "https://example.test/diff/mixed.json#/$defs/Falsy":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(Falsy)
+				CheckFalsy(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeFalsy(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(Falsy)
+				EncodeFalsy(e, u)
+			},
+			Name: "Falsy",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Falsy)
+				CheckFalsy(&c, "", u)
+				return c.Err()
+			},
+		}, true
 	case "https://example.test/diff/mixed.json#/$defs/Hook":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -2874,6 +3503,84 @@ func Lookup(id string) (wire.Codec, bool) {
 				c.Quiet()
 				v.CheckWire(&c, "")
 				return !c.Failed()
+			},
+		}, true
+	case "https://example.test/diff/mixed.json#/$defs/PluginFunction":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*PluginFunction).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(PluginFunction)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*PluginFunction).EncodeWire(e)
+			},
+			Name: "PluginFunction",
+			ValidateValue: func(v any) error {
+				return v.(*PluginFunction).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PluginFunction
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
+		}, true
+	case "https://example.test/diff/mixed.json#/$defs/PluginItem":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*PluginItem).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(PluginItem)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*PluginItem).EncodeWire(e)
+			},
+			Name: "PluginItem",
+			ValidateValue: func(v any) error {
+				return v.(*PluginItem).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PluginItem
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
+		}, true
+	case "https://example.test/diff/mixed.json#/$defs/UseItem":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(UseItem)
+				CheckUseItem(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeUseItem(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(UseItem)
+				EncodeUseItem(e, u)
+			},
+			Name: "UseItem",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(UseItem)
+				CheckUseItem(&c, "", u)
+				return c.Err()
 			},
 		}, true
 	}
