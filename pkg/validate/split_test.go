@@ -489,3 +489,58 @@ func TestMemoQuotesEachValue(t *testing.T) {
 		t.Fatalf("only %d findings: the lines do not fail", len(want))
 	}
 }
+
+// TestMemoBounds: values that fail alike (a wrong protocol version) and
+// differ in numbers and strings the validation only bounds (event_seq's
+// minimum, an id's minLength) are answered from the memo whatever those
+// contents, within the bounds and out of them, as v6 explains them.
+func TestMemoBounds(t *testing.T) {
+	var sb strings.Builder
+	head := bytes.SplitAfter(synth.Lines(synth.ARCP, 4), []byte("\n"))[:4]
+	for _, l := range head {
+		sb.Write(bytes.Replace(l, []byte(`"arcp":"1.1"`), []byte(`"arcp":"1.0"`), 1))
+	}
+	n := 0
+	for _, seq := range []string{"1", "2", "7", "123456789", "0", "-1", "2.5", "1e3"} {
+		for _, id := range []string{"m", "msg_long_id", "", "é"} {
+			fmt.Fprintf(&sb, `{"arcp":"1.0","id":%q,"type":"job.event","session_id":"sess_bench","job_id":"job_1","event_seq":%s,"payload":{"kind":"log","ts":"2026-05-13T19:31:00.000Z","body":{"level":"info","message":"line %d"}}}`+"\n", id, seq, n)
+			n++
+		}
+	}
+	oracle, err := New(Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle.oracle = true
+	fast, err := New(Options{Fast: typed.Checker{}, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(e *Engine) []Finding {
+		var out []Finding
+		if _, err := e.Check(context.Background(), "t", strings.NewReader(sb.String()), FileOptions{}, func(f Finding) { out = append(out, f) }); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	want := run(oracle)
+	for range 2 {
+		if d := cmp.Diff(want, run(fast)); d != "" {
+			t.Errorf("the memo changes the findings (-v6 +memo):\n%s", d)
+		}
+	}
+	bounds := 0
+	for _, f := range want {
+		if f.Pointer == "/event_seq" || f.Pointer == "/id" {
+			bounds++
+		}
+	}
+	if bounds < 8 {
+		t.Fatalf("only %d findings at event_seq or id: the lines do not fail their bounds", bounds)
+	}
+	// Two passes of n lines, every line failing: most are answered
+	// from the memo, though no two of them hold the same numbers and ids.
+	if hits := fast.memo.Hits(); hits < n {
+		t.Errorf("the memo answered for %d values of %d lines", hits, 2*n)
+	}
+}

@@ -27,15 +27,58 @@ type read struct {
 	node    int
 	pattern jsonschema.Regexp
 	format  *jsonschema.Format
-	as      int  // readInteger or readLiteral, else 0
-	ok      bool // what the pattern, format or test said
+	as      int                // one of the read tests, else 0
+	ok      bool               // what the pattern, format or test said
+	sch     *jsonschema.Schema // whose bounds readLength and readBounds tested
 }
 
-// The tests of a number a read may be.
+// The tests of a string or number a read may be.
 const (
 	readInteger = 1 + iota // an integer by value (JSON Schema's integer)
 	readLiteral            // an integer literal (compile.IsIntegerLiteral)
+	readLength             // a string whose length sch's bounds accept
+	readBounds             // a number sch's bounds accept
 )
+
+// readTest notes that node i was only found within the bounds of s
+// (readLength or readBounds): a value that passed them is not quoted, so
+// any other value they accept is validated and explained the same way.
+func (v *docValidator) readTest(i, as int, s *jsonschema.Schema) {
+	if v.reads != nil {
+		*v.reads = append(*v.reads, read{node: i, as: as, ok: true, sch: s})
+	}
+}
+
+// lengthOK reports whether a string of n characters passes the length
+// bounds of s.
+func lengthOK(s *jsonschema.Schema, n int) bool {
+	return (s.MinLength == nil || n >= *s.MinLength) && (s.MaxLength == nil || n <= *s.MaxLength)
+}
+
+// boundsOK reports whether num passes the numeric bounds of s (minimum,
+// maximum, their exclusive forms and multipleOf).
+func boundsOK(s *jsonschema.Schema, num *big.Rat) bool {
+	switch {
+	case s.Minimum != nil && num.Cmp(s.Minimum) < 0,
+		s.Maximum != nil && num.Cmp(s.Maximum) > 0,
+		s.ExclusiveMinimum != nil && num.Cmp(s.ExclusiveMinimum) <= 0,
+		s.ExclusiveMaximum != nil && num.Cmp(s.ExclusiveMaximum) >= 0:
+		return false
+	case s.MultipleOf != nil:
+		return new(big.Rat).Quo(num, s.MultipleOf).IsInt()
+	}
+	return true
+}
+
+// ratOf is the exact value of a JSON number's text, as v6 reads it; nil
+// when it has none.
+func ratOf(raw []byte) *big.Rat {
+	r, ok := new(big.Rat).SetString(string(raw))
+	if !ok {
+		return nil
+	}
+	return r
+}
 
 // readAs notes that number node i was only tested, as one of the read
 // tests, with the answer ok.

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -202,13 +203,30 @@ func (o *Outcome) matches(d *jsonscan.Doc, i int) bool {
 	for k, r := range o.reads {
 		n := i + r.node
 		switch {
+		case r.as == readLength:
+			str, ok := d.String(n)
+			if !ok || lengthOK(r.sch, utf8.RuneCountInString(str)) != r.ok {
+				return false
+			}
+			continue
 		case r.as != 0:
 			if d.Type(n) != jsonscan.Number {
 				return false
 			}
 			raw := d.Raw(n)
-			if r.as == readInteger && isInteger(raw) != r.ok || r.as == readLiteral && compile.IsIntegerLiteral(string(raw)) != r.ok {
-				return false
+			switch r.as {
+			case readInteger:
+				if isInteger(raw) != r.ok {
+					return false
+				}
+			case readLiteral:
+				if compile.IsIntegerLiteral(string(raw)) != r.ok {
+					return false
+				}
+			case readBounds:
+				if num := ratOf(raw); num == nil || boundsOK(r.sch, num) != r.ok {
+					return false
+				}
 			}
 			continue
 		case r.pattern != nil || r.format != nil:
