@@ -224,7 +224,7 @@ func docTarget(ck protocol.Check, m *protocol.Message) (sch *jsonschema.Schema, 
 // kept one for a value validated and explained alike; found is false when
 // it did not (or the check is not one it keeps).
 func (r *fileRun) remembered(ck protocol.Check, m *protocol.Message) (f *failure, found bool) {
-	if r.e.memo == nil || r.e.oracle || ck.Skip != nil {
+	if r.e.memo == nil || r.e.oracle {
 		return nil, false
 	}
 	sch, node, ok := docTarget(ck, m)
@@ -250,7 +250,7 @@ func (r *fileRun) validateDoc(ck protocol.Check, m *protocol.Message) (f *failur
 	if !ok {
 		return nil, false
 	}
-	if r.e.memo != nil && ck.Skip == nil {
+	if r.e.memo != nil {
 		out, ok := r.e.memo.Check(r.x, ck, sch, &m.Doc, node)
 		if !ok {
 			r.e.docDeclined.Add(1)
@@ -393,10 +393,7 @@ func (r *fileRun) explain(v verdict, line int) []Finding {
 	var out []Finding
 	for _, f := range v {
 		if f.memo != nil {
-			for _, fd := range f.memo.Findings {
-				fd.Line = line
-				out = append(out, fd)
-			}
+			out = f.memo.AppendFindings(out, f.ck, line)
 			continue
 		}
 		if verr, ok := f.err.(*jsonschema.ValidationError); ok && f.doc != nil {

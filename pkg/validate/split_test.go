@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -542,5 +543,55 @@ func TestMemoBounds(t *testing.T) {
 	// from the memo, though no two of them hold the same numbers and ids.
 	if hits := fast.memo.Hits(); hits < n {
 		t.Errorf("the memo answered for %d values of %d lines", hits, 2*n)
+	}
+}
+
+// TestMemoSkips: a check whose rules drop findings a dialect's deviation
+// explains better (Skip) is answered from the memo too, and the memo
+// drops the same findings v6's explanation does: the Go SDK's stream (its
+// deviations) and events of an unknown kind, with a wrong protocol
+// version on every line.
+func TestMemoSkips(t *testing.T) {
+	var sb strings.Builder
+	for _, l := range firstLines(t, filepath.Join(fixturesDir, "arcp", "dialects", "go-sdk", "20_long_stream.jsonl.gz"), 200) {
+		sb.Write(bytes.Replace(l, []byte(`"arcp":"1.1"`), []byte(`"arcp":"1.0"`), 1))
+		sb.WriteByte('\n')
+	}
+	// Events of a kind ARCP does not reserve: the rules report the kind,
+	// and every schema finding in the payload is dropped.
+	for i := range 20 {
+		fmt.Fprintf(&sb, `{"arcp":"1.0","id":"m%d","type":"job.event","session_id":"sess_01M80FFK00RTYGXFDWEVKNPYRC","job_id":"job_01M80FFK015167F6BZ3B968Z6S","event_seq":%d,"payload":{"kind":"bogus","ts":"2026-11-22T02:11:00Z","body":{"n":%d}}}`+"\n", i, 100000+i, i)
+	}
+	oracle, err := New(Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle.oracle = true
+	fast, err := New(Options{Fast: typed.Checker{}, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(e *Engine) []Finding {
+		var out []Finding
+		if _, err := e.Check(context.Background(), "t", strings.NewReader(sb.String()), FileOptions{}, func(f Finding) { out = append(out, f) }); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	want := run(oracle)
+	if d := cmp.Diff(want, run(fast)); d != "" {
+		t.Errorf("the memo changes the findings (-v6 +memo):\n%s", d)
+	}
+	deviations := 0
+	for _, f := range want {
+		if strings.HasPrefix(f.Rule, "deviation:") {
+			deviations++
+		}
+	}
+	if deviations == 0 || len(want) < 200 {
+		t.Fatalf("%d findings, %d of them deviations: the lines do not exercise the dropped findings", len(want), deviations)
+	}
+	if hits := fast.memo.Hits(); hits < 100 {
+		t.Errorf("the memo answered for %d values of 200 lines", hits)
 	}
 }

@@ -63,19 +63,20 @@ type place struct {
 type Outcome struct {
 	// Err is ValidateDoc's error tree; nil when the value is valid.
 	Err *jsonschema.ValidationError
-	// Findings explain Err, with line 0.
+	// Findings explain Err, with line 0: every cause, including those
+	// a check's Skip drops (see AppendFindings).
 	Findings []finding.Finding
-	reads    []read   // what was read, by node offset from the value's
-	contents []string // and the contents read (for reads of contents)
+	locs     [][]string // where each of Findings is, in the value
+	reads    []read     // what was read, by node offset from the value's
+	contents []string   // and the contents read (for reads of contents)
 }
 
 // NewMemo returns an empty Memo.
 func NewMemo() *Memo { return &Memo{kept: map[place]map[string][]*Outcome{}} }
 
-// Check validates node i of d (the value of ck, whose Skip must be nil)
-// against sch with ValidateDoc and explains a failure, or returns the
-// outcome of a value it kept that is validated and explained the same
-// way. ok is false when ValidateDoc leaves the schema to jsonschema/v6;
+// Check validates node i of d (the value of ck) against sch with
+// ValidateDoc and explains a failure, or returns the outcome of a value it
+// kept that is validated and explained the same way. ok is false when ValidateDoc leaves the schema to jsonschema/v6;
 // a nil Outcome means the value is valid.
 func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc, i int) (out *Outcome, ok bool) {
 	at := place{sch, ck.Pointer()}
@@ -100,13 +101,22 @@ func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d 
 			}
 			return n
 		}
-		o.Findings = x.explainTreeContent(ck, verr, 0,
+		// Every cause is kept, with its place in the value: ck.Skip,
+		// which may differ from one message to the next, is applied
+		// when the findings are given (AppendFindings).
+		issues := x.issues(verr,
 			func(loc []string) any { return d.Value(resolve(loc)) },
 			func(loc []string) {
 				if n := resolve(loc); n >= 0 {
 					readTree(d, n, &reads)
 				}
 			})
+		o.Findings = make([]finding.Finding, len(issues))
+		o.locs = make([][]string, len(issues))
+		for k, is := range issues {
+			o.Findings[k] = is.finding(protocol.Check{Loc: ck.Loc, Ptr: ck.Ptr}, 0)
+			o.locs[k] = is.loc
+		}
 	}
 	if !fits || len(o.Findings) > memoFindings {
 		if verr == nil {
@@ -248,6 +258,20 @@ func (o *Outcome) matches(d *jsonscan.Doc, i int) bool {
 		}
 	}
 	return true
+}
+
+// AppendFindings appends the outcome's findings for ck, the check it was
+// given for (or one at the same place), each on line, but for those at
+// locations ck.Skip drops.
+func (o *Outcome) AppendFindings(out []finding.Finding, ck protocol.Check, line int) []finding.Finding {
+	for k, f := range o.Findings {
+		if ck.Skip != nil && ck.Skip(o.locs[k]) {
+			continue
+		}
+		f.Line = line
+		out = append(out, f)
+	}
+	return out
 }
 
 // Hits is how many values a kept outcome answered for.
