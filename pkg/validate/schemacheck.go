@@ -93,11 +93,20 @@ func (r *fileRun) bigArrays(ck protocol.Check, line int) []Finding {
 // bigArray is the length from which an array counts as huge.
 const bigArray = 1024
 
-// checkItem runs one message's schema checks and round trip, with d for
-// the fast path's decoding.
-func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
+// scratch is what a goroutine that checks messages reuses from one to
+// the next: the fast path's decoder and the skeletons the memo walked.
+type scratch struct {
+	dec    wire.Decoder
+	shapes explain.Shapes
+}
+
+// checkItem runs one message's schema checks and round trip, with sc's
+// decoder for the fast path's decoding.
+func (r *fileRun) checkItem(it *item, sc *scratch) {
 	e := r.e
 	m := &it.m
+	d := &sc.dec
+	sc.shapes.Reset()
 	for _, ck := range m.Checks {
 		ptr := ck.Pointer()
 		if e.opts.Observe != nil {
@@ -122,7 +131,7 @@ func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
 			}
 		}
 		if ck.Alt == nil {
-			fs := r.explain(r.validate(ck, m, d), m.Line)
+			fs := r.explain(r.validate(ck, m, sc), m.Line)
 			if len(fs) == 0 {
 				r.nearMisses(it, ck.Schema, ck)
 			}
@@ -131,14 +140,14 @@ func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
 		}
 		// Each schema is validated once; an error is explained from
 		// that one validation.
-		narrowErr, done := r.validateParts(ck, r.split(ck, m), m, d, nil)
+		narrowErr, done := r.validateParts(ck, r.split(ck, m), m, sc, nil)
 		if narrowErr == nil {
 			r.nearMisses(it, ck.Schema, ck)
 			continue
 		}
 		alt := ck
 		alt.Schema = ck.Alt
-		wideErr, same := r.wider(alt, ptr, m, d, narrowErr, done)
+		wideErr, same := r.wider(alt, ptr, m, sc, narrowErr, done)
 		if e.opts.Observe != nil {
 			it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Alt.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Alt.Valid(ck.Value)})
 		}
@@ -197,8 +206,8 @@ type failure struct {
 // the message's parsed document where the schema allows (see
 // explain.ValidateDoc), else with jsonschema/v6 on the built value; nil
 // when the value is valid.
-func (r *fileRun) validateOne(ck protocol.Check, m *protocol.Message) *failure {
-	if f, decided := r.validateDoc(ck, m); decided {
+func (r *fileRun) validateOne(ck protocol.Check, m *protocol.Message, sh *explain.Shapes) *failure {
+	if f, decided := r.validateDoc(ck, m, sh); decided {
 		return f
 	}
 	ck.Value = valueOf(m, ck)
@@ -223,7 +232,7 @@ func docTarget(ck protocol.Check, m *protocol.Message) (sch *jsonschema.Schema, 
 // remembered is the part's outcome as the engine's memo kept it, if it
 // kept one for a value validated and explained alike; found is false when
 // it did not (or the check is not one it keeps).
-func (r *fileRun) remembered(ck protocol.Check, m *protocol.Message) (f *failure, found bool) {
+func (r *fileRun) remembered(ck protocol.Check, m *protocol.Message, sh *explain.Shapes) (f *failure, found bool) {
 	if r.e.memo == nil || r.e.oracle {
 		return nil, false
 	}
@@ -231,7 +240,7 @@ func (r *fileRun) remembered(ck protocol.Check, m *protocol.Message) (f *failure
 	if !ok {
 		return nil, false
 	}
-	out, found := r.e.memo.Lookup(ck, sch, &m.Doc, node)
+	out, found := r.e.memo.Lookup(ck, sch, &m.Doc, node, sh)
 	if !found || out == nil {
 		return nil, found
 	}
@@ -242,7 +251,7 @@ func (r *fileRun) remembered(ck protocol.Check, m *protocol.Message) (f *failure
 // the engine's memo where the check allows; decided is false when the
 // value is left to jsonschema/v6 (the oracle engine, a schema the
 // document validator does not evaluate, an absent value).
-func (r *fileRun) validateDoc(ck protocol.Check, m *protocol.Message) (f *failure, decided bool) {
+func (r *fileRun) validateDoc(ck protocol.Check, m *protocol.Message, sh *explain.Shapes) (f *failure, decided bool) {
 	if r.e.oracle {
 		return nil, false
 	}
@@ -251,7 +260,7 @@ func (r *fileRun) validateDoc(ck protocol.Check, m *protocol.Message) (f *failur
 		return nil, false
 	}
 	if r.e.memo != nil {
-		out, ok := r.e.memo.Check(r.x, ck, sch, &m.Doc, node)
+		out, ok := r.e.memo.Check(r.x, ck, sch, &m.Doc, node, sh)
 		if !ok {
 			r.e.docDeclined.Add(1)
 			return nil, false
@@ -279,8 +288,8 @@ func (r *fileRun) validateDoc(ck protocol.Check, m *protocol.Message) (f *failur
 // fast path is asked about each part first: a message wrong in its
 // envelope is not validated in its payload too, nor one wrong in a session
 // id in its update. Otherwise the check is validated whole.
-func (r *fileRun) validate(ck protocol.Check, m *protocol.Message, d *wire.Decoder) verdict {
-	v, _ := r.validateParts(ck, r.split(ck, m), m, d, nil)
+func (r *fileRun) validate(ck protocol.Check, m *protocol.Message, sc *scratch) verdict {
+	v, _ := r.validateParts(ck, r.split(ck, m), m, sc, nil)
 	return v
 }
 
@@ -311,9 +320,9 @@ type outcome struct {
 // whole). It takes the outcome of a part that done holds (the same schema
 // at the same place, so the same verdict) rather than validating it again,
 // and returns the outcome of each part with the verdict.
-func (r *fileRun) validateParts(ck protocol.Check, parts []protocol.Check, m *protocol.Message, d *wire.Decoder, done []outcome) (verdict, []outcome) {
+func (r *fileRun) validateParts(ck protocol.Check, parts []protocol.Check, m *protocol.Message, sc *scratch, done []outcome) (verdict, []outcome) {
 	if len(parts) == 0 {
-		if f := r.validateOne(ck, m); f != nil {
+		if f := r.validateOne(ck, m, &sc.shapes); f != nil {
 			return verdict{*f}, nil
 		}
 		return nil, nil
@@ -333,15 +342,15 @@ parts:
 			}
 		}
 		o := outcome{schema: p.Schema, ptr: ptr}
-		if f, found := r.remembered(p, m); found {
+		if f, found := r.remembered(p, m, &sc.shapes); found {
 			// What the memo kept is the document validator's own
 			// verdict: the fast path could only agree.
 			if f != nil {
 				o.fail = f
 				v = append(v, *f)
 			}
-		} else if !r.e.fast(p.Schema, ptr, m, d) {
-			if f := r.validateOne(p, m); f != nil {
+		} else if !r.e.fast(p.Schema, ptr, m, &sc.dec) {
+			if f := r.validateOne(p, m, &sc.shapes); f != nil {
 				o.fail = f
 				v = append(v, *f)
 			}
@@ -357,7 +366,7 @@ parts:
 // schema certainly fails too, so the fast path is not asked about the
 // whole. same reports that the verdict is narrow's own, failure for
 // failure: it explains the same way.
-func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, d *wire.Decoder, narrow verdict, done []outcome) (v verdict, same bool) {
+func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, sc *scratch, narrow verdict, done []outcome) (v verdict, same bool) {
 	parts := r.split(alt, m)
 	fails := false
 	for _, p := range parts {
@@ -372,10 +381,10 @@ func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, d *
 	// the whole as well would decode every part twice when the value is
 	// wrong by both, as every line of a trace with one systematic error
 	// is.
-	if !fails && len(parts) == 0 && r.e.fast(alt.Schema, ptr, m, d) {
+	if !fails && len(parts) == 0 && r.e.fast(alt.Schema, ptr, m, &sc.dec) {
 		return nil, false
 	}
-	v, _ = r.validateParts(alt, parts, m, d, done)
+	v, _ = r.validateParts(alt, parts, m, sc, done)
 	if len(v) != len(narrow) {
 		return v, false
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -32,10 +33,10 @@ import (
 // (see memoMax), and starts again empty when full, so its memory is
 // bounded whatever the trace. It is safe for concurrent use.
 type Memo struct {
-	mu    sync.Mutex
+	mu    sync.RWMutex                    // read-locked to look up, locked to keep
 	kept  map[place]map[string][]*Outcome // by skeleton
 	count int
-	hits  int
+	hits  atomic.Int64
 }
 
 // memoMax bounds the outcomes a Memo keeps, memoVariants those of one
@@ -78,9 +79,12 @@ func NewMemo() *Memo { return &Memo{kept: map[place]map[string][]*Outcome{}} }
 // ValidateDoc and explains a failure, or returns the outcome of a value it
 // kept that is validated and explained the same way. ok is false when ValidateDoc leaves the schema to jsonschema/v6;
 // a nil Outcome means the value is valid.
-func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc, i int) (out *Outcome, ok bool) {
+//
+// sh, if not nil, keeps the skeletons of d's values between calls about
+// the same document (see Shapes).
+func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc, i int, sh *Shapes) (out *Outcome, ok bool) {
 	at := place{sch, ck.Pointer()}
-	skel, fits := skeleton(d, i, make([]byte, 0, 256))
+	skel, fits := sh.of(d, i)
 	if fits {
 		if o, found := m.find(at, skel, d, i); found {
 			return o, true
@@ -176,16 +180,16 @@ func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d 
 // there is one; a nil Outcome means the value is valid. It costs a walk
 // of the value's shape when something is kept for the schema at ck's
 // place, and nothing else: a caller may ask it before a costlier check.
-func (m *Memo) Lookup(ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc, i int) (out *Outcome, found bool) {
+func (m *Memo) Lookup(ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc, i int, sh *Shapes) (out *Outcome, found bool) {
 	at := place{sch, ck.Pointer()}
-	m.mu.Lock()
+	m.mu.RLock()
 	_, some := m.kept[at]
-	m.mu.Unlock()
+	m.mu.RUnlock()
 	if !some {
 		// Nothing kept here: no walk.
 		return nil, false
 	}
-	skel, fits := skeleton(d, i, make([]byte, 0, 256))
+	skel, fits := sh.of(d, i)
 	if !fits {
 		return nil, false
 	}
@@ -193,11 +197,11 @@ func (m *Memo) Lookup(ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc
 }
 
 func (m *Memo) find(at place, skel []byte, d *jsonscan.Doc, i int) (*Outcome, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	for _, o := range m.kept[at][string(skel)] {
 		if o.matches(d, i) {
-			m.hits++
+			m.hits.Add(1)
 			if o.Err == nil {
 				return nil, true
 			}
@@ -275,14 +279,58 @@ func (o *Outcome) AppendFindings(out []finding.Finding, ck protocol.Check, line 
 }
 
 // Hits is how many values a kept outcome answered for.
-func (m *Memo) Hits() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.hits
-}
+func (m *Memo) Hits() int { return int(m.hits.Load()) }
 
 // Valid reports whether the outcome is that of a valid value.
 func (o *Outcome) Valid() bool { return o == nil || o.Err == nil }
+
+// Shapes keeps the skeletons of one document's values as a Memo is asked
+// about them, so that a value asked about against several schemas (a
+// message's schema and its wider alternative, each divided into parts)
+// is walked once. The zero Shapes is ready; Reset empties it for another
+// document. It is not safe for concurrent use.
+type Shapes struct {
+	d     *jsonscan.Doc
+	nodes []int  // the values walked
+	ends  []int  // where each one's skeleton ends in buf
+	fits  []bool // whether each one's fits
+	buf   []byte
+}
+
+// Reset forgets the skeletons kept, keeping the storage.
+func (sh *Shapes) Reset() {
+	sh.d = nil
+	sh.nodes, sh.ends, sh.fits, sh.buf = sh.nodes[:0], sh.ends[:0], sh.fits[:0], sh.buf[:0]
+}
+
+// of is the skeleton of node i of d (see skeleton), walked once while sh
+// holds d's; a nil sh walks it every time. The bytes are sh's until Reset.
+func (sh *Shapes) of(d *jsonscan.Doc, i int) ([]byte, bool) {
+	if sh == nil {
+		return skeleton(d, i, make([]byte, 0, 256))
+	}
+	if sh.d != d {
+		sh.Reset()
+		sh.d = d
+	}
+	start := 0
+	for k, n := range sh.nodes {
+		if n == i {
+			if k > 0 {
+				start = sh.ends[k-1]
+			}
+			return sh.buf[start:sh.ends[k]:sh.ends[k]], sh.fits[k]
+		}
+	}
+	start = len(sh.buf)
+	b, fits := skeleton(d, i, sh.buf)
+	if !fits {
+		b = b[:start] // a skeleton too big to keep is not kept
+	}
+	sh.buf = b
+	sh.nodes, sh.ends, sh.fits = append(sh.nodes, i), append(sh.ends, len(b)), append(sh.fits, fits)
+	return sh.buf[start:len(b):len(b)], fits
+}
 
 // skeleton appends to b the shape of node i of d: kinds, member names,
 // booleans and nulls, but not the contents of strings and numbers; fits is
