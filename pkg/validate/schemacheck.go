@@ -98,6 +98,10 @@ const bigArray = 1024
 type scratch struct {
 	dec    wire.Decoder
 	shapes explain.Shapes
+	// The verdicts of a check by its schema and by its wider one, and
+	// the outcomes of the first's parts, reused from check to check.
+	narrow, wide verdict
+	outs         []outcome
 }
 
 // checkItem runs one message's schema checks and round trip, with sc's
@@ -131,17 +135,18 @@ func (r *fileRun) checkItem(it *item, sc *scratch) {
 			}
 		}
 		if ck.Alt == nil {
-			fs := r.explain(r.validate(ck, m, sc), m.Line)
-			if len(fs) == 0 {
+			n := len(it.out)
+			it.out = r.explain(it.out, r.validate(ck, m, sc), m.Line)
+			if len(it.out) == n {
 				r.nearMisses(it, ck.Schema, ck)
 			}
-			it.out = append(it.out, fs...)
 			continue
 		}
 		// Each schema is validated once; an error is explained from
 		// that one validation.
-		narrowErr, done := r.validateParts(ck, r.split(ck, m), m, sc, nil)
-		if narrowErr == nil {
+		narrowErr, done := r.validateParts(ck, r.split(ck, m), m, sc, nil, sc.narrow[:0], sc.outs[:0], true)
+		sc.narrow, sc.outs = narrowErr, done
+		if len(narrowErr) == 0 {
 			r.nearMisses(it, ck.Schema, ck)
 			continue
 		}
@@ -151,7 +156,7 @@ func (r *fileRun) checkItem(it *item, sc *scratch) {
 		if e.opts.Observe != nil {
 			it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Alt.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Alt.Valid(ck.Value)})
 		}
-		if wideErr == nil {
+		if len(wideErr) == 0 {
 			it.once = append(it.once, Finding{Line: m.Line, Severity: Warning, Rule: ck.AltRule, Pointer: ptr, Message: ck.AltNote, Dialect: ck.AltVersion})
 			r.nearMisses(it, ck.Alt, ck)
 			continue
@@ -159,16 +164,16 @@ func (r *fileRun) checkItem(it *item, sc *scratch) {
 		// Wrong by both: explain by the stable schema, unless the
 		// wider one finds other faults (then the stable schema's
 		// complaints are about the additions, not the mistake).
-		narrow := r.explain(narrowErr, m.Line)
+		n := len(it.out)
+		it.out = r.explain(it.out, narrowErr, m.Line)
 		if same {
-			it.out = append(it.out, narrow...)
 			continue
 		}
-		wide := r.explain(wideErr, m.Line)
-		if samePointers(narrow, wide) {
-			it.out = append(it.out, narrow...)
+		wide := r.explain(nil, wideErr, m.Line)
+		if samePointers(it.out[n:], wide) {
 			continue
 		}
+		it.out = it.out[:n]
 		for _, f := range wide {
 			f.Dialect = ck.AltVersion
 			it.out = append(it.out, f)
@@ -230,21 +235,22 @@ func docTarget(ck protocol.Check, m *protocol.Message) (sch *jsonschema.Schema, 
 }
 
 // remembered is the part's outcome as the engine's memo kept it, if it
-// kept one for a value validated and explained alike; found is false when
-// it did not (or the check is not one it keeps).
-func (r *fileRun) remembered(ck protocol.Check, m *protocol.Message, sh *explain.Shapes) (f *failure, found bool) {
+// kept one for a value validated and explained alike: its failure, if
+// failed; found is false when it did not (or the check is not one it
+// keeps).
+func (r *fileRun) remembered(ck protocol.Check, m *protocol.Message, sh *explain.Shapes) (f failure, failed, found bool) {
 	if r.e.memo == nil || r.e.oracle {
-		return nil, false
+		return failure{}, false, false
 	}
 	sch, node, ok := docTarget(ck, m)
 	if !ok {
-		return nil, false
+		return failure{}, false, false
 	}
 	out, found := r.e.memo.Lookup(ck, sch, &m.Doc, node, sh)
 	if !found || out == nil {
-		return nil, found
+		return failure{}, false, found
 	}
-	return &failure{ck: ck, err: out.Err, memo: out}, true
+	return failure{ck: ck, err: out.Err, memo: out}, true, true
 }
 
 // validateDoc is validateOne from the message's parsed document, through
@@ -289,7 +295,8 @@ func (r *fileRun) validateDoc(ck protocol.Check, m *protocol.Message, sh *explai
 // envelope is not validated in its payload too, nor one wrong in a session
 // id in its update. Otherwise the check is validated whole.
 func (r *fileRun) validate(ck protocol.Check, m *protocol.Message, sc *scratch) verdict {
-	v, _ := r.validateParts(ck, r.split(ck, m), m, sc, nil)
+	v, _ := r.validateParts(ck, r.split(ck, m), m, sc, nil, sc.narrow[:0], nil, false)
+	sc.narrow = v
 	return v
 }
 
@@ -319,16 +326,15 @@ type outcome struct {
 // validateParts is validate with ck's parts given (none: ck is validated
 // whole). It takes the outcome of a part that done holds (the same schema
 // at the same place, so the same verdict) rather than validating it again,
-// and returns the outcome of each part with the verdict.
-func (r *fileRun) validateParts(ck protocol.Check, parts []protocol.Check, m *protocol.Message, sc *scratch, done []outcome) (verdict, []outcome) {
+// and returns the verdict appended to v and, if keep, the outcome of each
+// part appended to outs.
+func (r *fileRun) validateParts(ck protocol.Check, parts []protocol.Check, m *protocol.Message, sc *scratch, done []outcome, v verdict, outs []outcome, keep bool) (verdict, []outcome) {
 	if len(parts) == 0 {
 		if f := r.validateOne(ck, m, &sc.shapes); f != nil {
-			return verdict{*f}, nil
+			v = append(v, *f)
 		}
-		return nil, nil
+		return v, outs
 	}
-	var v verdict
-	outs := make([]outcome, 0, len(parts))
 parts:
 	for _, p := range parts {
 		ptr := p.Pointer()
@@ -337,17 +343,22 @@ parts:
 				if o.fail != nil {
 					v = append(v, *o.fail)
 				}
-				outs = append(outs, o)
+				if keep {
+					outs = append(outs, o)
+				}
 				continue parts
 			}
 		}
 		o := outcome{schema: p.Schema, ptr: ptr}
-		if f, found := r.remembered(p, m, &sc.shapes); found {
+		if f, failed, found := r.remembered(p, m, &sc.shapes); found {
 			// What the memo kept is the document validator's own
 			// verdict: the fast path could only agree.
-			if f != nil {
-				o.fail = f
-				v = append(v, *f)
+			if failed {
+				v = append(v, f)
+				if keep {
+					kept := f
+					o.fail = &kept
+				}
 			}
 		} else if !r.e.fast(p.Schema, ptr, m, &sc.dec) {
 			if f := r.validateOne(p, m, &sc.shapes); f != nil {
@@ -355,7 +366,9 @@ parts:
 				v = append(v, *f)
 			}
 		}
-		outs = append(outs, o)
+		if keep {
+			outs = append(outs, o)
+		}
 	}
 	return v, outs
 }
@@ -384,7 +397,8 @@ func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, sc 
 	if !fails && len(parts) == 0 && r.e.fast(alt.Schema, ptr, m, &sc.dec) {
 		return nil, false
 	}
-	v, _ = r.validateParts(alt, parts, m, sc, done)
+	v, _ = r.validateParts(alt, parts, m, sc, done, sc.wide[:0], nil, false)
+	sc.wide = v
 	if len(v) != len(narrow) {
 		return v, false
 	}
@@ -396,10 +410,10 @@ func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, sc 
 	return v, true
 }
 
-// explain turns a verdict into findings, in the order one validation of
-// the whole value gives them.
-func (r *fileRun) explain(v verdict, line int) []Finding {
-	var out []Finding
+// explain appends to out the findings of a verdict, in the order one
+// validation of the whole value gives them.
+func (r *fileRun) explain(out []Finding, v verdict, line int) []Finding {
+	n := len(out)
 	for _, f := range v {
 		if f.memo != nil {
 			out = f.memo.AppendFindings(out, f.ck, line)
@@ -412,7 +426,8 @@ func (r *fileRun) explain(v verdict, line int) []Finding {
 		out = append(out, r.x.Explain(f.ck, f.err, line)...)
 	}
 	if len(v) > 1 {
-		sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
+		added := out[n:]
+		sort.SliceStable(added, func(i, j int) bool { return added[i].Pointer < added[j].Pointer })
 	}
 	return out
 }

@@ -181,11 +181,10 @@ func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d 
 // of the value's shape when something is kept for the schema at ck's
 // place, and nothing else: a caller may ask it before a costlier check.
 func (m *Memo) Lookup(ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc, i int, sh *Shapes) (out *Outcome, found bool) {
-	at := place{sch, ck.Pointer()}
 	m.mu.RLock()
-	_, some := m.kept[at]
-	m.mu.RUnlock()
-	if !some {
+	defer m.mu.RUnlock()
+	byShape := m.kept[place{sch, ck.Pointer()}]
+	if byShape == nil {
 		// Nothing kept here: no walk.
 		return nil, false
 	}
@@ -193,13 +192,18 @@ func (m *Memo) Lookup(ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc
 	if !fits {
 		return nil, false
 	}
-	return m.find(at, skel, d, i)
+	return m.match(byShape[string(skel)], d, i)
 }
 
 func (m *Memo) find(at place, skel []byte, d *jsonscan.Doc, i int) (*Outcome, bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	for _, o := range m.kept[at][string(skel)] {
+	return m.match(m.kept[at][string(skel)], d, i)
+}
+
+// match returns the first of kept that node i of d matches (read-locked).
+func (m *Memo) match(kept []*Outcome, d *jsonscan.Doc, i int) (*Outcome, bool) {
+	for _, o := range kept {
 		if o.matches(d, i) {
 			m.hits.Add(1)
 			if o.Err == nil {
