@@ -253,6 +253,19 @@ func (r *fileRun) remembered(ck protocol.Check, m *protocol.Message, sh *explain
 	return failure{ck: ck, err: out.Err, memo: out}, true, true
 }
 
+// seed hands a part the fast path found valid to the engine's memo (see
+// explain.Memo.Seed): when messages keep failing the same way, their other
+// parts are alike too, and the memo answers for them for less than
+// decoding them again.
+func (r *fileRun) seed(ck protocol.Check, m *protocol.Message, sh *explain.Shapes) {
+	if r.e.memo == nil || r.e.oracle {
+		return
+	}
+	if sch, node, ok := docTarget(ck, m); ok {
+		r.e.memo.Seed(r.x, ck, sch, &m.Doc, node, sh)
+	}
+}
+
 // validateDoc is validateOne from the message's parsed document, through
 // the engine's memo where the check allows; decided is false when the
 // value is left to jsonschema/v6 (the oracle engine, a schema the
@@ -365,6 +378,8 @@ parts:
 				o.fail = f
 				v = append(v, *f)
 			}
+		} else {
+			r.seed(p, m, &sc.shapes)
 		}
 		if keep {
 			outs = append(outs, o)

@@ -33,8 +33,8 @@ import (
 // (see memoMax), and starts again empty when full, so its memory is
 // bounded whatever the trace. It is safe for concurrent use.
 type Memo struct {
-	mu    sync.RWMutex                    // read-locked to look up, locked to keep
-	kept  map[place]map[string][]*Outcome // by skeleton
+	mu    sync.RWMutex // read-locked to look up, locked to keep
+	kept  map[place]*shelf
 	count int
 	hits  atomic.Int64
 }
@@ -51,6 +51,15 @@ const (
 	memoContents = 4 << 10
 	memoFindings = 32
 )
+
+// shelf is what a Memo keeps of one place: outcomes by skeleton, and how
+// the values it was seeded with (Seed) have paid off.
+type shelf struct {
+	byShape map[string][]*Outcome
+	// seeded counts the values Seed validated here, hits the values
+	// an outcome kept here answered for.
+	seeded, hits atomic.Int64
+}
 
 // place is a schema applied at a place in messages: findings point
 // there.
@@ -73,12 +82,13 @@ type Outcome struct {
 }
 
 // NewMemo returns an empty Memo.
-func NewMemo() *Memo { return &Memo{kept: map[place]map[string][]*Outcome{}} }
+func NewMemo() *Memo { return &Memo{kept: map[place]*shelf{}} }
 
 // Check validates node i of d (the value of ck) against sch with
 // ValidateDoc and explains a failure, or returns the outcome of a value it
-// kept that is validated and explained the same way. ok is false when ValidateDoc leaves the schema to jsonschema/v6;
-// a nil Outcome means the value is valid.
+// kept that is validated and explained the same way. ok is false when
+// ValidateDoc leaves the schema to jsonschema/v6; a nil Outcome means the
+// value is valid.
 //
 // sh, if not nil, keeps the skeletons of d's values between calls about
 // the same document (see Shapes).
@@ -160,12 +170,13 @@ func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d 
 		clear(m.kept)
 		m.count = 0
 	}
-	if byShape := m.kept[at]; len(byShape[string(skel)]) < memoVariants {
-		if byShape == nil {
-			byShape = map[string][]*Outcome{}
-			m.kept[at] = byShape
-		}
-		byShape[string(skel)] = append(byShape[string(skel)], o)
+	sf := m.kept[at]
+	if sf == nil {
+		sf = &shelf{byShape: map[string][]*Outcome{}}
+		m.kept[at] = sf
+	}
+	if len(sf.byShape[string(skel)]) < memoVariants {
+		sf.byShape[string(skel)] = append(sf.byShape[string(skel)], o)
 		m.count++
 	}
 	m.mu.Unlock()
@@ -175,6 +186,36 @@ func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d 
 	return o, true
 }
 
+// Seed is Check for a value found valid another way (a faster
+// validator), so that the memo answers for the values like it that
+// follow: it validates and keeps node i of d only while the values it was
+// seeded with at ck's place against sch pay off (each answers for others
+// on average), or a few have been; otherwise it does nothing, so that a
+// place whose values never repeat costs little.
+func (m *Memo) Seed(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc, i int, sh *Shapes) {
+	at := place{sch, ck.Pointer()}
+	m.mu.RLock()
+	sf := m.kept[at]
+	m.mu.RUnlock()
+	if sf == nil {
+		m.mu.Lock()
+		if sf = m.kept[at]; sf == nil {
+			sf = &shelf{byShape: map[string][]*Outcome{}}
+			m.kept[at] = sf
+		}
+		m.mu.Unlock()
+	}
+	if n := sf.seeded.Load(); n >= seedFree && sf.hits.Load() < 2*n {
+		return
+	}
+	sf.seeded.Add(1)
+	m.Check(x, ck, sch, d, i, sh)
+}
+
+// seedFree is how many values Seed keeps at a place before they must pay
+// off.
+const seedFree = 16
+
 // Lookup returns the outcome kept for a value that is validated and
 // explained as node i of d (the value of ck) against sch would be, if
 // there is one; a nil Outcome means the value is valid. It costs a walk
@@ -183,8 +224,8 @@ func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d 
 func (m *Memo) Lookup(ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc, i int, sh *Shapes) (out *Outcome, found bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	byShape := m.kept[place{sch, ck.Pointer()}]
-	if byShape == nil {
+	sf := m.kept[place{sch, ck.Pointer()}]
+	if sf == nil {
 		// Nothing kept here: no walk.
 		return nil, false
 	}
@@ -192,20 +233,25 @@ func (m *Memo) Lookup(ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc
 	if !fits {
 		return nil, false
 	}
-	return m.match(byShape[string(skel)], d, i)
+	return m.match(sf, skel, d, i)
 }
 
 func (m *Memo) find(at place, skel []byte, d *jsonscan.Doc, i int) (*Outcome, bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	return m.match(m.kept[at][string(skel)], d, i)
+	return m.match(m.kept[at], skel, d, i)
 }
 
-// match returns the first of kept that node i of d matches (read-locked).
-func (m *Memo) match(kept []*Outcome, d *jsonscan.Doc, i int) (*Outcome, bool) {
-	for _, o := range kept {
+// match returns the first outcome sf keeps of skeleton skel that node i
+// of d matches (read-locked).
+func (m *Memo) match(sf *shelf, skel []byte, d *jsonscan.Doc, i int) (*Outcome, bool) {
+	if sf == nil {
+		return nil, false
+	}
+	for _, o := range sf.byShape[string(skel)] {
 		if o.matches(d, i) {
 			m.hits.Add(1)
+			sf.hits.Add(1)
 			if o.Err == nil {
 				return nil, true
 			}
