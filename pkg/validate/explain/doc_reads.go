@@ -70,6 +70,36 @@ func boundsOK(s *jsonschema.Schema, num *big.Rat) bool {
 	return true
 }
 
+// boundsOKRaw is boundsOK for a JSON number's text; decided is false
+// when it needs the exact value (a number or a bound that is not a small
+// integer), and the caller compares with ratOf.
+func boundsOKRaw(s *jsonschema.Schema, raw []byte) (ok, decided bool) {
+	n, small := smallInt(raw)
+	if !small {
+		return false, false
+	}
+	for _, b := range []*big.Rat{s.Minimum, s.Maximum, s.ExclusiveMinimum, s.ExclusiveMaximum, s.MultipleOf} {
+		if b != nil && (!b.IsInt() || !b.Num().IsInt64()) {
+			return false, false
+		}
+	}
+	at := func(b *big.Rat) int64 { return b.Num().Int64() }
+	switch {
+	case s.Minimum != nil && n < at(s.Minimum),
+		s.Maximum != nil && n > at(s.Maximum),
+		s.ExclusiveMinimum != nil && n <= at(s.ExclusiveMinimum),
+		s.ExclusiveMaximum != nil && n >= at(s.ExclusiveMaximum):
+		return false, true
+	case s.MultipleOf != nil:
+		m := at(s.MultipleOf)
+		if m <= 0 {
+			return false, false
+		}
+		return n%m == 0, true
+	}
+	return true, true
+}
+
 // ratOf is the exact value of a JSON number's text, as v6 reads it; nil
 // when it has none.
 func ratOf(raw []byte) *big.Rat {
@@ -91,8 +121,34 @@ func (v *docValidator) readAs(i, as int, ok bool) {
 // isInteger reports whether a JSON number's text has an integral value,
 // as v6 decides it.
 func isInteger(raw []byte) bool {
+	if _, ok := smallInt(raw); ok {
+		return true
+	}
 	r, ok := new(big.Rat).SetString(string(raw))
 	return ok && r.IsInt()
+}
+
+// smallInt is the value of a JSON number written as an integer of at
+// most 18 digits (no fraction, no exponent), which an int64 holds.
+func smallInt(raw []byte) (int64, bool) {
+	digits := raw
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if len(raw) > len(digits) {
+		n = -n
+	}
+	return n, true
 }
 
 // readPattern notes that string node i was only asked whether p matches.

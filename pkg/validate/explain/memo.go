@@ -268,8 +268,8 @@ func (o *Outcome) matches(d *jsonscan.Doc, i int) bool {
 		n := i + r.node
 		switch {
 		case r.as == readLength:
-			str, ok := d.String(n)
-			if !ok || lengthOK(r.sch, utf8.RuneCountInString(str)) != r.ok {
+			str, ok := d.StringBytes(n)
+			if !ok || lengthOK(r.sch, utf8.RuneCount(str)) != r.ok {
 				return false
 			}
 			continue
@@ -288,7 +288,11 @@ func (o *Outcome) matches(d *jsonscan.Doc, i int) bool {
 					return false
 				}
 			case readBounds:
-				if num := ratOf(raw); num == nil || boundsOK(r.sch, num) != r.ok {
+				if ok, decided := boundsOKRaw(r.sch, raw); decided {
+					if ok != r.ok {
+						return false
+					}
+				} else if num := ratOf(raw); num == nil || boundsOK(r.sch, num) != r.ok {
 					return false
 				}
 			}
@@ -337,20 +341,25 @@ func (o *Outcome) Valid() bool { return o == nil || o.Err == nil }
 // Shapes keeps the skeletons of one document's values as a Memo is asked
 // about them, so that a value asked about against several schemas (a
 // message's schema and its wider alternative, each divided into parts)
-// is walked once. The zero Shapes is ready; Reset empties it for another
-// document. It is not safe for concurrent use.
+// is walked once, and its members (the parts) not again. The zero Shapes
+// is ready; Reset empties it for another document. It is not safe for
+// concurrent use.
 type Shapes struct {
 	d     *jsonscan.Doc
-	nodes []int  // the values walked
-	ends  []int  // where each one's skeleton ends in buf
-	fits  []bool // whether each one's fits
-	buf   []byte
+	spans []span // the values walked, and their members
+	buf   []byte // their skeletons
+}
+
+// span is where the skeleton of a value is in a Shapes' buf.
+type span struct {
+	node, start, end int
+	fits             bool
 }
 
 // Reset forgets the skeletons kept, keeping the storage.
 func (sh *Shapes) Reset() {
 	sh.d = nil
-	sh.nodes, sh.ends, sh.fits, sh.buf = sh.nodes[:0], sh.ends[:0], sh.fits[:0], sh.buf[:0]
+	sh.spans, sh.buf = sh.spans[:0], sh.buf[:0]
 }
 
 // of is the skeleton of node i of d (see skeleton), walked once while sh
@@ -363,65 +372,76 @@ func (sh *Shapes) of(d *jsonscan.Doc, i int) ([]byte, bool) {
 		sh.Reset()
 		sh.d = d
 	}
-	start := 0
-	for k, n := range sh.nodes {
-		if n == i {
-			if k > 0 {
-				start = sh.ends[k-1]
-			}
-			return sh.buf[start:sh.ends[k]:sh.ends[k]], sh.fits[k]
+	for _, sp := range sh.spans {
+		if sp.node == i {
+			return sh.buf[sp.start:sp.end:sp.end], sp.fits
 		}
 	}
-	start = len(sh.buf)
-	b, fits := skeleton(d, i, sh.buf)
-	if !fits {
-		b = b[:start] // a skeleton too big to keep is not kept
-	}
-	sh.buf = b
-	sh.nodes, sh.ends, sh.fits = append(sh.nodes, i), append(sh.ends, len(b)), append(sh.fits, fits)
-	return sh.buf[start:len(b):len(b)], fits
+	w := skeletonWalk{d: d, b: sh.buf, base: len(sh.buf), fits: true, members: &sh.spans}
+	start := len(sh.buf)
+	w.walk(i, 0)
+	fits := w.fits && len(w.b)-start <= memoSkeleton
+	sh.buf = w.b
+	sh.spans = append(sh.spans, span{node: i, start: start, end: len(w.b), fits: fits})
+	return sh.buf[start:len(w.b):len(w.b)], fits
 }
 
 // skeleton appends to b the shape of node i of d: kinds, member names,
 // booleans and nulls, but not the contents of strings and numbers; fits is
 // false when it would outgrow memoSkeleton.
 func skeleton(d *jsonscan.Doc, i int, b []byte) ([]byte, bool) {
-	fits := true
-	var walk func(i int)
-	walk = func(i int) {
-		if len(b) > memoSkeleton {
-			fits = false
-			return
-		}
-		switch d.Type(i) {
-		case jsonscan.Object:
-			b = append(b, '{')
-			d.MemberBytes(i, func(key []byte, m int) bool {
-				b = strconv.AppendInt(b, int64(len(key)), 10)
-				b = append(b, ':')
-				b = append(b, key...)
-				walk(m)
-				return fits
-			})
-			b = append(b, '}')
-		case jsonscan.Array:
-			b = append(b, '[')
-			d.Elements(i, func(e int) bool { walk(e); return fits })
-			b = append(b, ']')
-		case jsonscan.String:
-			b = append(b, 's')
-		case jsonscan.Number:
-			b = append(b, 'n')
-		case jsonscan.Bool:
-			if t, _ := d.Bool(i); t {
-				b = append(b, 't')
-			} else {
-				b = append(b, 'f')
-			}
-		case jsonscan.Null:
-			b = append(b, 'z')
-		}
+	w := skeletonWalk{d: d, b: b, base: len(b), fits: true}
+	w.walk(i, 0)
+	return w.b, w.fits && len(w.b)-w.base <= memoSkeleton
+}
+
+// skeletonWalk appends skeletons to b, from base; members, if set, is
+// told where the skeleton of each member of the top object is (the
+// skeleton of a value is the same inside its parent's as alone).
+type skeletonWalk struct {
+	d       *jsonscan.Doc
+	b       []byte
+	base    int
+	fits    bool
+	members *[]span
+}
+
+func (w *skeletonWalk) walk(i, depth int) {
+	if len(w.b)-w.base > memoSkeleton {
+		w.fits = false
+		return
 	}
-	walk(i)
-	return b, fits && len(b) <= memoSkeleton
+	d := w.d
+	switch d.Type(i) {
+	case jsonscan.Object:
+		w.b = append(w.b, '{')
+		d.MemberBytes(i, func(key []byte, m int) bool {
+			w.b = strconv.AppendInt(w.b, int64(len(key)), 10)
+			w.b = append(w.b, ':')
+			w.b = append(w.b, key...)
+			start := len(w.b)
+			w.walk(m, depth+1)
+			if w.fits && depth == 0 && w.members != nil {
+				*w.members = append(*w.members, span{node: m, start: start, end: len(w.b), fits: len(w.b)-start <= memoSkeleton})
+			}
+			return w.fits
+		})
+		w.b = append(w.b, '}')
+	case jsonscan.Array:
+		w.b = append(w.b, '[')
+		d.Elements(i, func(e int) bool { w.walk(e, depth+1); return w.fits })
+		w.b = append(w.b, ']')
+	case jsonscan.String:
+		w.b = append(w.b, 's')
+	case jsonscan.Number:
+		w.b = append(w.b, 'n')
+	case jsonscan.Bool:
+		if t, _ := d.Bool(i); t {
+			w.b = append(w.b, 't')
+		} else {
+			w.b = append(w.b, 'f')
+		}
+	case jsonscan.Null:
+		w.b = append(w.b, 'z')
+	}
 }
