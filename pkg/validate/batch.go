@@ -9,7 +9,6 @@ import (
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/trace"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
-	"github.com/agentproto/agentproto/pkg/wire"
 )
 
 // item is one record of a trace on its way through the pipeline: the
@@ -36,10 +35,10 @@ type batch struct {
 	used    int      // slabs in use, the last perhaps in part
 	fill    int      // items in use in the last slab in use
 	nodes   jsonscan.Arena
-	text    lineStore    // the lines' bytes
-	dec     wire.Decoder // the fast path's, for the batch's checks
-	err     error        // reading stopped after these items
-	errLine int          // the line reading stopped at
+	text    lineStore // the lines' bytes
+	sc      scratch   // the fast path's decoder and the memo's skeletons
+	err     error     // reading stopped after these items
+	errLine int       // the line reading stopped at
 	// Set by the in-order stage (step).
 	notes          []Finding // its findings, reported before the items'
 	skip           bool      // the file matches no protocol: counted only

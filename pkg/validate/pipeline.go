@@ -179,7 +179,7 @@ func (r *fileRun) check(b *batch) {
 		return
 	}
 	for _, it := range b.items {
-		r.checkItem(it, &b.dec)
+		r.checkItem(it, &b.sc)
 	}
 }
 

@@ -93,11 +93,24 @@ func (r *fileRun) bigArrays(ck protocol.Check, line int) []Finding {
 // bigArray is the length from which an array counts as huge.
 const bigArray = 1024
 
-// checkItem runs one message's schema checks and round trip, with d for
-// the fast path's decoding.
-func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
+// scratch is what a goroutine that checks messages reuses from one to
+// the next: the fast path's decoder and the skeletons the memo walked.
+type scratch struct {
+	dec    wire.Decoder
+	shapes explain.Shapes
+	// The verdicts of a check by its schema and by its wider one, and
+	// the outcomes of the first's parts, reused from check to check.
+	narrow, wide verdict
+	outs         []outcome
+}
+
+// checkItem runs one message's schema checks and round trip, with sc's
+// decoder for the fast path's decoding.
+func (r *fileRun) checkItem(it *item, sc *scratch) {
 	e := r.e
 	m := &it.m
+	d := &sc.dec
+	sc.shapes.Reset()
 	for _, ck := range m.Checks {
 		ptr := ck.Pointer()
 		if e.opts.Observe != nil {
@@ -122,27 +135,28 @@ func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
 			}
 		}
 		if ck.Alt == nil {
-			fs := r.explain(r.validate(ck, m, d), m.Line)
-			if len(fs) == 0 {
+			n := len(it.out)
+			it.out = r.explain(it.out, r.validate(ck, m, sc), m.Line)
+			if len(it.out) == n {
 				r.nearMisses(it, ck.Schema, ck)
 			}
-			it.out = append(it.out, fs...)
 			continue
 		}
 		// Each schema is validated once; an error is explained from
 		// that one validation.
-		narrowErr, done := r.validateParts(ck, r.split(ck, m), m, d, nil)
-		if narrowErr == nil {
+		narrowErr, done := r.validateParts(ck, r.split(ck, m), m, sc, nil, sc.narrow[:0], sc.outs[:0], true)
+		sc.narrow, sc.outs = narrowErr, done
+		if len(narrowErr) == 0 {
 			r.nearMisses(it, ck.Schema, ck)
 			continue
 		}
 		alt := ck
 		alt.Schema = ck.Alt
-		wideErr, same := r.wider(alt, ptr, m, d, narrowErr, done)
+		wideErr, same := r.wider(alt, ptr, m, sc, narrowErr, done)
 		if e.opts.Observe != nil {
 			it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Alt.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Alt.Valid(ck.Value)})
 		}
-		if wideErr == nil {
+		if len(wideErr) == 0 {
 			it.once = append(it.once, Finding{Line: m.Line, Severity: Warning, Rule: ck.AltRule, Pointer: ptr, Message: ck.AltNote, Dialect: ck.AltVersion})
 			r.nearMisses(it, ck.Alt, ck)
 			continue
@@ -150,16 +164,16 @@ func (r *fileRun) checkItem(it *item, d *wire.Decoder) {
 		// Wrong by both: explain by the stable schema, unless the
 		// wider one finds other faults (then the stable schema's
 		// complaints are about the additions, not the mistake).
-		narrow := r.explain(narrowErr, m.Line)
+		n := len(it.out)
+		it.out = r.explain(it.out, narrowErr, m.Line)
 		if same {
-			it.out = append(it.out, narrow...)
 			continue
 		}
-		wide := r.explain(wideErr, m.Line)
-		if samePointers(narrow, wide) {
-			it.out = append(it.out, narrow...)
+		wide := r.explain(nil, wideErr, m.Line)
+		if samePointers(it.out[n:], wide) {
 			continue
 		}
+		it.out = it.out[:n]
 		for _, f := range wide {
 			f.Dialect = ck.AltVersion
 			it.out = append(it.out, f)
@@ -197,8 +211,8 @@ type failure struct {
 // the message's parsed document where the schema allows (see
 // explain.ValidateDoc), else with jsonschema/v6 on the built value; nil
 // when the value is valid.
-func (r *fileRun) validateOne(ck protocol.Check, m *protocol.Message) *failure {
-	if f, decided := r.validateDoc(ck, m); decided {
+func (r *fileRun) validateOne(ck protocol.Check, m *protocol.Message, sh *explain.Shapes) *failure {
+	if f, decided := r.validateDoc(ck, m, sh); decided {
 		return f
 	}
 	ck.Value = valueOf(m, ck)
@@ -221,28 +235,42 @@ func docTarget(ck protocol.Check, m *protocol.Message) (sch *jsonschema.Schema, 
 }
 
 // remembered is the part's outcome as the engine's memo kept it, if it
-// kept one for a value validated and explained alike; found is false when
-// it did not (or the check is not one it keeps).
-func (r *fileRun) remembered(ck protocol.Check, m *protocol.Message) (f *failure, found bool) {
-	if r.e.memo == nil || r.e.oracle || ck.Skip != nil {
-		return nil, false
+// kept one for a value validated and explained alike: its failure, if
+// failed; found is false when it did not (or the check is not one it
+// keeps).
+func (r *fileRun) remembered(ck protocol.Check, m *protocol.Message, sh *explain.Shapes) (f failure, failed, found bool) {
+	if r.e.memo == nil || r.e.oracle {
+		return failure{}, false, false
 	}
 	sch, node, ok := docTarget(ck, m)
 	if !ok {
-		return nil, false
+		return failure{}, false, false
 	}
-	out, found := r.e.memo.Lookup(ck, sch, &m.Doc, node)
+	out, found := r.e.memo.Lookup(ck, sch, &m.Doc, node, sh)
 	if !found || out == nil {
-		return nil, found
+		return failure{}, false, found
 	}
-	return &failure{ck: ck, err: out.Err, memo: out}, true
+	return failure{ck: ck, err: out.Err, memo: out}, true, true
+}
+
+// seed hands a part the fast path found valid to the engine's memo (see
+// explain.Memo.Seed): when messages keep failing the same way, their other
+// parts are alike too, and the memo answers for them for less than
+// decoding them again.
+func (r *fileRun) seed(ck protocol.Check, m *protocol.Message, sh *explain.Shapes) {
+	if r.e.memo == nil || r.e.oracle {
+		return
+	}
+	if sch, node, ok := docTarget(ck, m); ok {
+		r.e.memo.Seed(r.x, ck, sch, &m.Doc, node, sh)
+	}
 }
 
 // validateDoc is validateOne from the message's parsed document, through
 // the engine's memo where the check allows; decided is false when the
 // value is left to jsonschema/v6 (the oracle engine, a schema the
 // document validator does not evaluate, an absent value).
-func (r *fileRun) validateDoc(ck protocol.Check, m *protocol.Message) (f *failure, decided bool) {
+func (r *fileRun) validateDoc(ck protocol.Check, m *protocol.Message, sh *explain.Shapes) (f *failure, decided bool) {
 	if r.e.oracle {
 		return nil, false
 	}
@@ -250,8 +278,8 @@ func (r *fileRun) validateDoc(ck protocol.Check, m *protocol.Message) (f *failur
 	if !ok {
 		return nil, false
 	}
-	if r.e.memo != nil && ck.Skip == nil {
-		out, ok := r.e.memo.Check(r.x, ck, sch, &m.Doc, node)
+	if r.e.memo != nil {
+		out, ok := r.e.memo.Check(r.x, ck, sch, &m.Doc, node, sh)
 		if !ok {
 			r.e.docDeclined.Add(1)
 			return nil, false
@@ -279,8 +307,9 @@ func (r *fileRun) validateDoc(ck protocol.Check, m *protocol.Message) (f *failur
 // fast path is asked about each part first: a message wrong in its
 // envelope is not validated in its payload too, nor one wrong in a session
 // id in its update. Otherwise the check is validated whole.
-func (r *fileRun) validate(ck protocol.Check, m *protocol.Message, d *wire.Decoder) verdict {
-	v, _ := r.validateParts(ck, r.split(ck, m), m, d, nil)
+func (r *fileRun) validate(ck protocol.Check, m *protocol.Message, sc *scratch) verdict {
+	v, _ := r.validateParts(ck, r.split(ck, m), m, sc, nil, sc.narrow[:0], nil, false)
+	sc.narrow = v
 	return v
 }
 
@@ -310,16 +339,15 @@ type outcome struct {
 // validateParts is validate with ck's parts given (none: ck is validated
 // whole). It takes the outcome of a part that done holds (the same schema
 // at the same place, so the same verdict) rather than validating it again,
-// and returns the outcome of each part with the verdict.
-func (r *fileRun) validateParts(ck protocol.Check, parts []protocol.Check, m *protocol.Message, d *wire.Decoder, done []outcome) (verdict, []outcome) {
+// and returns the verdict appended to v and, if keep, the outcome of each
+// part appended to outs.
+func (r *fileRun) validateParts(ck protocol.Check, parts []protocol.Check, m *protocol.Message, sc *scratch, done []outcome, v verdict, outs []outcome, keep bool) (verdict, []outcome) {
 	if len(parts) == 0 {
-		if f := r.validateOne(ck, m); f != nil {
-			return verdict{*f}, nil
+		if f := r.validateOne(ck, m, &sc.shapes); f != nil {
+			v = append(v, *f)
 		}
-		return nil, nil
+		return v, outs
 	}
-	var v verdict
-	outs := make([]outcome, 0, len(parts))
 parts:
 	for _, p := range parts {
 		ptr := p.Pointer()
@@ -328,25 +356,34 @@ parts:
 				if o.fail != nil {
 					v = append(v, *o.fail)
 				}
-				outs = append(outs, o)
+				if keep {
+					outs = append(outs, o)
+				}
 				continue parts
 			}
 		}
 		o := outcome{schema: p.Schema, ptr: ptr}
-		if f, found := r.remembered(p, m); found {
+		if f, failed, found := r.remembered(p, m, &sc.shapes); found {
 			// What the memo kept is the document validator's own
 			// verdict: the fast path could only agree.
-			if f != nil {
+			if failed {
+				v = append(v, f)
+				if keep {
+					kept := f
+					o.fail = &kept
+				}
+			}
+		} else if !r.e.fast(p.Schema, ptr, m, &sc.dec) {
+			if f := r.validateOne(p, m, &sc.shapes); f != nil {
 				o.fail = f
 				v = append(v, *f)
 			}
-		} else if !r.e.fast(p.Schema, ptr, m, d) {
-			if f := r.validateOne(p, m); f != nil {
-				o.fail = f
-				v = append(v, *f)
-			}
+		} else {
+			r.seed(p, m, &sc.shapes)
 		}
-		outs = append(outs, o)
+		if keep {
+			outs = append(outs, o)
+		}
 	}
 	return v, outs
 }
@@ -357,7 +394,7 @@ parts:
 // schema certainly fails too, so the fast path is not asked about the
 // whole. same reports that the verdict is narrow's own, failure for
 // failure: it explains the same way.
-func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, d *wire.Decoder, narrow verdict, done []outcome) (v verdict, same bool) {
+func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, sc *scratch, narrow verdict, done []outcome) (v verdict, same bool) {
 	parts := r.split(alt, m)
 	fails := false
 	for _, p := range parts {
@@ -372,10 +409,11 @@ func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, d *
 	// the whole as well would decode every part twice when the value is
 	// wrong by both, as every line of a trace with one systematic error
 	// is.
-	if !fails && len(parts) == 0 && r.e.fast(alt.Schema, ptr, m, d) {
+	if !fails && len(parts) == 0 && r.e.fast(alt.Schema, ptr, m, &sc.dec) {
 		return nil, false
 	}
-	v, _ = r.validateParts(alt, parts, m, d, done)
+	v, _ = r.validateParts(alt, parts, m, sc, done, sc.wide[:0], nil, false)
+	sc.wide = v
 	if len(v) != len(narrow) {
 		return v, false
 	}
@@ -387,16 +425,13 @@ func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, d *
 	return v, true
 }
 
-// explain turns a verdict into findings, in the order one validation of
-// the whole value gives them.
-func (r *fileRun) explain(v verdict, line int) []Finding {
-	var out []Finding
+// explain appends to out the findings of a verdict, in the order one
+// validation of the whole value gives them.
+func (r *fileRun) explain(out []Finding, v verdict, line int) []Finding {
+	n := len(out)
 	for _, f := range v {
 		if f.memo != nil {
-			for _, fd := range f.memo.Findings {
-				fd.Line = line
-				out = append(out, fd)
-			}
+			out = f.memo.AppendFindings(out, f.ck, line)
 			continue
 		}
 		if verr, ok := f.err.(*jsonschema.ValidationError); ok && f.doc != nil {
@@ -406,7 +441,8 @@ func (r *fileRun) explain(v verdict, line int) []Finding {
 		out = append(out, r.x.Explain(f.ck, f.err, line)...)
 	}
 	if len(v) > 1 {
-		sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
+		added := out[n:]
+		sort.SliceStable(added, func(i, j int) bool { return added[i].Pointer < added[j].Pointer })
 	}
 	return out
 }

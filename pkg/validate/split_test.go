@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -487,5 +488,110 @@ func TestMemoQuotesEachValue(t *testing.T) {
 	}
 	if len(want) < 8 {
 		t.Fatalf("only %d findings: the lines do not fail", len(want))
+	}
+}
+
+// TestMemoBounds: values that fail alike (a wrong protocol version) and
+// differ in numbers and strings the validation only bounds (event_seq's
+// minimum, an id's minLength) are answered from the memo whatever those
+// contents, within the bounds and out of them, as v6 explains them.
+func TestMemoBounds(t *testing.T) {
+	var sb strings.Builder
+	head := bytes.SplitAfter(synth.Lines(synth.ARCP, 4), []byte("\n"))[:4]
+	for _, l := range head {
+		sb.Write(bytes.Replace(l, []byte(`"arcp":"1.1"`), []byte(`"arcp":"1.0"`), 1))
+	}
+	n := 0
+	for _, seq := range []string{"1", "2", "7", "123456789", "0", "-1", "2.5", "1e3"} {
+		for _, id := range []string{"m", "msg_long_id", "", "é"} {
+			fmt.Fprintf(&sb, `{"arcp":"1.0","id":%q,"type":"job.event","session_id":"sess_bench","job_id":"job_1","event_seq":%s,"payload":{"kind":"log","ts":"2026-05-13T19:31:00.000Z","body":{"level":"info","message":"line %d"}}}`+"\n", id, seq, n)
+			n++
+		}
+	}
+	oracle, err := New(Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle.oracle = true
+	fast, err := New(Options{Fast: typed.Checker{}, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(e *Engine) []Finding {
+		var out []Finding
+		if _, err := e.Check(context.Background(), "t", strings.NewReader(sb.String()), FileOptions{}, func(f Finding) { out = append(out, f) }); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	want := run(oracle)
+	for range 2 {
+		if d := cmp.Diff(want, run(fast)); d != "" {
+			t.Errorf("the memo changes the findings (-v6 +memo):\n%s", d)
+		}
+	}
+	bounds := 0
+	for _, f := range want {
+		if f.Pointer == "/event_seq" || f.Pointer == "/id" {
+			bounds++
+		}
+	}
+	if bounds < 8 {
+		t.Fatalf("only %d findings at event_seq or id: the lines do not fail their bounds", bounds)
+	}
+	// Two passes of n lines, every line failing: most are answered
+	// from the memo, though no two of them hold the same numbers and ids.
+	if hits := fast.memo.Hits(); hits < n {
+		t.Errorf("the memo answered for %d values of %d lines", hits, 2*n)
+	}
+}
+
+// TestMemoSkips: a check whose rules drop findings a dialect's deviation
+// explains better (Skip) is answered from the memo too, and the memo
+// drops the same findings v6's explanation does: the Go SDK's stream (its
+// deviations) and events of an unknown kind, with a wrong protocol
+// version on every line.
+func TestMemoSkips(t *testing.T) {
+	var sb strings.Builder
+	for _, l := range firstLines(t, filepath.Join(fixturesDir, "arcp", "dialects", "go-sdk", "20_long_stream.jsonl.gz"), 200) {
+		sb.Write(bytes.Replace(l, []byte(`"arcp":"1.1"`), []byte(`"arcp":"1.0"`), 1))
+		sb.WriteByte('\n')
+	}
+	// Events of a kind ARCP does not reserve: the rules report the kind,
+	// and every schema finding in the payload is dropped.
+	for i := range 20 {
+		fmt.Fprintf(&sb, `{"arcp":"1.0","id":"m%d","type":"job.event","session_id":"sess_01M80FFK00RTYGXFDWEVKNPYRC","job_id":"job_01M80FFK015167F6BZ3B968Z6S","event_seq":%d,"payload":{"kind":"bogus","ts":"2026-11-22T02:11:00Z","body":{"n":%d}}}`+"\n", i, 100000+i, i)
+	}
+	oracle, err := New(Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle.oracle = true
+	fast, err := New(Options{Fast: typed.Checker{}, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(e *Engine) []Finding {
+		var out []Finding
+		if _, err := e.Check(context.Background(), "t", strings.NewReader(sb.String()), FileOptions{}, func(f Finding) { out = append(out, f) }); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	want := run(oracle)
+	if d := cmp.Diff(want, run(fast)); d != "" {
+		t.Errorf("the memo changes the findings (-v6 +memo):\n%s", d)
+	}
+	deviations := 0
+	for _, f := range want {
+		if strings.HasPrefix(f.Rule, "deviation:") {
+			deviations++
+		}
+	}
+	if deviations == 0 || len(want) < 200 {
+		t.Fatalf("%d findings, %d of them deviations: the lines do not exercise the dropped findings", len(want), deviations)
+	}
+	if hits := fast.memo.Hits(); hits < 100 {
+		t.Errorf("the memo answered for %d values of 200 lines", hits)
 	}
 }

@@ -259,12 +259,15 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 		if s.MinLength != nil || s.MaxLength != nil || s.Pattern != nil {
 			str, _ = d.String(i)
 		}
-		if s.MinLength != nil || s.MaxLength != nil {
-			v.read(i)
-		}
 		strLen := -1
 		if s.MinLength != nil || s.MaxLength != nil {
 			strLen = utf8.RuneCountInString(str)
+			if lengthOK(s, strLen) {
+				// Only that the length is in bounds matters.
+				v.readTest(i, readLength, s)
+			} else {
+				v.read(i) // the sentence quotes the length
+			}
 		}
 		if s.MinLength != nil && strLen < *s.MinLength {
 			if !el.mark() {
@@ -286,11 +289,17 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 		}
 	case tNumber:
 		if s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil || s.MultipleOf != nil {
-			num := v.number(i)
+			num := ratOf(d.Raw(i))
 			if num == nil {
 				// v6 compares a nil Rat and panics; leave it to v6.
 				v.unsupported = true
 				return failed
+			}
+			if boundsOK(s, num) {
+				// Only that the number is in bounds matters.
+				v.readTest(i, readBounds, s)
+			} else {
+				v.read(i) // the sentence quotes it
 			}
 			if s.Minimum != nil && num.Cmp(s.Minimum) < 0 {
 				if !el.mark() {

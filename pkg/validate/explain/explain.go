@@ -112,18 +112,29 @@ func (e *Explainer) explainTree(ck protocol.Check, verr *jsonschema.ValidationEr
 // explainTreeContent is explainTree telling content of the values whose
 // contents a sentence quotes (see explainer.content).
 func (e *Explainer) explainTreeContent(ck protocol.Check, verr *jsonschema.ValidationError, line int, at func(loc []string) any, content func(loc []string)) []finding.Finding {
-	e.docs.load()
-	x := newExplainer(e.proto, e.docs.titles, e.docs.docs)
-	x.content = content
 	var out []finding.Finding
-	for _, is := range x.explain(verr, at) {
+	for _, is := range e.issues(verr, at, content) {
 		if ck.Skip != nil && ck.Skip(is.loc) {
 			continue
 		}
-		loc := append(append([]string(nil), ck.Loc...), is.loc...)
-		out = append(out, finding.Finding{Line: line, Severity: finding.Error, Rule: finding.RuleSchema, Pointer: protocol.Pointer(loc), Message: is.msg})
+		out = append(out, is.finding(ck, line))
 	}
 	return out
+}
+
+// issues is the leaf causes of verr, every one (ck.Skip is the caller's
+// to apply), content told as in explainTreeContent.
+func (e *Explainer) issues(verr *jsonschema.ValidationError, at func(loc []string) any, content func(loc []string)) []issue {
+	e.docs.load()
+	x := newExplainer(e.proto, e.docs.titles, e.docs.docs)
+	x.content = content
+	return x.explain(verr, at)
+}
+
+// finding is the issue as a finding of ck's value, on line.
+func (is issue) finding(ck protocol.Check, line int) finding.Finding {
+	loc := append(append([]string(nil), ck.Loc...), is.loc...)
+	return finding.Finding{Line: line, Severity: finding.Error, Rule: finding.RuleSchema, Pointer: protocol.Pointer(loc), Message: is.msg}
 }
 
 // issue is one leaf cause of a schema failure, explained.

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
 )
@@ -26,6 +29,23 @@ type Split struct {
 	// a schema of the allOf asks for one, and its complaint about
 	// another value must stay with the whole.
 	objects []string
+	// parts keeps the parts SplitCheckDoc made for a check without a
+	// Skip, by the check's pointer and the members present (partsKey):
+	// every message that fails at the same place with the same members
+	// is split into the same checks, which are only read.
+	parts sync.Map
+	kept  atomic.Int32 // how many parts asked to be kept
+}
+
+// maxKeptParts bounds the splits a Split keeps: the places of a protocol's
+// checks are few, but a batch's elements are each a place of their own.
+const maxKeptParts = 64
+
+// partsKey is a check's place and the members of the Split present in
+// its value (bit k for names[k]).
+type partsKey struct {
+	ptr     string
+	present uint64
 }
 
 // Split divides the schema with $id id (see Split); nil when it is not
@@ -92,7 +112,9 @@ func (s *Schemas) SplitCheck(ck Check) []Check {
 
 // SplitCheckDoc is SplitCheck for a check whose value is node i of d
 // rather than a built value: the parts' values are left for the caller
-// to read from d at their locations (their Value is nil).
+// to read from d at their locations (their Value is nil). The parts are
+// only to be read: those of a check without a Skip are kept and given
+// again for every check at the same place with the same members.
 func (s *Schemas) SplitCheckDoc(ck Check, d *jsonscan.Doc, i int) []Check {
 	if d.Type(i) != jsonscan.Object || ck.Schema == nil {
 		return nil
@@ -109,17 +131,39 @@ func (s *Schemas) SplitCheckDoc(ck Check, d *jsonscan.Doc, i int) []Check {
 		}
 	}
 	base := ck.Pointer()
+	var key partsKey
+	cache := ck.Skip == nil && len(sp.names) <= 64
+	if cache {
+		key.ptr = base
+		for k, name := range sp.names {
+			if d.Member(i, name) >= 0 {
+				key.present |= 1 << k
+			}
+		}
+		if kept, ok := sp.parts.Load(key); ok {
+			if parts := kept.([]Check); slices.Equal(parts[0].Loc, ck.Loc) {
+				return parts
+			}
+		}
+	}
 	parts := make([]Check, 1, 1+len(sp.names))
 	parts[0] = Check{Schema: sp.Rest, Loc: ck.Loc, Ptr: base, Skip: ck.Skip}
 	for k, name := range sp.names {
 		if d.Member(i, name) < 0 {
 			continue
 		}
-		p := Check{Schema: sp.schemas[k], Loc: append(append([]string(nil), ck.Loc...), name), Ptr: base + "/" + jsonscan.EscapePointer(name)}
+		loc := append(append(make([]string, 0, len(ck.Loc)+1), ck.Loc...), name)
+		p := Check{Schema: sp.schemas[k], Loc: loc[:len(loc):len(loc)], Ptr: base + "/" + jsonscan.EscapePointer(name)}
 		if skip := ck.Skip; skip != nil {
 			p.Skip = func(l []string) bool { return skip(append([]string{name}, l...)) }
 		}
 		parts = append(parts, p)
+	}
+	if cache && sp.kept.Add(1) <= maxKeptParts {
+		// Kept with its own copy of the location: the caller's may
+		// change after the call.
+		parts[0].Loc = slices.Clip(slices.Clone(ck.Loc))
+		sp.parts.Store(key, parts)
 	}
 	return parts
 }
