@@ -19,10 +19,7 @@ import (
 // requires is copied with those members required. It returns nil for any
 // other alternative.
 func taggedInner(a *load.Schema) []*load.Schema {
-	u := a
-	for i := 0; i < 16 && u.Ref != "" && !structural(u) && len(u.AllOf) == 0 && u.Target != nil; i++ {
-		u = u.Target
-	}
+	u := deref(a)
 	if len(u.OneOf) < 2 || len(u.AnyOf) > 0 || len(u.Properties) > 0 || len(u.PatternProperties) > 0 || u.AdditionalProperties != nil ||
 		len(u.AllOf) > 0 || u.Not != nil || u.If != nil || u.HasConst || len(u.Enum) > 0 || len(u.Unknown) > 0 || u.Ref != "" ||
 		len(u.Type) > 1 || len(u.Type) == 1 && u.Type[0] != "object" {
@@ -42,9 +39,7 @@ func taggedInner(a *load.Schema) []*load.Schema {
 		if ok {
 			out := make([]*load.Schema, len(u.OneOf))
 			for i, x := range u.OneOf {
-				for j := 0; j < 16 && x.Ref != "" && !structural(x) && len(x.AllOf) == 0 && x.Target != nil; j++ {
-					x = x.Target
-				}
+				x = deref(x)
 				if slices.ContainsFunc(u.Required, func(m string) bool { return !slices.Contains(x.Required, m) }) {
 					// A copy that also requires what the alternative does.
 					c := *x
@@ -285,10 +280,7 @@ func flattenAlts(alts []*load.Schema, anyOf bool) []*load.Schema {
 			changed = true
 			continue
 		}
-		u := a
-		for i := 0; i < 16 && u.Ref != "" && !structural(u) && len(u.AllOf) == 0 && u.Target != nil; i++ {
-			u = u.Target
-		}
+		u := deref(a)
 		inner := u.OneOf
 		if len(inner) == 0 {
 			inner = u.AnyOf
@@ -352,12 +344,7 @@ func pairwiseExclusive(list []*load.Schema) bool {
 // excludes reports whether x requires a member that y, a closed object,
 // does not allow. Both are followed through $refs.
 func excludes(x, y *load.Schema) bool {
-	for i := 0; i < 16 && x.Ref != "" && !structural(x) && len(x.AllOf) == 0 && x.Target != nil; i++ {
-		x = x.Target
-	}
-	for i := 0; i < 16 && y.Ref != "" && !structural(y) && len(y.AllOf) == 0 && y.Target != nil; i++ {
-		y = y.Target
-	}
+	x, y = deref(x), deref(y)
 	ap := y.AdditionalProperties
 	// Its own additionalProperties: false closes y whatever its allOf,
 	// oneOf or anyOf add: those only restrict further.
