@@ -267,9 +267,12 @@ func flattenAlts(alts []*load.Schema, anyOf bool) []*load.Schema {
 			changed = true
 			continue
 		}
-		if k := kindOf(a); k != "" && (k != "object" || !isUnion(deref(a))) {
-			// Of one type, and not a union of objects that may be
-			// flattened below (AsyncAPI's message object).
+		if k := kindOf(a); k != "" && !isUnion(deref(a)) || k != "" && k != "object" && !(k == "array" && anyOf && len(deref(a).OneOf) == 0) {
+			// Of one type, and not a union that may be flattened below:
+			// of objects (AsyncAPI's message object), or of arrays in an
+			// anyOf (vega-lite's sort, an array of numbers, of strings or
+			// of dates), which would be a variant that is an interface.
+			// (Scalars of one type are one value with checks, kept.)
 			out = append(out, a)
 			continue
 		}

@@ -62,6 +62,21 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 			t.Kind, t.Under = Scalar, &Ref{Kind: Raw}
 			return nil
 		}
+		if len(alts) == 1 && len(s.AnyOf) > 1 {
+			// The alternatives were one value list (vega-lite's
+			// TextBaseline: consts and a $ref to an enum of strings): the
+			// type is that list, not a union of one variant.
+			doc := t.Doc
+			one := *alts[0]
+			one.Title, one.Description = s.Title, s.Description
+			if err := b.fill(t, &one); err != nil {
+				return err
+			}
+			if t.Doc == "" {
+				t.Doc = doc
+			}
+			return nil
+		}
 	}
 	u := &UnionType{}
 	t.Kind, t.Union = Union, u

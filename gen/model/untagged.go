@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -126,6 +127,10 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 			} else {
 				v.Type, err = b.valueVariant(t, vi, k, hint, v.Doc, items[vi])
 			}
+			var uv unionVariant
+			if errors.As(err, &uv) {
+				return b.undecidable(t, s, infos, uv.why)
+			}
 			if err != nil {
 				return err
 			}
@@ -219,6 +224,12 @@ func (b *builder) valueVariant(t *Type, vi *variantInfo, k, hint, doc string, it
 	if err != nil {
 		return nil, err
 	}
+	if u := Resolve(r); u != nil && u.Kind == NamedRef && u.Type != nil && u.Type.Kind == Union {
+		// A variant that is itself a union (vega-lite's sort: a $ref to
+		// an anyOf of arrays of numbers, of strings, of dates, in a
+		// oneOf) would be a Go interface, which no variant type can be.
+		return nil, unionVariant{fmt.Sprintf("variant %s is itself a union of values of JSON type %s", vi.s.Loc.Pointer, k)}
+	}
 	vt := &Type{Name: b.names.take(want, append(alts, t.Name+GoName(hint))...), Doc: doc, Loc: vi.s.Loc, Kind: Scalar, Under: r}
 	if k == "null" {
 		vt.Under = nil
@@ -226,6 +237,12 @@ func (b *builder) valueVariant(t *Type, vi *variantInfo, k, hint, doc string, it
 	b.pkg.Types = append(b.pkg.Types, vt)
 	return vt, nil
 }
+
+// unionVariant is the reason an untagged union cannot be decided: one of
+// its variants is a union itself.
+type unionVariant struct{ why string }
+
+func (e unionVariant) Error() string { return e.why }
 
 type itemInfo struct {
 	kind string
