@@ -57,18 +57,11 @@ func TestGraphBrokenRef(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"a.json": `{"title":"A","type":"string","$defs":{"X":{"$ref":"#/$defs/Missing"}}}`,
 	})
-	l := New()
-	if err := l.AddPaths(dir); err != nil {
-		t.Fatal(err)
+	l, warnings := resolved(t, dir)
+	if len(warnings) != 1 {
+		t.Fatalf("warnings %v, want one", warnings)
 	}
-	g, err := l.Graph()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(g.Warnings()) != 1 {
-		t.Fatalf("warnings %v, want one", g.Warnings())
-	}
-	w := g.Warnings()[0].Error()
+	w := warnings[0].Error()
 	if !strings.Contains(w, "a.json#/$defs/X/$ref") || !strings.Contains(w, "#/$defs/Missing") || !strings.Contains(w, "any JSON value") {
 		t.Fatalf("got %q, want a warning at a.json#/$defs/X/$ref naming the missing pointer and what it is taken as", w)
 	}
@@ -137,6 +130,17 @@ func TestRefAnchors(t *testing.T) {
 // test on an error or a warning.
 func resolvedClean(t *testing.T, path string) *Loader {
 	t.Helper()
+	l, warnings := resolved(t, path)
+	if len(warnings) != 0 {
+		t.Fatalf("warnings %v", warnings)
+	}
+	return l
+}
+
+// resolved loads the inputs at path and resolves them, failing the test on
+// an error, and returns the loader and Graph's warnings.
+func resolved(t *testing.T, path string) (*Loader, []error) {
+	t.Helper()
 	l := New()
 	if err := l.AddPaths(path); err != nil {
 		t.Fatal(err)
@@ -145,10 +149,7 @@ func resolvedClean(t *testing.T, path string) *Loader {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(g.Warnings()) != 0 {
-		t.Fatalf("warnings %v", g.Warnings())
-	}
-	return l
+	return l, g.Warnings()
 }
 
 // TestRefToValueNotSchema: a $ref whose pointer reaches a value that
@@ -157,15 +158,8 @@ func TestRefToValueNotSchema(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"a.json": `{"title":"A","type":"object","properties":{"x":{"$ref":"#/$defs/group/name"}},"$defs":{"group":{"name":"not a schema"}}}`,
 	})
-	l := New()
-	if err := l.AddPaths(dir); err != nil {
-		t.Fatal(err)
-	}
-	g, err := l.Graph()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(g.Warnings()) != 1 || !strings.Contains(g.Warnings()[0].Error(), "has no schema at #/$defs/group/name") {
-		t.Fatalf("warnings %v, want one naming the pointer", g.Warnings())
+	_, warnings := resolved(t, dir)
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Error(), "has no schema at #/$defs/group/name") {
+		t.Fatalf("warnings %v, want one naming the pointer", warnings)
 	}
 }

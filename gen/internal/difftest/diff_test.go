@@ -87,6 +87,56 @@ func subjects(t *testing.T, doc map[string]any) []subject {
 	return out
 }
 
+// corpusCase is one subject of the differential corpus (a root or a $defs
+// entry with examples), its schema compiled by jsonschema/v6 asserting
+// formats, and the codec of its generated type.
+type corpusCase struct {
+	subject
+	sch   *jsonschema.Schema
+	codec wire.Codec
+}
+
+// corpus reads every schema of testdata/differential and returns its
+// subjects, failing the test when a file, a schema or a generated type is
+// missing.
+func corpus(t *testing.T) []corpusCase {
+	t.Helper()
+	files, err := filepath.Glob("../../testdata/differential/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	var out []corpusCase
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := decode(t, data).(map[string]any)
+		c := jsonschema.NewCompiler()
+		c.AssertFormat()
+		res, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.AddResource(docID(doc), res); err != nil {
+			t.Fatal(err)
+		}
+		lookup := lookups[strings.TrimSuffix(filepath.Base(f), ".json")]
+		for _, s := range subjects(t, doc) {
+			sch, err := c.Compile(s.id)
+			if err != nil {
+				t.Fatalf("%s: %v", s.id, err)
+			}
+			codec, ok := lookup(s.id)
+			if !ok {
+				t.Fatalf("no generated type for %s", s.id)
+			}
+			out = append(out, corpusCase{s, sch, codec})
+		}
+	}
+	return out
+}
+
 // strings that break one format or another, or pass all of them.
 var probes = []any{
 	nil, true, json.Number("0"), json.Number("-1"), json.Number("1.5"), json.Number("3"), json.Number("600"),
@@ -154,85 +204,57 @@ func mutations(v any) []any {
 // mutations, a strict decode plus Validate never vouches (Codec.Proves) for
 // a value that jsonschema/v6, asserting formats, rejects.
 func TestGeneratedAgreesWithV6(t *testing.T) {
-	files, err := filepath.Glob("../../testdata/differential/*.json")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus: %v", err)
-	}
 	var schemas, values, vouched, rejectedByV6, falseErrors, disagreements, unvouched int
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	for _, cs := range corpus(t) {
+		s, sch, codec := cs.subject, cs.sch, cs.codec
+		schemas++
+		seen := map[string]bool{}
+		var cases []any
+		for _, ex := range s.examples {
+			cases = append(cases, ex)
+			cases = append(cases, mutations(ex)...)
 		}
-		doc := decode(t, data).(map[string]any)
-		c := jsonschema.NewCompiler()
-		c.AssertFormat()
-		res, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.AddResource(docID(doc), res); err != nil {
-			t.Fatal(err)
-		}
-		lookup := lookups[strings.TrimSuffix(filepath.Base(f), ".json")]
-		for _, s := range subjects(t, doc) {
-			schemas++
-			sch, err := c.Compile(s.id)
+		for _, v := range cases {
+			raw, err := json.Marshal(v)
 			if err != nil {
-				t.Fatalf("%s: %v", s.id, err)
+				t.Fatal(err)
 			}
-			codec, ok := lookup(s.id)
-			if !ok {
-				t.Fatalf("no generated type for %s", s.id)
+			if seen[string(raw)] {
+				continue
 			}
-			seen := map[string]bool{}
-			var cases []any
-			for _, ex := range s.examples {
-				cases = append(cases, ex)
-				cases = append(cases, mutations(ex)...)
+			seen[string(raw)] = true
+			values++
+			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+			if err != nil {
+				t.Fatal(err)
 			}
-			for _, v := range cases {
-				raw, err := json.Marshal(v)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if seen[string(raw)] {
-					continue
-				}
-				seen[string(raw)] = true
-				values++
-				inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-				if err != nil {
-					t.Fatal(err)
-				}
-				v6ok := sch.Validate(inst) == nil
+			v6ok := sch.Validate(inst) == nil
+			if !v6ok {
+				rejectedByV6++
+			}
+			got, err := codec.DecodeBytes(raw)
+			fastOK := err == nil
+			if fastOK {
+				var ck wire.Checker
+				codec.Check(&ck, "", got)
+				fastOK = ck.Err() == nil
+			}
+			if fastOK && !v6ok && !codec.Proves(got) {
+				// Accepted by a type that says it does not check
+				// everything: the validator asks v6 about these.
+				unvouched++
+			}
+			if fastOK && codec.Proves(got) {
+				vouched++
 				if !v6ok {
-					rejectedByV6++
+					disagreements++
+					t.Errorf("%s: decode and Validate vouch for %s, which v6 rejects", s.id, raw)
 				}
-				got, err := codec.DecodeBytes(raw)
-				fastOK := err == nil
-				if fastOK {
-					var ck wire.Checker
-					codec.Check(&ck, "", got)
-					fastOK = ck.Err() == nil
-				}
-				if fastOK && !v6ok && !codec.Proves(got) {
-					// Accepted by a type that says it does not check
-					// everything: the validator asks v6 about these.
-					unvouched++
-				}
-				if fastOK && codec.Proves(got) {
-					vouched++
-					if !v6ok {
-						disagreements++
-						t.Errorf("%s: decode and Validate vouch for %s, which v6 rejects", s.id, raw)
-					}
-				}
-				if !fastOK && v6ok {
-					falseErrors++
-					if os.Getenv("DIFFTEST_SHOW") != "" {
-						t.Logf("%s: v6 accepts %s, decode+Validate reject it", s.id, raw)
-					}
+			}
+			if !fastOK && v6ok {
+				falseErrors++
+				if os.Getenv("DIFFTEST_SHOW") != "" {
+					t.Logf("%s: v6 accepts %s, decode+Validate reject it", s.id, raw)
 				}
 			}
 		}

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -25,65 +23,37 @@ import (
 // jsonschema/v6, and the generated type of its schema decodes it, finds
 // nothing wrong with it, and encodes it back to the same JSON value.
 func TestExamplesRoundTrip(t *testing.T) {
-	files, err := filepath.Glob("../../testdata/differential/*.json")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus: %v", err)
-	}
 	n := 0
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc := decode(t, data).(map[string]any)
-		c := jsonschema.NewCompiler()
-		c.AssertFormat()
-		res, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.AddResource(docID(doc), res); err != nil {
-			t.Fatal(err)
-		}
-		lookup := lookups[strings.TrimSuffix(filepath.Base(f), ".json")]
-		for _, s := range subjects(t, doc) {
-			sch, err := c.Compile(s.id)
+	for _, cs := range corpus(t) {
+		s, sch, codec := cs.subject, cs.sch, cs.codec
+		for _, ex := range s.examples {
+			n++
+			raw, err := json.Marshal(ex)
 			if err != nil {
-				t.Fatalf("%s: %v", s.id, err)
+				t.Fatal(err)
 			}
-			codec, ok := lookup(s.id)
-			if !ok {
-				t.Fatalf("no generated type for %s", s.id)
+			inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+			if err := sch.Validate(inst); err != nil {
+				t.Errorf("%s: the example %s is not valid by v6: %v", s.id, raw, err)
+				continue
 			}
-			for _, ex := range s.examples {
-				n++
-				raw, err := json.Marshal(ex)
-				if err != nil {
-					t.Fatal(err)
-				}
-				inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-				if err := sch.Validate(inst); err != nil {
-					t.Errorf("%s: the example %s is not valid by v6: %v", s.id, raw, err)
-					continue
-				}
-				v, err := codec.DecodeBytes(raw)
-				if err != nil {
-					t.Errorf("%s: decode %s: %v", s.id, raw, err)
-					continue
-				}
-				if err := codec.Validate(v); err != nil {
-					t.Errorf("%s: Validate %s: %v", s.id, raw, err)
-				}
-				e := wire.NewEncoder(nil)
-				codec.Encode(e, v)
-				out := e.Bytes()
-				if err := e.Err(); err != nil {
-					t.Errorf("%s: encode %s: %v", s.id, raw, err)
-					continue
-				}
-				if d := cmp.Diff(decode(t, raw), decode(t, out)); d != "" {
-					t.Errorf("%s: %s re-encoded as %s (-in +out):\n%s", s.id, raw, out, d)
-				}
+			v, err := codec.DecodeBytes(raw)
+			if err != nil {
+				t.Errorf("%s: decode %s: %v", s.id, raw, err)
+				continue
+			}
+			if err := codec.Validate(v); err != nil {
+				t.Errorf("%s: Validate %s: %v", s.id, raw, err)
+			}
+			e := wire.NewEncoder(nil)
+			codec.Encode(e, v)
+			out := e.Bytes()
+			if err := e.Err(); err != nil {
+				t.Errorf("%s: encode %s: %v", s.id, raw, err)
+				continue
+			}
+			if d := cmp.Diff(decode(t, raw), decode(t, out)); d != "" {
+				t.Errorf("%s: %s re-encoded as %s (-in +out):\n%s", s.id, raw, out, d)
 			}
 		}
 	}
