@@ -480,13 +480,14 @@ func (l *Loader) Resolve(s *Schema) (*Schema, error) {
 		docURI, frag = abs[:i], abs[i+1:]
 	}
 	d, err := l.doc(docURI)
-	if err != nil && !errors.As(err, new(refusal)) {
+	refused := errors.As(err, new(refusal))
+	if err != nil && !refused {
 		if alt := l.besideFile(s, docURI); alt != nil {
 			d, err = alt, nil
 		}
 	}
 	if err != nil {
-		return nil, &RefError{Err: s.Loc.Child("$ref").Errorf("$ref %q: %v", s.Ref, err), Refused: errors.As(err, new(refusal))}
+		return nil, &RefError{Err: s.Loc.Child("$ref").Errorf("$ref %q: %v", s.Ref, err), Refused: refused}
 	}
 	if frag != "" && !strings.HasPrefix(frag, "/") {
 		if t, ok := l.anchors[d.URI+"#"+frag]; ok {

@@ -66,16 +66,9 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 			// The alternatives were one value list (vega-lite's
 			// TextBaseline: consts and a $ref to an enum of strings): the
 			// type is that list, not a union of one variant.
-			doc := t.Doc
 			one := *alts[0]
 			one.Title, one.Description = s.Title, s.Description
-			if err := b.fill(t, &one); err != nil {
-				return err
-			}
-			if t.Doc == "" {
-				t.Doc = doc
-			}
-			return nil
+			return b.fill(t, &one)
 		}
 	}
 	u := &UnionType{}
