@@ -7,6 +7,7 @@ package wire
 import (
 	"math/big"
 	"strconv"
+	"strings"
 	"unsafe"
 )
 
@@ -100,14 +101,14 @@ func (d *Decoder) integerText() (string, int, error) {
 		return s, start, nil
 	}
 	if len(s) > 64 {
-		return "", start, &Error{Offset: start, Msg: "number " + clip(s) + " is too long for an integer", Code: CodeRange}
+		return "", start, &Error{Offset: start, Msg: "number " + clip(s) + " is too long for an integer", Code: CodeRange, Keyword: boundOf(s)}
 	}
 	r, ok := new(big.Rat).SetString(s)
 	if !ok {
-		return "", start, &Error{Offset: start, Msg: "number " + clip(s) + " is not usable", Code: CodeRange}
+		return "", start, &Error{Offset: start, Msg: "number " + clip(s) + " is not usable", Code: CodeRange, Keyword: boundOf(s)}
 	}
 	if !r.IsInt() {
-		return "", start, &Error{Offset: start, Msg: "number " + clip(s) + " is not an integer", Code: CodeType}
+		return "", start, &Error{Offset: start, Msg: "number " + clip(s) + " is not an integer", Code: CodeType, Keyword: "type"}
 	}
 	return r.Num().String(), start, nil
 }
@@ -125,16 +126,26 @@ func (d *Decoder) literalText() (string, int, error) {
 	}
 	s := unsafe.String(&b[0], len(b))
 	if !plain {
-		return "", start, &Error{Offset: start, Msg: "number " + clip(s) + " has a fraction or an exponent; want an integer written without them (serde_json reads " + clip(s) + " as a float)", Code: CodeType}
+		return "", start, &Error{Offset: start, Msg: "number " + clip(s) + " has a fraction or an exponent; want an integer written without them (serde_json reads " + clip(s) + " as a float)", Code: CodeType, Keyword: "type"}
 	}
 	if s == "-0" {
-		return "", start, &Error{Offset: start, Msg: "number -0 is not an integer literal (serde_json reads it as a float); want 0", Code: CodeType}
+		return "", start, &Error{Offset: start, Msg: "number -0 is not an integer literal (serde_json reads it as a float); want 0", Code: CodeType, Keyword: "type"}
 	}
 	return s, start, nil
 }
 
 func rangeError(start int, s string, lo, hi string) error {
-	return &Error{Offset: start, Msg: "integer " + clip(s) + " is out of range " + lo + " to " + hi, Code: CodeRange}
+	return &Error{Offset: start, Msg: "integer " + clip(s) + " is out of range " + lo + " to " + hi, Code: CodeRange, Keyword: boundOf(s)}
+}
+
+// boundOf is the keyword an integer out of its Go type's range breaks: the
+// type was chosen to hold the schema's bounds, so a negative number is
+// below its minimum and any other above its maximum.
+func boundOf(s string) string {
+	if strings.HasPrefix(s, "-") {
+		return "minimum"
+	}
+	return "maximum"
 }
 
 func clip(s string) string {

@@ -34,6 +34,12 @@ type Error struct {
 	Msg string
 	// Code classifies the error.
 	Code Code
+	// Keyword is the JSON Schema keyword the value fails ("type",
+	// "required", "additionalProperties", "maximum", "oneOf", …), as a
+	// schema validator would name it; "" when the input is not JSON (a
+	// syntax or UTF-8 error) or when no keyword of the schema is to blame
+	// (a duplicate member, a value built in Go that no JSON holds).
+	Keyword string
 }
 
 func newError(offset int, format string, args ...any) *Error {
@@ -73,6 +79,19 @@ func AtIndex(err error, i int) error {
 
 func itoa(i int) string { return fmt.Sprint(i) }
 
+// Blame renames the keyword of err (an *Error, or an error wrapping one)
+// from from to to, when err is the value's own error (its pointer is "")
+// and names from; it returns err. Generated decoders use it where the
+// schema blames a failure on another keyword than the decoder does, such
+// as an integer beyond an exclusive bound.
+func Blame(err error, from, to string) error {
+	var e *Error
+	if errors.As(err, &e) && e.Pointer == "" && e.Keyword == from {
+		e.Keyword = to
+	}
+	return err
+}
+
 // EscapePointer escapes a member name for use as a JSON pointer token.
 func EscapePointer(s string) string {
 	plain := true
@@ -87,12 +106,14 @@ func EscapePointer(s string) string {
 
 // RequiredError reports that the members named are absent from an object.
 func RequiredError(offset int, names ...string) error {
-	return &Error{Offset: offset, Msg: "missing required member " + quoteList(names), Code: CodeRequired}
+	return &Error{Offset: offset, Msg: "missing required member " + quoteList(names), Code: CodeRequired, Keyword: "required"}
 }
 
-// UnknownError reports a member a closed object does not allow.
+// UnknownError reports a member a closed object does not allow. The error
+// is the object's, as additionalProperties is a keyword of the object; the
+// message names the member.
 func UnknownError(offset int, name string, allowed ...string) error {
-	return &Error{Offset: offset, Pointer: "/" + EscapePointer(name), Msg: fmt.Sprintf("member %q is not allowed here (allowed: %s)", name, strings.Join(allowed, ", ")), Code: CodeUnknown}
+	return &Error{Offset: offset, Msg: fmt.Sprintf("member %q is not allowed here (allowed: %s)", name, strings.Join(allowed, ", ")), Code: CodeUnknown, Keyword: "additionalProperties"}
 }
 
 // DuplicateError reports a member that appears twice in one object.
@@ -102,7 +123,7 @@ func DuplicateError(offset int, name string) error {
 
 // ConstError reports a member whose value must be a fixed constant.
 func ConstError(offset int, want string) error {
-	return &Error{Offset: offset, Msg: "must be " + want, Code: CodeConstraint}
+	return &Error{Offset: offset, Msg: "must be " + want, Code: CodeConstraint, Keyword: "const"}
 }
 
 func quoteList(names []string) string {
@@ -142,13 +163,49 @@ type Checker struct {
 // verdict, not an explanation.
 func (c *Checker) Quiet() { c.quiet = true }
 
-// Fail records that the value at pointer breaks a constraint.
+// Fail records that the value at pointer breaks a constraint; the error
+// names no keyword (FailKeyword does).
 func (c *Checker) Fail(pointer, format string, args ...any) {
 	if c.quiet {
 		c.failed = true
 		return
 	}
 	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: fmt.Sprintf(format, args...), Code: CodeConstraint})
+}
+
+// FailKeyword records that the value at pointer fails the JSON Schema
+// keyword named (see Error.Keyword). A quiet checker only notes the
+// failure: it formats nothing and allocates nothing.
+func (c *Checker) FailKeyword(pointer, keyword, format string, args ...any) {
+	if c.quiet {
+		c.failed = true
+		return
+	}
+	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: fmt.Sprintf(format, args...), Code: CodeConstraint, Keyword: keyword})
+}
+
+// FailWith records err, an error of decoding or checking a value found at
+// pointer (an *Error, or an error wrapping one, whose own pointer is
+// relative to that value), with its pointer joined to pointer and its
+// keyword kept.
+func (c *Checker) FailWith(pointer string, err error) {
+	if c.quiet {
+		c.failed = true
+		return
+	}
+	var we *Error
+	if errors.As(err, &we) {
+		c.errs = append(c.errs, &Error{Pointer: pointer + we.Pointer, Offset: -1, Msg: we.Msg, Code: CodeConstraint, Keyword: we.Keyword})
+		return
+	}
+	var es Errors
+	if errors.As(err, &es) {
+		for _, e := range es {
+			c.errs = append(c.errs, &Error{Pointer: pointer + e.Pointer, Offset: -1, Msg: e.Msg, Code: CodeConstraint, Keyword: e.Keyword})
+		}
+		return
+	}
+	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: err.Error(), Code: CodeConstraint})
 }
 
 // Failed reports whether Fail was called.
