@@ -52,7 +52,7 @@ func (g *gen) checkField(f *model.Field) []jen.Code {
 			// A required union held by value is an interface: nil would be
 			// written as null, which no variant is.
 			return []jen.Code{jen.If(target.Clone().Op("==").Nil()).Block(
-				jen.Id("c").Dot("Fail").Call(ptr, jen.Lit("a value is required"))).Else().Block(
+				fail("type", ptr, jen.Lit("a value is required"))).Else().Block(
 				append([]jen.Code{jen.Id("p").Op(":=").Add(ptr.Clone())}, g.checkValue(f.Type, target, 0)...)...)}
 		}
 		if !g.needsCheck(f.Type) {
@@ -64,7 +64,7 @@ func (g *gen) checkField(f *model.Field) []jen.Code {
 		var out []jen.Code
 		if f.Required && !f.Nullable && r.Kind == model.NamedRef && r.Type.Kind == model.Union {
 			out = append(out, jen.If(target.Clone().Op("==").Nil()).Block(
-				jen.Id("c").Dot("Fail").Call(ptr, jen.Lit("a value is required"))))
+				fail("type", ptr, jen.Lit("a value is required"))))
 		}
 		if !g.needsCheck(f.Type) {
 			return out
@@ -81,7 +81,7 @@ func (g *gen) checkField(f *model.Field) []jen.Code {
 			// A required member held by pointer (it closes a cycle of
 			// required members): nil would be written as null.
 			out = append(out, jen.If(target.Clone().Op("==").Nil()).Block(
-				jen.Id("c").Dot("Fail").Call(ptr, jen.Lit("a value is required"))))
+				fail("type", ptr, jen.Lit("a value is required"))))
 		}
 		if !g.needsCheck(f.Type) {
 			return out
@@ -118,12 +118,12 @@ func (g *gen) checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Cod
 			kinds = append(kinds, jen.Lit(k))
 		}
 		return []jen.Code{jen.If(jen.Op("!").Add(wire("RawIs")).Call(kinds...)).Block(
-			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("wrong type: want "+strings.Join(r.Check.RawKinds, " or "))))}
+			fail("type", jen.Id("p"), jen.Lit("wrong type: want "+strings.Join(r.Check.RawKinds, " or "))))}
 	case model.Slice:
 		out := checkCount(r.Check.MinItems, r.Check.MaxItems, expr, "items")
 		if r.Check.UniqueItems && !r.ElemNullable {
 			out = append(out, jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(CheckPath, "Unique").Call(expr.Clone()), jen.Id("dup")).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("items %d and %d are equal, want unique items"), jen.Id("i"), jen.Id("j"))))
+				fail("uniqueItems", jen.Id("p"), jen.Lit("items %d and %d are equal, want unique items"), jen.Id("i"), jen.Id("j"))))
 		}
 		if r.Check.UniqueJSON || r.Check.UniqueItems && r.ElemNullable {
 			k := "k" + strconv.Itoa(depth)
@@ -138,7 +138,7 @@ func (g *gen) checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Cod
 				[]jen.Code{jen.Id("e").Op(":=").Add(wire("NewEncoder")).Call(jen.Nil())}, enc...),
 				jen.Return(jen.Id("e").Dot("Bytes").Call()))...)
 			out = append(out, jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(CheckPath, "UniqueJSON").Call(jen.Len(expr.Clone()), encode), jen.Id("dup")).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("items %d and %d are equal, want unique items"), jen.Id("i"), jen.Id("j"))))
+				fail("uniqueItems", jen.Id("p"), jen.Lit("items %d and %d are equal, want unique items"), jen.Id("i"), jen.Id("j"))))
 		}
 		if g.needsCheck(r.Elem) {
 			i := "i" + strconv.Itoa(depth)
@@ -173,13 +173,17 @@ func (g *gen) checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Cod
 
 func checkCount(lo, hi *uint64, expr *jen.Statement, what string) []jen.Code {
 	var out []jen.Code
+	kwLo, kwHi := "minItems", "maxItems"
+	if what == "members" {
+		kwLo, kwHi = "minProperties", "maxProperties"
+	}
 	if lo != nil && *lo > 0 {
 		out = append(out, jen.If(jen.Len(expr).Op("<").Lit(int(*lo))).Block(
-			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("has %%d %s, want at least %d", what, *lo)), jen.Len(expr))))
+			fail(kwLo, jen.Id("p"), jen.Lit(fmt.Sprintf("has %%d %s, want at least %d", what, *lo)), jen.Len(expr))))
 	}
 	if hi != nil {
 		out = append(out, jen.If(jen.Len(expr).Op(">").Lit(int(*hi))).Block(
-			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("has %%d %s, want at most %d", what, *hi)), jen.Len(expr))))
+			fail(kwHi, jen.Id("p"), jen.Lit(fmt.Sprintf("has %%d %s, want at most %d", what, *hi)), jen.Len(expr))))
 	}
 	return out
 }
@@ -209,14 +213,18 @@ func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) [
 			// exactly one.
 			c.Alts = nil
 			return append([]jen.Code{jen.Id("_").Op("=").Add(expr.Clone()),
-				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("matches %d of the alternatives of its oneOf, want exactly one", open)))},
+				fail("oneOf", jen.Id("p"), jen.Lit(fmt.Sprintf("matches %d of the alternatives of its oneOf, want exactly one", open)))},
 				g.checkBuiltin(b, c, expr)...)
 		}
 		bad, msg := jen.Id("n").Op("==").Lit(0), "matches none of the alternatives of its anyOf"
 		if c.OneOfAlts {
 			bad, msg = jen.Id("n").Op("!=").Lit(1), "matches %d of the alternatives of its oneOf, want exactly one"
 		}
-		fail := []jen.Code{jen.Id("p"), jen.Lit(msg)}
+		kw := "anyOf"
+		if c.OneOfAlts {
+			kw = "oneOf"
+		}
+		fail := []jen.Code{jen.Id("p"), jen.Lit(kw), jen.Lit(msg)}
 		if c.OneOfAlts {
 			fail = append(fail, jen.Id("n"))
 		}
@@ -228,7 +236,7 @@ func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) [
 				jen.Id("try").Call(jen.Op("&").Id("q")),
 				jen.If(jen.Op("!").Id("q").Dot("Failed").Call()).Block(jen.Id("n").Op("++")),
 			),
-			jen.If(bad).Block(jen.Id("c").Dot("Fail").Call(fail...)),
+			jen.If(bad).Block(jen.Id("c").Dot("FailKeyword").Call(fail...)),
 		))
 		c.Alts = nil
 	}
@@ -236,11 +244,11 @@ func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) [
 	case b == "string":
 		if c.MinLength != nil && *c.MinLength > 0 {
 			out = append(out, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.String().Parens(expr)).Op("<").Lit(int(*c.MinLength))).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("is shorter than %d characters", *c.MinLength)))))
+				fail("minLength", jen.Id("p"), jen.Lit(fmt.Sprintf("is shorter than %d characters", *c.MinLength)))))
 		}
 		if c.MaxLength != nil {
 			out = append(out, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.String().Parens(expr)).Op(">").Lit(int(*c.MaxLength))).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("is longer than %d characters", *c.MaxLength)))))
+				fail("maxLength", jen.Id("p"), jen.Lit(fmt.Sprintf("is longer than %d characters", *c.MaxLength)))))
 		}
 		if fn, ok := model.CheckedFormats[c.Format]; ok {
 			pkg, name, _ := strings.Cut(fn, ".")
@@ -249,11 +257,11 @@ func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) [
 				f = jen.Qual(CheckPath, name)
 			}
 			out = append(out, jen.If(jen.Op("!").Add(f).Call(jen.String().Parens(expr))).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%q is not a valid "+pct(c.Format)), jen.String().Parens(expr))))
+				fail("format", jen.Id("p"), jen.Lit("%q is not a valid "+pct(c.Format)), jen.String().Parens(expr))))
 		}
 		if c.Pattern != "" && PatternOK(c.Pattern) {
 			out = append(out, jen.If(jen.Op("!").Add(g.pattern(c.Pattern)).Dot("MatchString").Call(jen.String().Parens(expr))).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%q does not match the pattern "+pct(c.Pattern)), jen.String().Parens(expr))))
+				fail("pattern", jen.Id("p"), jen.Lit("%q does not match the pattern "+pct(c.Pattern)), jen.String().Parens(expr))))
 		}
 		if len(c.Enum) > 0 {
 			var vals []jen.Code
@@ -267,7 +275,7 @@ func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) [
 			if len(vals) == len(c.Enum) {
 				out = append(out, jen.Switch(jen.String().Parens(expr)).Block(
 					jen.Case(vals...),
-					jen.Default().Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%q is not one of "+pct(strings.Join(names, ", "))), jen.String().Parens(expr)))))
+					jen.Default().Block(fail(enumKeyword(c.Enum), jen.Id("p"), jen.Lit("%q is not one of "+pct(strings.Join(names, ", "))), jen.String().Parens(expr)))))
 			}
 		}
 	case b == "float64":
@@ -285,14 +293,14 @@ func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) [
 			if vals != nil {
 				out = append(out, jen.Switch(jen.Float64().Parens(expr)).Block(
 					jen.Case(vals...),
-					jen.Default().Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%v is not one of "+pct(strings.Join(c.Enum, ", "))), jen.Float64().Parens(expr.Clone())))))
+					jen.Default().Block(fail(enumKeyword(c.Enum), jen.Id("p"), jen.Lit("%v is not one of "+pct(strings.Join(c.Enum, ", "))), jen.Float64().Parens(expr.Clone())))))
 			}
 		}
 	case b == "bool":
 		// An enum (or const) of one boolean: the other is wrong.
 		if len(c.Enum) == 1 && (c.Enum[0] == "true" || c.Enum[0] == "false") {
 			out = append(out, jen.If(jen.Bool().Parens(expr).Op("!=").Lit(c.Enum[0] == "true")).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%v is not "+c.Enum[0]), jen.Bool().Parens(expr.Clone()))))
+				fail(enumKeyword(c.Enum), jen.Id("p"), jen.Lit("%v is not "+c.Enum[0]), jen.Bool().Parens(expr.Clone()))))
 		}
 	default:
 		out = append(out, intBounds(b, c, expr)...)
@@ -309,7 +317,7 @@ func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) [
 			if vals != nil {
 				out = append(out, jen.Switch(jen.Int64().Parens(expr)).Block(
 					jen.Case(vals...),
-					jen.Default().Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%d is not one of "+pct(strings.Join(c.Enum, ", "))), jen.Int64().Parens(expr.Clone())))))
+					jen.Default().Block(fail(enumKeyword(c.Enum), jen.Id("p"), jen.Lit("%d is not one of "+pct(strings.Join(c.Enum, ", "))), jen.Int64().Parens(expr.Clone())))))
 			}
 		}
 	}
@@ -346,7 +354,7 @@ func notEnum(b string, c model.Constraints, expr *jen.Statement) []jen.Code {
 		conv, verb = jen.Int64().Parens(expr), "%d"
 	}
 	return []jen.Code{jen.Switch(conv.Clone()).Block(jen.Case(vals...).Block(
-		jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(verb+" is one of the values this schema excludes ("+pct(strings.Join(c.NotEnum, ", "))+")"), conv.Clone())))}
+		fail("not", jen.Id("p"), jen.Lit(verb+" is one of the values this schema excludes ("+pct(strings.Join(c.NotEnum, ", "))+")"), conv.Clone())))}
 }
 
 // PatternOK reports whether Go's regexp accepts a schema pattern the same
@@ -355,7 +363,7 @@ func PatternOK(p string) bool { return model.PatternOK(p) }
 
 func floatBounds(c model.Constraints, v *jen.Statement) []jen.Code {
 	var out []jen.Code
-	add := func(n *json.Number, op, msg string) {
+	add := func(n *json.Number, op, msg, kw string) {
 		if n == nil {
 			return
 		}
@@ -363,15 +371,15 @@ func floatBounds(c model.Constraints, v *jen.Statement) []jen.Code {
 		if err != nil {
 			return
 		}
-		out = append(out, jen.If(v.Clone().Op(op).Lit(f)).Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%v is "+msg+" "+string(*n)), v.Clone())))
+		out = append(out, jen.If(v.Clone().Op(op).Lit(f)).Block(fail(jen.Lit(kw), jen.Id("p"), jen.Lit("%v is "+msg+" "+string(*n)), v.Clone())))
 	}
-	add(c.Minimum, "<", "less than")
-	add(c.ExclusiveMinimum, "<=", "not greater than")
-	add(c.Maximum, ">", "greater than")
-	add(c.ExclusiveMaximum, ">=", "not less than")
+	add(c.Minimum, "<", "less than", "minimum")
+	add(c.ExclusiveMinimum, "<=", "not greater than", "exclusiveMinimum")
+	add(c.Maximum, ">", "greater than", "maximum")
+	add(c.ExclusiveMaximum, ">=", "not less than", "exclusiveMaximum")
 	if c.MultipleOf != nil {
 		out = append(out, jen.If(jen.Op("!").Add(wire("MultipleOf")).Call(v.Clone(), jen.Lit(string(*c.MultipleOf)))).Block(
-			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%v is not a multiple of "+string(*c.MultipleOf)), v.Clone())))
+			fail("multipleOf", jen.Id("p"), jen.Lit("%v is not a multiple of "+string(*c.MultipleOf)), v.Clone())))
 	}
 	return out
 }
@@ -398,23 +406,58 @@ func intBounds(b string, c model.Constraints, expr *jen.Statement) []jen.Code {
 		return jen.Op(n.String())
 	}
 	conv := jen.Id(b).Parens(expr)
+	loKw, hiKw := boundKeyword(c.Minimum, c.ExclusiveMinimum, lo, 1), boundKeyword(c.Maximum, c.ExclusiveMaximum, hi, -1)
 	if lo != nil && lo.Cmp(tlo) > 0 {
 		if lo.Cmp(thi) > 0 {
-			out = append(out, jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("no "+b+" reaches the minimum "+lo.String())))
+			out = append(out, fail(loKw, jen.Id("p"), jen.Lit("no "+b+" reaches the minimum "+lo.String())))
 		} else {
-			out = append(out, jen.If(conv.Clone().Op("<").Add(lit(lo))).Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%d is less than the minimum "+lo.String()), conv.Clone())))
+			out = append(out, jen.If(conv.Clone().Op("<").Add(lit(lo))).Block(fail(loKw, jen.Id("p"), jen.Lit("%d is less than the minimum "+lo.String()), conv.Clone())))
 		}
 	}
 	if hi != nil && hi.Cmp(thi) < 0 {
 		if hi.Cmp(tlo) < 0 {
-			out = append(out, jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("no "+b+" reaches down to the maximum "+hi.String())))
+			out = append(out, fail(hiKw, jen.Id("p"), jen.Lit("no "+b+" reaches down to the maximum "+hi.String())))
 		} else {
-			out = append(out, jen.If(conv.Clone().Op(">").Add(lit(hi))).Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%d is greater than the maximum "+hi.String()), conv.Clone())))
+			out = append(out, jen.If(conv.Clone().Op(">").Add(lit(hi))).Block(fail(hiKw, jen.Id("p"), jen.Lit("%d is greater than the maximum "+hi.String()), conv.Clone())))
 		}
 	}
 	if c.MultipleOf != nil {
 		out = append(out, jen.If(jen.Op("!").Add(wire("MultipleOf")).Call(jen.Float64().Parens(expr), jen.Lit(string(*c.MultipleOf)))).Block(
-			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%d is not a multiple of "+string(*c.MultipleOf)), conv.Clone())))
+			fail("multipleOf", jen.Id("p"), jen.Lit("%d is not a multiple of "+string(*c.MultipleOf)), conv.Clone())))
 	}
 	return out
+}
+
+// fail records a failure of the keyword kw (a jen expression, or a Go
+// string that is one) at ptr: c.FailKeyword(ptr, kw, args...).
+func fail(kw any, ptr jen.Code, args ...jen.Code) *jen.Statement {
+	k, ok := kw.(jen.Code)
+	if !ok {
+		k = jen.Lit(kw)
+	}
+	return jen.Id("c").Dot("FailKeyword").Call(append([]jen.Code{ptr, k}, args...)...)
+}
+
+// enumKeyword is the keyword a value outside a list of allowed values
+// fails: const for a single value (the model keeps a const as an enum of
+// one), enum otherwise.
+func enumKeyword(values []string) string {
+	if len(values) == 1 {
+		return "const"
+	}
+	return "enum"
+}
+
+// boundKeyword is the keyword of the integer bound b (lo with dir 1, hi
+// with dir -1) that model.Bound drew from incl and excl: the exclusive
+// one only when the inclusive one does not reach as far.
+func boundKeyword(incl, excl *json.Number, b *big.Int, dir int) string {
+	name := map[int][2]string{1: {"minimum", "exclusiveMinimum"}, -1: {"maximum", "exclusiveMaximum"}}[dir]
+	if b == nil || excl == nil {
+		return name[0]
+	}
+	if in := model.Bound(incl, nil, dir); in != nil && in.Cmp(b) == 0 {
+		return name[0]
+	}
+	return name[1]
 }

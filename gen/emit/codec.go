@@ -19,9 +19,10 @@ func (g *gen) decodeField(f *model.Field, wrap wrapFn) []jen.Code {
 	target := jen.Id("x").Dot(f.Name)
 	if f.Forbidden {
 		return []jen.Code{jen.Return(wrap(jen.Op("&").Add(wire("Error")).Values(jen.Dict{
-			jen.Id("Offset"): jen.Id("d").Dot("Offset").Call(),
-			jen.Id("Msg"):    jen.Lit("member \"" + f.JSON + "\" must be absent"),
-			jen.Id("Code"):   wire("CodeUnknown"),
+			jen.Id("Offset"):  jen.Id("d").Dot("Offset").Call(),
+			jen.Id("Msg"):     jen.Lit("member \"" + f.JSON + "\" must be absent"),
+			jen.Id("Code"):    wire("CodeUnknown"),
+			jen.Id("Keyword"): jen.Lit("false"),
 		})))}
 	}
 	switch f.Repr() {
@@ -95,7 +96,7 @@ func (g *gen) decodeValue(r *model.Ref, target *jen.Statement, wrap wrapFn, dept
 	case model.Builtin:
 		return []jen.Code{jen.Block(
 			jen.List(jen.Id(v), jen.Err()).Op(":=").Id("d").Dot(g.builtinDecoder(r.Builtin)).Call(),
-			retErr(wrap),
+			retErr(blameAs(r.Builtin, r.Check, wrap)),
 			target.Clone().Op("=").Id(v),
 		)}
 	case model.Raw:
@@ -264,4 +265,33 @@ func (g *gen) encodeValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Co
 		}
 	}
 	return nil
+}
+
+// blameAs wraps the decoding errors of a builtin value with the keywords
+// the schema blames them on (see wire.Blame): an integer beyond its Go
+// type on exclusiveMinimum or exclusiveMaximum, when that is the bound the
+// type was chosen for. (A value of the wrong type where the schema lists
+// the values is blamed on type when the schema names one, and on enum or
+// const when not; the model does not say which, so it stays type.)
+func blameAs(b string, c model.Constraints, wrap wrapFn) wrapFn {
+	type rename struct{ from, to string }
+	var renames []rename
+	if b != "string" && b != "bool" && b != "float64" {
+		lo, hi := model.Bound(c.Minimum, c.ExclusiveMinimum, 1), model.Bound(c.Maximum, c.ExclusiveMaximum, -1)
+		if k := boundKeyword(c.Minimum, c.ExclusiveMinimum, lo, 1); k != "minimum" {
+			renames = append(renames, rename{"minimum", k})
+		}
+		if k := boundKeyword(c.Maximum, c.ExclusiveMaximum, hi, -1); k != "maximum" {
+			renames = append(renames, rename{"maximum", k})
+		}
+	}
+	if len(renames) == 0 {
+		return wrap
+	}
+	return func(err jen.Code) jen.Code {
+		for _, r := range renames {
+			err = wire("Blame").Call(err, jen.Lit(r.from), jen.Lit(r.to))
+		}
+		return wrap(err)
+	}
 }

@@ -53,7 +53,7 @@ func (g *gen) enumType(t *model.Type) error {
 			verb = "%d"
 		}
 		chk = append(chk, jen.If(jen.Op("!").Id("x").Dot("Valid").Call()).Block(
-			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(verb+" is not one of "+pct(strings.Join(names, ", "))), jen.Id(e.Base.Builtin).Parens(jen.Op("*").Id("x")))))
+			fail(enumKeyword(names), jen.Id("p"), jen.Lit(verb+" is not one of "+pct(strings.Join(names, ", "))), jen.Id(e.Base.Builtin).Parens(jen.Op("*").Id("x")))))
 	} else if free := g.checkBuiltin(e.Base.Builtin, e.OpenCheck, jen.Id(e.Base.Builtin).Parens(jen.Op("*").Id("x"))); len(free) > 0 {
 		// A value the enum does not list must meet the free
 		// alternative's constraints.

@@ -27,8 +27,12 @@ func (g *gen) namedType(t *model.Type) error {
 		g.f.Func().Params(jen.Id(t.Name)).Id("is" + u.Union.Name).Params().Block()
 	}
 	under := goType(t.Under)
+	r := *t.Under
+	if !t.Check.Empty() {
+		r.Check = t.Check
+	}
 	g.f.Comment("DecodeWire decodes the value from d.")
-	dec := append([]jen.Code{jen.Var().Id("v").Add(under.Clone())}, g.decodeValue(t.Under, jen.Id("v"), func(err jen.Code) jen.Code { return err }, 1)...)
+	dec := append([]jen.Code{jen.Var().Id("v").Add(under.Clone())}, g.decodeValue(&r, jen.Id("v"), func(err jen.Code) jen.Code { return err }, 1)...)
 	dec = append(dec, jen.Op("*").Id("x").Op("=").Id(t.Name).Parens(jen.Id("v")), jen.Return(jen.Nil()))
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("DecodeWire").Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Error().Block(dec...)
 	g.f.Comment("EncodeWire encodes the value to e.")
@@ -36,10 +40,6 @@ func (g *gen) namedType(t *model.Type) error {
 		append([]jen.Code{jen.Id("v").Op(":=").Add(under.Clone()).Parens(jen.Op("*").Id("x"))}, g.encodeValue(t.Under, jen.Id("v"), 1)...)...,
 	)
 	var chk []jen.Code
-	r := *t.Under
-	if !t.Check.Empty() {
-		r.Check = t.Check
-	}
 	if g.needsCheck(&r) {
 		chk = append(chk, jen.Id("v").Op(":=").Add(under.Clone()).Parens(jen.Op("*").Id("x")))
 		chk = append(chk, g.checkValue(&r, jen.Id("v"), 1)...)

@@ -17,14 +17,7 @@ func checkCondition(cd *model.Condition) []jen.Code {
 	if cd == nil {
 		return nil
 	}
-	report := []jen.Code{
-		jen.Var().Id("we").Op("*").Add(wire("Error")),
-		jen.If(jen.Qual("errors", "As").Call(jen.Err(), jen.Op("&").Id("we"))).Block(
-			jen.Id("c").Dot("Fail").Call(jen.Id("p").Op("+").Id("we").Dot("Pointer"), jen.Lit("%s"), jen.Id("we").Dot("Msg")),
-		).Else().Block(
-			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%s"), jen.Err()),
-		),
-	}
+	report := []jen.Code{jen.Id("c").Dot("FailWith").Call(jen.Id("p"), jen.Err())}
 	// decode declares b and err: raw decoded as t.
 	decode := func(t *model.Type) []jen.Code {
 		if t.Kind == model.Union {
@@ -82,19 +75,27 @@ func (g *gen) checkNames(st *model.StructType) []jen.Code {
 		return nil
 	}
 	r := model.Resolve(st.Names)
+	// A name that breaks propertyNames is an error of the object, as
+	// propertyNames is a keyword of the object: the name is checked on a
+	// quiet Checker of its own, and the object's error names it.
 	check := func(name jen.Code) []jen.Code {
-		body := []jen.Code{jen.Id("p").Op(":=").Add(jen.Id("c").Dot("Join")).Call(jen.Id("p"), name)}
+		var inner []jen.Code
 		if r.Kind == model.Builtin {
-			c := g.checkBuiltin("string", r.Check, jen.Id("k"))
-			if len(c) == 0 {
+			inner = g.checkBuiltin("string", r.Check, jen.Id("k"))
+			if len(inner) == 0 {
 				return nil
 			}
-			body = append(body, jen.Id("k").Op(":=").Add(name))
-			body = append(body, c...)
+			inner = append([]jen.Code{jen.Id("k").Op(":=").Add(name)}, inner...)
 		} else {
-			body = append(body, jen.Id("k").Op(":=").Add(typeName(r.Type)).Parens(name), jen.Id("k").Dot("CheckWire").Call(jen.Id("c"), jen.Id("p")))
+			inner = []jen.Code{jen.Id("k").Op(":=").Add(typeName(r.Type)).Parens(name), jen.Id("k").Dot("CheckWire").Call(jen.Id("c"), jen.Lit(""))}
 		}
-		return body
+		return []jen.Code{
+			jen.Var().Id("q").Add(wire("Checker")),
+			jen.Id("q").Dot("Quiet").Call(),
+			jen.Func().Params(jen.Id("c").Op("*").Add(wire("Checker"))).Block(inner...).Call(jen.Op("&").Id("q")),
+			jen.If(jen.Id("q").Dot("Failed").Call()).Block(
+				fail("propertyNames", jen.Id("p"), jen.Lit("the member name %q does not fit propertyNames"), name)),
+		}
 	}
 	var out []jen.Code
 	for _, f := range st.Fields {
@@ -131,12 +132,7 @@ func checkMerged(merged []*model.Type) []jen.Code {
 			jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(fn("Decode", u)).Call(jen.Id("d")),
 			jen.If(jen.Err().Op("==").Nil()).Block(jen.Err().Op("=").Id("d").Dot("End").Call()),
 			jen.If(jen.Err().Op("!=").Nil()).Block(
-				jen.Var().Id("we").Op("*").Add(wire("Error")),
-				jen.If(jen.Qual("errors", "As").Call(jen.Err(), jen.Op("&").Id("we"))).Block(
-					jen.Id("c").Dot("Fail").Call(jen.Id("p").Op("+").Id("we").Dot("Pointer"), jen.Lit("%s"), jen.Id("we").Dot("Msg")),
-				).Else().Block(
-					jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%s"), jen.Err()),
-				),
+				jen.Id("c").Dot("FailWith").Call(jen.Id("p"), jen.Err()),
 			).Else().Block(fn("Check", u).Call(jen.Id("c"), jen.Id("p"), jen.Id("v"))),
 		))
 	}
@@ -168,11 +164,11 @@ func checkMemberCount(st *model.StructType) []jen.Code {
 	block := append([]jen.Code{jen.Id("n").Op(":=").Add(n)}, optional...)
 	if st.MinProps != nil {
 		block = append(block, jen.If(jen.Uint64().Parens(jen.Id("n")).Op("<").Lit(*st.MinProps)).Block(
-			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("has %d members, fewer than "+strconv.FormatUint(*st.MinProps, 10)), jen.Id("n"))))
+			fail("minProperties", jen.Id("p"), jen.Lit("has %d members, fewer than "+strconv.FormatUint(*st.MinProps, 10)), jen.Id("n"))))
 	}
 	if st.MaxProps != nil {
 		block = append(block, jen.If(jen.Uint64().Parens(jen.Id("n")).Op(">").Lit(*st.MaxProps)).Block(
-			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("has %d members, more than "+strconv.FormatUint(*st.MaxProps, 10)), jen.Id("n"))))
+			fail("maxProperties", jen.Id("p"), jen.Lit("has %d members, more than "+strconv.FormatUint(*st.MaxProps, 10)), jen.Id("n"))))
 	}
 	return []jen.Code{jen.Block(block...)}
 }
@@ -248,12 +244,7 @@ func (g *gen) checkRaw(r *model.ExtraRule) []jen.Code {
 		jen.Err().Op(":=").Func().Params().Error().Block(fn...).Call(),
 		jen.Err().Op("!=").Nil(),
 	).Block(
-		jen.Var().Id("we").Op("*").Add(wire("Error")),
-		jen.If(jen.Qual("errors", "As").Call(jen.Err(), jen.Op("&").Id("we"))).Block(
-			jen.Id("c").Dot("Fail").Call(jen.Id("p").Op("+").Id("we").Dot("Pointer"), jen.Lit("%s"), jen.Id("we").Dot("Msg")),
-		).Else().Block(
-			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%s"), jen.Err()),
-		),
+		jen.Id("c").Dot("FailWith").Call(jen.Id("p"), jen.Err()),
 	)}
 }
 
@@ -288,9 +279,13 @@ func checkAlternatives(st *model.StructType) []jen.Code {
 		out = append(out, jen.If(cond).Block(jen.Id("matched").Op("++")))
 	}
 	msg := "needs " + strings.Join(sets, ", or ")
-	out = append(out, jen.If(jen.Id("matched").Op("==").Lit(0)).Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(pct(msg)))))
+	altKw := "anyOf"
 	if st.OneOfRequired {
-		out = append(out, jen.If(jen.Id("matched").Op(">").Lit(1)).Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(pct("must have exactly one of: "+strings.Join(sets, "; "))))))
+		altKw = "oneOf"
+	}
+	out = append(out, jen.If(jen.Id("matched").Op("==").Lit(0)).Block(fail(altKw, jen.Id("p"), jen.Lit(pct(msg)))))
+	if st.OneOfRequired {
+		out = append(out, jen.If(jen.Id("matched").Op(">").Lit(1)).Block(fail("oneOf", jen.Id("p"), jen.Lit(pct("must have exactly one of: "+strings.Join(sets, "; "))))))
 	}
 	return []jen.Code{jen.Block(out...)}
 }
@@ -343,12 +338,12 @@ func checkConditions(st *model.StructType) []jen.Code {
 		var then []jen.Code
 		for _, name := range r.ThenRequired {
 			then = append(then, jen.If(jen.Op("!").Parens(present(byJSON[name]))).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(pct(fmt.Sprintf("missing required member %q %s", name, when))))))
+				fail("required", jen.Id("p"), jen.Lit(pct(fmt.Sprintf("missing required member %q %s", name, when))))))
 		}
 		for _, mv := range r.ThenConst {
 			f := byJSON[mv.Member]
 			then = append(then, jen.If(jen.Add(present(f)).Op("&&").Op("!").Add(equals(f, mv.Value))).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(mv.Member)), jen.Lit(pct(fmt.Sprintf("must be %s %s", mv.Value, when))))))
+				fail("const", jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(mv.Member)), jen.Lit(pct(fmt.Sprintf("must be %s %s", mv.Value, when))))))
 		}
 		out = append(out, jen.If(jen.Add(present(kf)).Op("&&").Parens(any)).Block(then...))
 	}
@@ -356,7 +351,7 @@ func checkConditions(st *model.StructType) []jen.Code {
 		var then []jen.Code
 		for _, name := range d.Requires {
 			then = append(then, jen.If(jen.Op("!").Parens(present(byJSON[name]))).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(pct(fmt.Sprintf("missing member %q, required when %q is present", name, d.Member))))))
+				fail("dependentRequired", jen.Id("p"), jen.Lit(pct(fmt.Sprintf("missing member %q, required when %q is present", name, d.Member))))))
 		}
 		out = append(out, jen.If(present(byJSON[d.Member])).Block(then...))
 	}
@@ -370,7 +365,7 @@ func checkConditions(st *model.StructType) []jen.Code {
 			}
 		}
 		out = append(out, jen.If(cond).Block(
-			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(pct("must not have all of "+strings.Join(set, ", "))))))
+			fail("not", jen.Id("p"), jen.Lit(pct("must not have all of "+strings.Join(set, ", "))))))
 	}
 	return out
 }

@@ -74,6 +74,7 @@ func (g *gen) tupleType(t *model.Type) error {
 			jen.Id("Offset"):  jen.Id("d").Dot("Offset").Call(),
 			jen.Id("Msg"):     jen.Lit(fmt.Sprintf("the array has more than %d items", n)),
 			jen.Id("Code"):    wire("CodeUnknown"),
+			jen.Id("Keyword"): jen.Lit("false"),
 		}))))
 	} else {
 		cases = append(cases, jen.Default().Block(jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Add(wire("DecodeRaw")).Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(
@@ -82,9 +83,10 @@ func (g *gen) tupleType(t *model.Type) error {
 	short := jen.Null()
 	if st.MinItems > 0 {
 		short = jen.If(jen.Id("i").Op("<").Lit(st.MinItems)).Block(jen.Return(jen.Op("&").Add(wire("Error")).Values(jen.Dict{
-			jen.Id("Offset"): jen.Id("start"),
-			jen.Id("Msg"):    jen.Lit(fmt.Sprintf("the array has fewer than %d items", st.MinItems)),
-			jen.Id("Code"):   wire("CodeRequired"),
+			jen.Id("Offset"):  jen.Id("start"),
+			jen.Id("Msg"):     jen.Lit(fmt.Sprintf("the array has fewer than %d items", st.MinItems)),
+			jen.Id("Code"):    wire("CodeRequired"),
+			jen.Id("Keyword"): jen.Lit("minItems"),
 		})))
 	}
 	g.f.Comment("DecodeWire decodes the value from d.")
@@ -130,7 +132,7 @@ func (g *gen) tupleType(t *model.Type) error {
 		}
 		if later != nil {
 			chk = append(chk, jen.If(jen.Id("x").Dot(f.Name).Op("==").Nil().Op("&&").Parens(later)).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(f.JSON)), jen.Lit("is absent, but an element after it is set"))))
+				fail("items", jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(f.JSON)), jen.Lit("is absent, but an element after it is set"))))
 		}
 	}
 	if st.Rest != nil && g.needsCheck(st.Rest.Type.Elem) {

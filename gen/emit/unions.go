@@ -129,7 +129,7 @@ func onlyOne(u *model.UnionType, v *model.Variant) []jen.Code {
 		out = append(out, jen.If(
 			jen.Id("w").Op(":=").New(typeName(w.Type)),
 			wire("UnmarshalOwned").Call(jen.Id("raw"), jen.Id("w")).Op("==").Nil().Op("&&").Id("w").Dot("Validate").Call().Op("==").Nil(),
-		).Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("fits both "+v.Type.Name+" and "+w.Type.Name+"; oneOf allows exactly one"))))
+		).Block(fail("oneOf", jen.Id("p"), jen.Lit("fits both "+v.Type.Name+" and "+w.Type.Name+"; oneOf allows exactly one"))))
 	}
 	return out
 }
@@ -242,9 +242,10 @@ func decodeTagged(u *model.UnionType) []jen.Code {
 		body = append(body, jen.If(jen.Op("!").Id("ok")).Block(decodeVariant(u, u.Default, false)...))
 	} else {
 		body = append(body, jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil(), jen.Op("&").Add(wire("Error")).Values(jen.Dict{
-			jen.Id("Offset"): jen.Id("d").Dot("Offset").Call(),
-			jen.Id("Msg"):    jen.Lit("missing the tag member \"" + u.Tag + "\""),
-			jen.Id("Code"):   wire("CodeTag"),
+			jen.Id("Offset"):  jen.Id("d").Dot("Offset").Call(),
+			jen.Id("Msg"):     jen.Lit("missing the tag member \"" + u.Tag + "\""),
+			jen.Id("Code"):    wire("CodeTag"),
+			jen.Id("Keyword"): jen.Lit("required"),
 		}))))
 	}
 	var cases []jen.Code
@@ -399,9 +400,10 @@ func (g *gen) decodeObjects(t *model.Type, objects []*model.Variant) []jen.Code 
 		return append(obj, decodeFallback(u.Fallback)...)
 	}
 	return append(obj, jen.Return(jen.Nil(), jen.Op("&").Add(wire("Error")).Values(jen.Dict{
-		jen.Id("Offset"): jen.Id("d").Dot("Offset").Call(),
-		jen.Id("Msg"):    jen.Lit("the object has the required members of no variant: " + strings.Join(alts, "; ")),
-		jen.Id("Code"):   wire("CodeTag"),
+		jen.Id("Offset"):  jen.Id("d").Dot("Offset").Call(),
+		jen.Id("Msg"):     jen.Lit("the object has the required members of no variant: " + strings.Join(alts, "; ")),
+		jen.Id("Code"):    wire("CodeTag"),
+		jen.Id("Keyword"): jen.Lit("required"),
 	})))
 }
 
@@ -483,7 +485,7 @@ func (g *gen) unionCheck(t *model.Type) {
 		sort.Strings(tags)
 		chk = append(chk, jen.Case(jen.Op("*").Id(u.Unknown)).Block(
 			jen.If(jen.Id("v").Op("!=").Nil()).Block(
-				jen.Id("c").Dot("Fail").Call(jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(u.Tag)), jen.Lit("%q is not one of "+pct(strings.Join(tags, ", "))), jen.Id("v").Dot("Tag")))))
+				fail("const", jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(u.Tag)), jen.Lit("%q is not one of "+pct(strings.Join(tags, ", "))), jen.Id("v").Dot("Tag")))))
 	}
 	g.f.Comment(funcName("Check", t.Name) + " records in c every constraint v breaks, under the JSON pointer p.")
 	if len(chk) == 0 {

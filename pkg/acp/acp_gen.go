@@ -2773,7 +2773,7 @@ func (x *Meta) EncodeWire(e *wire.Encoder) {
 func (x *Meta) CheckWire(c *wire.Checker, p string) {
 	v := json.RawMessage(*x)
 	if !wire.RawIs(v, "object") {
-		c.Fail(p, "wrong type: want object")
+		c.FailKeyword(p, "type", "wrong type: want object")
 	}
 }
 
@@ -2968,7 +2968,7 @@ func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -3179,7 +3179,7 @@ func (x *ProtocolVersion) EncodeWire(e *wire.Encoder) {
 func (x *ProtocolVersion) CheckWire(c *wire.Checker, p string) {
 	v := uint32(*x)
 	if uint32(v) > 65535 {
-		c.Fail(p, "%d is greater than the maximum 65535", uint32(v))
+		c.FailKeyword(p, "maximum", "%d is greater than the maximum 65535", uint32(v))
 	}
 }
 
@@ -3865,7 +3865,7 @@ func (x *CompactionCapabilities) EncodeWire(e *wire.Encoder) {
 func (x *CompactionCapabilities) CheckWire(c *wire.Checker, p string) {
 	v := json.RawMessage(*x)
 	if !wire.RawIs(v, "object") {
-		c.Fail(p, "wrong type: want object")
+		c.FailKeyword(p, "type", "wrong type: want object")
 	}
 }
 
@@ -4116,7 +4116,7 @@ func (x *NoticeCapabilities) EncodeWire(e *wire.Encoder) {
 func (x *NoticeCapabilities) CheckWire(c *wire.Checker, p string) {
 	v := json.RawMessage(*x)
 	if !wire.RawIs(v, "object") {
-		c.Fail(p, "wrong type: want object")
+		c.FailKeyword(p, "type", "wrong type: want object")
 	}
 }
 
@@ -5998,7 +5998,7 @@ func CheckAuthMethod(c *wire.Checker, p string, v AuthMethod) {
 		}
 	case *UnknownAuthMethod:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of terminal", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of terminal", v.Tag)
 		}
 	}
 }
@@ -6558,7 +6558,7 @@ func CheckMCPServer(c *wire.Checker, p string, v MCPServer) {
 		}
 	case *UnknownMCPServer:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of http, sse", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of http, sse", v.Tag)
 		}
 	}
 }
@@ -7851,9 +7851,10 @@ func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -7936,7 +7937,7 @@ func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) 
 		}
 	case *UnknownSessionConfigOption:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of boolean, select", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of boolean, select", v.Tag)
 		}
 	}
 }
@@ -8157,7 +8158,7 @@ func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 		v.CheckWire(c, p)
 	}
 	if x.Options == nil {
-		c.Fail(c.Join(p, "options"), "a value is required")
+		c.FailKeyword(c.Join(p, "options"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
@@ -9192,9 +9193,10 @@ func DecodeContentBlock(d *wire.Decoder) (ContentBlock, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -9340,7 +9342,7 @@ func CheckContentBlock(c *wire.Checker, p string, v ContentBlock) {
 		}
 	case *UnknownContentBlock:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of audio, image, resource, resource_link, text", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of audio, image, resource, resource_link, text", v.Tag)
 		}
 	}
 }
@@ -9744,7 +9746,7 @@ func (x *Role) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Role) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"assistant\", \"user\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"assistant\", \"user\"", string(*x))
 	}
 }
 
@@ -10504,7 +10506,7 @@ func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 		v.CheckWire(c, p)
 	}
 	if x.Resource == nil {
-		c.Fail(c.Join(p, "resource"), "a value is required")
+		c.FailKeyword(c.Join(p, "resource"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
@@ -10621,9 +10623,10 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -11352,7 +11355,7 @@ func (x *StopReason) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StopReason) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"end_turn\", \"max_tokens\", \"max_turn_requests\", \"refusal\", \"cancelled\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"end_turn\", \"max_tokens\", \"max_turn_requests\", \"refusal\", \"cancelled\"", string(*x))
 	}
 }
 
@@ -11383,9 +11386,10 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"sessionUpdate\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"sessionUpdate\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -11705,7 +11709,7 @@ func CheckSessionUpdate(c *wire.Checker, p string, v SessionUpdate) {
 		}
 	case *UnknownSessionUpdate:
 		if v != nil {
-			c.Fail(c.Join(p, "sessionUpdate"), "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, session_info_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
+			c.FailKeyword(c.Join(p, "sessionUpdate"), "const", "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, session_info_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
 		}
 	}
 }
@@ -11847,7 +11851,7 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -12466,7 +12470,7 @@ func (x *ToolKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"read\", \"edit\", \"delete\", \"move\", \"search\", \"execute\", \"think\", \"fetch\", \"switch_mode\", \"other\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"read\", \"edit\", \"delete\", \"move\", \"search\", \"execute\", \"think\", \"fetch\", \"switch_mode\", \"other\"", string(*x))
 	}
 }
 
@@ -12522,7 +12526,7 @@ func (x *ToolCallStatus) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallStatus) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"pending\", \"in_progress\", \"completed\", \"failed\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"pending\", \"in_progress\", \"completed\", \"failed\"", string(*x))
 	}
 }
 
@@ -12553,9 +12557,10 @@ func DecodeToolCallContent(d *wire.Decoder) (ToolCallContent, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -12659,7 +12664,7 @@ func CheckToolCallContent(c *wire.Checker, p string, v ToolCallContent) {
 		}
 	case *UnknownToolCallContent:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of content, diff, terminal", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of content, diff, terminal", v.Tag)
 		}
 	}
 }
@@ -12777,7 +12782,7 @@ func (x *Content) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Content) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -13928,7 +13933,7 @@ func (x *PlanEntryPriority) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanEntryPriority) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"high\", \"medium\", \"low\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"high\", \"medium\", \"low\"", string(*x))
 	}
 }
 
@@ -13982,7 +13987,7 @@ func (x *PlanEntryStatus) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanEntryStatus) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"pending\", \"in_progress\", \"completed\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"pending\", \"in_progress\", \"completed\"", string(*x))
 	}
 }
 
@@ -15215,7 +15220,7 @@ func (x *Notice) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "title")
 		if utf8.RuneCountInString(string(x.Title)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
@@ -15696,7 +15701,7 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -15937,7 +15942,7 @@ func (x *PermissionOptionKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionOptionKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"allow_once\", \"allow_always\", \"reject_once\", \"reject_always\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"allow_once\", \"allow_always\", \"reject_once\", \"reject_always\"", string(*x))
 	}
 }
 
@@ -15968,9 +15973,10 @@ func DecodeRequestPermissionOutcome(d *wire.Decoder) (RequestPermissionOutcome, 
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"outcome\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"outcome\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -16048,7 +16054,7 @@ func CheckRequestPermissionOutcome(c *wire.Checker, p string, v RequestPermissio
 		}
 	case *UnknownRequestPermissionOutcome:
 		if v != nil {
-			c.Fail(c.Join(p, "outcome"), "%q is not one of cancelled, selected", v.Tag)
+			c.FailKeyword(c.Join(p, "outcome"), "const", "%q is not one of cancelled, selected", v.Tag)
 		}
 	}
 }
@@ -16642,7 +16648,7 @@ func (x *ElicitationFormMode) CheckWire(c *wire.Checker, p string) {
 			matched++
 		}
 		if matched == 0 {
-			c.Fail(p, "needs sessionId, or requestId")
+			c.FailKeyword(p, "anyOf", "needs sessionId, or requestId")
 		}
 	}
 }
@@ -16910,7 +16916,7 @@ func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
 		switch string((*x.Type)) {
 		case "object":
 		default:
-			c.Fail(p, "%q is not one of object", string((*x.Type)))
+			c.FailKeyword(p, "const", "%q is not one of object", string((*x.Type)))
 		}
 	}
 	if x.Properties != nil {
@@ -16954,9 +16960,10 @@ func DecodeElicitationPropertySchema(d *wire.Decoder) (ElicitationPropertySchema
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -17570,7 +17577,7 @@ func (x *StringFormat) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringFormat) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"email\", \"uri\", \"date\", \"date-time\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"email\", \"uri\", \"date\", \"date-time\"", string(*x))
 	}
 }
 
@@ -18666,7 +18673,7 @@ func (x *MultiSelectPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Items == nil {
-		c.Fail(c.Join(p, "items"), "a value is required")
+		c.FailKeyword(c.Join(p, "items"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
@@ -19244,7 +19251,7 @@ func (x *ElicitationURLMode) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "url")
 		if !check.IsURI(string(x.URL)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URL))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URL))
 		}
 	}
 	if x.RequestID != nil {
@@ -19264,7 +19271,7 @@ func (x *ElicitationURLMode) CheckWire(c *wire.Checker, p string) {
 			matched++
 		}
 		if matched == 0 {
-			c.Fail(p, "needs sessionId, or requestId")
+			c.FailKeyword(p, "anyOf", "needs sessionId, or requestId")
 		}
 	}
 }
@@ -19888,9 +19895,10 @@ func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, 
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"mode\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"mode\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -20185,7 +20193,7 @@ func (x *CreateElicitationRequestElicitationFormMode) CheckWire(c *wire.Checker,
 			matched++
 		}
 		if matched == 0 {
-			c.Fail(p, "needs sessionId, or requestId")
+			c.FailKeyword(p, "anyOf", "needs sessionId, or requestId")
 		}
 	}
 }
@@ -20402,7 +20410,7 @@ func (x *CreateElicitationRequestElicitationURLMode) CheckWire(c *wire.Checker, 
 	{
 		p := c.Join(p, "url")
 		if !check.IsURI(string(x.URL)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URL))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URL))
 		}
 	}
 	if x.RequestID != nil {
@@ -20422,7 +20430,7 @@ func (x *CreateElicitationRequestElicitationURLMode) CheckWire(c *wire.Checker, 
 			matched++
 		}
 		if matched == 0 {
-			c.Fail(p, "needs sessionId, or requestId")
+			c.FailKeyword(p, "anyOf", "needs sessionId, or requestId")
 		}
 	}
 }
@@ -20454,9 +20462,10 @@ func DecodeCreateElicitationResponse(d *wire.Decoder) (CreateElicitationResponse
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"action\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"action\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -21788,9 +21797,10 @@ func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: EnvelopeRequest (id, jsonrpc, method); EnvelopeNotification (jsonrpc, method); EnvelopeResponse (id, jsonrpc)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: EnvelopeRequest (id, jsonrpc, method); EnvelopeNotification (jsonrpc, method); EnvelopeResponse (id, jsonrpc)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -21991,7 +22001,7 @@ func (x *EnvelopeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -22077,9 +22087,10 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			return wire.At(&wire.Error{
-				Code:   wire.CodeUnknown,
-				Msg:    "member \"id\" must be absent",
-				Offset: d.Offset(),
+				Code:    wire.CodeUnknown,
+				Keyword: "false",
+				Msg:     "member \"id\" must be absent",
+				Offset:  d.Offset(),
 			}, "id")
 		default:
 			if skip != "" && string(key) == skip {
@@ -22276,7 +22287,7 @@ func (x *EnvelopeResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeResponse) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -22294,10 +22305,10 @@ func (x *EnvelopeResponse) CheckWire(c *wire.Checker, p string) {
 			matched++
 		}
 		if matched == 0 {
-			c.Fail(p, "needs result, or error")
+			c.FailKeyword(p, "oneOf", "needs result, or error")
 		}
 		if matched > 1 {
-			c.Fail(p, "must have exactly one of: result; error")
+			c.FailKeyword(p, "oneOf", "must have exactly one of: result; error")
 		}
 	}
 }
@@ -22489,10 +22500,10 @@ func (x *ErrorCode) EncodeWire(e *wire.Encoder) {
 func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
 		if int64(int64(*x)) < -2147483648 {
-			c.Fail(p, "%d is less than the minimum -2147483648", int64(int64(*x)))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum -2147483648", int64(int64(*x)))
 		}
 		if int64(int64(*x)) > 2147483647 {
-			c.Fail(p, "%d is greater than the maximum 2147483647", int64(int64(*x)))
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 2147483647", int64(int64(*x)))
 		}
 	}
 }
@@ -22638,7 +22649,7 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Request) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -22722,9 +22733,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			return wire.At(&wire.Error{
-				Code:   wire.CodeUnknown,
-				Msg:    "member \"id\" must be absent",
-				Offset: d.Offset(),
+				Code:    wire.CodeUnknown,
+				Keyword: "false",
+				Msg:     "member \"id\" must be absent",
+				Offset:  d.Offset(),
 			}, "id")
 		default:
 			if skip != "" && string(key) == skip {
@@ -22919,7 +22931,7 @@ func (x *Response) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Response) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -22937,10 +22949,10 @@ func (x *Response) CheckWire(c *wire.Checker, p string) {
 			matched++
 		}
 		if matched == 0 {
-			c.Fail(p, "needs result, or error")
+			c.FailKeyword(p, "oneOf", "needs result, or error")
 		}
 		if matched > 1 {
-			c.Fail(p, "must have exactly one of: result; error")
+			c.FailKeyword(p, "oneOf", "must have exactly one of: result; error")
 		}
 	}
 }
@@ -25211,7 +25223,7 @@ func (x *RequestPermissionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Outcome == nil {
-		c.Fail(c.Join(p, "outcome"), "a value is required")
+		c.FailKeyword(c.Join(p, "outcome"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
@@ -25696,7 +25708,7 @@ func CheckSetSessionConfigOptionRequest(c *wire.Checker, p string, v SetSessionC
 		}
 	case *UnknownSetSessionConfigOptionRequest:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of boolean", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of boolean", v.Tag)
 		}
 	}
 }
@@ -26452,7 +26464,7 @@ func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Update == nil {
-		c.Fail(c.Join(p, "update"), "a value is required")
+		c.FailKeyword(c.Join(p, "update"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)

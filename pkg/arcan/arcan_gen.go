@@ -720,9 +720,10 @@ func DecodeAgentEvent(d *wire.Decoder) (AgentEvent, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"part_type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"part_type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -971,7 +972,7 @@ func CheckAgentEvent(c *wire.Checker, p string, v AgentEvent) {
 		}
 	case *UnknownAgentEvent:
 		if v != nil {
-			c.Fail(c.Join(p, "part_type"), "%q is not one of approval_requested, approval_resolved, context_compacted, iteration_started, model_output, run_errored, run_finished, run_started, state_patched, text_delta, tool_call_completed, tool_call_failed, tool_call_requested", v.Tag)
+			c.FailKeyword(c.Join(p, "part_type"), "const", "%q is not one of approval_requested, approval_resolved, context_compacted, iteration_started, model_output, run_errored, run_finished, run_started, state_patched, text_delta, tool_call_completed, tool_call_failed, tool_call_requested", v.Tag)
 		}
 	}
 }
@@ -1548,7 +1549,7 @@ func (x *ModelStopReason) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ModelStopReason) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"end_turn\", \"tool_use\", \"needs_user\", \"max_tokens\", \"safety\", \"unknown\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"end_turn\", \"tool_use\", \"needs_user\", \"max_tokens\", \"safety\", \"unknown\"", string(*x))
 	}
 }
 
@@ -2981,7 +2982,7 @@ func (x *StatePatchFormat) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StatePatchFormat) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"json_patch\", \"merge_patch\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"json_patch\", \"merge_patch\"", string(*x))
 	}
 }
 
@@ -3032,7 +3033,7 @@ func (x *StatePatchSource) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StatePatchSource) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"model\", \"tool\", \"system\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"model\", \"tool\", \"system\"", string(*x))
 	}
 }
 
@@ -4154,7 +4155,7 @@ func (x *RunStopReason) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RunStopReason) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"completed\", \"needs_user\", \"blocked_by_policy\", \"budget_exceeded\", \"cancelled\", \"error\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"completed\", \"needs_user\", \"blocked_by_policy\", \"budget_exceeded\", \"cancelled\", \"error\"", string(*x))
 	}
 }
 
@@ -4206,7 +4207,7 @@ func (x *Role) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Role) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"system\", \"user\", \"assistant\", \"tool\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"system\", \"user\", \"assistant\", \"tool\"", string(*x))
 	}
 }
 
@@ -4847,9 +4848,10 @@ func DecodeToolContent(d *wire.Decoder) (ToolContent, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -4938,7 +4940,7 @@ func CheckToolContent(c *wire.Checker, p string, v ToolContent) {
 		}
 	case *UnknownToolContent:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of image, json, text", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of image, json, text", v.Tag)
 		}
 	}
 }
@@ -5559,9 +5561,10 @@ func DecodeModelDirective(d *wire.Decoder) (ModelDirective, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"kind\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"kind\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -5666,7 +5669,7 @@ func CheckModelDirective(c *wire.Checker, p string, v ModelDirective) {
 		}
 	case *UnknownModelDirective:
 		if v != nil {
-			c.Fail(c.Join(p, "kind"), "%q is not one of final_answer, state_patch, text, tool_call", v.Tag)
+			c.FailKeyword(c.Join(p, "kind"), "const", "%q is not one of final_answer, state_patch, text, tool_call", v.Tag)
 		}
 	}
 }
@@ -6168,7 +6171,7 @@ func (x *ProviderCircuitState) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProviderCircuitState) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"closed\", \"open\", \"half_open\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"closed\", \"open\", \"half_open\"", string(*x))
 	}
 }
 
@@ -6800,11 +6803,11 @@ func (x *StoreRecord) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "timestamp")
 		if !wire.IsDateTime(string(x.Timestamp)) {
-			c.Fail(p, "%q is not a valid date-time", string(x.Timestamp))
+			c.FailKeyword(p, "format", "%q is not a valid date-time", string(x.Timestamp))
 		}
 	}
 	if x.Event == nil {
-		c.Fail(c.Join(p, "event"), "a value is required")
+		c.FailKeyword(c.Join(p, "event"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "event")
 		CheckAgentEvent(c, p, x.Event)

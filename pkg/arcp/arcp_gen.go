@@ -1982,7 +1982,7 @@ func (x *MessageID) EncodeWire(e *wire.Encoder) {
 func (x *MessageID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if utf8.RuneCountInString(string(v)) < 1 {
-		c.Fail(p, "is shorter than 1 characters")
+		c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 	}
 }
 
@@ -2027,7 +2027,7 @@ func (x *SessionID) EncodeWire(e *wire.Encoder) {
 func (x *SessionID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if utf8.RuneCountInString(string(v)) < 1 {
-		c.Fail(p, "is shorter than 1 characters")
+		c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 	}
 }
 
@@ -2072,7 +2072,7 @@ func (x *JobID) EncodeWire(e *wire.Encoder) {
 func (x *JobID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if utf8.RuneCountInString(string(v)) < 1 {
-		c.Fail(p, "is shorter than 1 characters")
+		c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 	}
 }
 
@@ -2117,7 +2117,7 @@ func (x *TraceID) EncodeWire(e *wire.Encoder) {
 func (x *TraceID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !pattern0().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^[0-9a-f]{32}$", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^[0-9a-f]{32}$", string(v))
 	}
 }
 
@@ -2162,7 +2162,7 @@ func (x *EventSeq) EncodeWire(e *wire.Encoder) {
 func (x *EventSeq) CheckWire(c *wire.Checker, p string) {
 	v := uint64(*x)
 	if uint64(v) > 9223372036854775807 {
-		c.Fail(p, "%d is greater than the maximum 9223372036854775807", uint64(v))
+		c.FailKeyword(p, "maximum", "%d is greater than the maximum 9223372036854775807", uint64(v))
 	}
 }
 
@@ -2207,10 +2207,10 @@ func (x *Timestamp) EncodeWire(e *wire.Encoder) {
 func (x *Timestamp) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !wire.IsDateTime(string(v)) {
-		c.Fail(p, "%q is not a valid date-time", string(v))
+		c.FailKeyword(p, "format", "%q is not a valid date-time", string(v))
 	}
 	if !pattern1().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$", string(v))
 	}
 }
 
@@ -2255,10 +2255,10 @@ func (x *UtcTimestamp) EncodeWire(e *wire.Encoder) {
 func (x *UtcTimestamp) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !wire.IsDateTime(string(v)) {
-		c.Fail(p, "%q is not a valid date-time", string(v))
+		c.FailKeyword(p, "format", "%q is not a valid date-time", string(v))
 	}
 	if !pattern2().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?[Zz]$", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?[Zz]$", string(v))
 	}
 }
 
@@ -2445,7 +2445,7 @@ func (x *ErrorCode) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"PERMISSION_DENIED\", \"LEASE_SUBSET_VIOLATION\", \"JOB_NOT_FOUND\", \"DUPLICATE_KEY\", \"AGENT_NOT_AVAILABLE\", \"AGENT_VERSION_NOT_AVAILABLE\", \"CANCELLED\", \"TIMEOUT\", \"RESUME_WINDOW_EXPIRED\", \"HEARTBEAT_LOST\", \"LEASE_EXPIRED\", \"BUDGET_EXHAUSTED\", \"INVALID_REQUEST\", \"UNAUTHENTICATED\", \"INTERNAL_ERROR\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"PERMISSION_DENIED\", \"LEASE_SUBSET_VIOLATION\", \"JOB_NOT_FOUND\", \"DUPLICATE_KEY\", \"AGENT_NOT_AVAILABLE\", \"AGENT_VERSION_NOT_AVAILABLE\", \"CANCELLED\", \"TIMEOUT\", \"RESUME_WINDOW_EXPIRED\", \"HEARTBEAT_LOST\", \"LEASE_EXPIRED\", \"BUDGET_EXHAUSTED\", \"INVALID_REQUEST\", \"UNAUTHENTICATED\", \"INTERNAL_ERROR\"", string(*x))
 	}
 }
 
@@ -2592,23 +2592,23 @@ func (x *ErrorPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Details != nil {
 		p := c.Join(p, "details")
 		if !wire.RawIs(x.Details, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if true && ((x.Code == "LEASE_EXPIRED") || (x.Code == "BUDGET_EXHAUSTED")) {
 		if true && !(x.Retryable == false) {
-			c.Fail(c.Join(p, "retryable"), "must be false when code is \"LEASE_EXPIRED\" or \"BUDGET_EXHAUSTED\"")
+			c.FailKeyword(c.Join(p, "retryable"), "const", "must be false when code is \"LEASE_EXPIRED\" or \"BUDGET_EXHAUSTED\"")
 		}
 	}
 	if true && (x.Code == "INTERNAL_ERROR") {
 		if true && !(x.Retryable == true) {
-			c.Fail(c.Join(p, "retryable"), "must be true when code is \"INTERNAL_ERROR\"")
+			c.FailKeyword(c.Join(p, "retryable"), "const", "must be true when code is \"INTERNAL_ERROR\"")
 		}
 	}
 }
@@ -2719,14 +2719,14 @@ func (x *ErrorPayload) checkWireMembers(c *wire.Checker, p string, from, to int)
 			{
 				p := c.Join(p, "message")
 				if utf8.RuneCountInString(string(x.Message)) < 1 {
-					c.Fail(p, "is shorter than 1 characters")
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 				}
 			}
 		case 3:
 			if x.Details != nil {
 				p := c.Join(p, "details")
 				if !wire.RawIs(x.Details, "object") {
-					c.Fail(p, "wrong type: want object")
+					c.FailKeyword(p, "type", "wrong type: want object")
 				}
 			}
 		}
@@ -2948,7 +2948,7 @@ func (x *Capabilities) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Encodings {
 			p := c.JoinIndex(p, i0)
 			if utf8.RuneCountInString(string(x.Encodings[i0])) < 1 {
-				c.Fail(p, "is shorter than 1 characters")
+				c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 			}
 		}
 	}
@@ -3086,7 +3086,7 @@ func (x *AgentName) EncodeWire(e *wire.Encoder) {
 func (x *AgentName) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !pattern4().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^[a-z0-9][a-z0-9._-]*$", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^[a-z0-9][a-z0-9._-]*$", string(v))
 	}
 }
 
@@ -3336,7 +3336,7 @@ func (x *AgentInfo) CheckWire(c *wire.Checker, p string) {
 			matched++
 		}
 		if matched == 0 {
-			c.Fail(p, "needs versions, or bare")
+			c.FailKeyword(p, "anyOf", "needs versions, or bare")
 		}
 	}
 }
@@ -3382,7 +3382,7 @@ func (x *AgentVersion) EncodeWire(e *wire.Encoder) {
 func (x *AgentVersion) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !pattern5().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^[a-zA-Z0-9.+_-]+$", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^[a-zA-Z0-9.+_-]+$", string(v))
 	}
 }
 
@@ -3493,7 +3493,7 @@ func (x *AgentRef) EncodeWire(e *wire.Encoder) {
 func (x *AgentRef) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !pattern6().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^[a-z0-9][a-z0-9._-]*(@[a-zA-Z0-9.+_-]+)?$", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^[a-z0-9][a-z0-9._-]*(@[a-zA-Z0-9.+_-]+)?$", string(v))
 	}
 }
 
@@ -3647,25 +3647,25 @@ func (x *ClientInfo) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "version")
 		if utf8.RuneCountInString(string(x.Version)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Fingerprint != nil {
 		p := c.Join(p, "fingerprint")
 		if utf8.RuneCountInString(string((*x.Fingerprint))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Principal != nil {
 		p := c.Join(p, "principal")
 		if utf8.RuneCountInString(string((*x.Principal))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -3800,19 +3800,19 @@ func (x *RuntimeInfo) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "version")
 		if utf8.RuneCountInString(string(x.Version)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Fingerprint != nil {
 		p := c.Join(p, "fingerprint")
 		if utf8.RuneCountInString(string((*x.Fingerprint))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -3930,12 +3930,12 @@ func (x *Auth) CheckWire(c *wire.Checker, p string) {
 	if x.Token != nil {
 		p := c.Join(p, "token")
 		if utf8.RuneCountInString(string((*x.Token))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if true && (x.Scheme == "bearer") {
 		if !(x.Token != nil) {
-			c.Fail(p, "missing required member \"token\" when scheme is \"bearer\"")
+			c.FailKeyword(p, "required", "missing required member \"token\" when scheme is \"bearer\"")
 		}
 	}
 }
@@ -3987,7 +3987,7 @@ func (x *AuthScheme) EncodeWire(e *wire.Encoder) {
 func (x *AuthScheme) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
 		if utf8.RuneCountInString(string(string(*x))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -4115,7 +4115,7 @@ func (x *ResumeRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "resume_token")
 		if utf8.RuneCountInString(string(x.ResumeToken)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
@@ -4189,7 +4189,7 @@ func (x *CapabilityPatterns) CheckWire(c *wire.Checker, p string) {
 	for i1 := range v {
 		p := c.JoinIndex(p, i1)
 		if utf8.RuneCountInString(string(v[i1])) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -4235,7 +4235,7 @@ func (x *BudgetAmount) EncodeWire(e *wire.Encoder) {
 func (x *BudgetAmount) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !pattern7().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^[A-Za-z][A-Za-z0-9_-]*:[0-9]+(\\.[0-9]+)?$", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^[A-Za-z][A-Za-z0-9_-]*:[0-9]+(\\.[0-9]+)?$", string(v))
 	}
 }
 
@@ -4460,19 +4460,20 @@ func (x *Lease) CheckWire(c *wire.Checker, p string) {
 			v.CheckWire(c, p)
 			return nil
 		}(); err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		}
 	}
 	for _, m := range x.Unknown {
-		p := c.Join(p, m.Key)
-		k := m.Key
-		if utf8.RuneCountInString(string(k)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+		var q wire.Checker
+		q.Quiet()
+		func(c *wire.Checker) {
+			k := m.Key
+			if utf8.RuneCountInString(string(k)) < 1 {
+				c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+			}
+		}(&q)
+		if q.Failed() {
+			c.FailKeyword(p, "propertyNames", "the member name %q does not fit propertyNames", m.Key)
 		}
 	}
 }
@@ -4610,7 +4611,7 @@ func (x *Currency) EncodeWire(e *wire.Encoder) {
 func (x *Currency) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !pattern8().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^[A-Za-z][A-Za-z0-9_-]*$", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^[A-Za-z][A-Za-z0-9_-]*$", string(v))
 	}
 }
 
@@ -5003,7 +5004,7 @@ func (x *Credential) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "id")
 		if utf8.RuneCountInString(string(x.ID)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
@@ -5013,16 +5014,16 @@ func (x *Credential) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "value")
 		if utf8.RuneCountInString(string(x.Value)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "endpoint")
 		if utf8.RuneCountInString(string(x.Endpoint)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 		if !check.IsURI(string(x.Endpoint)) {
-			c.Fail(p, "%q is not a valid uri", string(x.Endpoint))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.Endpoint))
 		}
 	}
 	if x.Profile != nil {
@@ -5082,7 +5083,7 @@ func (x *CredentialScheme) EncodeWire(e *wire.Encoder) {
 func (x *CredentialScheme) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
 		if utf8.RuneCountInString(string(string(*x))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -5138,7 +5139,7 @@ func (x *CredentialProfile) EncodeWire(e *wire.Encoder) {
 func (x *CredentialProfile) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
 		if utf8.RuneCountInString(string(string(*x))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -5200,7 +5201,7 @@ func (x *JobState) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobState) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"pending\", \"running\", \"success\", \"error\", \"cancelled\", \"timed_out\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"pending\", \"running\", \"success\", \"error\", \"cancelled\", \"timed_out\"", string(*x))
 	}
 }
 
@@ -5428,7 +5429,7 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "type")
 		if utf8.RuneCountInString(string(x.Type)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.SessionID != nil {
@@ -5450,7 +5451,7 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	if x.Payload != nil {
 		p := c.Join(p, "payload")
 		if !wire.RawIs(x.Payload, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Extensions != nil {
@@ -5648,7 +5649,7 @@ func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
 			{
 				p := c.Join(p, "type")
 				if utf8.RuneCountInString(string(x.Type)) < 1 {
-					c.Fail(p, "is shorter than 1 characters")
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 				}
 			}
 		case 3:
@@ -5675,7 +5676,7 @@ func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
 			if x.Payload != nil {
 				p := c.Join(p, "payload")
 				if !wire.RawIs(x.Payload, "object") {
-					c.Fail(p, "wrong type: want object")
+					c.FailKeyword(p, "type", "wrong type: want object")
 				}
 			}
 		case 8:
@@ -5820,28 +5821,28 @@ func (x *ArtifactRefBody) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "uri")
 		if utf8.RuneCountInString(string(x.URI)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 		if !check.IsURI(string(x.URI)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URI))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URI))
 		}
 	}
 	{
 		p := c.Join(p, "content_type")
 		if utf8.RuneCountInString(string(x.ContentType)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.ByteSize != nil {
 		p := c.Join(p, "byte_size")
 		if uint64((*x.ByteSize)) > 9223372036854775807 {
-			c.Fail(p, "%d is greater than the maximum 9223372036854775807", uint64((*x.ByteSize)))
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 9223372036854775807", uint64((*x.ByteSize)))
 		}
 	}
 	if x.Sha256 != nil {
 		p := c.Join(p, "sha256")
 		if utf8.RuneCountInString(string((*x.Sha256))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -5952,9 +5953,10 @@ func DecodeDelegateBody(d *wire.Decoder) (DelegateBody, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: DelegateRequest (agent, delegate_id, input); DelegateChildJob (agent, child_job_id)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: DelegateRequest (agent, delegate_id, input); DelegateChildJob (agent, child_job_id)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -5990,7 +5992,7 @@ func CheckDelegateBody(c *wire.Checker, p string, v DelegateBody) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(DelegateChildJob); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both DelegateRequest and DelegateChildJob; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both DelegateRequest and DelegateChildJob; oneOf allows exactly one")
 			}
 		}
 	case *DelegateChildJob:
@@ -6000,7 +6002,7 @@ func CheckDelegateBody(c *wire.Checker, p string, v DelegateBody) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(DelegateRequest); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both DelegateChildJob and DelegateRequest; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both DelegateChildJob and DelegateRequest; oneOf allows exactly one")
 			}
 		}
 	}
@@ -6171,7 +6173,7 @@ func (x *DelegateRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "delegate_id")
 		if utf8.RuneCountInString(string(x.DelegateID)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
@@ -6461,13 +6463,13 @@ func (x *LogBody) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Attributes != nil {
 		p := c.Join(p, "attributes")
 		if !wire.RawIs(x.Attributes, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -6540,7 +6542,7 @@ func (x *LogBodyLevel) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogBodyLevel) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"trace\", \"debug\", \"info\", \"warn\", \"error\", \"critical\", \"DEBUG\", \"INFO\", \"WARN\", \"ERROR\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"trace\", \"debug\", \"info\", \"warn\", \"error\", \"critical\", \"DEBUG\", \"INFO\", \"WARN\", \"ERROR\"", string(*x))
 	}
 }
 
@@ -6718,7 +6720,7 @@ func (x *MetricBody) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -6876,19 +6878,19 @@ func (x *ProgressBody) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "current")
 		if float64(x.Current) < 0.0 {
-			c.Fail(p, "%v is less than 0", float64(x.Current))
+			c.FailKeyword(p, "minimum", "%v is less than 0", float64(x.Current))
 		}
 	}
 	if x.Total != nil {
 		p := c.Join(p, "total")
 		if float64((*x.Total)) < 0.0 {
-			c.Fail(p, "%v is less than 0", float64((*x.Total)))
+			c.FailKeyword(p, "minimum", "%v is less than 0", float64((*x.Total)))
 		}
 	}
 	if x.Units != nil {
 		p := c.Join(p, "units")
 		if utf8.RuneCountInString(string((*x.Units))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -7050,13 +7052,13 @@ func (x *ResultChunkBody) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "result_id")
 		if utf8.RuneCountInString(string(x.ResultID)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "chunk_seq")
 		if uint64(x.ChunkSeq) > 9223372036854775807 {
-			c.Fail(p, "%d is greater than the maximum 9223372036854775807", uint64(x.ChunkSeq))
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 9223372036854775807", uint64(x.ChunkSeq))
 		}
 	}
 	{
@@ -7113,7 +7115,7 @@ func (x *ResultChunkBodyEncoding) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResultChunkBodyEncoding) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"utf8\", \"base64\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"utf8\", \"base64\"", string(*x))
 	}
 }
 
@@ -7270,13 +7272,13 @@ func (x *StatusBody) CheckWire(c *wire.Checker, p string) {
 	if x.ID != nil {
 		p := c.Join(p, "id")
 		if utf8.RuneCountInString(string((*x.ID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Value != nil {
 		p := c.Join(p, "value")
 		if utf8.RuneCountInString(string((*x.Value))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
@@ -7295,12 +7297,7 @@ func (x *StatusBody) CheckWire(c *wire.Checker, p string) {
 				err = d.End()
 			}
 			if err != nil {
-				var we *wire.Error
-				if errors.As(err, &we) {
-					c.Fail(p+we.Pointer, "%s", we.Msg)
-				} else {
-					c.Fail(p, "%s", err)
-				}
+				c.FailWith(p, err)
 			} else {
 				checkThenStatusBody(c, p, b)
 			}
@@ -7357,7 +7354,7 @@ func (x *StatusBodyPhase) EncodeWire(e *wire.Encoder) {
 func (x *StatusBodyPhase) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
 		if utf8.RuneCountInString(string(string(*x))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -7559,9 +7556,10 @@ func decodeThenStatusBody(d *wire.Decoder) (thenStatusBody, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: thenStatusBodyWithIDAndValue (id, value); thenStatusBodyWithDetails (details)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: thenStatusBodyWithIDAndValue (id, value); thenStatusBodyWithDetails (details)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -8113,19 +8111,19 @@ func (x *ToolCallBody) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "tool")
 		if utf8.RuneCountInString(string(x.Tool)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Args != nil {
 		p := c.Join(p, "args")
 		if !wire.RawIs(x.Args, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	{
 		p := c.Join(p, "call_id")
 		if utf8.RuneCountInString(string(x.CallID)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -8255,7 +8253,7 @@ func (x *ToolResultBody) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "call_id")
 		if utf8.RuneCountInString(string(x.CallID)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Error != nil {
@@ -8263,7 +8261,7 @@ func (x *ToolResultBody) CheckWire(c *wire.Checker, p string) {
 		(*x.Error).CheckWire(c, p)
 	}
 	if x.Result != nil && x.Error != nil {
-		c.Fail(p, "must not have all of result, error")
+		c.FailKeyword(p, "not", "must not have all of result, error")
 	}
 }
 
@@ -8698,7 +8696,7 @@ func (x *JobAcceptedPayload) CheckWire(c *wire.Checker, p string) {
 	if x.DelegateID != nil {
 		p := c.Join(p, "delegate_id")
 		if utf8.RuneCountInString(string((*x.DelegateID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.TraceID != nil {
@@ -9516,22 +9514,22 @@ func (x *JobErrorPayload) CheckWire(c *wire.Checker, p string) {
 	}
 	if true && ((x.Code == "LEASE_EXPIRED") || (x.Code == "BUDGET_EXHAUSTED")) {
 		if true && !(x.Retryable == false) {
-			c.Fail(c.Join(p, "retryable"), "must be false when code is \"LEASE_EXPIRED\" or \"BUDGET_EXHAUSTED\"")
+			c.FailKeyword(c.Join(p, "retryable"), "const", "must be false when code is \"LEASE_EXPIRED\" or \"BUDGET_EXHAUSTED\"")
 		}
 	}
 	if true && (x.Code == "INTERNAL_ERROR") {
 		if true && !(x.Retryable == true) {
-			c.Fail(c.Join(p, "retryable"), "must be true when code is \"INTERNAL_ERROR\"")
+			c.FailKeyword(c.Join(p, "retryable"), "const", "must be true when code is \"INTERNAL_ERROR\"")
 		}
 	}
 	if true && (x.FinalStatus == "cancelled") {
 		if true && !(x.Code == "CANCELLED") {
-			c.Fail(c.Join(p, "code"), "must be \"CANCELLED\" when final_status is \"cancelled\"")
+			c.FailKeyword(c.Join(p, "code"), "const", "must be \"CANCELLED\" when final_status is \"cancelled\"")
 		}
 	}
 	if true && ((x.Code == "LEASE_EXPIRED") || (x.Code == "BUDGET_EXHAUSTED")) {
 		if true && !(x.FinalStatus == "error") {
-			c.Fail(c.Join(p, "final_status"), "must be \"error\" when code is \"LEASE_EXPIRED\" or \"BUDGET_EXHAUSTED\"")
+			c.FailKeyword(c.Join(p, "final_status"), "const", "must be \"error\" when code is \"LEASE_EXPIRED\" or \"BUDGET_EXHAUSTED\"")
 		}
 	}
 }
@@ -9586,7 +9584,7 @@ func (x *JobErrorPayloadFinalStatus) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobErrorPayloadFinalStatus) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"error\", \"cancelled\", \"timed_out\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"error\", \"cancelled\", \"timed_out\"", string(*x))
 	}
 }
 
@@ -9770,7 +9768,7 @@ func (x *JobEvent) CheckWire(c *wire.Checker, p string) {
 		x.EventSeq.CheckWire(c, p)
 	}
 	if x.Payload == nil {
-		c.Fail(c.Join(p, "payload"), "a value is required")
+		c.FailKeyword(c.Join(p, "payload"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "payload")
 		CheckJobEventPayload(c, p, x.Payload)
@@ -9805,9 +9803,10 @@ func DecodeJobEventPayload(d *wire.Decoder) (JobEventPayload, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"kind\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"kind\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -11040,7 +11039,7 @@ func (x *DelegateEvent) CheckWire(c *wire.Checker, p string) {
 		x.Ts.CheckWire(c, p)
 	}
 	if x.Body == nil {
-		c.Fail(c.Join(p, "body"), "a value is required")
+		c.FailKeyword(c.Join(p, "body"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "body")
 		CheckDelegateBody(c, p, x.Body)
@@ -11426,7 +11425,7 @@ func (x *VendorEvent) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "kind")
 		if !pattern9().MatchString(string(x.Kind)) {
-			c.Fail(p, "%q does not match the pattern ^x-vendor\\.", string(x.Kind))
+			c.FailKeyword(p, "pattern", "%q does not match the pattern ^x-vendor\\.", string(x.Kind))
 		}
 	}
 	{
@@ -11436,7 +11435,7 @@ func (x *VendorEvent) CheckWire(c *wire.Checker, p string) {
 	if x.Body != nil {
 		p := c.Join(p, "body")
 		if !wire.RawIs(x.Body, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -13592,17 +13591,17 @@ func (x *JobResultPayload) CheckWire(c *wire.Checker, p string) {
 	if x.ResultID != nil {
 		p := c.Join(p, "result_id")
 		if utf8.RuneCountInString(string((*x.ResultID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.ResultSize != nil {
 		p := c.Join(p, "result_size")
 		if uint64((*x.ResultSize)) > 9223372036854775807 {
-			c.Fail(p, "%d is greater than the maximum 9223372036854775807", uint64((*x.ResultSize)))
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 9223372036854775807", uint64((*x.ResultSize)))
 		}
 	}
 	if x.Result != nil && x.ResultID != nil {
-		c.Fail(p, "must not have all of result, result_id")
+		c.FailKeyword(p, "not", "must not have all of result, result_id")
 	}
 }
 
@@ -13944,16 +13943,16 @@ func (x *JobSubmitPayload) CheckWire(c *wire.Checker, p string) {
 	if x.IdempotencyKey != nil {
 		p := c.Join(p, "idempotency_key")
 		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.MaxRuntimeSec != nil {
 		p := c.Join(p, "max_runtime_sec")
 		if uint64((*x.MaxRuntimeSec)) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint64((*x.MaxRuntimeSec)))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint64((*x.MaxRuntimeSec)))
 		}
 		if uint64((*x.MaxRuntimeSec)) > 9223372036854775807 {
-			c.Fail(p, "%d is greater than the maximum 9223372036854775807", uint64((*x.MaxRuntimeSec)))
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 9223372036854775807", uint64((*x.MaxRuntimeSec)))
 		}
 	}
 }
@@ -14686,7 +14685,7 @@ func (x *JobSubscribedPayload) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.ParentJobID.Get(); ok {
 		p := c.Join(p, "parent_job_id")
 		if utf8.RuneCountInString(string(v)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.TraceID != nil {
@@ -14966,9 +14965,10 @@ func DecodeMessage(d *wire.Decoder) (Message, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -15361,7 +15361,7 @@ func CheckMessage(c *wire.Checker, p string, v Message) {
 		}
 	case *UnknownMessage:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of job.accepted, job.cancel, job.cancelled, job.error, job.event, job.result, job.submit, job.subscribe, job.subscribed, job.unsubscribe, session.ack, session.bye, session.close, session.closed, session.error, session.hello, session.jobs, session.list_jobs, session.ping, session.pong, session.resume, session.welcome", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of job.accepted, job.cancel, job.cancelled, job.error, job.event, job.result, job.submit, job.subscribe, job.subscribed, job.unsubscribe, session.ack, session.bye, session.close, session.closed, session.error, session.hello, session.jobs, session.list_jobs, session.ping, session.pong, session.resume, session.welcome", v.Tag)
 		}
 	}
 }
@@ -15962,25 +15962,25 @@ func (x *SessionWelcomePayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "resume_token")
 		if utf8.RuneCountInString(string(x.ResumeToken)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "resume_window_sec")
 		if uint64(x.ResumeWindowSec) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint64(x.ResumeWindowSec))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint64(x.ResumeWindowSec))
 		}
 		if uint64(x.ResumeWindowSec) > 9223372036854775807 {
-			c.Fail(p, "%d is greater than the maximum 9223372036854775807", uint64(x.ResumeWindowSec))
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 9223372036854775807", uint64(x.ResumeWindowSec))
 		}
 	}
 	if x.HeartbeatIntervalSec != nil {
 		p := c.Join(p, "heartbeat_interval_sec")
 		if uint64((*x.HeartbeatIntervalSec)) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint64((*x.HeartbeatIntervalSec)))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint64((*x.HeartbeatIntervalSec)))
 		}
 		if uint64((*x.HeartbeatIntervalSec)) > 9223372036854775807 {
-			c.Fail(p, "%d is greater than the maximum 9223372036854775807", uint64((*x.HeartbeatIntervalSec)))
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 9223372036854775807", uint64((*x.HeartbeatIntervalSec)))
 		}
 	}
 	{
@@ -17091,7 +17091,7 @@ func (x *SessionResumePayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "resume_token")
 		if utf8.RuneCountInString(string(x.ResumeToken)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
@@ -17354,7 +17354,7 @@ func (x *SessionPingPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "nonce")
 		if utf8.RuneCountInString(string(x.Nonce)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
@@ -17617,7 +17617,7 @@ func (x *SessionPongPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "ping_nonce")
 		if utf8.RuneCountInString(string(x.PingNonce)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
@@ -18157,10 +18157,10 @@ func (x *SessionListJobsPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Limit != nil {
 		p := c.Join(p, "limit")
 		if uint64((*x.Limit)) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint64((*x.Limit)))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint64((*x.Limit)))
 		}
 		if uint64((*x.Limit)) > 9223372036854775807 {
-			c.Fail(p, "%d is greater than the maximum 9223372036854775807", uint64((*x.Limit)))
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 9223372036854775807", uint64((*x.Limit)))
 		}
 	}
 }
@@ -18906,7 +18906,7 @@ func (x *JobListEntry) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.ParentJobID.Get(); ok {
 		p := c.Join(p, "parent_job_id")
 		if utf8.RuneCountInString(string(v)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{

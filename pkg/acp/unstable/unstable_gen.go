@@ -5543,7 +5543,7 @@ func CheckMCPServer(c *wire.Checker, p string, v MCPServer) {
 		}
 	case *UnknownMCPServer:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of acp, http, sse", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of acp, http, sse", v.Tag)
 		}
 	}
 }
@@ -6722,9 +6722,10 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"sessionUpdate\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"sessionUpdate\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -7094,7 +7095,7 @@ func CheckSessionUpdate(c *wire.Checker, p string, v SessionUpdate) {
 		}
 	case *UnknownSessionUpdate:
 		if v != nil {
-			c.Fail(c.Join(p, "sessionUpdate"), "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, plan_removed, plan_update, session_info_update, session_message, session_message_chunk, subagent_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
+			c.FailKeyword(c.Join(p, "sessionUpdate"), "const", "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, plan_removed, plan_update, session_info_update, session_message, session_message_chunk, subagent_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
 		}
 	}
 }
@@ -7255,7 +7256,7 @@ func (x *UserMessageChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UserMessageChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
@@ -7418,7 +7419,7 @@ func (x *AgentMessageChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentMessageChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
@@ -7581,7 +7582,7 @@ func (x *AgentThoughtChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentThoughtChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
@@ -8578,7 +8579,7 @@ func (x *PlanUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Plan == nil {
-		c.Fail(c.Join(p, "plan"), "a value is required")
+		c.FailKeyword(c.Join(p, "plan"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
@@ -8616,9 +8617,10 @@ func DecodePlanUpdateContent(d *wire.Decoder) (PlanUpdateContent, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -8722,7 +8724,7 @@ func CheckPlanUpdateContent(c *wire.Checker, p string, v PlanUpdateContent) {
 		}
 	case *UnknownPlanUpdateContent:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of file, items, markdown", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of file, items, markdown", v.Tag)
 		}
 	}
 }
@@ -10225,7 +10227,7 @@ func (x *Notice) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "title")
 		if utf8.RuneCountInString(string(x.Title)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
@@ -10606,7 +10608,7 @@ func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 		x.CompactionID.CheckWire(c, p)
 	}
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
@@ -11166,9 +11168,10 @@ func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"state\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"state\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -12219,7 +12222,7 @@ func (x *SessionMessageChunk) CheckWire(c *wire.Checker, p string) {
 		x.MessageID.CheckWire(c, p)
 	}
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
@@ -12738,7 +12741,7 @@ func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Params != nil && string(x.Params) != "null" {
 		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
@@ -12894,7 +12897,7 @@ func (x *MessageMCPRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Params != nil && string(x.Params) != "null" {
 		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
@@ -13009,9 +13012,10 @@ func DecodeMessageMCPResponse(d *wire.Decoder) (MessageMCPResponse, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: MessageMCPResult (result); MessageMCPError (error)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: MessageMCPResult (result); MessageMCPError (error)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -16824,7 +16828,7 @@ func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 		x.SessionID.CheckWire(c, p)
 	}
 	if x.Update == nil {
-		c.Fail(c.Join(p, "update"), "a value is required")
+		c.FailKeyword(c.Join(p, "update"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)

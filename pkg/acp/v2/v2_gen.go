@@ -3226,7 +3226,7 @@ func (x *Meta) EncodeWire(e *wire.Encoder) {
 func (x *Meta) CheckWire(c *wire.Checker, p string) {
 	v := json.RawMessage(*x)
 	if !wire.RawIs(v, "object") {
-		c.Fail(p, "wrong type: want object")
+		c.FailKeyword(p, "type", "wrong type: want object")
 	}
 }
 
@@ -3597,7 +3597,7 @@ func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -3825,9 +3825,10 @@ func DecodeRequestPermissionSubject(d *wire.Decoder) (RequestPermissionSubject, 
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -4619,9 +4620,10 @@ func DecodeToolCallContent(d *wire.Decoder) (ToolCallContent, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -4839,7 +4841,7 @@ func (x *Content) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Content) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -4877,9 +4879,10 @@ func DecodeContentBlock(d *wire.Decoder) (ContentBlock, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -5374,10 +5377,10 @@ func (x *Annotations) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Priority.Get(); ok {
 		p := c.Join(p, "priority")
 		if float64(v) < 0.0 {
-			c.Fail(p, "%v is less than 0", float64(v))
+			c.FailKeyword(p, "minimum", "%v is less than 0", float64(v))
 		}
 		if float64(v) > 1.0 {
-			c.Fail(p, "%v is greater than 1", float64(v))
+			c.FailKeyword(p, "maximum", "%v is greater than 1", float64(v))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
@@ -6533,7 +6536,7 @@ func (x *EmbeddedResource) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 	if x.Resource == nil {
-		c.Fail(c.Join(p, "resource"), "a value is required")
+		c.FailKeyword(c.Join(p, "resource"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
@@ -6654,9 +6657,10 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -7206,9 +7210,10 @@ func DecodeDiffChange(d *wire.Decoder) (DiffChange, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"operation\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"operation\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -10107,7 +10112,7 @@ func (x *ElicitationRequestScope) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -10414,9 +10419,10 @@ func DecodeElicitationPropertySchema(d *wire.Decoder) (ElicitationPropertySchema
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -10968,13 +10974,13 @@ func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Enum.Get(); ok {
 		p := c.Join(p, "enum")
 		if len(v) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(v))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 		}
 	}
 	if v, ok := x.OneOf.Get(); ok {
 		p := c.Join(p, "oneOf")
 		if len(v) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(v))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 		}
 		for i1 := range v {
 			p := c.JoinIndex(p, i1)
@@ -12131,7 +12137,7 @@ func (x *MultiSelectPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Items == nil {
-		c.Fail(c.Join(p, "items"), "a value is required")
+		c.FailKeyword(c.Join(p, "items"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
@@ -12248,9 +12254,10 @@ func DecodeMultiSelectItems(d *wire.Decoder) (MultiSelectItems, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: MultiSelectItemsTitledMultiSelectItems (anyOf); MultiSelectItemsTaggedMultiSelectItems ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: MultiSelectItemsTitledMultiSelectItems (anyOf); MultiSelectItemsTaggedMultiSelectItems ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -12379,12 +12386,7 @@ func (x *MultiSelectItemsTaggedMultiSelectItems) CheckWire(c *wire.Checker, p st
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckTaggedMultiSelectItems(c, p, v)
 		}
@@ -12418,9 +12420,10 @@ func DecodeTaggedMultiSelectItems(d *wire.Decoder) (TaggedMultiSelectItems, erro
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -12620,7 +12623,7 @@ func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "enum")
 		if len(x.Enum) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Enum))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Enum))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
@@ -12754,7 +12757,7 @@ func (x *MultiSelectItemsTitledMultiSelectItems) CheckWire(c *wire.Checker, p st
 	{
 		p := c.Join(p, "anyOf")
 		if len(x.AnyOf) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.AnyOf))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.AnyOf))
 		}
 		for i0 := range x.AnyOf {
 			p := c.JoinIndex(p, i0)
@@ -12890,7 +12893,7 @@ func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "anyOf")
 		if len(x.AnyOf) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.AnyOf))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.AnyOf))
 		}
 		for i0 := range x.AnyOf {
 			p := c.JoinIndex(p, i0)
@@ -13009,9 +13012,10 @@ func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ElicitationFormModeElicitationSessionScope (sessionId); ElicitationFormModeElicitationRequestScope (requestId)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ElicitationFormModeElicitationSessionScope (sessionId); ElicitationFormModeElicitationRequestScope (requestId)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -13047,7 +13051,7 @@ func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) 
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(ElicitationFormModeElicitationRequestScope); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both ElicitationFormModeElicitationSessionScope and ElicitationFormModeElicitationRequestScope; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both ElicitationFormModeElicitationSessionScope and ElicitationFormModeElicitationRequestScope; oneOf allows exactly one")
 			}
 		}
 	case *ElicitationFormModeElicitationRequestScope:
@@ -13057,7 +13061,7 @@ func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) 
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(ElicitationFormModeElicitationSessionScope); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both ElicitationFormModeElicitationRequestScope and ElicitationFormModeElicitationSessionScope; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both ElicitationFormModeElicitationRequestScope and ElicitationFormModeElicitationSessionScope; oneOf allows exactly one")
 			}
 		}
 	}
@@ -13279,7 +13283,7 @@ func (x *ElicitationFormModeElicitationRequestScope) EncodeWireFields(e *wire.En
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormModeElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -13432,9 +13436,10 @@ func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ElicitationURLModeElicitationSessionScope (sessionId); ElicitationURLModeElicitationRequestScope (requestId)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ElicitationURLModeElicitationSessionScope (sessionId); ElicitationURLModeElicitationRequestScope (requestId)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -13470,7 +13475,7 @@ func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(ElicitationURLModeElicitationRequestScope); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both ElicitationURLModeElicitationSessionScope and ElicitationURLModeElicitationRequestScope; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both ElicitationURLModeElicitationSessionScope and ElicitationURLModeElicitationRequestScope; oneOf allows exactly one")
 			}
 		}
 	case *ElicitationURLModeElicitationRequestScope:
@@ -13480,7 +13485,7 @@ func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(ElicitationURLModeElicitationSessionScope); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both ElicitationURLModeElicitationRequestScope and ElicitationURLModeElicitationSessionScope; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both ElicitationURLModeElicitationRequestScope and ElicitationURLModeElicitationSessionScope; oneOf allows exactly one")
 			}
 		}
 	}
@@ -13702,7 +13707,7 @@ func (x *ElicitationURLModeElicitationRequestScope) EncodeWireFields(e *wire.Enc
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLModeElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -13750,7 +13755,7 @@ func (x *ProtocolVersion) EncodeWire(e *wire.Encoder) {
 func (x *ProtocolVersion) CheckWire(c *wire.Checker, p string) {
 	v := uint32(*x)
 	if uint32(v) > 65535 {
-		c.Fail(p, "%d is greater than the maximum 65535", uint32(v))
+		c.FailKeyword(p, "maximum", "%d is greater than the maximum 65535", uint32(v))
 	}
 }
 
@@ -15322,9 +15327,10 @@ func DecodeAuthMethod(d *wire.Decoder) (AuthMethod, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -15953,9 +15959,10 @@ func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -16258,7 +16265,7 @@ func (x *SessionConfigOptionSessionConfigSelect) EncodeWireFields(e *wire.Encode
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigOptionSessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 	if x.Options == nil {
-		c.Fail(c.Join(p, "options"), "a value is required")
+		c.FailKeyword(c.Join(p, "options"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
@@ -16605,7 +16612,7 @@ func (x *SessionConfigSelectOptionsSessionConfigSelectOptionsUngrouped) EncodeWi
 func (x *SessionConfigSelectOptionsSessionConfigSelectOptionsUngrouped) CheckWire(c *wire.Checker, p string) {
 	v := []SessionConfigSelectOption(*x)
 	if len(v) < 1 {
-		c.Fail(p, "has %d items, want at least 1", len(v))
+		c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 	}
 	for i1 := range v {
 		p := c.JoinIndex(p, i1)
@@ -16766,7 +16773,7 @@ func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "options")
 		if len(x.Options) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Options))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Options))
 		}
 		for i0 := range x.Options {
 			p := c.JoinIndex(p, i0)
@@ -16880,7 +16887,7 @@ func (x *SessionConfigSelectOptionsSessionConfigSelectOptionsGrouped) EncodeWire
 func (x *SessionConfigSelectOptionsSessionConfigSelectOptionsGrouped) CheckWire(c *wire.Checker, p string) {
 	v := []SessionConfigSelectGroup(*x)
 	if len(v) < 1 {
-		c.Fail(p, "has %d items, want at least 1", len(v))
+		c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 	}
 	for i1 := range v {
 		p := c.JoinIndex(p, i1)
@@ -17301,7 +17308,7 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 	if x.Options == nil {
-		c.Fail(c.Join(p, "options"), "a value is required")
+		c.FailKeyword(c.Join(p, "options"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
@@ -17426,9 +17433,10 @@ func DecodeAvailableCommand(d *wire.Decoder) (AvailableCommand, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -17687,9 +17695,10 @@ func DecodeAvailableCommandInput(d *wire.Decoder) (AvailableCommandInput, error)
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -18904,9 +18913,10 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"sessionUpdate\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"sessionUpdate\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -19451,7 +19461,7 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -20212,12 +20222,7 @@ func (x *SessionUpdateStateUpdate) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckStateUpdate(c, p, v)
 		}
@@ -20251,9 +20256,10 @@ func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"state\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"state\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -20542,9 +20548,10 @@ func DecodeBackgroundWork(d *wire.Decoder) (BackgroundWork, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -21307,10 +21314,10 @@ func (x *ErrorCode) EncodeWire(e *wire.Encoder) {
 func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
 		if int64(int64(*x)) < -2147483648 {
-			c.Fail(p, "%d is less than the minimum -2147483648", int64(int64(*x)))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum -2147483648", int64(int64(*x)))
 		}
 		if int64(int64(*x)) > 2147483647 {
-			c.Fail(p, "%d is greater than the maximum 2147483647", int64(int64(*x)))
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 2147483647", int64(int64(*x)))
 		}
 	}
 }
@@ -21582,7 +21589,7 @@ func (x *ToolCallContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckToolCallContent(c, p, x.Content)
@@ -22253,13 +22260,13 @@ func (x *TerminalSize) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "cols")
 		if uint32(x.Cols) > 65535 {
-			c.Fail(p, "%d is greater than the maximum 65535", uint32(x.Cols))
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 65535", uint32(x.Cols))
 		}
 	}
 	{
 		p := c.Join(p, "rows")
 		if uint32(x.Rows) > 65535 {
-			c.Fail(p, "%d is greater than the maximum 65535", uint32(x.Rows))
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 65535", uint32(x.Rows))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
@@ -22702,7 +22709,7 @@ func (x *PlanUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Plan == nil {
-		c.Fail(c.Join(p, "plan"), "a value is required")
+		c.FailKeyword(c.Join(p, "plan"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
@@ -22740,9 +22747,10 @@ func DecodePlanUpdateContent(d *wire.Decoder) (PlanUpdateContent, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -24109,7 +24117,7 @@ func (x *Notice) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "title")
 		if utf8.RuneCountInString(string(x.Title)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
@@ -24590,7 +24598,7 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -25306,9 +25314,10 @@ func DecodeMCPServer(d *wire.Decoder) (MCPServer, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -25922,9 +25931,10 @@ func DecodeReplayFrom(d *wire.Decoder) (ReplayFrom, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -26112,9 +26122,10 @@ func DecodeRequestPermissionOutcome(d *wire.Decoder) (RequestPermissionOutcome, 
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"outcome\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"outcome\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -27054,9 +27065,10 @@ func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, 
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"mode\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"mode\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -27290,12 +27302,7 @@ func (x *CreateElicitationRequestElicitationFormMode) CheckWire(c *wire.Checker,
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckElicitationFormMode(c, p, v)
 		}
@@ -27467,12 +27474,7 @@ func (x *CreateElicitationRequestElicitationURLMode) CheckWire(c *wire.Checker, 
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckElicitationURLMode(c, p, v)
 		}
@@ -27506,9 +27508,10 @@ func DecodeCreateElicitationResponse(d *wire.Decoder) (CreateElicitationResponse
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"action\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"action\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -28470,9 +28473,10 @@ func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: EnvelopeRequest (id, jsonrpc, method); EnvelopeNotification (jsonrpc, method); EnvelopeResponse (id, jsonrpc)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: EnvelopeRequest (id, jsonrpc, method); EnvelopeNotification (jsonrpc, method); EnvelopeResponse (id, jsonrpc)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -28673,7 +28677,7 @@ func (x *EnvelopeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -28759,9 +28763,10 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			return wire.At(&wire.Error{
-				Code:   wire.CodeUnknown,
-				Msg:    "member \"id\" must be absent",
-				Offset: d.Offset(),
+				Code:    wire.CodeUnknown,
+				Keyword: "false",
+				Msg:     "member \"id\" must be absent",
+				Offset:  d.Offset(),
 			}, "id")
 		default:
 			if skip != "" && string(key) == skip {
@@ -28958,7 +28963,7 @@ func (x *EnvelopeResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeResponse) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -28976,10 +28981,10 @@ func (x *EnvelopeResponse) CheckWire(c *wire.Checker, p string) {
 			matched++
 		}
 		if matched == 0 {
-			c.Fail(p, "needs result, or error")
+			c.FailKeyword(p, "oneOf", "needs result, or error")
 		}
 		if matched > 1 {
-			c.Fail(p, "must have exactly one of: result; error")
+			c.FailKeyword(p, "oneOf", "must have exactly one of: result; error")
 		}
 	}
 }
@@ -29125,7 +29130,7 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Request) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -29209,9 +29214,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			return wire.At(&wire.Error{
-				Code:   wire.CodeUnknown,
-				Msg:    "member \"id\" must be absent",
-				Offset: d.Offset(),
+				Code:    wire.CodeUnknown,
+				Keyword: "false",
+				Msg:     "member \"id\" must be absent",
+				Offset:  d.Offset(),
 			}, "id")
 		default:
 			if skip != "" && string(key) == skip {
@@ -29406,7 +29412,7 @@ func (x *Response) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Response) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -29424,10 +29430,10 @@ func (x *Response) CheckWire(c *wire.Checker, p string) {
 			matched++
 		}
 		if matched == 0 {
-			c.Fail(p, "needs result, or error")
+			c.FailKeyword(p, "oneOf", "needs result, or error")
 		}
 		if matched > 1 {
-			c.Fail(p, "must have exactly one of: result; error")
+			c.FailKeyword(p, "oneOf", "must have exactly one of: result; error")
 		}
 	}
 }
@@ -30736,7 +30742,7 @@ func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "prompt")
 		if len(x.Prompt) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Prompt))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Prompt))
 		}
 		for i0 := range x.Prompt {
 			p := c.JoinIndex(p, i0)
@@ -31070,7 +31076,7 @@ func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "options")
 		if len(x.Options) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Options))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Options))
 		}
 		for i0 := range x.Options {
 			p := c.JoinIndex(p, i0)
@@ -31186,7 +31192,7 @@ func (x *RequestPermissionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Outcome == nil {
-		c.Fail(c.Join(p, "outcome"), "a value is required")
+		c.FailKeyword(c.Join(p, "outcome"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
@@ -31632,9 +31638,10 @@ func DecodeSetSessionConfigOptionRequest(d *wire.Decoder) (SetSessionConfigOptio
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -32271,7 +32278,7 @@ func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Update == nil {
-		c.Fail(c.Join(p, "update"), "a value is required")
+		c.FailKeyword(c.Join(p, "update"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)

@@ -762,7 +762,7 @@ func (x *Metadata) EncodeWire(e *wire.Encoder) {
 func (x *Metadata) CheckWire(c *wire.Checker, p string) {
 	v := json.RawMessage(*x)
 	if !wire.RawIs(v, "object") {
-		c.Fail(p, "wrong type: want object")
+		c.FailKeyword(p, "type", "wrong type: want object")
 	}
 }
 
@@ -823,7 +823,7 @@ func (x *SessionState) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionState) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"created\", \"active\", \"awaiting_input\", \"completed\", \"cancelled\", \"failed\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"created\", \"active\", \"awaiting_input\", \"completed\", \"cancelled\", \"failed\"", string(*x))
 	}
 }
 
@@ -879,7 +879,7 @@ func (x *TurnStatus) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TurnStatus) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"completed\", \"cancelled\", \"failed\", \"awaiting_input\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"completed\", \"cancelled\", \"failed\", \"awaiting_input\"", string(*x))
 	}
 }
 
@@ -1360,9 +1360,10 @@ func DecodePromptContent(d *wire.Decoder) (PromptContent, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -1451,7 +1452,7 @@ func CheckPromptContent(c *wire.Checker, p string, v PromptContent) {
 		}
 	case *UnknownPromptContent:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of context, image, text", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of context, image, text", v.Tag)
 		}
 	}
 }
@@ -2600,9 +2601,10 @@ func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: EnvelopeRequest (id, jsonrpc, method); EnvelopeNotification (jsonrpc, method); EnvelopeResponse (id, jsonrpc)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: EnvelopeRequest (id, jsonrpc, method); EnvelopeNotification (jsonrpc, method); EnvelopeResponse (id, jsonrpc)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -2803,7 +2805,7 @@ func (x *EnvelopeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -3048,9 +3050,10 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			return wire.At(&wire.Error{
-				Code:   wire.CodeUnknown,
-				Msg:    "member \"id\" must be absent",
-				Offset: d.Offset(),
+				Code:    wire.CodeUnknown,
+				Keyword: "false",
+				Msg:     "member \"id\" must be absent",
+				Offset:  d.Offset(),
 			}, "id")
 		default:
 			if skip != "" && string(key) == skip {
@@ -3247,7 +3250,7 @@ func (x *EnvelopeResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeResponse) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -3265,10 +3268,10 @@ func (x *EnvelopeResponse) CheckWire(c *wire.Checker, p string) {
 			matched++
 		}
 		if matched == 0 {
-			c.Fail(p, "needs result, or error")
+			c.FailKeyword(p, "oneOf", "needs result, or error")
 		}
 		if matched > 1 {
-			c.Fail(p, "must have exactly one of: result; error")
+			c.FailKeyword(p, "oneOf", "must have exactly one of: result; error")
 		}
 	}
 }
@@ -3538,7 +3541,7 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Request) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -3622,9 +3625,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			return wire.At(&wire.Error{
-				Code:   wire.CodeUnknown,
-				Msg:    "member \"id\" must be absent",
-				Offset: d.Offset(),
+				Code:    wire.CodeUnknown,
+				Keyword: "false",
+				Msg:     "member \"id\" must be absent",
+				Offset:  d.Offset(),
 			}, "id")
 		default:
 			if skip != "" && string(key) == skip {
@@ -3819,7 +3823,7 @@ func (x *Response) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Response) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -3837,10 +3841,10 @@ func (x *Response) CheckWire(c *wire.Checker, p string) {
 			matched++
 		}
 		if matched == 0 {
-			c.Fail(p, "needs result, or error")
+			c.FailKeyword(p, "oneOf", "needs result, or error")
 		}
 		if matched > 1 {
-			c.Fail(p, "must have exactly one of: result; error")
+			c.FailKeyword(p, "oneOf", "must have exactly one of: result; error")
 		}
 	}
 }
@@ -5053,9 +5057,10 @@ func DecodeRequestPermissionResult(d *wire.Decoder) (RequestPermissionResult, er
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"outcome\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"outcome\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -5128,7 +5133,7 @@ func CheckRequestPermissionResult(c *wire.Checker, p string, v RequestPermission
 		}
 	case *UnknownRequestPermissionResult:
 		if v != nil {
-			c.Fail(c.Join(p, "outcome"), "%q is not one of cancelled, selected", v.Tag)
+			c.FailKeyword(c.Join(p, "outcome"), "const", "%q is not one of cancelled, selected", v.Tag)
 		}
 	}
 }
@@ -5371,9 +5376,10 @@ func DecodeSessionUpdateNotification(d *wire.Decoder) (SessionUpdateNotification
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"update_type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"update_type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -5510,7 +5516,7 @@ func CheckSessionUpdateNotification(c *wire.Checker, p string, v SessionUpdateNo
 		}
 	case *UnknownSessionUpdateNotification:
 		if v != nil {
-			c.Fail(c.Join(p, "update_type"), "%q is not one of error, message_delta, server_request, tool_call_end, tool_call_start, turn_complete", v.Tag)
+			c.FailKeyword(c.Join(p, "update_type"), "const", "%q is not one of error, message_delta, server_request, tool_call_end, tool_call_start, turn_complete", v.Tag)
 		}
 	}
 }

@@ -5,7 +5,6 @@ package rfc0001
 
 import (
 	"encoding/json"
-	"errors"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
 	"sync"
@@ -2652,7 +2651,7 @@ func (x *EnvelopeARCP) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeARCP) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"1.1\", \"1.0\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"1.1\", \"1.0\"", string(*x))
 	}
 }
 
@@ -2697,7 +2696,7 @@ func (x *MessageID) EncodeWire(e *wire.Encoder) {
 func (x *MessageID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !pattern1().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^msg_.", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^msg_.", string(v))
 	}
 }
 
@@ -2742,10 +2741,10 @@ func (x *Timestamp) EncodeWire(e *wire.Encoder) {
 func (x *Timestamp) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !wire.IsDateTime(string(v)) {
-		c.Fail(p, "%q is not a valid date-time", string(v))
+		c.FailKeyword(p, "format", "%q is not a valid date-time", string(v))
 	}
 	if !pattern2().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$", string(v))
 	}
 }
 
@@ -2790,7 +2789,7 @@ func (x *SessionID) EncodeWire(e *wire.Encoder) {
 func (x *SessionID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !pattern0().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^sess_.", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^sess_.", string(v))
 	}
 }
 
@@ -2835,7 +2834,7 @@ func (x *JobID) EncodeWire(e *wire.Encoder) {
 func (x *JobID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !pattern3().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^job_.", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^job_.", string(v))
 	}
 }
 
@@ -2880,7 +2879,7 @@ func (x *StreamID) EncodeWire(e *wire.Encoder) {
 func (x *StreamID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !pattern4().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^str_.", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^str_.", string(v))
 	}
 }
 
@@ -2925,7 +2924,7 @@ func (x *SubscriptionID) EncodeWire(e *wire.Encoder) {
 func (x *SubscriptionID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !pattern5().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^sub_.", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^sub_.", string(v))
 	}
 }
 
@@ -2981,7 +2980,7 @@ func (x *Priority) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Priority) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"low\", \"normal\", \"high\", \"critical\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"low\", \"normal\", \"high\", \"critical\"", string(*x))
 	}
 }
 
@@ -3078,7 +3077,7 @@ func (x *AckPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Note != nil {
 		p := c.Join(p, "note")
 		if utf8.RuneCountInString(string((*x.Note))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -3367,7 +3366,7 @@ func (x *ArtifactID) EncodeWire(e *wire.Encoder) {
 func (x *ArtifactID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !pattern6().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^art_.", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^art_.", string(v))
 	}
 }
 
@@ -3672,13 +3671,13 @@ func (x *ArtifactPutPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "media_type")
 		if utf8.RuneCountInString(string(x.MediaType)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Sha256 != nil {
 		p := c.Join(p, "sha256")
 		if utf8.RuneCountInString(string((*x.Sha256))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -4106,19 +4105,19 @@ func (x *ArtifactRef) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "uri")
 		if utf8.RuneCountInString(string(x.URI)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "media_type")
 		if utf8.RuneCountInString(string(x.MediaType)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Sha256 != nil {
 		p := c.Join(p, "sha256")
 		if utf8.RuneCountInString(string((*x.Sha256))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.ExpiresAt != nil {
@@ -4654,7 +4653,7 @@ func (x *BackpressurePayload) CheckWire(c *wire.Checker, p string) {
 	if x.Reason != nil {
 		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string((*x.Reason))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -4903,7 +4902,7 @@ func (x *CancelAcceptedPayload) CheckWire(c *wire.Checker, p string) {
 	if x.TargetID != nil {
 		p := c.Join(p, "target_id")
 		if utf8.RuneCountInString(string((*x.TargetID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -5209,13 +5208,13 @@ func (x *CancelPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "target_id")
 		if utf8.RuneCountInString(string(x.TargetID)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Reason != nil {
 		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string((*x.Reason))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -5270,7 +5269,7 @@ func (x *TargetKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TargetKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"job\", \"stream\", \"session\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"job\", \"stream\", \"session\"", string(*x))
 	}
 }
 
@@ -5535,13 +5534,13 @@ func (x *CancelRefusedPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "target_id")
 		if utf8.RuneCountInString(string(x.TargetID)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string(x.Reason)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -5587,7 +5586,7 @@ func (x *LeaseID) EncodeWire(e *wire.Encoder) {
 func (x *LeaseID) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !pattern7().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^lease_.", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^lease_.", string(v))
 	}
 }
 
@@ -5704,7 +5703,7 @@ func (x *ErrorCode) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"OK\", \"CANCELLED\", \"UNKNOWN\", \"INVALID_ARGUMENT\", \"INVALID_REQUEST\", \"DEADLINE_EXCEEDED\", \"TIMEOUT\", \"NOT_FOUND\", \"JOB_NOT_FOUND\", \"ALREADY_EXISTS\", \"DUPLICATE_KEY\", \"PERMISSION_DENIED\", \"RESOURCE_EXHAUSTED\", \"FAILED_PRECONDITION\", \"ABORTED\", \"OUT_OF_RANGE\", \"UNIMPLEMENTED\", \"INTERNAL\", \"UNAVAILABLE\", \"DATA_LOSS\", \"UNAUTHENTICATED\", \"HEARTBEAT_LOST\", \"RESUME_WINDOW_EXPIRED\", \"LEASE_EXPIRED\", \"LEASE_REVOKED\", \"BACKPRESSURE_OVERFLOW\", \"BUDGET_EXHAUSTED\", \"LEASE_SUBSET_VIOLATION\", \"AGENT_NOT_AVAILABLE\", \"AGENT_VERSION_NOT_AVAILABLE\", \"RATE_LIMITED\", \"INTERNAL_ERROR\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"OK\", \"CANCELLED\", \"UNKNOWN\", \"INVALID_ARGUMENT\", \"INVALID_REQUEST\", \"DEADLINE_EXCEEDED\", \"TIMEOUT\", \"NOT_FOUND\", \"JOB_NOT_FOUND\", \"ALREADY_EXISTS\", \"DUPLICATE_KEY\", \"PERMISSION_DENIED\", \"RESOURCE_EXHAUSTED\", \"FAILED_PRECONDITION\", \"ABORTED\", \"OUT_OF_RANGE\", \"UNIMPLEMENTED\", \"INTERNAL\", \"UNAVAILABLE\", \"DATA_LOSS\", \"UNAUTHENTICATED\", \"HEARTBEAT_LOST\", \"RESUME_WINDOW_EXPIRED\", \"LEASE_EXPIRED\", \"LEASE_REVOKED\", \"BACKPRESSURE_OVERFLOW\", \"BUDGET_EXHAUSTED\", \"LEASE_SUBSET_VIOLATION\", \"AGENT_NOT_AVAILABLE\", \"AGENT_VERSION_NOT_AVAILABLE\", \"RATE_LIMITED\", \"INTERNAL_ERROR\"", string(*x))
 	}
 }
 
@@ -5768,7 +5767,7 @@ func (x *JobState) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobState) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"accepted\", \"queued\", \"running\", \"blocked\", \"paused\", \"completed\", \"failed\", \"cancelled\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"accepted\", \"queued\", \"running\", \"blocked\", \"paused\", \"completed\", \"failed\", \"cancelled\"", string(*x))
 	}
 }
 
@@ -5827,7 +5826,7 @@ func (x *AuthScheme) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthScheme) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"bearer\", \"signed_jwt\", \"none\", \"mtls\", \"oauth2\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"bearer\", \"signed_jwt\", \"none\", \"mtls\", \"oauth2\"", string(*x))
 	}
 }
 
@@ -5944,12 +5943,12 @@ func (x *Credentials) CheckWire(c *wire.Checker, p string) {
 	if x.Token != nil {
 		p := c.Join(p, "token")
 		if utf8.RuneCountInString(string((*x.Token))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if true && ((x.Scheme == "bearer") || (x.Scheme == "signed_jwt") || (x.Scheme == "oauth2")) {
 		if !(x.Token != nil) {
-			c.Fail(p, "missing required member \"token\" when scheme is \"bearer\" or \"signed_jwt\" or \"oauth2\"")
+			c.FailKeyword(p, "required", "missing required member \"token\" when scheme is \"bearer\" or \"signed_jwt\" or \"oauth2\"")
 		}
 	}
 }
@@ -6104,25 +6103,25 @@ func (x *ClientIdentity) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "kind")
 		if utf8.RuneCountInString(string(x.Kind)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "version")
 		if utf8.RuneCountInString(string(x.Version)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Fingerprint != nil {
 		p := c.Join(p, "fingerprint")
 		if utf8.RuneCountInString(string((*x.Fingerprint))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Principal != nil {
 		p := c.Join(p, "principal")
 		if utf8.RuneCountInString(string((*x.Principal))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -6273,19 +6272,19 @@ func (x *RuntimeIdentity) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "kind")
 		if utf8.RuneCountInString(string(x.Kind)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "version")
 		if utf8.RuneCountInString(string(x.Version)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Fingerprint != nil {
 		p := c.Join(p, "fingerprint")
 		if utf8.RuneCountInString(string((*x.Fingerprint))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.TrustLevel != nil {
@@ -6346,7 +6345,7 @@ func (x *TrustLevel) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TrustLevel) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"untrusted\", \"constrained\", \"trusted\", \"privileged\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"untrusted\", \"constrained\", \"trusted\", \"privileged\"", string(*x))
 	}
 }
 
@@ -6831,7 +6830,7 @@ func (x *Capabilities) CheckWire(c *wire.Checker, p string) {
 	if x.HeartbeatIntervalSeconds != nil {
 		p := c.Join(p, "heartbeat_interval_seconds")
 		if uint64((*x.HeartbeatIntervalSeconds)) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint64((*x.HeartbeatIntervalSeconds)))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint64((*x.HeartbeatIntervalSeconds)))
 		}
 	}
 	if x.BinaryEncoding != nil {
@@ -6839,7 +6838,7 @@ func (x *Capabilities) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.BinaryEncoding {
 			p := c.JoinIndex(p, i0)
 			if utf8.RuneCountInString(string(x.BinaryEncoding[i0])) < 1 {
-				c.Fail(p, "is shorter than 1 characters")
+				c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 			}
 		}
 	}
@@ -6848,7 +6847,7 @@ func (x *Capabilities) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Extensions {
 			p := c.JoinIndex(p, i0)
 			if utf8.RuneCountInString(string(x.Extensions[i0])) < 1 {
-				c.Fail(p, "is shorter than 1 characters")
+				c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 			}
 		}
 	}
@@ -6910,7 +6909,7 @@ func (x *CapabilitiesHeartbeatRecovery) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CapabilitiesHeartbeatRecovery) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"fail\", \"block\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"fail\", \"block\"", string(*x))
 	}
 }
 
@@ -7169,7 +7168,7 @@ func (x *AgentInventoryAgentNameList) CheckWire(c *wire.Checker, p string) {
 	for i1 := range v {
 		p := c.JoinIndex(p, i1)
 		if utf8.RuneCountInString(string(v[i1])) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -7325,7 +7324,7 @@ func (x *AgentInfo) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Versions != nil {
@@ -7333,14 +7332,14 @@ func (x *AgentInfo) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Versions {
 			p := c.JoinIndex(p, i0)
 			if utf8.RuneCountInString(string(x.Versions[i0])) < 1 {
-				c.Fail(p, "is shorter than 1 characters")
+				c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 			}
 		}
 	}
 	if x.Default != nil {
 		p := c.Join(p, "default")
 		if utf8.RuneCountInString(string((*x.Default))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -7544,7 +7543,7 @@ func (x *BudgetAmount) EncodeWire(e *wire.Encoder) {
 func (x *BudgetAmount) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !pattern8().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^[^:]+:[0-9]+(\\.[0-9]+)?$", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^[^:]+:[0-9]+(\\.[0-9]+)?$", string(v))
 	}
 }
 
@@ -7899,25 +7898,25 @@ func (x *ProvisionedCredential) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "id")
 		if utf8.RuneCountInString(string(x.ID)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "value")
 		if utf8.RuneCountInString(string(x.Value)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "endpoint")
 		if utf8.RuneCountInString(string(x.Endpoint)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Profile != nil {
 		p := c.Join(p, "profile")
 		if utf8.RuneCountInString(string((*x.Profile))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Constraints != nil {
@@ -7976,7 +7975,7 @@ func (x *LogLevel) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogLevel) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"trace\", \"debug\", \"info\", \"warn\", \"error\", \"critical\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"trace\", \"debug\", \"info\", \"warn\", \"error\", \"critical\"", string(*x))
 	}
 }
 
@@ -8405,7 +8404,7 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "type")
 		if utf8.RuneCountInString(string(x.Type)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
@@ -8415,13 +8414,13 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	if x.Source != nil {
 		p := c.Join(p, "source")
 		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Target != nil {
 		p := c.Join(p, "target")
 		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.SessionID != nil {
@@ -8443,19 +8442,19 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	if x.TraceID != nil {
 		p := c.Join(p, "trace_id")
 		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.SpanID != nil {
 		p := c.Join(p, "span_id")
 		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.ParentSpanID != nil {
 		p := c.Join(p, "parent_span_id")
 		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.CorrelationID != nil {
@@ -8469,7 +8468,7 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	if x.IdempotencyKey != nil {
 		p := c.Join(p, "idempotency_key")
 		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Priority != nil {
@@ -8479,13 +8478,13 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	if x.Extensions != nil {
 		p := c.Join(p, "extensions")
 		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Payload != nil {
 		p := c.Join(p, "payload")
 		if !wire.RawIs(x.Payload, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -8889,7 +8888,7 @@ func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
 			{
 				p := c.Join(p, "type")
 				if utf8.RuneCountInString(string(x.Type)) < 1 {
-					c.Fail(p, "is shorter than 1 characters")
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 				}
 			}
 		case 3:
@@ -8901,14 +8900,14 @@ func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
 			if x.Source != nil {
 				p := c.Join(p, "source")
 				if utf8.RuneCountInString(string((*x.Source))) < 1 {
-					c.Fail(p, "is shorter than 1 characters")
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 				}
 			}
 		case 5:
 			if x.Target != nil {
 				p := c.Join(p, "target")
 				if utf8.RuneCountInString(string((*x.Target))) < 1 {
-					c.Fail(p, "is shorter than 1 characters")
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 				}
 			}
 		case 6:
@@ -8935,21 +8934,21 @@ func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
 			if x.TraceID != nil {
 				p := c.Join(p, "trace_id")
 				if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-					c.Fail(p, "is shorter than 1 characters")
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 				}
 			}
 		case 11:
 			if x.SpanID != nil {
 				p := c.Join(p, "span_id")
 				if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-					c.Fail(p, "is shorter than 1 characters")
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 				}
 			}
 		case 12:
 			if x.ParentSpanID != nil {
 				p := c.Join(p, "parent_span_id")
 				if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-					c.Fail(p, "is shorter than 1 characters")
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 				}
 			}
 		case 13:
@@ -8966,7 +8965,7 @@ func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
 			if x.IdempotencyKey != nil {
 				p := c.Join(p, "idempotency_key")
 				if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-					c.Fail(p, "is shorter than 1 characters")
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 				}
 			}
 		case 16:
@@ -8978,14 +8977,14 @@ func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
 			if x.Extensions != nil {
 				p := c.Join(p, "extensions")
 				if !wire.RawIs(x.Extensions, "object") {
-					c.Fail(p, "wrong type: want object")
+					c.FailKeyword(p, "type", "wrong type: want object")
 				}
 			}
 		case 19:
 			if x.Payload != nil {
 				p := c.Join(p, "payload")
 				if !wire.RawIs(x.Payload, "object") {
-					c.Fail(p, "wrong type: want object")
+					c.FailKeyword(p, "type", "wrong type: want object")
 				}
 			}
 		}
@@ -9235,7 +9234,7 @@ func (x *EventEmitPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -9518,13 +9517,13 @@ func (x *InterruptPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "target_id")
 		if utf8.RuneCountInString(string(x.TargetID)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "prompt")
 		if utf8.RuneCountInString(string(x.Prompt)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -10094,7 +10093,7 @@ func (x *JobCancelledPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Reason != nil {
 		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string((*x.Reason))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -10436,13 +10435,13 @@ func (x *JobCompletedPayload) CheckWire(c *wire.Checker, p string) {
 	if x.ResultID != nil {
 		p := c.Join(p, "result_id")
 		if utf8.RuneCountInString(string((*x.ResultID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Summary != nil {
 		p := c.Join(p, "summary")
 		if utf8.RuneCountInString(string((*x.Summary))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -10761,13 +10760,13 @@ func (x *JobFailedPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Details != nil {
 		p := c.Join(p, "details")
 		if !wire.RawIs(x.Details, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11390,25 +11389,25 @@ func (x *JobProgressPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "current")
 		if float64(x.Current) < 0.0 {
-			c.Fail(p, "%v is less than 0", float64(x.Current))
+			c.FailKeyword(p, "minimum", "%v is less than 0", float64(x.Current))
 		}
 	}
 	if x.Total != nil {
 		p := c.Join(p, "total")
 		if float64((*x.Total)) < 0.0 {
-			c.Fail(p, "%v is less than 0", float64((*x.Total)))
+			c.FailKeyword(p, "minimum", "%v is less than 0", float64((*x.Total)))
 		}
 	}
 	if x.Units != nil {
 		p := c.Join(p, "units")
 		if utf8.RuneCountInString(string((*x.Units))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Message != nil {
 		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string((*x.Message))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -11738,7 +11737,7 @@ func (x *JobResultChunkPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "result_id")
 		if utf8.RuneCountInString(string(x.ResultID)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
@@ -11793,7 +11792,7 @@ func (x *JobResultChunkPayloadEncoding) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobResultChunkPayloadEncoding) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"utf8\", \"base64\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"utf8\", \"base64\"", string(*x))
 	}
 }
 
@@ -12058,7 +12057,7 @@ func (x *JobStartedPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Description != nil {
 		p := c.Join(p, "description")
 		if utf8.RuneCountInString(string((*x.Description))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -12697,13 +12696,13 @@ func (x *JobSubscribedPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "current_status")
 		if utf8.RuneCountInString(string(x.CurrentStatus)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "agent")
 		if utf8.RuneCountInString(string(x.Agent)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.ParentJobID != nil {
@@ -12713,7 +12712,7 @@ func (x *JobSubscribedPayload) CheckWire(c *wire.Checker, p string) {
 	if x.TraceID != nil {
 		p := c.Join(p, "trace_id")
 		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -13529,19 +13528,19 @@ func (x *LeaseGrantedPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "permission")
 		if utf8.RuneCountInString(string(x.Permission)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "resource")
 		if utf8.RuneCountInString(string(x.Resource)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "operation")
 		if utf8.RuneCountInString(string(x.Operation)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
@@ -14071,7 +14070,7 @@ func (x *LeaseRevokedPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string(x.Reason)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -14353,7 +14352,7 @@ func (x *LogPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Attributes != nil {
 		p := c.Join(p, "attributes")
 		if !wire.RawIs(x.Attributes, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -14385,9 +14384,10 @@ func DecodeMessage(d *wire.Decoder) (Message, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -15468,7 +15468,7 @@ func CheckMessage(c *wire.Checker, p string, v Message) {
 		}
 	case *UnknownMessage:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of ack, artifact.fetch, artifact.put, artifact.ref, artifact.release, backpressure, cancel, cancel.accepted, cancel.refused, event.emit, interrupt, job.accepted, job.cancelled, job.completed, job.failed, job.heartbeat, job.progress, job.result_chunk, job.started, job.subscribe, job.subscribed, job.unsubscribe, lease.extended, lease.granted, lease.refresh, lease.revoked, log, metric, nack, permission.deny, permission.grant, permission.request, ping, pong, resume, session.accepted, session.ack, session.authenticate, session.challenge, session.close, session.closed, session.evicted, session.jobs, session.list_jobs, session.open, session.ping, session.pong, session.refresh, session.rejected, session.resume, session.resumed, session.unauthenticated, stream.chunk, stream.close, stream.error, stream.open, subscribe, subscribe.accepted, subscribe.closed, subscribe.event, tool.error, tool.invoke, tool.result, trace.span, unsubscribe", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of ack, artifact.fetch, artifact.put, artifact.ref, artifact.release, backpressure, cancel, cancel.accepted, cancel.refused, event.emit, interrupt, job.accepted, job.cancelled, job.completed, job.failed, job.heartbeat, job.progress, job.result_chunk, job.started, job.subscribe, job.subscribed, job.unsubscribe, lease.extended, lease.granted, lease.refresh, lease.revoked, log, metric, nack, permission.deny, permission.grant, permission.request, ping, pong, resume, session.accepted, session.ack, session.authenticate, session.challenge, session.close, session.closed, session.evicted, session.jobs, session.list_jobs, session.open, session.ping, session.pong, session.refresh, session.rejected, session.resume, session.resumed, session.unauthenticated, stream.chunk, stream.close, stream.error, stream.open, subscribe, subscribe.accepted, subscribe.closed, subscribe.event, tool.error, tool.invoke, tool.result, trace.span, unsubscribe", v.Tag)
 		}
 	}
 }
@@ -15753,12 +15753,7 @@ func (x *SessionOpenPayload) CheckWire(c *wire.Checker, p string) {
 			b := new(thenSessionOpenPayload)
 			err := wire.UnmarshalOwned(raw, b)
 			if err != nil {
-				var we *wire.Error
-				if errors.As(err, &we) {
-					c.Fail(p+we.Pointer, "%s", we.Msg)
-				} else {
-					c.Fail(p, "%s", err)
-				}
+				c.FailWith(p, err)
 			} else {
 				b.CheckWire(c, p)
 			}
@@ -16357,7 +16352,7 @@ func (x *SessionChallengePayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "challenge")
 		if utf8.RuneCountInString(string(x.Challenge)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -16587,7 +16582,7 @@ func (x *SessionAuthenticatePayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "response")
 		if utf8.RuneCountInString(string(x.Response)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -16891,7 +16886,7 @@ func (x *SessionAcceptedPayload) CheckWire(c *wire.Checker, p string) {
 	if x.ResumeToken != nil {
 		p := c.Join(p, "resume_token")
 		if utf8.RuneCountInString(string((*x.ResumeToken))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -17138,7 +17133,7 @@ func (x *SessionUnauthenticatedPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -17385,7 +17380,7 @@ func (x *SessionRejectedPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -17654,7 +17649,7 @@ func (x *SessionRefreshPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Challenge != nil {
 		p := c.Join(p, "challenge")
 		if utf8.RuneCountInString(string((*x.Challenge))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -17920,7 +17915,7 @@ func (x *SessionEvictedPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string(x.Reason)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -18169,7 +18164,7 @@ func (x *SessionClosePayload) CheckWire(c *wire.Checker, p string) {
 	if x.Reason != nil {
 		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string((*x.Reason))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -18418,7 +18413,7 @@ func (x *SessionClosedPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Reason != nil {
 		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string((*x.Reason))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -18665,7 +18660,7 @@ func (x *SessionResumePayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "resume_token")
 		if utf8.RuneCountInString(string(x.ResumeToken)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -18946,7 +18941,7 @@ func (x *SessionResumedPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "resume_token")
 		if utf8.RuneCountInString(string(x.ResumeToken)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -19208,7 +19203,7 @@ func (x *SessionPingPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "nonce")
 		if utf8.RuneCountInString(string(x.Nonce)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
@@ -19474,7 +19469,7 @@ func (x *SessionPongPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "ping_nonce")
 		if utf8.RuneCountInString(string(x.PingNonce)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
@@ -20009,7 +20004,7 @@ func (x *SessionListJobsPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Cursor != nil {
 		p := c.Join(p, "cursor")
 		if utf8.RuneCountInString(string((*x.Cursor))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -20179,14 +20174,14 @@ func (x *JobListFilter) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Status {
 			p := c.JoinIndex(p, i0)
 			if utf8.RuneCountInString(string(x.Status[i0])) < 1 {
-				c.Fail(p, "is shorter than 1 characters")
+				c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 			}
 		}
 	}
 	if x.Agent != nil {
 		p := c.Join(p, "agent")
 		if utf8.RuneCountInString(string((*x.Agent))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.CreatedAfter != nil {
@@ -20507,7 +20502,7 @@ func (x *SessionJobsPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "request_id")
 		if utf8.RuneCountInString(string(x.RequestID)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
@@ -20712,13 +20707,13 @@ func (x *JobListEntry) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "agent")
 		if utf8.RuneCountInString(string(x.Agent)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "status")
 		if utf8.RuneCountInString(string(x.Status)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.ParentJobID != nil {
@@ -20732,7 +20727,7 @@ func (x *JobListEntry) CheckWire(c *wire.Checker, p string) {
 	if x.TraceID != nil {
 		p := c.Join(p, "trace_id")
 		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -20981,7 +20976,7 @@ func (x *PingPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Nonce != nil {
 		p := c.Join(p, "nonce")
 		if utf8.RuneCountInString(string((*x.Nonce))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -21230,7 +21225,7 @@ func (x *PongPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Nonce != nil {
 		p := c.Join(p, "nonce")
 		if utf8.RuneCountInString(string((*x.Nonce))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -21512,13 +21507,13 @@ func (x *NackPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Details != nil {
 		p := c.Join(p, "details")
 		if !wire.RawIs(x.Details, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21807,7 +21802,7 @@ func (x *ResumePayload) CheckWire(c *wire.Checker, p string) {
 	if x.CheckpointID != nil {
 		p := c.Join(p, "checkpoint_id")
 		if utf8.RuneCountInString(string((*x.CheckpointID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -22123,7 +22118,7 @@ func (x *ToolInvokePayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "tool")
 		if utf8.RuneCountInString(string(x.Tool)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.CostBudget != nil {
@@ -22695,13 +22690,13 @@ func (x *ToolErrorPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Details != nil {
 		p := c.Join(p, "details")
 		if !wire.RawIs(x.Details, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -23009,13 +23004,13 @@ func (x *StreamOpenPayload) CheckWire(c *wire.Checker, p string) {
 	if x.ContentType != nil {
 		p := c.Join(p, "content_type")
 		if utf8.RuneCountInString(string((*x.ContentType))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Encoding != nil {
 		p := c.Join(p, "encoding")
 		if utf8.RuneCountInString(string((*x.Encoding))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -23076,7 +23071,7 @@ func (x *StreamOpenPayloadKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StreamOpenPayloadKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"text\", \"binary\", \"event\", \"log\", \"metric\", \"thought\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"text\", \"binary\", \"event\", \"log\", \"metric\", \"thought\"", string(*x))
 	}
 }
 
@@ -23440,19 +23435,19 @@ func (x *StreamChunkPayload) CheckWire(c *wire.Checker, p string) {
 	if x.ContentType != nil {
 		p := c.Join(p, "content_type")
 		if utf8.RuneCountInString(string((*x.ContentType))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Sha256 != nil {
 		p := c.Join(p, "sha256")
 		if utf8.RuneCountInString(string((*x.Sha256))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Role != nil {
 		p := c.Join(p, "role")
 		if utf8.RuneCountInString(string((*x.Role))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -23998,7 +23993,7 @@ func (x *StreamErrorPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -24321,25 +24316,25 @@ func (x *PermissionRequestPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "permission")
 		if utf8.RuneCountInString(string(x.Permission)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "resource")
 		if utf8.RuneCountInString(string(x.Resource)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "operation")
 		if utf8.RuneCountInString(string(x.Operation)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Reason != nil {
 		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string((*x.Reason))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -24639,19 +24634,19 @@ func (x *PermissionGrantPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "permission")
 		if utf8.RuneCountInString(string(x.Permission)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "resource")
 		if utf8.RuneCountInString(string(x.Resource)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "operation")
 		if utf8.RuneCountInString(string(x.Operation)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -24917,13 +24912,13 @@ func (x *PermissionDenyPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "permission")
 		if utf8.RuneCountInString(string(x.Permission)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string(x.Reason)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -25467,7 +25462,7 @@ func (x *SubscriptionFilter) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.TraceID {
 			p := c.JoinIndex(p, i0)
 			if utf8.RuneCountInString(string(x.TraceID[i0])) < 1 {
-				c.Fail(p, "is shorter than 1 characters")
+				c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 			}
 		}
 	}
@@ -25490,7 +25485,7 @@ func (x *SubscriptionFilter) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Types {
 			p := c.JoinIndex(p, i0)
 			if utf8.RuneCountInString(string(x.Types[i0])) < 1 {
-				c.Fail(p, "is shorter than 1 characters")
+				c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 			}
 		}
 	}
@@ -26098,7 +26093,7 @@ func (x *SubscribeEventPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Event != nil {
 		p := c.Join(p, "event")
 		if !wire.RawIs(x.Event, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26624,7 +26619,7 @@ func (x *SubscribeClosedPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "reason")
 		if utf8.RuneCountInString(string(x.Reason)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -26923,13 +26918,13 @@ func (x *MetricPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Dims != nil {
 		p := c.Join(p, "dims")
 		if !wire.RawIs(x.Dims, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -27274,25 +27269,25 @@ func (x *TraceSpanPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "trace_id")
 		if utf8.RuneCountInString(string(x.TraceID)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "span_id")
 		if utf8.RuneCountInString(string(x.SpanID)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.ParentSpanID != nil {
 		p := c.Join(p, "parent_span_id")
 		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
@@ -27306,7 +27301,7 @@ func (x *TraceSpanPayload) CheckWire(c *wire.Checker, p string) {
 	if x.Attributes != nil {
 		p := c.Join(p, "attributes")
 		if !wire.RawIs(x.Attributes, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }

@@ -345,67 +345,67 @@ func (x *Account) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "id")
 		if !check.IsUUID(string(x.ID)) {
-			c.Fail(p, "%q is not a valid uuid", string(x.ID))
+			c.FailKeyword(p, "format", "%q is not a valid uuid", string(x.ID))
 		}
 	}
 	{
 		p := c.Join(p, "email")
 		if !check.IsEmail(string(x.Email)) {
-			c.Fail(p, "%q is not a valid email", string(x.Email))
+			c.FailKeyword(p, "format", "%q is not a valid email", string(x.Email))
 		}
 	}
 	if x.Host != nil {
 		p := c.Join(p, "host")
 		if !check.IsHostname(string((*x.Host))) {
-			c.Fail(p, "%q is not a valid hostname", string((*x.Host)))
+			c.FailKeyword(p, "format", "%q is not a valid hostname", string((*x.Host)))
 		}
 	}
 	if x.Ipv4 != nil {
 		p := c.Join(p, "ipv4")
 		if !check.IsIPv4(string((*x.Ipv4))) {
-			c.Fail(p, "%q is not a valid ipv4", string((*x.Ipv4)))
+			c.FailKeyword(p, "format", "%q is not a valid ipv4", string((*x.Ipv4)))
 		}
 	}
 	if x.Ipv6 != nil {
 		p := c.Join(p, "ipv6")
 		if !check.IsIPv6(string((*x.Ipv6))) {
-			c.Fail(p, "%q is not a valid ipv6", string((*x.Ipv6)))
+			c.FailKeyword(p, "format", "%q is not a valid ipv6", string((*x.Ipv6)))
 		}
 	}
 	if x.Avatar != nil {
 		p := c.Join(p, "avatar")
 		if !check.IsURIReference(string((*x.Avatar))) {
-			c.Fail(p, "%q is not a valid uri-reference", string((*x.Avatar)))
+			c.FailKeyword(p, "format", "%q is not a valid uri-reference", string((*x.Avatar)))
 		}
 	}
 	if x.Homepage != nil {
 		p := c.Join(p, "homepage")
 		if !check.IsURI(string((*x.Homepage))) {
-			c.Fail(p, "%q is not a valid uri", string((*x.Homepage)))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string((*x.Homepage)))
 		}
 	}
 	if x.Created != nil {
 		p := c.Join(p, "created")
 		if !wire.IsDateTime(string((*x.Created))) {
-			c.Fail(p, "%q is not a valid date-time", string((*x.Created)))
+			c.FailKeyword(p, "format", "%q is not a valid date-time", string((*x.Created)))
 		}
 	}
 	{
 		p := c.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 		if utf8.RuneCountInString(string(x.Name)) > 40 {
-			c.Fail(p, "is longer than 40 characters")
+			c.FailKeyword(p, "maxLength", "is longer than 40 characters")
 		}
 	}
 	if x.Tags != nil {
 		p := c.Join(p, "tags")
 		if len(x.Tags) > 5 {
-			c.Fail(p, "has %d items, want at most 5", len(x.Tags))
+			c.FailKeyword(p, "maxItems", "has %d items, want at most 5", len(x.Tags))
 		}
 		if i, j, dup := check.Unique(x.Tags); dup {
-			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 		}
 	}
 	if x.Plan != nil {
@@ -415,29 +415,29 @@ func (x *Account) CheckWire(c *wire.Checker, p string) {
 	if x.Seats != nil {
 		p := c.Join(p, "seats")
 		if uint32((*x.Seats)) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint32((*x.Seats)))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint32((*x.Seats)))
 		}
 		if uint32((*x.Seats)) > 500 {
-			c.Fail(p, "%d is greater than the maximum 500", uint32((*x.Seats)))
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 500", uint32((*x.Seats)))
 		}
 	}
 	if x.Quota != nil {
 		p := c.Join(p, "quota")
 		if float64((*x.Quota)) <= 0.0 {
-			c.Fail(p, "%v is not greater than 0", float64((*x.Quota)))
+			c.FailKeyword(p, "exclusiveMinimum", "%v is not greater than 0", float64((*x.Quota)))
 		}
 		if !wire.MultipleOf(float64((*x.Quota)), "0.5") {
-			c.Fail(p, "%v is not a multiple of 0.5", float64((*x.Quota)))
+			c.FailKeyword(p, "multipleOf", "%v is not a multiple of 0.5", float64((*x.Quota)))
 		}
 	}
 	if x.Plan != nil && (*x.Plan == "team") {
 		if !(x.Seats != nil) {
-			c.Fail(p, "missing required member \"seats\" when plan is \"team\"")
+			c.FailKeyword(p, "required", "missing required member \"seats\" when plan is \"team\"")
 		}
 	}
 	if x.Seats != nil {
 		if !(x.Plan != nil) {
-			c.Fail(p, "missing member \"plan\", required when \"seats\" is present")
+			c.FailKeyword(p, "dependentRequired", "missing member \"plan\", required when \"seats\" is present")
 		}
 	}
 }
@@ -489,7 +489,7 @@ func (x *AccountPlan) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AccountPlan) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"free\", \"pro\", \"team\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"free\", \"pro\", \"team\"", string(*x))
 	}
 }
 

@@ -256,11 +256,11 @@ func (x *RefOrLink) CheckWire(c *wire.Checker, p string) {
 		n := 0
 		for _, try := range []func(*wire.Checker){func(c *wire.Checker) {
 			if utf8.RuneCountInString(string(v)) < 1 {
-				c.Fail(p, "is shorter than 1 characters")
+				c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 			}
 		}, func(c *wire.Checker) {
 			if !pattern0().MatchString(string(v)) {
-				c.Fail(p, "%q does not match the pattern ^urn:cdx:[0-9a-f-]+/[1-9][0-9]*#.+$", string(v))
+				c.FailKeyword(p, "pattern", "%q does not match the pattern ^urn:cdx:[0-9a-f-]+/[1-9][0-9]*#.+$", string(v))
 			}
 		}} {
 			var q wire.Checker
@@ -271,7 +271,7 @@ func (x *RefOrLink) CheckWire(c *wire.Checker, p string) {
 			}
 		}
 		if n == 0 {
-			c.Fail(p, "matches none of the alternatives of its anyOf")
+			c.FailKeyword(p, "anyOf", "matches none of the alternatives of its anyOf")
 		}
 	}
 }
@@ -320,11 +320,11 @@ func (x *DependencyURL) CheckWire(c *wire.Checker, p string) {
 		n := 0
 		for _, try := range []func(*wire.Checker){func(c *wire.Checker) {
 			if !check.IsURIReference(string(v)) {
-				c.Fail(p, "%q is not a valid uri-reference", string(v))
+				c.FailKeyword(p, "format", "%q is not a valid uri-reference", string(v))
 			}
 		}, func(c *wire.Checker) {
 			if !pattern0().MatchString(string(v)) {
-				c.Fail(p, "%q does not match the pattern ^urn:cdx:[0-9a-f-]+/[1-9][0-9]*#.+$", string(v))
+				c.FailKeyword(p, "pattern", "%q does not match the pattern ^urn:cdx:[0-9a-f-]+/[1-9][0-9]*#.+$", string(v))
 			}
 		}} {
 			var q wire.Checker
@@ -335,7 +335,7 @@ func (x *DependencyURL) CheckWire(c *wire.Checker, p string) {
 			}
 		}
 		if n == 0 {
-			c.Fail(p, "matches none of the alternatives of its anyOf")
+			c.FailKeyword(p, "anyOf", "matches none of the alternatives of its anyOf")
 		}
 	}
 }
@@ -384,11 +384,11 @@ func (x *DependencyScope) CheckWire(c *wire.Checker, p string) {
 		n := 0
 		for _, try := range []func(*wire.Checker){func(c *wire.Checker) {
 			if utf8.RuneCountInString(string(v)) > 4 {
-				c.Fail(p, "is longer than 4 characters")
+				c.FailKeyword(p, "maxLength", "is longer than 4 characters")
 			}
 		}, func(c *wire.Checker) {
 			if !pattern1().MatchString(string(v)) {
-				c.Fail(p, "%q does not match the pattern ^a", string(v))
+				c.FailKeyword(p, "pattern", "%q does not match the pattern ^a", string(v))
 			}
 		}} {
 			var q wire.Checker
@@ -399,7 +399,7 @@ func (x *DependencyScope) CheckWire(c *wire.Checker, p string) {
 			}
 		}
 		if n != 1 {
-			c.Fail(p, "matches %d of the alternatives of its oneOf, want exactly one", n)
+			c.FailKeyword(p, "oneOf", "matches %d of the alternatives of its oneOf, want exactly one", n)
 		}
 	}
 }
@@ -448,11 +448,11 @@ func (x *DependencyHash) CheckWire(c *wire.Checker, p string) {
 		n := 0
 		for _, try := range []func(*wire.Checker){func(c *wire.Checker) {
 			if !check.IsUUID(string(v)) {
-				c.Fail(p, "%q is not a valid uuid", string(v))
+				c.FailKeyword(p, "format", "%q is not a valid uuid", string(v))
 			}
 		}, func(c *wire.Checker) {
 			if !pattern2().MatchString(string(v)) {
-				c.Fail(p, "%q does not match the pattern ^[0-9a-f]+$", string(v))
+				c.FailKeyword(p, "pattern", "%q does not match the pattern ^[0-9a-f]+$", string(v))
 			}
 		}} {
 			var q wire.Checker
@@ -463,11 +463,11 @@ func (x *DependencyHash) CheckWire(c *wire.Checker, p string) {
 			}
 		}
 		if n == 0 {
-			c.Fail(p, "matches none of the alternatives of its anyOf")
+			c.FailKeyword(p, "anyOf", "matches none of the alternatives of its anyOf")
 		}
 	}
 	if utf8.RuneCountInString(string(v)) > 40 {
-		c.Fail(p, "is longer than 40 characters")
+		c.FailKeyword(p, "maxLength", "is longer than 40 characters")
 	}
 }
 
@@ -512,7 +512,7 @@ func (x *RefType) EncodeWire(e *wire.Encoder) {
 func (x *RefType) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if utf8.RuneCountInString(string(v)) < 1 {
-		c.Fail(p, "is shorter than 1 characters")
+		c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 	}
 }
 
@@ -557,7 +557,7 @@ func (x *BomLink) EncodeWire(e *wire.Encoder) {
 func (x *BomLink) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !pattern0().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^urn:cdx:[0-9a-f-]+/[1-9][0-9]*#.+$", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^urn:cdx:[0-9a-f-]+/[1-9][0-9]*#.+$", string(v))
 	}
 }
 

@@ -301,16 +301,16 @@ func (x *Item) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "id")
 		if utf8.RuneCountInString(string(x.ID)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 		if utf8.RuneCountInString(string(x.ID)) > 8 {
-			c.Fail(p, "is longer than 8 characters")
+			c.FailKeyword(p, "maxLength", "is longer than 8 characters")
 		}
 	}
 	if x.Tags != nil {
 		p := c.Join(p, "tags")
 		if i, j, dup := check.Unique(x.Tags); dup {
-			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 		}
 	}
 	if x.Labels != nil {
@@ -448,17 +448,17 @@ func (x *Item) checkWireMembers(c *wire.Checker, p string, from, to int) {
 			{
 				p := c.Join(p, "id")
 				if utf8.RuneCountInString(string(x.ID)) < 1 {
-					c.Fail(p, "is shorter than 1 characters")
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 				}
 				if utf8.RuneCountInString(string(x.ID)) > 8 {
-					c.Fail(p, "is longer than 8 characters")
+					c.FailKeyword(p, "maxLength", "is longer than 8 characters")
 				}
 			}
 		case 2:
 			if x.Tags != nil {
 				p := c.Join(p, "tags")
 				if i, j, dup := check.Unique(x.Tags); dup {
-					c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+					c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 				}
 			}
 		case 3:
@@ -562,16 +562,11 @@ func (x *Labels) CheckWire(c *wire.Checker, p string) {
 					return err
 				}
 				if utf8.RuneCountInString(string(v)) > 8 {
-					c.Fail(p, "is longer than 8 characters")
+					c.FailKeyword(p, "maxLength", "is longer than 8 characters")
 				}
 				return nil
 			}(); err != nil {
-				var we *wire.Error
-				if errors.As(err, &we) {
-					c.Fail(p+we.Pointer, "%s", we.Msg)
-				} else {
-					c.Fail(p, "%s", err)
-				}
+				c.FailWith(p, err)
 			}
 		}
 		if pattern1().MatchString(m.Key) {
@@ -592,12 +587,7 @@ func (x *Labels) CheckWire(c *wire.Checker, p string) {
 				_ = v
 				return nil
 			}(); err != nil {
-				var we *wire.Error
-				if errors.As(err, &we) {
-					c.Fail(p+we.Pointer, "%s", we.Msg)
-				} else {
-					c.Fail(p, "%s", err)
-				}
+				c.FailWith(p, err)
 			}
 		}
 		if !matched {
@@ -617,12 +607,7 @@ func (x *Labels) CheckWire(c *wire.Checker, p string) {
 				_ = v
 				return nil
 			}(); err != nil {
-				var we *wire.Error
-				if errors.As(err, &we) {
-					c.Fail(p+we.Pointer, "%s", we.Msg)
-				} else {
-					c.Fail(p, "%s", err)
-				}
+				c.FailWith(p, err)
 			}
 		}
 	}
@@ -632,7 +617,7 @@ func (x *Labels) CheckWire(c *wire.Checker, p string) {
 			n++
 		}
 		if uint64(n) > uint64(0x3) {
-			c.Fail(p, "has %d members, more than 3", n)
+			c.FailKeyword(p, "maxProperties", "has %d members, more than 3", n)
 		}
 	}
 }
@@ -856,7 +841,7 @@ func (x *Product) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "price")
 		if float64(x.Price) < 0.0 {
-			c.Fail(p, "%v is less than 0", float64(x.Price))
+			c.FailKeyword(p, "minimum", "%v is less than 0", float64(x.Price))
 		}
 	}
 	if x.Variants != nil {
@@ -866,7 +851,7 @@ func (x *Product) CheckWire(c *wire.Checker, p string) {
 			x.Variants[k0].EncodeWire(e)
 			return e.Bytes()
 		}); dup {
-			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 		}
 		for i0 := range x.Variants {
 			p := c.JoinIndex(p, i0)
@@ -884,7 +869,7 @@ func (x *Product) CheckWire(c *wire.Checker, p string) {
 			e.EndArray()
 			return e.Bytes()
 		}); dup {
-			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 		}
 	}
 }
@@ -1110,7 +1095,7 @@ func (x *Discount) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "value")
 		if float64(x.Value) < 0.0 {
-			c.Fail(p, "%v is less than 0", float64(x.Value))
+			c.FailKeyword(p, "minimum", "%v is less than 0", float64(x.Value))
 		}
 	}
 	{
@@ -1126,12 +1111,7 @@ func (x *Discount) CheckWire(c *wire.Checker, p string) {
 			b := new(thenDiscount)
 			err := wire.UnmarshalOwned(raw, b)
 			if err != nil {
-				var we *wire.Error
-				if errors.As(err, &we) {
-					c.Fail(p+we.Pointer, "%s", we.Msg)
-				} else {
-					c.Fail(p, "%s", err)
-				}
+				c.FailWith(p, err)
 			} else {
 				b.CheckWire(c, p)
 			}
@@ -1185,7 +1165,7 @@ func (x *DiscountKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DiscountKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"pct\", \"abs\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"pct\", \"abs\"", string(*x))
 	}
 }
 
@@ -1373,7 +1353,7 @@ func (x *thenDiscount) CheckWire(c *wire.Checker, p string) {
 	if x.Value != nil {
 		p := c.Join(p, "value")
 		if float64((*x.Value)) > 100.0 {
-			c.Fail(p, "%v is greater than 100", float64((*x.Value)))
+			c.FailKeyword(p, "maximum", "%v is greater than 100", float64((*x.Value)))
 		}
 	}
 }
@@ -1507,13 +1487,13 @@ func (x *Shipment) CheckWire(c *wire.Checker, p string) {
 	if x.Address != nil {
 		p := c.Join(p, "address")
 		if utf8.RuneCountInString(string((*x.Address))) < 3 {
-			c.Fail(p, "is shorter than 3 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 3 characters")
 		}
 	}
 	if x.Pickup != nil {
 		p := c.Join(p, "pickup")
 		if !wire.RawIs(x.Pickup, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	{
@@ -1532,12 +1512,7 @@ func (x *Shipment) CheckWire(c *wire.Checker, p string) {
 				err = d.End()
 			}
 			if err != nil {
-				var we *wire.Error
-				if errors.As(err, &we) {
-					c.Fail(p+we.Pointer, "%s", we.Msg)
-				} else {
-					c.Fail(p, "%s", err)
-				}
+				c.FailWith(p, err)
 			} else {
 				checkThenShipment(c, p, b)
 			}
@@ -1591,7 +1566,7 @@ func (x *ShipmentMode) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ShipmentMode) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"post\", \"courier\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"post\", \"courier\"", string(*x))
 	}
 }
 
@@ -1792,9 +1767,10 @@ func decodeThenShipment(d *wire.Decoder) (thenShipment, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: thenShipmentWithAddress (address); thenShipmentWithPickup (pickup)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: thenShipmentWithAddress (address); thenShipmentWithPickup (pickup)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -2201,32 +2177,33 @@ func (x *Price) CheckWire(c *wire.Checker, p string) {
 				return err
 			}
 			if float64(v) <= 0.0 {
-				c.Fail(p, "%v is not greater than 0", float64(v))
+				c.FailKeyword(p, "exclusiveMinimum", "%v is not greater than 0", float64(v))
 			}
 			return nil
 		}(); err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		}
 	}
 	for _, m := range x.Unknown {
-		p := c.Join(p, m.Key)
-		k := m.Key
-		if utf8.RuneCountInString(string(k)) > 8 {
-			c.Fail(p, "is longer than 8 characters")
-		}
-		if !pattern2().MatchString(string(k)) {
-			c.Fail(p, "%q does not match the pattern ^[a-z]", string(k))
+		var q wire.Checker
+		q.Quiet()
+		func(c *wire.Checker) {
+			k := m.Key
+			if utf8.RuneCountInString(string(k)) > 8 {
+				c.FailKeyword(p, "maxLength", "is longer than 8 characters")
+			}
+			if !pattern2().MatchString(string(k)) {
+				c.FailKeyword(p, "pattern", "%q does not match the pattern ^[a-z]", string(k))
+			}
+		}(&q)
+		if q.Failed() {
+			c.FailKeyword(p, "propertyNames", "the member name %q does not fit propertyNames", m.Key)
 		}
 	}
 	{
 		n := 1 + len(x.Unknown)
 		if uint64(n) < uint64(0x2) {
-			c.Fail(p, "has %d members, fewer than 2", n)
+			c.FailKeyword(p, "minProperties", "has %d members, fewer than 2", n)
 		}
 	}
 }
@@ -2277,7 +2254,7 @@ func (x *PriceCurrency) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PriceCurrency) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"EUR\", \"USD\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"EUR\", \"USD\"", string(*x))
 	}
 }
 

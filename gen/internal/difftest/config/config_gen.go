@@ -5,7 +5,6 @@ package config
 
 import (
 	"encoding/json"
-	"errors"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"github.com/agentproto/agentproto/pkg/wire/check"
 	"unicode/utf8"
@@ -337,24 +336,24 @@ func (x *Config) CheckWire(c *wire.Checker, p string) {
 	if x.Retries != nil {
 		p := c.Join(p, "retries")
 		if uint32((*x.Retries)) > 10 {
-			c.Fail(p, "%d is greater than the maximum 10", uint32((*x.Retries)))
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 10", uint32((*x.Retries)))
 		}
 	}
 	if x.Timeout != nil {
 		p := c.Join(p, "timeout")
 		if float64((*x.Timeout)) >= 60.0 {
-			c.Fail(p, "%v is not less than 60", float64((*x.Timeout)))
+			c.FailKeyword(p, "exclusiveMaximum", "%v is not less than 60", float64((*x.Timeout)))
 		}
 	}
 	if x.Paths != nil {
 		p := c.Join(p, "paths")
 		if len(x.Paths) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Paths))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Paths))
 		}
 		for i0 := range x.Paths {
 			p := c.JoinIndex(p, i0)
 			if utf8.RuneCountInString(string(x.Paths[i0])) < 1 {
-				c.Fail(p, "is shorter than 1 characters")
+				c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 			}
 		}
 	}
@@ -379,12 +378,7 @@ func (x *Config) CheckWire(c *wire.Checker, p string) {
 			b := new(thenConfig)
 			err := wire.UnmarshalOwned(raw, b)
 			if err != nil {
-				var we *wire.Error
-				if errors.As(err, &we) {
-					c.Fail(p+we.Pointer, "%s", we.Msg)
-				} else {
-					c.Fail(p, "%s", err)
-				}
+				c.FailWith(p, err)
 			} else {
 				b.CheckWire(c, p)
 			}
@@ -392,12 +386,7 @@ func (x *Config) CheckWire(c *wire.Checker, p string) {
 			b := new(elseConfig)
 			err := wire.UnmarshalOwned(raw, b)
 			if err != nil {
-				var we *wire.Error
-				if errors.As(err, &we) {
-					c.Fail(p+we.Pointer, "%s", we.Msg)
-				} else {
-					c.Fail(p, "%s", err)
-				}
+				c.FailWith(p, err)
 			} else {
 				b.CheckWire(c, p)
 			}
@@ -451,7 +440,7 @@ func (x *ConfigMode) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ConfigMode) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"fast\", \"safe\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"fast\", \"safe\"", string(*x))
 	}
 }
 
@@ -580,12 +569,12 @@ func (x *ConfigProxy) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "url")
 		if !check.IsURI(string(x.URL)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URL))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URL))
 		}
 	}
 	if x.Password != nil {
 		if !(x.User != nil) {
-			c.Fail(p, "missing member \"user\", required when \"password\" is present")
+			c.FailKeyword(p, "dependentRequired", "missing member \"user\", required when \"password\" is present")
 		}
 	}
 }
@@ -636,7 +625,7 @@ func (x *ConfigLevel) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ConfigLevel) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"debug\", \"info\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"debug\", \"info\"", string(*x))
 	}
 }
 
@@ -824,7 +813,7 @@ func (x *thenConfig) CheckWire(c *wire.Checker, p string) {
 	if x.Retries != nil {
 		p := c.Join(p, "retries")
 		if int64((*x.Retries)) > 2 {
-			c.Fail(p, "%d is greater than the maximum 2", int64((*x.Retries)))
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 2", int64((*x.Retries)))
 		}
 	}
 }

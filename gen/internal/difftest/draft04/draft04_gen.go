@@ -451,7 +451,7 @@ func (x *Service) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Port != nil {
@@ -461,10 +461,10 @@ func (x *Service) CheckWire(c *wire.Checker, p string) {
 	if x.Ratio != nil {
 		p := c.Join(p, "ratio")
 		if float64((*x.Ratio)) < 0.0 {
-			c.Fail(p, "%v is less than 0", float64((*x.Ratio)))
+			c.FailKeyword(p, "minimum", "%v is less than 0", float64((*x.Ratio)))
 		}
 		if float64((*x.Ratio)) >= 1.0 {
-			c.Fail(p, "%v is not less than 1", float64((*x.Ratio)))
+			c.FailKeyword(p, "exclusiveMaximum", "%v is not less than 1", float64((*x.Ratio)))
 		}
 	}
 	if x.Shape != nil {
@@ -473,7 +473,7 @@ func (x *Service) CheckWire(c *wire.Checker, p string) {
 	}
 	if x.Cert != nil {
 		if !(x.TLS != nil) {
-			c.Fail(p, "missing member \"tls\", required when \"cert\" is present")
+			c.FailKeyword(p, "dependentRequired", "missing member \"tls\", required when \"cert\" is present")
 		}
 	}
 }
@@ -501,7 +501,7 @@ func (x *Port) DecodeWire(d *wire.Decoder) error {
 	{
 		v1, err := d.Uint32()
 		if err != nil {
-			return err
+			return wire.Blame(wire.Blame(err, "minimum", "exclusiveMinimum"), "maximum", "exclusiveMaximum")
 		}
 		v = v1
 	}
@@ -519,10 +519,10 @@ func (x *Port) EncodeWire(e *wire.Encoder) {
 func (x *Port) CheckWire(c *wire.Checker, p string) {
 	v := uint32(*x)
 	if uint32(v) < 1 {
-		c.Fail(p, "%d is less than the minimum 1", uint32(v))
+		c.FailKeyword(p, "exclusiveMinimum", "%d is less than the minimum 1", uint32(v))
 	}
 	if uint32(v) > 65535 {
-		c.Fail(p, "%d is greater than the maximum 65535", uint32(v))
+		c.FailKeyword(p, "exclusiveMaximum", "%d is greater than the maximum 65535", uint32(v))
 	}
 }
 
@@ -1343,13 +1343,13 @@ func (x *Schema) CheckWire(c *wire.Checker, p string) {
 	if x.Schema != nil {
 		p := c.Join(p, "$schema")
 		if !check.IsURI(string((*x.Schema))) {
-			c.Fail(p, "%q is not a valid uri", string((*x.Schema)))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string((*x.Schema)))
 		}
 	}
 	if x.MultipleOf != nil {
 		p := c.Join(p, "multipleOf")
 		if float64((*x.MultipleOf)) <= 0.0 {
-			c.Fail(p, "%v is not greater than 0", float64((*x.MultipleOf)))
+			c.FailKeyword(p, "exclusiveMinimum", "%v is not greater than 0", float64((*x.MultipleOf)))
 		}
 	}
 	if x.AdditionalItems != nil {
@@ -1403,14 +1403,14 @@ func (x *Schema) CheckWire(c *wire.Checker, p string) {
 	if x.Enum != nil {
 		p := c.Join(p, "enum")
 		if len(x.Enum) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Enum))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Enum))
 		}
 		if i, j, dup := check.UniqueJSON(len(x.Enum), func(k0 int) []byte {
 			e := wire.NewEncoder(nil)
 			e.Raw(x.Enum[k0])
 			return e.Bytes()
 		}); dup {
-			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 		}
 	}
 	if x.Type != nil {
@@ -1435,12 +1435,12 @@ func (x *Schema) CheckWire(c *wire.Checker, p string) {
 	}
 	if x.ExclusiveMaximum != nil {
 		if !(x.Maximum != nil) {
-			c.Fail(p, "missing member \"maximum\", required when \"exclusiveMaximum\" is present")
+			c.FailKeyword(p, "dependentRequired", "missing member \"maximum\", required when \"exclusiveMaximum\" is present")
 		}
 	}
 	if x.ExclusiveMinimum != nil {
 		if !(x.Minimum != nil) {
-			c.Fail(p, "missing member \"minimum\", required when \"exclusiveMinimum\" is present")
+			c.FailKeyword(p, "dependentRequired", "missing member \"minimum\", required when \"exclusiveMinimum\" is present")
 		}
 	}
 }
@@ -1730,7 +1730,7 @@ func (x *SchemaArray) EncodeWire(e *wire.Encoder) {
 func (x *SchemaArray) CheckWire(c *wire.Checker, p string) {
 	v := []Schema(*x)
 	if len(v) < 1 {
-		c.Fail(p, "has %d items, want at least 1", len(v))
+		c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 	}
 	for i1 := range v {
 		p := c.JoinIndex(p, i1)
@@ -2556,13 +2556,13 @@ func (x *SchemaItemsSchema) CheckWire(c *wire.Checker, p string) {
 	if x.Schema != nil {
 		p := c.Join(p, "$schema")
 		if !check.IsURI(string((*x.Schema))) {
-			c.Fail(p, "%q is not a valid uri", string((*x.Schema)))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string((*x.Schema)))
 		}
 	}
 	if x.MultipleOf != nil {
 		p := c.Join(p, "multipleOf")
 		if float64((*x.MultipleOf)) <= 0.0 {
-			c.Fail(p, "%v is not greater than 0", float64((*x.MultipleOf)))
+			c.FailKeyword(p, "exclusiveMinimum", "%v is not greater than 0", float64((*x.MultipleOf)))
 		}
 	}
 	if x.AdditionalItems != nil {
@@ -2616,14 +2616,14 @@ func (x *SchemaItemsSchema) CheckWire(c *wire.Checker, p string) {
 	if x.Enum != nil {
 		p := c.Join(p, "enum")
 		if len(x.Enum) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Enum))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Enum))
 		}
 		if i, j, dup := check.UniqueJSON(len(x.Enum), func(k0 int) []byte {
 			e := wire.NewEncoder(nil)
 			e.Raw(x.Enum[k0])
 			return e.Bytes()
 		}); dup {
-			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 		}
 	}
 	if x.Type != nil {
@@ -2648,12 +2648,12 @@ func (x *SchemaItemsSchema) CheckWire(c *wire.Checker, p string) {
 	}
 	if x.ExclusiveMaximum != nil {
 		if !(x.Maximum != nil) {
-			c.Fail(p, "missing member \"maximum\", required when \"exclusiveMaximum\" is present")
+			c.FailKeyword(p, "dependentRequired", "missing member \"maximum\", required when \"exclusiveMaximum\" is present")
 		}
 	}
 	if x.ExclusiveMinimum != nil {
 		if !(x.Minimum != nil) {
-			c.Fail(p, "missing member \"minimum\", required when \"exclusiveMinimum\" is present")
+			c.FailKeyword(p, "dependentRequired", "missing member \"minimum\", required when \"exclusiveMinimum\" is present")
 		}
 	}
 }
@@ -2721,10 +2721,10 @@ func (x *StringArray) EncodeWire(e *wire.Encoder) {
 func (x *StringArray) CheckWire(c *wire.Checker, p string) {
 	v := []string(*x)
 	if len(v) < 1 {
-		c.Fail(p, "has %d items, want at least 1", len(v))
+		c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 	}
 	if i, j, dup := check.Unique(v); dup {
-		c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+		c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 	}
 }
 
@@ -3619,13 +3619,13 @@ func (x *SchemaAdditionalPropertiesSchema) CheckWire(c *wire.Checker, p string) 
 	if x.Schema != nil {
 		p := c.Join(p, "$schema")
 		if !check.IsURI(string((*x.Schema))) {
-			c.Fail(p, "%q is not a valid uri", string((*x.Schema)))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string((*x.Schema)))
 		}
 	}
 	if x.MultipleOf != nil {
 		p := c.Join(p, "multipleOf")
 		if float64((*x.MultipleOf)) <= 0.0 {
-			c.Fail(p, "%v is not greater than 0", float64((*x.MultipleOf)))
+			c.FailKeyword(p, "exclusiveMinimum", "%v is not greater than 0", float64((*x.MultipleOf)))
 		}
 	}
 	if x.AdditionalItems != nil {
@@ -3679,14 +3679,14 @@ func (x *SchemaAdditionalPropertiesSchema) CheckWire(c *wire.Checker, p string) 
 	if x.Enum != nil {
 		p := c.Join(p, "enum")
 		if len(x.Enum) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Enum))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Enum))
 		}
 		if i, j, dup := check.UniqueJSON(len(x.Enum), func(k0 int) []byte {
 			e := wire.NewEncoder(nil)
 			e.Raw(x.Enum[k0])
 			return e.Bytes()
 		}); dup {
-			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 		}
 	}
 	if x.Type != nil {
@@ -3711,12 +3711,12 @@ func (x *SchemaAdditionalPropertiesSchema) CheckWire(c *wire.Checker, p string) 
 	}
 	if x.ExclusiveMaximum != nil {
 		if !(x.Maximum != nil) {
-			c.Fail(p, "missing member \"maximum\", required when \"exclusiveMaximum\" is present")
+			c.FailKeyword(p, "dependentRequired", "missing member \"maximum\", required when \"exclusiveMaximum\" is present")
 		}
 	}
 	if x.ExclusiveMinimum != nil {
 		if !(x.Minimum != nil) {
-			c.Fail(p, "missing member \"minimum\", required when \"exclusiveMinimum\" is present")
+			c.FailKeyword(p, "dependentRequired", "missing member \"minimum\", required when \"exclusiveMinimum\" is present")
 		}
 	}
 }
@@ -4611,13 +4611,13 @@ func (x *SchemaDependenciesValueSchema) CheckWire(c *wire.Checker, p string) {
 	if x.Schema != nil {
 		p := c.Join(p, "$schema")
 		if !check.IsURI(string((*x.Schema))) {
-			c.Fail(p, "%q is not a valid uri", string((*x.Schema)))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string((*x.Schema)))
 		}
 	}
 	if x.MultipleOf != nil {
 		p := c.Join(p, "multipleOf")
 		if float64((*x.MultipleOf)) <= 0.0 {
-			c.Fail(p, "%v is not greater than 0", float64((*x.MultipleOf)))
+			c.FailKeyword(p, "exclusiveMinimum", "%v is not greater than 0", float64((*x.MultipleOf)))
 		}
 	}
 	if x.AdditionalItems != nil {
@@ -4671,14 +4671,14 @@ func (x *SchemaDependenciesValueSchema) CheckWire(c *wire.Checker, p string) {
 	if x.Enum != nil {
 		p := c.Join(p, "enum")
 		if len(x.Enum) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Enum))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Enum))
 		}
 		if i, j, dup := check.UniqueJSON(len(x.Enum), func(k0 int) []byte {
 			e := wire.NewEncoder(nil)
 			e.Raw(x.Enum[k0])
 			return e.Bytes()
 		}); dup {
-			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 		}
 	}
 	if x.Type != nil {
@@ -4703,12 +4703,12 @@ func (x *SchemaDependenciesValueSchema) CheckWire(c *wire.Checker, p string) {
 	}
 	if x.ExclusiveMaximum != nil {
 		if !(x.Maximum != nil) {
-			c.Fail(p, "missing member \"maximum\", required when \"exclusiveMaximum\" is present")
+			c.FailKeyword(p, "dependentRequired", "missing member \"maximum\", required when \"exclusiveMaximum\" is present")
 		}
 	}
 	if x.ExclusiveMinimum != nil {
 		if !(x.Minimum != nil) {
-			c.Fail(p, "missing member \"minimum\", required when \"exclusiveMinimum\" is present")
+			c.FailKeyword(p, "dependentRequired", "missing member \"minimum\", required when \"exclusiveMinimum\" is present")
 		}
 	}
 }
@@ -4830,7 +4830,7 @@ func (x *SimpleTypes) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SimpleTypes) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"array\", \"boolean\", \"integer\", \"null\", \"number\", \"object\", \"string\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"array\", \"boolean\", \"integer\", \"null\", \"number\", \"object\", \"string\"", string(*x))
 	}
 }
 
@@ -4936,14 +4936,14 @@ func (x *SchemaTypeArray) EncodeWire(e *wire.Encoder) {
 func (x *SchemaTypeArray) CheckWire(c *wire.Checker, p string) {
 	v := []SimpleTypes(*x)
 	if len(v) < 1 {
-		c.Fail(p, "has %d items, want at least 1", len(v))
+		c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 	}
 	if i, j, dup := check.UniqueJSON(len(v), func(k1 int) []byte {
 		e := wire.NewEncoder(nil)
 		v[k1].EncodeWire(e)
 		return e.Bytes()
 	}); dup {
-		c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+		c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 	}
 	for i1 := range v {
 		p := c.JoinIndex(p, i1)

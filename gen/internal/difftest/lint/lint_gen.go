@@ -534,7 +534,7 @@ func (x *RulePlainConfiguration) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RulePlainConfiguration) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"off\", \"warn\", \"error\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"off\", \"warn\", \"error\"", string(*x))
 	}
 }
 
@@ -762,7 +762,7 @@ func (x *FixKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *FixKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"none\", \"safe\", \"unsafe\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"none\", \"safe\", \"unsafe\"", string(*x))
 	}
 }
 
@@ -1019,7 +1019,7 @@ func (x *MarkdownRuleStringValue) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MarkdownRuleStringValue) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"error\", \"warning\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"error\", \"warning\"", string(*x))
 	}
 }
 
@@ -1216,7 +1216,7 @@ func (x *MarkdownRuleWithEnabledAndSeveritySeverity) EncodeWire(e *wire.Encoder)
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MarkdownRuleWithEnabledAndSeveritySeverity) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"error\", \"warning\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"error\", \"warning\"", string(*x))
 	}
 }
 
@@ -1266,7 +1266,7 @@ func (x *RuleDomainValue) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RuleDomainValue) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"all\", \"none\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"all\", \"none\"", string(*x))
 	}
 }
 
@@ -1379,10 +1379,10 @@ func (x *LintConfigTabWidthInteger) EncodeWire(e *wire.Encoder) {
 func (x *LintConfigTabWidthInteger) CheckWire(c *wire.Checker, p string) {
 	v := uint32(*x)
 	if uint32(v) < 1 {
-		c.Fail(p, "%d is less than the minimum 1", uint32(v))
+		c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint32(v))
 	}
 	if uint32(v) > 16 {
-		c.Fail(p, "%d is greater than the maximum 16", uint32(v))
+		c.FailKeyword(p, "maximum", "%d is greater than the maximum 16", uint32(v))
 	}
 }
 
@@ -1431,7 +1431,7 @@ func (x *LintConfigTabWidthString) CheckWire(c *wire.Checker, p string) {
 	switch string(v) {
 	case "auto":
 	default:
-		c.Fail(p, "%q is not one of auto", string(v))
+		c.FailKeyword(p, "const", "%q is not one of auto", string(v))
 	}
 }
 
@@ -1544,7 +1544,7 @@ func (x *LintConfigIgnoreString) EncodeWire(e *wire.Encoder) {
 func (x *LintConfigIgnoreString) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if utf8.RuneCountInString(string(v)) < 1 {
-		c.Fail(p, "is shorter than 1 characters")
+		c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 	}
 }
 
@@ -1750,7 +1750,7 @@ func (x *SourceMatcher) EncodeWire(e *wire.Encoder) {
 func (x *SourceMatcher) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
 		if !pattern0().MatchString(string(string(*x))) {
-			c.Fail(p, "%q does not match the pattern ^[^:]", string(string(*x)))
+			c.FailKeyword(p, "pattern", "%q does not match the pattern ^[^:]", string(string(*x)))
 		}
 	}
 }
@@ -2334,7 +2334,7 @@ func (x *LintConfigLinesAboveInteger) EncodeWire(e *wire.Encoder) {
 func (x *LintConfigLinesAboveInteger) CheckWire(c *wire.Checker, p string) {
 	v := int64(*x)
 	if int64(v) < -1 {
-		c.Fail(p, "%d is less than the minimum -1", int64(v))
+		c.FailKeyword(p, "minimum", "%d is less than the minimum -1", int64(v))
 	}
 }
 
@@ -2403,12 +2403,12 @@ func (x *LintConfigLinesAboveArray) EncodeWire(e *wire.Encoder) {
 func (x *LintConfigLinesAboveArray) CheckWire(c *wire.Checker, p string) {
 	v := []int64(*x)
 	if len(v) > 6 {
-		c.Fail(p, "has %d items, want at most 6", len(v))
+		c.FailKeyword(p, "maxItems", "has %d items, want at most 6", len(v))
 	}
 	for i1 := range v {
 		p := c.JoinIndex(p, i1)
 		if int64(v[i1]) < -1 {
-			c.Fail(p, "%d is less than the minimum -1", int64(v[i1]))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum -1", int64(v[i1]))
 		}
 	}
 }

@@ -4,7 +4,6 @@
 package metrics
 
 import (
-	"errors"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"github.com/agentproto/agentproto/pkg/wire/check"
 	"regexp"
@@ -137,7 +136,7 @@ func (x *Sample) CheckWire(c *wire.Checker, p string) {
 	if x.Source != nil {
 		p := c.Join(p, "source")
 		if !pattern0().MatchString(string((*x.Source))) {
-			c.Fail(p, "%q does not match the pattern ^[a-z][a-z0-9-]*$", string((*x.Source)))
+			c.FailKeyword(p, "pattern", "%q does not match the pattern ^[a-z][a-z0-9-]*$", string((*x.Source)))
 		}
 	}
 	for _, m := range x.Unknown {
@@ -158,12 +157,7 @@ func (x *Sample) CheckWire(c *wire.Checker, p string) {
 			_ = v
 			return nil
 		}(); err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		}
 	}
 }
@@ -258,16 +252,11 @@ func (x *Labels) CheckWire(c *wire.Checker, p string) {
 					return err
 				}
 				if utf8.RuneCountInString(string(v)) > 8 {
-					c.Fail(p, "is longer than 8 characters")
+					c.FailKeyword(p, "maxLength", "is longer than 8 characters")
 				}
 				return nil
 			}(); err != nil {
-				var we *wire.Error
-				if errors.As(err, &we) {
-					c.Fail(p+we.Pointer, "%s", we.Msg)
-				} else {
-					c.Fail(p, "%s", err)
-				}
+				c.FailWith(p, err)
 			}
 		}
 		if pattern2().MatchString(m.Key) {
@@ -287,19 +276,14 @@ func (x *Labels) CheckWire(c *wire.Checker, p string) {
 				_ = v
 				return nil
 			}(); err != nil {
-				var we *wire.Error
-				if errors.As(err, &we) {
-					c.Fail(p+we.Pointer, "%s", we.Msg)
-				} else {
-					c.Fail(p, "%s", err)
-				}
+				c.FailWith(p, err)
 			}
 		}
 	}
 	{
 		n := 0 + len(x.Unknown)
 		if uint64(n) < uint64(0x1) {
-			c.Fail(p, "has %d members, fewer than 1", n)
+			c.FailKeyword(p, "minProperties", "has %d members, fewer than 1", n)
 		}
 	}
 }
@@ -413,12 +397,7 @@ func (x *OpenLabels) CheckWire(c *wire.Checker, p string) {
 				_ = v
 				return nil
 			}(); err != nil {
-				var we *wire.Error
-				if errors.As(err, &we) {
-					c.Fail(p+we.Pointer, "%s", we.Msg)
-				} else {
-					c.Fail(p, "%s", err)
-				}
+				c.FailWith(p, err)
 			}
 		}
 	}
@@ -599,15 +578,15 @@ func (x *Series) CheckWire(c *wire.Checker, p string) {
 			e.EndArray()
 			return e.Bytes()
 		}); dup {
-			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 		}
 		for i0 := range x.Points {
 			p := c.JoinIndex(p, i0)
 			if len(x.Points[i0]) < 2 {
-				c.Fail(p, "has %d items, want at least 2", len(x.Points[i0]))
+				c.FailKeyword(p, "minItems", "has %d items, want at least 2", len(x.Points[i0]))
 			}
 			if len(x.Points[i0]) > 2 {
-				c.Fail(p, "has %d items, want at most 2", len(x.Points[i0]))
+				c.FailKeyword(p, "maxItems", "has %d items, want at most 2", len(x.Points[i0]))
 			}
 		}
 	}

@@ -432,7 +432,7 @@ func (x *BuildConfig) CheckWire(c *wire.Checker, p string) {
 		CheckBuildConfigConclusion(c, p, v)
 	}
 	if x.Status == nil {
-		c.Fail(c.Join(p, "status"), "a value is required")
+		c.FailKeyword(c.Join(p, "status"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "status")
 		CheckBuildConfigStatus(c, p, x.Status)
@@ -596,7 +596,7 @@ func (x *BuildConfigCacheString) CheckWire(c *wire.Checker, p string) {
 	switch string(v) {
 	case "auto":
 	default:
-		c.Fail(p, "%q is not one of auto", string(v))
+		c.FailKeyword(p, "const", "%q is not one of auto", string(v))
 	}
 }
 
@@ -709,7 +709,7 @@ func (x *BuildConfigDevtoolBoolean) EncodeWire(e *wire.Encoder) {
 func (x *BuildConfigDevtoolBoolean) CheckWire(c *wire.Checker, p string) {
 	v := bool(*x)
 	if bool(v) != false {
-		c.Fail(p, "%v is not false", bool(v))
+		c.FailKeyword(p, "const", "%v is not false", bool(v))
 	}
 }
 
@@ -759,7 +759,7 @@ func (x *BuildConfigDevtoolStringValue) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BuildConfigDevtoolStringValue) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"eval\", \"source-map\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"eval\", \"source-map\"", string(*x))
 	}
 }
 
@@ -915,7 +915,7 @@ func (x *BuildConfigConclusionStringValue) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BuildConfigConclusionStringValue) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"success\", \"failure\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"success\", \"failure\"", string(*x))
 	}
 }
 
@@ -1070,7 +1070,7 @@ func (x *BuildConfigStatusString) CheckWire(c *wire.Checker, p string) {
 	switch string(v) {
 	case "success":
 	default:
-		c.Fail(p, "%q is not one of success", string(v))
+		c.FailKeyword(p, "const", "%q is not one of success", string(v))
 	}
 }
 
@@ -1187,7 +1187,7 @@ func (x *BuildConfigLevelIntegerValue) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BuildConfigLevelIntegerValue) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%d is not one of 0, 1, 2", int32(*x))
+		c.FailKeyword(p, "enum", "%d is not one of 0, 1, 2", int32(*x))
 	}
 }
 
@@ -1278,7 +1278,7 @@ func (x *BuildConfigLevelStringValue) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BuildConfigLevelStringValue) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"off\", \"on\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"off\", \"on\"", string(*x))
 	}
 }
 
@@ -1476,7 +1476,7 @@ func (x *CacheString) CheckWire(c *wire.Checker, p string) {
 	switch string(v) {
 	case "auto":
 	default:
-		c.Fail(p, "%q is not one of auto", string(v))
+		c.FailKeyword(p, "const", "%q is not one of auto", string(v))
 	}
 }
 
@@ -1593,7 +1593,7 @@ func (x *LevelIntegerValue) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LevelIntegerValue) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%d is not one of 0, 1, 2", int32(*x))
+		c.FailKeyword(p, "enum", "%d is not one of 0, 1, 2", int32(*x))
 	}
 }
 
@@ -1684,7 +1684,7 @@ func (x *LevelStringValue) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LevelStringValue) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"off\", \"on\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"off\", \"on\"", string(*x))
 	}
 }
 
@@ -1838,7 +1838,7 @@ func (x *DevToolBoolean) EncodeWire(e *wire.Encoder) {
 func (x *DevToolBoolean) CheckWire(c *wire.Checker, p string) {
 	v := bool(*x)
 	if bool(v) != false {
-		c.Fail(p, "%v is not false", bool(v))
+		c.FailKeyword(p, "const", "%v is not false", bool(v))
 	}
 }
 
@@ -1888,7 +1888,7 @@ func (x *DevToolStringValue) EncodeWire(e *wire.Encoder) {
 func (x *DevToolStringValue) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
 		if !pattern0().MatchString(string(string(*x))) {
-			c.Fail(p, "%q does not match the pattern ^(inline-|hidden-|eval-)?(nosources-)?(cheap-(module-)?)?source-map$", string(string(*x)))
+			c.FailKeyword(p, "pattern", "%q does not match the pattern ^(inline-|hidden-|eval-)?(nosources-)?(cheap-(module-)?)?source-map$", string(string(*x)))
 		}
 	}
 }
@@ -2498,7 +2498,7 @@ func (x *UseItemBoolean) EncodeWire(e *wire.Encoder) {
 func (x *UseItemBoolean) CheckWire(c *wire.Checker, p string) {
 	v := bool(*x)
 	if bool(v) != false {
-		c.Fail(p, "%v is not false", bool(v))
+		c.FailKeyword(p, "const", "%v is not false", bool(v))
 	}
 }
 
@@ -2547,7 +2547,7 @@ func (x *UseItemInteger) CheckWire(c *wire.Checker, p string) {
 	switch int64(v) {
 	case int64(0):
 	default:
-		c.Fail(p, "%d is not one of 0", int64(v))
+		c.FailKeyword(p, "const", "%d is not one of 0", int64(v))
 	}
 }
 
@@ -2596,7 +2596,7 @@ func (x *UseItemString) CheckWire(c *wire.Checker, p string) {
 	switch string(v) {
 	case "":
 	default:
-		c.Fail(p, "%q is not one of ", string(v))
+		c.FailKeyword(p, "const", "%q is not one of ", string(v))
 	}
 }
 
@@ -2821,7 +2821,7 @@ func (x *FalsyBoolean) EncodeWire(e *wire.Encoder) {
 func (x *FalsyBoolean) CheckWire(c *wire.Checker, p string) {
 	v := bool(*x)
 	if bool(v) != false {
-		c.Fail(p, "%v is not false", bool(v))
+		c.FailKeyword(p, "const", "%v is not false", bool(v))
 	}
 }
 
@@ -2870,7 +2870,7 @@ func (x *FalsyInteger) CheckWire(c *wire.Checker, p string) {
 	switch int64(v) {
 	case int64(0):
 	default:
-		c.Fail(p, "%d is not one of 0", int64(v))
+		c.FailKeyword(p, "const", "%d is not one of 0", int64(v))
 	}
 }
 
@@ -2919,7 +2919,7 @@ func (x *FalsyString) CheckWire(c *wire.Checker, p string) {
 	switch string(v) {
 	case "":
 	default:
-		c.Fail(p, "%q is not one of ", string(v))
+		c.FailKeyword(p, "const", "%q is not one of ", string(v))
 	}
 }
 
@@ -3118,7 +3118,7 @@ func (x *CacheNormalizedBoolean) EncodeWire(e *wire.Encoder) {
 func (x *CacheNormalizedBoolean) CheckWire(c *wire.Checker, p string) {
 	v := bool(*x)
 	if bool(v) != false {
-		c.Fail(p, "%v is not false", bool(v))
+		c.FailKeyword(p, "const", "%v is not false", bool(v))
 	}
 }
 

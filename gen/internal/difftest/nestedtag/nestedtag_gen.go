@@ -205,9 +205,10 @@ func DecodeParameter(d *wire.Decoder) (Parameter, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"in\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"in\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -296,7 +297,7 @@ func CheckParameter(c *wire.Checker, p string, v Parameter) {
 		}
 	case *UnknownParameter:
 		if v != nil {
-			c.Fail(c.Join(p, "in"), "%q is not one of body, path, query", v.Tag)
+			c.FailKeyword(c.Join(p, "in"), "const", "%q is not one of body, path, query", v.Tag)
 		}
 	}
 }
@@ -430,7 +431,7 @@ func (x *Body) CheckWire(c *wire.Checker, p string) {
 	if x.Schema != nil {
 		p := c.Join(p, "schema")
 		if !wire.RawIs(x.Schema, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -621,7 +622,7 @@ func (x *ParameterQueryType) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ParameterQueryType) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"string\", \"integer\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"string\", \"integer\"", string(*x))
 	}
 }
 
@@ -808,7 +809,7 @@ func (x *ParameterPathType) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ParameterPathType) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"string\", \"integer\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"string\", \"integer\"", string(*x))
 	}
 }
 
@@ -918,9 +919,10 @@ func DecodeNonBody(d *wire.Decoder) (NonBody, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Path (required); Query ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: Path (required); Query ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -956,7 +958,7 @@ func CheckNonBody(c *wire.Checker, p string, v NonBody) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(Query); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both Path and Query; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both Path and Query; oneOf allows exactly one")
 			}
 		}
 	case *Query:
@@ -966,7 +968,7 @@ func CheckNonBody(c *wire.Checker, p string, v NonBody) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(Path); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both Query and Path; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both Query and Path; oneOf allows exactly one")
 			}
 		}
 	}
@@ -1125,7 +1127,7 @@ func (x *Query) CheckWire(c *wire.Checker, p string) {
 		switch string((*x.In)) {
 		case "query":
 		default:
-			c.Fail(p, "%q is not one of query", string((*x.In)))
+			c.FailKeyword(p, "const", "%q is not one of query", string((*x.In)))
 		}
 	}
 	if x.Type != nil {
@@ -1279,7 +1281,7 @@ func (x *Path) CheckWire(c *wire.Checker, p string) {
 		switch string((*x.In)) {
 		case "path":
 		default:
-			c.Fail(p, "%q is not one of path", string((*x.In)))
+			c.FailKeyword(p, "const", "%q is not one of path", string((*x.In)))
 		}
 	}
 	if x.Type != nil {
@@ -1335,9 +1337,10 @@ func DecodeMessage(d *wire.Decoder) (Message, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Reference ($ref); MessageWithOneOf (oneOf); MessageWithNameAndPayload ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: Reference ($ref); MessageWithOneOf (oneOf); MessageWithNameAndPayload ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -1839,9 +1842,10 @@ func DecodePublish(d *wire.Decoder) (Publish, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: PublishGithubOptions (provider); PublishGitlabOptions (provider)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: PublishGithubOptions (provider); PublishGitlabOptions (provider)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("null or string or array or object")
@@ -1970,9 +1974,10 @@ func DecodePublishArrayItem(d *wire.Decoder) (PublishArrayItem, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"provider\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"provider\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -2045,7 +2050,7 @@ func CheckPublishArrayItem(c *wire.Checker, p string, v PublishArrayItem) {
 		}
 	case *UnknownPublishArrayItem:
 		if v != nil {
-			c.Fail(c.Join(p, "provider"), "%q is not one of github, gitlab", v.Tag)
+			c.FailKeyword(c.Join(p, "provider"), "const", "%q is not one of github, gitlab", v.Tag)
 		}
 	}
 }

@@ -107,9 +107,10 @@ func DecodeShape(d *wire.Decoder) (Shape, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"kind\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"kind\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -182,7 +183,7 @@ func CheckShape(c *wire.Checker, p string, v Shape) {
 		}
 	case *UnknownShape:
 		if v != nil {
-			c.Fail(c.Join(p, "kind"), "%q is not one of circle, rect", v.Tag)
+			c.FailKeyword(c.Join(p, "kind"), "const", "%q is not one of circle, rect", v.Tag)
 		}
 	}
 }
@@ -299,7 +300,7 @@ func (x *Circle) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "r")
 		if float64(x.R) < 0.0 {
-			c.Fail(p, "%v is less than 0", float64(x.R))
+			c.FailKeyword(p, "minimum", "%v is less than 0", float64(x.R))
 		}
 	}
 }
@@ -537,9 +538,10 @@ func DecodeContact(d *wire.Decoder) (Contact, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ByEmail (email); ByPhone (phone)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ByEmail (email); ByPhone (phone)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -575,7 +577,7 @@ func CheckContact(c *wire.Checker, p string, v Contact) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(ByPhone); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both ByEmail and ByPhone; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both ByEmail and ByPhone; oneOf allows exactly one")
 			}
 		}
 	case *ByPhone:
@@ -585,7 +587,7 @@ func CheckContact(c *wire.Checker, p string, v Contact) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(ByEmail); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both ByPhone and ByEmail; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both ByPhone and ByEmail; oneOf allows exactly one")
 			}
 		}
 	}
@@ -946,7 +948,7 @@ func (x *TargetString) EncodeWire(e *wire.Encoder) {
 func (x *TargetString) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if utf8.RuneCountInString(string(v)) < 2 {
-		c.Fail(p, "is shorter than 2 characters")
+		c.FailKeyword(p, "minLength", "is shorter than 2 characters")
 	}
 }
 
@@ -1137,7 +1139,7 @@ func (x *Holder) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Holder) CheckWire(c *wire.Checker, p string) {
 	if x.Shape == nil {
-		c.Fail(c.Join(p, "shape"), "a value is required")
+		c.FailKeyword(c.Join(p, "shape"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "shape")
 		CheckShape(c, p, x.Shape)

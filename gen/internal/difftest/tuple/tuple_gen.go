@@ -273,9 +273,10 @@ func (x *Rule) DecodeWire(d *wire.Decoder) error {
 		if !more {
 			if i < 1 {
 				return &wire.Error{
-					Code:   wire.CodeRequired,
-					Msg:    "the array has fewer than 1 items",
-					Offset: start,
+					Code:    wire.CodeRequired,
+					Keyword: "minItems",
+					Msg:     "the array has fewer than 1 items",
+					Offset:  start,
 				}
 			}
 			_ = start
@@ -303,6 +304,7 @@ func (x *Rule) DecodeWire(d *wire.Decoder) error {
 		default:
 			return &wire.Error{
 				Code:    wire.CodeUnknown,
+				Keyword: "false",
 				Msg:     "the array has more than 3 items",
 				Offset:  d.Offset(),
 				Pointer: wire.JoinIndex("", i),
@@ -335,7 +337,7 @@ func (x *Rule) CheckWire(c *wire.Checker, p string) {
 		(*x.Applicable).CheckWire(c, p)
 	}
 	if x.Applicable == nil && (x.Value != nil) {
-		c.Fail(c.Join(p, "1"), "is absent, but an element after it is set")
+		c.FailKeyword(c.Join(p, "1"), "items", "is absent, but an element after it is set")
 	}
 }
 
@@ -386,7 +388,7 @@ func (x *RuleLevel) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RuleLevel) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%d is not one of 0, 1, 2", int32(*x))
+		c.FailKeyword(p, "enum", "%d is not one of 0, 1, 2", int32(*x))
 	}
 }
 
@@ -436,7 +438,7 @@ func (x *RuleApplicable) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RuleApplicable) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"always\", \"never\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"always\", \"never\"", string(*x))
 	}
 }
 
@@ -472,9 +474,10 @@ func (x *LintRulesPoint) DecodeWire(d *wire.Decoder) error {
 		if !more {
 			if i < 2 {
 				return &wire.Error{
-					Code:   wire.CodeRequired,
-					Msg:    "the array has fewer than 2 items",
-					Offset: start,
+					Code:    wire.CodeRequired,
+					Keyword: "minItems",
+					Msg:     "the array has fewer than 2 items",
+					Offset:  start,
 				}
 			}
 			_ = start
@@ -500,6 +503,7 @@ func (x *LintRulesPoint) DecodeWire(d *wire.Decoder) error {
 		default:
 			return &wire.Error{
 				Code:    wire.CodeUnknown,
+				Keyword: "false",
 				Msg:     "the array has more than 2 items",
 				Offset:  d.Offset(),
 				Pointer: wire.JoinIndex("", i),
@@ -521,7 +525,7 @@ func (x *LintRulesPoint) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "1")
 		if float64(x.Second) < 0.0 {
-			c.Fail(p, "%v is less than 0", float64(x.Second))
+			c.FailKeyword(p, "minimum", "%v is less than 0", float64(x.Second))
 		}
 	}
 }
@@ -558,9 +562,10 @@ func (x *LintRulesCommand) DecodeWire(d *wire.Decoder) error {
 		if !more {
 			if i < 1 {
 				return &wire.Error{
-					Code:   wire.CodeRequired,
-					Msg:    "the array has fewer than 1 items",
-					Offset: start,
+					Code:    wire.CodeRequired,
+					Keyword: "minItems",
+					Msg:     "the array has fewer than 1 items",
+					Offset:  start,
 				}
 			}
 			_ = start
@@ -604,7 +609,7 @@ func (x *LintRulesCommand) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "0")
 		if utf8.RuneCountInString(string(x.First)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }
@@ -749,9 +754,10 @@ func (x *LintRulesRangeArrayValue) DecodeWire(d *wire.Decoder) error {
 		if !more {
 			if i < 2 {
 				return &wire.Error{
-					Code:   wire.CodeRequired,
-					Msg:    "the array has fewer than 2 items",
-					Offset: start,
+					Code:    wire.CodeRequired,
+					Keyword: "minItems",
+					Msg:     "the array has fewer than 2 items",
+					Offset:  start,
 				}
 			}
 			_ = start
@@ -777,6 +783,7 @@ func (x *LintRulesRangeArrayValue) DecodeWire(d *wire.Decoder) error {
 		default:
 			return &wire.Error{
 				Code:    wire.CodeUnknown,
+				Keyword: "false",
 				Msg:     "the array has more than 2 items",
 				Offset:  d.Offset(),
 				Pointer: wire.JoinIndex("", i),

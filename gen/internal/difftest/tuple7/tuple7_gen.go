@@ -163,9 +163,10 @@ func (x *ChangesetBump) DecodeWire(d *wire.Decoder) error {
 		if !more {
 			if i < 2 {
 				return &wire.Error{
-					Code:   wire.CodeRequired,
-					Msg:    "the array has fewer than 2 items",
-					Offset: start,
+					Code:    wire.CodeRequired,
+					Keyword: "minItems",
+					Msg:     "the array has fewer than 2 items",
+					Offset:  start,
 				}
 			}
 			_ = start
@@ -214,7 +215,7 @@ func (x *ChangesetBump) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "0")
 		if utf8.RuneCountInString(string(x.First)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
@@ -270,7 +271,7 @@ func (x *ChangesetBumpSecond) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ChangesetBumpSecond) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"major\", \"minor\", \"patch\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"major\", \"minor\", \"patch\"", string(*x))
 	}
 }
 
@@ -331,6 +332,7 @@ func (x *ChangesetPair) DecodeWire(d *wire.Decoder) error {
 		default:
 			return &wire.Error{
 				Code:    wire.CodeUnknown,
+				Keyword: "false",
 				Msg:     "the array has more than 2 items",
 				Offset:  d.Offset(),
 				Pointer: wire.JoinIndex("", i),
@@ -354,7 +356,7 @@ func (x *ChangesetPair) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ChangesetPair) CheckWire(c *wire.Checker, p string) {
 	if x.First == nil && (x.Second != nil) {
-		c.Fail(c.Join(p, "0"), "is absent, but an element after it is set")
+		c.FailKeyword(c.Join(p, "0"), "items", "is absent, but an element after it is set")
 	}
 }
 

@@ -326,34 +326,34 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "id")
 		if !check.IsUUID(string(x.ID)) {
-			c.Fail(p, "%q is not a valid uuid", string(x.ID))
+			c.FailKeyword(p, "format", "%q is not a valid uuid", string(x.ID))
 		}
 	}
 	{
 		p := c.Join(p, "type")
 		if utf8.RuneCountInString(string(x.Type)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "at")
 		if !wire.IsDateTime(string(x.At)) {
-			c.Fail(p, "%q is not a valid date-time", string(x.At))
+			c.FailKeyword(p, "format", "%q is not a valid date-time", string(x.At))
 		}
 	}
 	if x.Attempt != nil {
 		p := c.Join(p, "attempt")
 		if uint32((*x.Attempt)) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint32((*x.Attempt)))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint32((*x.Attempt)))
 		}
 		if uint32((*x.Attempt)) > 5 {
-			c.Fail(p, "%d is greater than the maximum 5", uint32((*x.Attempt)))
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 5", uint32((*x.Attempt)))
 		}
 	}
 	if x.Data != nil {
 		p := c.Join(p, "data")
 		if !wire.RawIs(x.Data, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -482,38 +482,38 @@ func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
 			{
 				p := c.Join(p, "id")
 				if !check.IsUUID(string(x.ID)) {
-					c.Fail(p, "%q is not a valid uuid", string(x.ID))
+					c.FailKeyword(p, "format", "%q is not a valid uuid", string(x.ID))
 				}
 			}
 		case 1:
 			{
 				p := c.Join(p, "type")
 				if utf8.RuneCountInString(string(x.Type)) < 1 {
-					c.Fail(p, "is shorter than 1 characters")
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 				}
 			}
 		case 2:
 			{
 				p := c.Join(p, "at")
 				if !wire.IsDateTime(string(x.At)) {
-					c.Fail(p, "%q is not a valid date-time", string(x.At))
+					c.FailKeyword(p, "format", "%q is not a valid date-time", string(x.At))
 				}
 			}
 		case 3:
 			if x.Attempt != nil {
 				p := c.Join(p, "attempt")
 				if uint32((*x.Attempt)) < 1 {
-					c.Fail(p, "%d is less than the minimum 1", uint32((*x.Attempt)))
+					c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint32((*x.Attempt)))
 				}
 				if uint32((*x.Attempt)) > 5 {
-					c.Fail(p, "%d is greater than the maximum 5", uint32((*x.Attempt)))
+					c.FailKeyword(p, "maximum", "%d is greater than the maximum 5", uint32((*x.Attempt)))
 				}
 			}
 		case 4:
 			if x.Data != nil {
 				p := c.Join(p, "data")
 				if !wire.RawIs(x.Data, "object") {
-					c.Fail(p, "wrong type: want object")
+					c.FailKeyword(p, "type", "wrong type: want object")
 				}
 			}
 		}
@@ -645,7 +645,7 @@ func (x *UserCreated) CheckWire(c *wire.Checker, p string) {
 	x.Envelope.checkWireMembers(c, p, 0, 1)
 	x.Envelope.checkWireMembers(c, p, 2, 4)
 	if x.Data == nil {
-		c.Fail(c.Join(p, "data"), "a value is required")
+		c.FailKeyword(c.Join(p, "data"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "data")
 		CheckUser(c, p, x.Data)
@@ -762,9 +762,10 @@ func DecodeUser(d *wire.Decoder) (User, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: UserWithNameAndPhone (name, phone); UserWithEmail (email)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: UserWithNameAndPhone (name, phone); UserWithEmail (email)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -800,7 +801,7 @@ func CheckUser(c *wire.Checker, p string, v User) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(UserWithEmail); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both UserWithNameAndPhone and UserWithEmail; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both UserWithNameAndPhone and UserWithEmail; oneOf allows exactly one")
 			}
 		}
 	case *UserWithEmail:
@@ -810,7 +811,7 @@ func CheckUser(c *wire.Checker, p string, v User) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(UserWithNameAndPhone); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both UserWithEmail and UserWithNameAndPhone; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both UserWithEmail and UserWithNameAndPhone; oneOf allows exactly one")
 			}
 		}
 	}
@@ -957,13 +958,13 @@ func (x *UserWithEmail) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "email")
 		if !check.IsEmail(string(x.Email)) {
-			c.Fail(p, "%q is not a valid email", string(x.Email))
+			c.FailKeyword(p, "format", "%q is not a valid email", string(x.Email))
 		}
 	}
 	if x.Roles != nil {
 		p := c.Join(p, "roles")
 		if i, j, dup := check.Unique(x.Roles); dup {
-			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 		}
 	}
 }
@@ -1080,7 +1081,7 @@ func (x *UserWithNameAndPhone) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "phone")
 		if utf8.RuneCountInString(string(x.Phone)) < 3 {
-			c.Fail(p, "is shorter than 3 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 3 characters")
 		}
 	}
 }
@@ -1131,7 +1132,7 @@ func (x *UserCreatedMode) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UserCreatedMode) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"live\", \"test\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"live\", \"test\"", string(*x))
 	}
 }
 
@@ -1262,13 +1263,13 @@ func (x *Notice) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "at")
 		if !wire.IsDateTime(string(x.At)) {
-			c.Fail(p, "%q is not a valid date-time", string(x.At))
+			c.FailKeyword(p, "format", "%q is not a valid date-time", string(x.At))
 		}
 	}
 	{
 		p := c.Join(p, "text")
 		if utf8.RuneCountInString(string(x.Text)) > 10 {
-			c.Fail(p, "is longer than 10 characters")
+			c.FailKeyword(p, "maxLength", "is longer than 10 characters")
 		}
 	}
 	{
@@ -1281,12 +1282,7 @@ func (x *Notice) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckSource(c, p, v)
 		}
@@ -1320,9 +1316,10 @@ func DecodeSource(d *wire.Decoder) (Source, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"via\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"via\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -1395,7 +1392,7 @@ func CheckSource(c *wire.Checker, p string, v Source) {
 		}
 	case *UnknownSource:
 		if v != nil {
-			c.Fail(c.Join(p, "via"), "%q is not one of api, ui", v.Tag)
+			c.FailKeyword(c.Join(p, "via"), "const", "%q is not one of api, ui", v.Tag)
 		}
 	}
 }
@@ -1537,13 +1534,13 @@ func (x *APISource) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "at")
 		if !wire.IsDateTime(string(x.At)) {
-			c.Fail(p, "%q is not a valid date-time", string(x.At))
+			c.FailKeyword(p, "format", "%q is not a valid date-time", string(x.At))
 		}
 	}
 	{
 		p := c.Join(p, "key")
 		if utf8.RuneCountInString(string(x.Key)) < 2 {
-			c.Fail(p, "is shorter than 2 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 2 characters")
 		}
 	}
 }
@@ -1677,7 +1674,7 @@ func (x *UISource) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "at")
 		if !wire.IsDateTime(string(x.At)) {
-			c.Fail(p, "%q is not a valid date-time", string(x.At))
+			c.FailKeyword(p, "format", "%q is not a valid date-time", string(x.At))
 		}
 	}
 }
@@ -1772,16 +1769,11 @@ func (x *Headers) CheckWire(c *wire.Checker, p string) {
 					return err
 				}
 				if utf8.RuneCountInString(string(v)) < 1 {
-					c.Fail(p, "is shorter than 1 characters")
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 				}
 				return nil
 			}(); err != nil {
-				var we *wire.Error
-				if errors.As(err, &we) {
-					c.Fail(p+we.Pointer, "%s", we.Msg)
-				} else {
-					c.Fail(p, "%s", err)
-				}
+				c.FailWith(p, err)
 			}
 		}
 	}
@@ -1836,13 +1828,13 @@ func (x *Channel) EncodeWire(e *wire.Encoder) {
 func (x *Channel) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
 		if utf8.RuneCountInString(string(string(*x))) < 2 {
-			c.Fail(p, "is shorter than 2 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 2 characters")
 		}
 		if utf8.RuneCountInString(string(string(*x))) > 8 {
-			c.Fail(p, "is longer than 8 characters")
+			c.FailKeyword(p, "maxLength", "is longer than 8 characters")
 		}
 		if !pattern1().MatchString(string(string(*x))) {
-			c.Fail(p, "%q does not match the pattern ^[a-z]+$", string(string(*x)))
+			c.FailKeyword(p, "pattern", "%q does not match the pattern ^[a-z]+$", string(string(*x)))
 		}
 	}
 }
@@ -1960,7 +1952,7 @@ func (x *Delivery) CheckWire(c *wire.Checker, p string) {
 	if x.Attempt != nil {
 		p := c.Join(p, "attempt")
 		if uint64((*x.Attempt)) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint64((*x.Attempt)))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint64((*x.Attempt)))
 		}
 	}
 }
@@ -2007,7 +1999,7 @@ func (x *Region) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	switch string(v) {
 	case "test", "x", "free":
-		c.Fail(p, "%q is one of the values this schema excludes (\"test\", \"x\", \"free\")", string(v))
+		c.FailKeyword(p, "not", "%q is one of the values this schema excludes (\"test\", \"x\", \"free\")", string(v))
 	}
 }
 
@@ -2038,9 +2030,10 @@ func DecodeEvent(d *wire.Decoder) (Event, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"kind\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"kind\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {

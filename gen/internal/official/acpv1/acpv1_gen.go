@@ -4487,9 +4487,10 @@ func DecodeAgentClientProtocolAgent(d *wire.Decoder) (AgentClientProtocolAgent, 
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Request (id, method); Notification (method); Response ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: Request (id, method); Notification (method); Response ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -4669,7 +4670,7 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Request) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -5278,7 +5279,7 @@ func (x *WriteTextFileRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -5505,7 +5506,7 @@ func (x *ReadTextFileRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -5674,7 +5675,7 @@ func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -6052,7 +6053,7 @@ func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -6161,7 +6162,7 @@ func (x *ToolKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"read\", \"edit\", \"delete\", \"move\", \"search\", \"execute\", \"think\", \"fetch\", \"switch_mode\", \"other\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"read\", \"edit\", \"delete\", \"move\", \"search\", \"execute\", \"think\", \"fetch\", \"switch_mode\", \"other\"", string(*x))
 	}
 }
 
@@ -6218,7 +6219,7 @@ func (x *ToolCallStatus) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallStatus) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"pending\", \"in_progress\", \"completed\", \"failed\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"pending\", \"in_progress\", \"completed\", \"failed\"", string(*x))
 	}
 }
 
@@ -6249,9 +6250,10 @@ func DecodeToolCallContent(d *wire.Decoder) (ToolCallContent, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -6355,7 +6357,7 @@ func CheckToolCallContent(c *wire.Checker, p string, v ToolCallContent) {
 		}
 	case *UnknownToolCallContent:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of content, diff, terminal", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of content, diff, terminal", v.Tag)
 		}
 	}
 }
@@ -6477,7 +6479,7 @@ func (x *Content) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Content) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -6485,7 +6487,7 @@ func (x *Content) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -6517,9 +6519,10 @@ func DecodeContentBlock(d *wire.Decoder) (ContentBlock, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -6665,7 +6668,7 @@ func CheckContentBlock(c *wire.Checker, p string, v ContentBlock) {
 		}
 	case *UnknownContentBlock:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of audio, image, resource, resource_link, text", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of audio, image, resource, resource_link, text", v.Tag)
 		}
 	}
 }
@@ -6819,7 +6822,7 @@ func (x *TextContent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -7028,7 +7031,7 @@ func (x *Annotations) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -7081,7 +7084,7 @@ func (x *Role) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Role) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"assistant\", \"user\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"assistant\", \"user\"", string(*x))
 	}
 }
 
@@ -7273,7 +7276,7 @@ func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -7436,7 +7439,7 @@ func (x *AudioContent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -7719,7 +7722,7 @@ func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -7863,7 +7866,7 @@ func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 		v.CheckWire(c, p)
 	}
 	if x.Resource == nil {
-		c.Fail(c.Join(p, "resource"), "a value is required")
+		c.FailKeyword(c.Join(p, "resource"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
@@ -7871,7 +7874,7 @@ func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -7982,9 +7985,10 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -8190,7 +8194,7 @@ func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -8353,7 +8357,7 @@ func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -8516,7 +8520,7 @@ func (x *Diff) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -8628,7 +8632,7 @@ func (x *Terminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -8812,7 +8816,7 @@ func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -8956,7 +8960,7 @@ func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9053,7 +9057,7 @@ func (x *PermissionOptionKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionOptionKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"allow_once\", \"allow_always\", \"reject_once\", \"reject_always\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"allow_once\", \"allow_always\", \"reject_once\", \"reject_always\"", string(*x))
 	}
 }
 
@@ -9318,7 +9322,7 @@ func (x *CreateTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9449,7 +9453,7 @@ func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9572,7 +9576,7 @@ func (x *TerminalOutputRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9695,7 +9699,7 @@ func (x *ReleaseTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9818,7 +9822,7 @@ func (x *WaitForTerminalExitRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9941,7 +9945,7 @@ func (x *KillTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9973,9 +9977,10 @@ func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, 
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"mode\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"mode\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -10198,7 +10203,7 @@ func (x *Form) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	{
@@ -10215,12 +10220,7 @@ func (x *Form) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckElicitationFormMode(c, p, v)
 		}
@@ -10500,7 +10500,7 @@ func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -10548,7 +10548,7 @@ func (x *ElicitationSchemaType) CheckWire(c *wire.Checker, p string) {
 	switch string(v) {
 	case "object":
 	default:
-		c.Fail(p, "%q is not one of object", string(v))
+		c.FailKeyword(p, "const", "%q is not one of object", string(v))
 	}
 }
 
@@ -10579,9 +10579,10 @@ func DecodeElicitationPropertySchema(d *wire.Decoder) (ElicitationPropertySchema
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -11144,7 +11145,7 @@ func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11201,7 +11202,7 @@ func (x *StringFormat) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringFormat) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"email\", \"uri\", \"date\", \"date-time\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"email\", \"uri\", \"date\", \"date-time\"", string(*x))
 	}
 }
 
@@ -11361,7 +11362,7 @@ func (x *EnumOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11607,7 +11608,7 @@ func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11853,7 +11854,7 @@ func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12039,7 +12040,7 @@ func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12325,7 +12326,7 @@ func (x *MultiSelectPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Items == nil {
-		c.Fail(c.Join(p, "items"), "a value is required")
+		c.FailKeyword(c.Join(p, "items"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
@@ -12333,7 +12334,7 @@ func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12581,7 +12582,7 @@ func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12720,7 +12721,7 @@ func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12870,9 +12871,10 @@ func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Session (sessionId); ElicitationFormModeRequest (requestId)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: Session (sessionId); ElicitationFormModeRequest (requestId)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -13128,7 +13130,7 @@ func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -13293,13 +13295,13 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	{
 		p := c.Join(p, "url")
 		if !check.IsURI(string(x.URL)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URL))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URL))
 		}
 	}
 	{
@@ -13312,12 +13314,7 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckElicitationURLMode(c, p, v)
 		}
@@ -13470,9 +13467,10 @@ func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ElicitationURLModeSession (sessionId); ElicitationURLModeRequest (requestId)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ElicitationURLModeSession (sessionId); ElicitationURLModeRequest (requestId)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -13728,7 +13726,7 @@ func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -13856,12 +13854,7 @@ func (x *Response) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckAgentResponse(c, p, v)
 		}
@@ -13974,9 +13967,10 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Result (id, result); AgentResponseError (error, id)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: Result (id, result); AgentResponseError (error, id)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -14130,7 +14124,7 @@ func (x *Result) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Result) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -14712,7 +14706,7 @@ func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -14946,7 +14940,7 @@ func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -15100,7 +15094,7 @@ func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -15234,7 +15228,7 @@ func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -15478,7 +15472,7 @@ func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -15572,7 +15566,7 @@ func (x *SessionListCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -15666,7 +15660,7 @@ func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -15760,7 +15754,7 @@ func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p 
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -15854,7 +15848,7 @@ func (x *SessionResumeCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -15948,7 +15942,7 @@ func (x *SessionCloseCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -16072,7 +16066,7 @@ func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -16166,7 +16160,7 @@ func (x *LogoutCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -16272,7 +16266,7 @@ func CheckAuthMethod(c *wire.Checker, p string, v AuthMethod) {
 		}
 	case *UnknownAuthMethod:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of terminal", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of terminal", v.Tag)
 		}
 	}
 }
@@ -16521,7 +16515,7 @@ func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -16718,7 +16712,7 @@ func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -16918,7 +16912,7 @@ func (x *Implementation) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -17012,7 +17006,7 @@ func (x *AuthenticateResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -17106,7 +17100,7 @@ func (x *LogoutResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -17305,7 +17299,7 @@ func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -17457,7 +17451,7 @@ func (x *SessionModeState) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -17654,7 +17648,7 @@ func (x *SessionMode) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -17686,9 +17680,10 @@ func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -17761,7 +17756,7 @@ func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) 
 		}
 	case *UnknownSessionConfigOption:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of boolean, select", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of boolean, select", v.Tag)
 		}
 	}
 }
@@ -18005,11 +18000,11 @@ func (x *Select) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Options == nil {
-		c.Fail(c.Join(p, "options"), "a value is required")
+		c.FailKeyword(c.Join(p, "options"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
@@ -18380,7 +18375,7 @@ func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18615,7 +18610,7 @@ func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18944,7 +18939,7 @@ func (x *Boolean) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19127,7 +19122,7 @@ func (x *LoadSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19296,7 +19291,7 @@ func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19521,7 +19516,7 @@ func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19615,7 +19610,7 @@ func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19798,7 +19793,7 @@ func (x *ResumeSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19892,7 +19887,7 @@ func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19986,7 +19981,7 @@ func (x *SetSessionModeResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -20129,7 +20124,7 @@ func (x *SetSessionConfigOptionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -20243,7 +20238,7 @@ func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -20311,7 +20306,7 @@ func (x *StopReason) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StopReason) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"end_turn\", \"max_tokens\", \"max_turn_requests\", \"refusal\", \"cancelled\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"end_turn\", \"max_tokens\", \"max_turn_requests\", \"refusal\", \"cancelled\"", string(*x))
 	}
 }
 
@@ -20461,7 +20456,7 @@ func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -20923,9 +20918,10 @@ func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, er
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: AgentNotificationParamsSessionNotification (sessionId, update); AgentNotificationParamsCompleteElicitationNotification (elicitationId); AgentNotificationParamsExtNotification ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: AgentNotificationParamsSessionNotification (sessionId, update); AgentNotificationParamsCompleteElicitationNotification (elicitationId); AgentNotificationParamsExtNotification ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -21105,7 +21101,7 @@ func (x *AgentNotificationParamsSessionNotification) EncodeWireFields(e *wire.En
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsSessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Update == nil {
-		c.Fail(c.Join(p, "update"), "a value is required")
+		c.FailKeyword(c.Join(p, "update"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
@@ -21113,7 +21109,7 @@ func (x *AgentNotificationParamsSessionNotification) CheckWire(c *wire.Checker, 
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21145,9 +21141,10 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"sessionUpdate\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"sessionUpdate\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -21467,7 +21464,7 @@ func CheckSessionUpdate(c *wire.Checker, p string, v SessionUpdate) {
 		}
 	case *UnknownSessionUpdate:
 		if v != nil {
-			c.Fail(c.Join(p, "sessionUpdate"), "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, session_info_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
+			c.FailKeyword(c.Join(p, "sessionUpdate"), "const", "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, session_info_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
 		}
 	}
 }
@@ -21613,7 +21610,7 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -21621,7 +21618,7 @@ func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22131,7 +22128,7 @@ func (x *ToolCall) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22272,7 +22269,7 @@ func (x *Plan) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22420,7 +22417,7 @@ func (x *PlanEntry) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22475,7 +22472,7 @@ func (x *PlanEntryPriority) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanEntryPriority) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"high\", \"medium\", \"low\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"high\", \"medium\", \"low\"", string(*x))
 	}
 }
 
@@ -22529,7 +22526,7 @@ func (x *PlanEntryStatus) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanEntryStatus) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"pending\", \"in_progress\", \"completed\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"pending\", \"in_progress\", \"completed\"", string(*x))
 	}
 }
 
@@ -22669,7 +22666,7 @@ func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22830,7 +22827,7 @@ func (x *AvailableCommand) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22944,7 +22941,7 @@ func (x *UnstructuredCommandInput) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -23056,7 +23053,7 @@ func (x *CurrentModeUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -23201,7 +23198,7 @@ func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -23357,7 +23354,7 @@ func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -23520,7 +23517,7 @@ func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -23651,7 +23648,7 @@ func (x *Cost) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -23814,13 +23811,13 @@ func (x *Notice) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "title")
 		if utf8.RuneCountInString(string(x.Title)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24088,7 +24085,7 @@ func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24307,7 +24304,7 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -24315,7 +24312,7 @@ func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24427,7 +24424,7 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) CheckWire(c *wi
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24637,9 +24634,10 @@ func DecodeAgentClientProtocolClient(d *wire.Decoder) (AgentClientProtocolClient
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: AgentClientProtocolClientRequest (id, method); AgentClientProtocolClientNotification (method); AgentClientProtocolClientResponse ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: AgentClientProtocolClientRequest (id, method); AgentClientProtocolClientNotification (method); AgentClientProtocolClientResponse ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -24819,7 +24817,7 @@ func (x *AgentClientProtocolClientRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolClientRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -25360,7 +25358,7 @@ func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25574,7 +25572,7 @@ func (x *ClientCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25708,7 +25706,7 @@ func (x *FileSystemCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25864,7 +25862,7 @@ func (x *ClientSessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25910,7 +25908,7 @@ func (x *CompactionCapabilities) EncodeWire(e *wire.Encoder) {
 func (x *CompactionCapabilities) CheckWire(c *wire.Checker, p string) {
 	v := json.RawMessage(*x)
 	if !wire.RawIs(v, "object") {
-		c.Fail(p, "wrong type: want object")
+		c.FailKeyword(p, "type", "wrong type: want object")
 	}
 }
 
@@ -26033,7 +26031,7 @@ func (x *SessionConfigOptionsCapabilities) CheckWire(c *wire.Checker, p string) 
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26127,7 +26125,7 @@ func (x *BooleanConfigOptionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26173,7 +26171,7 @@ func (x *NoticeCapabilities) EncodeWire(e *wire.Encoder) {
 func (x *NoticeCapabilities) CheckWire(c *wire.Checker, p string) {
 	v := json.RawMessage(*x)
 	if !wire.RawIs(v, "object") {
-		c.Fail(p, "wrong type: want object")
+		c.FailKeyword(p, "type", "wrong type: want object")
 	}
 }
 
@@ -26286,7 +26284,7 @@ func (x *AuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26440,7 +26438,7 @@ func (x *ElicitationCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26534,7 +26532,7 @@ func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26628,7 +26626,7 @@ func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26738,7 +26736,7 @@ func (x *AuthenticateRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26832,7 +26830,7 @@ func (x *LogoutRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -27030,7 +27028,7 @@ func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -27157,7 +27155,7 @@ func CheckMCPServer(c *wire.Checker, p string, v MCPServer) {
 		}
 	case *UnknownMCPServer:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of http, sse", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of http, sse", v.Tag)
 		}
 	}
 }
@@ -27340,7 +27338,7 @@ func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -27471,7 +27469,7 @@ func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -27646,7 +27644,7 @@ func (x *MCPServerSSE) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -27858,7 +27856,7 @@ func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28108,7 +28106,7 @@ func (x *LoadSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28262,7 +28260,7 @@ func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28372,7 +28370,7 @@ func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28582,7 +28580,7 @@ func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28692,7 +28690,7 @@ func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28815,7 +28813,7 @@ func (x *SetSessionModeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28916,7 +28914,7 @@ func CheckSetSessionConfigOptionRequest(c *wire.Checker, p string, v SetSessionC
 		}
 	case *UnknownSetSessionConfigOptionRequest:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of boolean", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of boolean", v.Tag)
 		}
 	}
 }
@@ -29083,7 +29081,7 @@ func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p stri
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29221,7 +29219,7 @@ func (x *ValueID) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29377,7 +29375,7 @@ func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29463,12 +29461,7 @@ func (x *AgentClientProtocolClientResponse) CheckWire(c *wire.Checker, p string)
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckClientResponse(c, p, v)
 		}
@@ -29581,9 +29574,10 @@ func DecodeClientResponse(d *wire.Decoder) (ClientResponse, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ClientResponseResult (id, result); ClientResponseError (error, id)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ClientResponseResult (id, result); ClientResponseError (error, id)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -29737,7 +29731,7 @@ func (x *ClientResponseResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseResult) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -30137,7 +30131,7 @@ func (x *WriteTextFileResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30251,7 +30245,7 @@ func (x *ReadTextFileResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30363,7 +30357,7 @@ func (x *RequestPermissionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Outcome == nil {
-		c.Fail(c.Join(p, "outcome"), "a value is required")
+		c.FailKeyword(c.Join(p, "outcome"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
@@ -30371,7 +30365,7 @@ func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30403,9 +30397,10 @@ func DecodeRequestPermissionOutcome(d *wire.Decoder) (RequestPermissionOutcome, 
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"outcome\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"outcome\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -30483,7 +30478,7 @@ func CheckRequestPermissionOutcome(c *wire.Checker, p string, v RequestPermissio
 		}
 	case *UnknownRequestPermissionOutcome:
 		if v != nil {
-			c.Fail(c.Join(p, "outcome"), "%q is not one of cancelled, selected", v.Tag)
+			c.FailKeyword(c.Join(p, "outcome"), "const", "%q is not one of cancelled, selected", v.Tag)
 		}
 	}
 }
@@ -30696,7 +30691,7 @@ func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30806,7 +30801,7 @@ func (x *CreateTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30967,7 +30962,7 @@ func (x *TerminalOutputResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -31121,7 +31116,7 @@ func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -31215,7 +31210,7 @@ func (x *ReleaseTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -31369,7 +31364,7 @@ func (x *WaitForTerminalExitResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -31463,7 +31458,7 @@ func (x *KillTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -31495,9 +31490,10 @@ func DecodeCreateElicitationResponse(d *wire.Decoder) (CreateElicitationResponse
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"action\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"action\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -31764,7 +31760,7 @@ func (x *Accept) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if v, ok := x.Content.Get(); ok {
@@ -32220,7 +32216,7 @@ func (x *Decline) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -32336,7 +32332,7 @@ func (x *Cancel) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -32447,7 +32443,7 @@ func (x *ClientResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseError) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -32692,9 +32688,10 @@ func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, 
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ClientNotificationParamsCancelNotification (sessionId); ClientNotificationParamsExtNotification ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ClientNotificationParamsCancelNotification (sessionId); ClientNotificationParamsExtNotification ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -32849,7 +32846,7 @@ func (x *ClientNotificationParamsCancelNotification) CheckWire(c *wire.Checker, 
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33172,7 +33169,7 @@ func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -33180,7 +33177,7 @@ func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33305,7 +33302,7 @@ func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -33472,7 +33469,7 @@ func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33633,7 +33630,7 @@ func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33842,7 +33839,7 @@ func (x *ElicitationRequestScope) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -33953,7 +33950,7 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 	if x.Options == nil {
-		c.Fail(c.Join(p, "options"), "a value is required")
+		c.FailKeyword(c.Join(p, "options"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
@@ -34297,7 +34294,7 @@ func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Update == nil {
-		c.Fail(c.Join(p, "update"), "a value is required")
+		c.FailKeyword(c.Join(p, "update"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
@@ -34305,7 +34302,7 @@ func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -34415,7 +34412,7 @@ func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -34580,7 +34577,7 @@ func (x *ClientRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -34960,7 +34957,7 @@ func (x *CancelNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }

@@ -6976,9 +6976,10 @@ func DecodeAgentClientProtocolAgent(d *wire.Decoder) (AgentClientProtocolAgent, 
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Request (id, method); Notification (method); Response ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: Request (id, method); Notification (method); Response ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -7158,7 +7159,7 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Request) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -7792,7 +7793,7 @@ func (x *WriteTextFileRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -8019,7 +8020,7 @@ func (x *ReadTextFileRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -8188,7 +8189,7 @@ func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -8566,7 +8567,7 @@ func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -8675,7 +8676,7 @@ func (x *ToolKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"read\", \"edit\", \"delete\", \"move\", \"search\", \"execute\", \"think\", \"fetch\", \"switch_mode\", \"other\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"read\", \"edit\", \"delete\", \"move\", \"search\", \"execute\", \"think\", \"fetch\", \"switch_mode\", \"other\"", string(*x))
 	}
 }
 
@@ -8732,7 +8733,7 @@ func (x *ToolCallStatus) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallStatus) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"pending\", \"in_progress\", \"completed\", \"failed\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"pending\", \"in_progress\", \"completed\", \"failed\"", string(*x))
 	}
 }
 
@@ -8763,9 +8764,10 @@ func DecodeToolCallContent(d *wire.Decoder) (ToolCallContent, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -8869,7 +8871,7 @@ func CheckToolCallContent(c *wire.Checker, p string, v ToolCallContent) {
 		}
 	case *UnknownToolCallContent:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of content, diff, terminal", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of content, diff, terminal", v.Tag)
 		}
 	}
 }
@@ -8991,7 +8993,7 @@ func (x *Content) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Content) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -8999,7 +9001,7 @@ func (x *Content) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9031,9 +9033,10 @@ func DecodeContentBlock(d *wire.Decoder) (ContentBlock, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -9179,7 +9182,7 @@ func CheckContentBlock(c *wire.Checker, p string, v ContentBlock) {
 		}
 	case *UnknownContentBlock:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of audio, image, resource, resource_link, text", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of audio, image, resource, resource_link, text", v.Tag)
 		}
 	}
 }
@@ -9333,7 +9336,7 @@ func (x *TextContent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9542,7 +9545,7 @@ func (x *Annotations) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9595,7 +9598,7 @@ func (x *Role) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Role) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"assistant\", \"user\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"assistant\", \"user\"", string(*x))
 	}
 }
 
@@ -9787,7 +9790,7 @@ func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9950,7 +9953,7 @@ func (x *AudioContent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -10233,7 +10236,7 @@ func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -10377,7 +10380,7 @@ func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 		v.CheckWire(c, p)
 	}
 	if x.Resource == nil {
-		c.Fail(c.Join(p, "resource"), "a value is required")
+		c.FailKeyword(c.Join(p, "resource"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
@@ -10385,7 +10388,7 @@ func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -10496,9 +10499,10 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -10704,7 +10708,7 @@ func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -10867,7 +10871,7 @@ func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11030,7 +11034,7 @@ func (x *Diff) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11142,7 +11146,7 @@ func (x *Terminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11326,7 +11330,7 @@ func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11470,7 +11474,7 @@ func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11567,7 +11571,7 @@ func (x *PermissionOptionKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionOptionKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"allow_once\", \"allow_always\", \"reject_once\", \"reject_always\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"allow_once\", \"allow_always\", \"reject_once\", \"reject_always\"", string(*x))
 	}
 }
 
@@ -11832,7 +11836,7 @@ func (x *CreateTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11963,7 +11967,7 @@ func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12086,7 +12090,7 @@ func (x *TerminalOutputRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12209,7 +12213,7 @@ func (x *ReleaseTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12332,7 +12336,7 @@ func (x *WaitForTerminalExitRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12455,7 +12459,7 @@ func (x *KillTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12487,9 +12491,10 @@ func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, 
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"mode\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"mode\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -12712,7 +12717,7 @@ func (x *Form) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	{
@@ -12729,12 +12734,7 @@ func (x *Form) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckElicitationFormMode(c, p, v)
 		}
@@ -13014,7 +13014,7 @@ func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -13062,7 +13062,7 @@ func (x *ElicitationSchemaType) CheckWire(c *wire.Checker, p string) {
 	switch string(v) {
 	case "object":
 	default:
-		c.Fail(p, "%q is not one of object", string(v))
+		c.FailKeyword(p, "const", "%q is not one of object", string(v))
 	}
 }
 
@@ -13093,9 +13093,10 @@ func DecodeElicitationPropertySchema(d *wire.Decoder) (ElicitationPropertySchema
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -13658,7 +13659,7 @@ func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -13715,7 +13716,7 @@ func (x *StringFormat) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringFormat) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"email\", \"uri\", \"date\", \"date-time\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"email\", \"uri\", \"date\", \"date-time\"", string(*x))
 	}
 }
 
@@ -13875,7 +13876,7 @@ func (x *EnumOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -14121,7 +14122,7 @@ func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -14367,7 +14368,7 @@ func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -14553,7 +14554,7 @@ func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -14839,7 +14840,7 @@ func (x *MultiSelectPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Items == nil {
-		c.Fail(c.Join(p, "items"), "a value is required")
+		c.FailKeyword(c.Join(p, "items"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
@@ -14847,7 +14848,7 @@ func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -15095,7 +15096,7 @@ func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -15234,7 +15235,7 @@ func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -15384,9 +15385,10 @@ func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Session (sessionId); ElicitationFormModeRequest (requestId)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: Session (sessionId); ElicitationFormModeRequest (requestId)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -15642,7 +15644,7 @@ func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -15807,13 +15809,13 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	{
 		p := c.Join(p, "url")
 		if !check.IsURI(string(x.URL)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URL))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URL))
 		}
 	}
 	{
@@ -15826,12 +15828,7 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckElicitationURLMode(c, p, v)
 		}
@@ -15984,9 +15981,10 @@ func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ElicitationURLModeSession (sessionId); ElicitationURLModeRequest (requestId)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ElicitationURLModeSession (sessionId); ElicitationURLModeRequest (requestId)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -16242,7 +16240,7 @@ func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -16400,13 +16398,13 @@ func (x *MessageMCPRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Params != nil && string(x.Params) != "null" {
 		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -16612,12 +16610,7 @@ func (x *Response) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckAgentResponse(c, p, v)
 		}
@@ -16730,9 +16723,10 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Result (id, result); AgentResponseError (error, id)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: Result (id, result); AgentResponseError (error, id)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -16886,7 +16880,7 @@ func (x *Result) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Result) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -17693,7 +17687,7 @@ func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -17957,7 +17951,7 @@ func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18111,7 +18105,7 @@ func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18265,7 +18259,7 @@ func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18659,7 +18653,7 @@ func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18753,7 +18747,7 @@ func (x *SessionListCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18847,7 +18841,7 @@ func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18941,7 +18935,7 @@ func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p 
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19065,7 +19059,7 @@ func (x *SessionSystemPromptCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19189,7 +19183,7 @@ func (x *SessionSystemPromptModeCapabilities) CheckWire(c *wire.Checker, p strin
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19283,7 +19277,7 @@ func (x *SessionSystemPromptOverrideCapabilities) CheckWire(c *wire.Checker, p s
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19377,7 +19371,7 @@ func (x *SessionForkCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19471,7 +19465,7 @@ func (x *SessionArchiveCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19565,7 +19559,7 @@ func (x *SessionStatusCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19659,7 +19653,7 @@ func (x *SessionTitleCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19753,7 +19747,7 @@ func (x *SessionResumeCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19847,7 +19841,7 @@ func (x *SessionCloseCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -20001,7 +19995,7 @@ func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -20095,7 +20089,7 @@ func (x *AuthStatusCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -20189,7 +20183,7 @@ func (x *LogoutCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -20283,7 +20277,7 @@ func (x *ProvidersCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -20389,7 +20383,7 @@ func CheckAuthMethod(c *wire.Checker, p string, v AuthMethod) {
 		}
 	case *UnknownAuthMethod:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of terminal", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of terminal", v.Tag)
 		}
 	}
 }
@@ -20638,7 +20632,7 @@ func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -20835,7 +20829,7 @@ func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21035,7 +21029,7 @@ func (x *Implementation) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21129,7 +21123,7 @@ func (x *AuthenticateResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21268,7 +21262,7 @@ func (x *ListProvidersResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21467,7 +21461,7 @@ func (x *ProviderInfo) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21692,7 +21686,7 @@ func (x *ProviderCurrentConfig) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21786,7 +21780,7 @@ func (x *SetProviderResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21880,7 +21874,7 @@ func (x *DisableProviderResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21974,7 +21968,7 @@ func (x *LogoutResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22129,7 +22123,7 @@ func (x *AuthStatusResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22417,7 +22411,7 @@ func (x *AuthAccount) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22616,7 +22610,7 @@ func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22768,7 +22762,7 @@ func (x *SessionModeState) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22965,7 +22959,7 @@ func (x *SessionMode) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22997,9 +22991,10 @@ func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -23072,7 +23067,7 @@ func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) 
 		}
 	case *UnknownSessionConfigOption:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of boolean, select", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of boolean, select", v.Tag)
 		}
 	}
 }
@@ -23316,11 +23311,11 @@ func (x *Select) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Options == nil {
-		c.Fail(c.Join(p, "options"), "a value is required")
+		c.FailKeyword(c.Join(p, "options"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
@@ -23691,7 +23686,7 @@ func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -23926,7 +23921,7 @@ func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24255,7 +24250,7 @@ func (x *Boolean) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24438,7 +24433,7 @@ func (x *LoadSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24607,7 +24602,7 @@ func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24862,7 +24857,7 @@ func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24956,7 +24951,7 @@ func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25155,7 +25150,7 @@ func (x *ForkSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25249,7 +25244,7 @@ func (x *ArchiveSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25343,7 +25338,7 @@ func (x *UnarchiveSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25457,7 +25452,7 @@ func (x *SessionStatusResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25629,7 +25624,7 @@ func (x *SetSessionTitleResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25812,7 +25807,7 @@ func (x *ResumeSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25906,7 +25901,7 @@ func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26000,7 +25995,7 @@ func (x *SetSessionModeResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26143,7 +26138,7 @@ func (x *SetSessionConfigOptionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26287,7 +26282,7 @@ func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26355,7 +26350,7 @@ func (x *StopReason) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StopReason) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"end_turn\", \"max_tokens\", \"max_turn_requests\", \"refusal\", \"cancelled\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"end_turn\", \"max_tokens\", \"max_turn_requests\", \"refusal\", \"cancelled\"", string(*x))
 	}
 }
 
@@ -26592,7 +26587,7 @@ func (x *Usage) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26743,7 +26738,7 @@ func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -27232,9 +27227,10 @@ func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, er
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: AgentNotificationParamsSessionNotification (sessionId, update); AgentNotificationParamsCompleteElicitationNotification (elicitationId); AgentNotificationParamsAuthStatusUpdateNotification (state); AgentNotificationParamsExtNotification ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: AgentNotificationParamsSessionNotification (sessionId, update); AgentNotificationParamsCompleteElicitationNotification (elicitationId); AgentNotificationParamsAuthStatusUpdateNotification (state); AgentNotificationParamsExtNotification ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -27424,7 +27420,7 @@ func (x *AgentNotificationParamsSessionNotification) EncodeWireFields(e *wire.En
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsSessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Update == nil {
-		c.Fail(c.Join(p, "update"), "a value is required")
+		c.FailKeyword(c.Join(p, "update"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
@@ -27432,7 +27428,7 @@ func (x *AgentNotificationParamsSessionNotification) CheckWire(c *wire.Checker, 
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -27464,9 +27460,10 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"sessionUpdate\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"sessionUpdate\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -27891,7 +27888,7 @@ func CheckSessionUpdate(c *wire.Checker, p string, v SessionUpdate) {
 		}
 	case *UnknownSessionUpdate:
 		if v != nil {
-			c.Fail(c.Join(p, "sessionUpdate"), "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, plan_removed, plan_update, session_info_update, session_message, session_message_chunk, subagent_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
+			c.FailKeyword(c.Join(p, "sessionUpdate"), "const", "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, plan_removed, plan_update, session_info_update, session_message, session_message_chunk, subagent_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
 		}
 	}
 }
@@ -28037,7 +28034,7 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -28045,7 +28042,7 @@ func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28555,7 +28552,7 @@ func (x *ToolCall) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28696,7 +28693,7 @@ func (x *Plan) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28844,7 +28841,7 @@ func (x *PlanEntry) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28899,7 +28896,7 @@ func (x *PlanEntryPriority) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanEntryPriority) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"high\", \"medium\", \"low\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"high\", \"medium\", \"low\"", string(*x))
 	}
 }
 
@@ -28953,7 +28950,7 @@ func (x *PlanEntryStatus) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanEntryStatus) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"pending\", \"in_progress\", \"completed\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"pending\", \"in_progress\", \"completed\"", string(*x))
 	}
 }
 
@@ -29066,7 +29063,7 @@ func (x *PlanUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Plan == nil {
-		c.Fail(c.Join(p, "plan"), "a value is required")
+		c.FailKeyword(c.Join(p, "plan"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
@@ -29074,7 +29071,7 @@ func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29106,9 +29103,10 @@ func DecodePlanUpdateContent(d *wire.Decoder) (PlanUpdateContent, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -29212,7 +29210,7 @@ func CheckPlanUpdateContent(c *wire.Checker, p string, v PlanUpdateContent) {
 		}
 	case *UnknownPlanUpdateContent:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of file, items, markdown", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of file, items, markdown", v.Tag)
 		}
 	}
 }
@@ -29374,7 +29372,7 @@ func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29543,7 +29541,7 @@ func (x *PlanFile) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29672,7 +29670,7 @@ func (x *PlanMarkdown) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29784,7 +29782,7 @@ func (x *PlanRemoved) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29925,7 +29923,7 @@ func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30086,7 +30084,7 @@ func (x *AvailableCommand) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30200,7 +30198,7 @@ func (x *UnstructuredCommandInput) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30312,7 +30310,7 @@ func (x *CurrentModeUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30457,7 +30455,7 @@ func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30613,7 +30611,7 @@ func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30776,7 +30774,7 @@ func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30907,7 +30905,7 @@ func (x *Cost) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -31070,13 +31068,13 @@ func (x *Notice) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "title")
 		if utf8.RuneCountInString(string(x.Title)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -31344,7 +31342,7 @@ func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -31563,7 +31561,7 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -31571,7 +31569,7 @@ func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -31889,7 +31887,7 @@ func (x *SubagentUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -32013,7 +32011,7 @@ func (x *SubagentSessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -32107,7 +32105,7 @@ func (x *SessionCancelCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -32139,9 +32137,10 @@ func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"state\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"state\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -32361,7 +32360,7 @@ func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -32537,7 +32536,7 @@ func (x *Idle) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	{
@@ -32550,12 +32549,7 @@ func (x *Idle) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckIdleStateUpdate(c, p, v)
 		}
@@ -32885,7 +32879,7 @@ func (x *EndTurn) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33031,7 +33025,7 @@ func (x *MaxTokens) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33177,7 +33171,7 @@ func (x *MaxTurnRequests) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33323,7 +33317,7 @@ func (x *Refusal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33469,7 +33463,7 @@ func (x *Cancelled) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33641,7 +33635,7 @@ func (x *IdleStateUpdateError) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if v, ok := x.Error.Get(); ok {
@@ -33771,7 +33765,7 @@ func (x *None) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33867,7 +33861,7 @@ func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33963,7 +33957,7 @@ func (x *UnknownStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -34238,7 +34232,7 @@ func (x *SessionMessage) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -34365,7 +34359,7 @@ func (x *SessionMessageChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionMessageChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -34373,7 +34367,7 @@ func (x *SessionMessageChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -34485,7 +34479,7 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) CheckWire(c *wi
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -34642,7 +34636,7 @@ func (x *AgentNotificationParamsAuthStatusUpdateNotification) CheckWire(c *wire.
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -34852,9 +34846,10 @@ func DecodeAgentClientProtocolClient(d *wire.Decoder) (AgentClientProtocolClient
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: AgentClientProtocolClientRequest (id, method); AgentClientProtocolClientNotification (method); AgentClientProtocolClientResponse ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: AgentClientProtocolClientRequest (id, method); AgentClientProtocolClientNotification (method); AgentClientProtocolClientResponse ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -35034,7 +35029,7 @@ func (x *AgentClientProtocolClientRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolClientRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -35800,7 +35795,7 @@ func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36074,7 +36069,7 @@ func (x *ClientCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36208,7 +36203,7 @@ func (x *FileSystemCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36364,7 +36359,7 @@ func (x *ClientSessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36410,7 +36405,7 @@ func (x *CompactionCapabilities) EncodeWire(e *wire.Encoder) {
 func (x *CompactionCapabilities) CheckWire(c *wire.Checker, p string) {
 	v := json.RawMessage(*x)
 	if !wire.RawIs(v, "object") {
-		c.Fail(p, "wrong type: want object")
+		c.FailKeyword(p, "type", "wrong type: want object")
 	}
 }
 
@@ -36533,7 +36528,7 @@ func (x *SessionConfigOptionsCapabilities) CheckWire(c *wire.Checker, p string) 
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36627,7 +36622,7 @@ func (x *BooleanConfigOptionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36673,7 +36668,7 @@ func (x *NoticeCapabilities) EncodeWire(e *wire.Encoder) {
 func (x *NoticeCapabilities) CheckWire(c *wire.Checker, p string) {
 	v := json.RawMessage(*x)
 	if !wire.RawIs(v, "object") {
-		c.Fail(p, "wrong type: want object")
+		c.FailKeyword(p, "type", "wrong type: want object")
 	}
 }
 
@@ -36766,7 +36761,7 @@ func (x *SubagentCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36860,7 +36855,7 @@ func (x *PlanCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36974,7 +36969,7 @@ func (x *AuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -37128,7 +37123,7 @@ func (x *ElicitationCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -37222,7 +37217,7 @@ func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -37316,7 +37311,7 @@ func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -37426,7 +37421,7 @@ func (x *AuthenticateRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -37520,7 +37515,7 @@ func (x *ListProvidersRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -37708,7 +37703,7 @@ func (x *SetProviderRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -37818,7 +37813,7 @@ func (x *DisableProviderRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -37912,7 +37907,7 @@ func (x *LogoutRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -38006,7 +38001,7 @@ func (x *AuthStatusRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -38234,7 +38229,7 @@ func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -38382,7 +38377,7 @@ func CheckMCPServer(c *wire.Checker, p string, v MCPServer) {
 		}
 	case *UnknownMCPServer:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of acp, http, sse", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of acp, http, sse", v.Tag)
 		}
 	}
 }
@@ -38565,7 +38560,7 @@ func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -38696,7 +38691,7 @@ func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -38871,7 +38866,7 @@ func (x *MCPServerSSE) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -39000,7 +38995,7 @@ func (x *MCPServerACP) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -39212,7 +39207,7 @@ func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -39411,7 +39406,7 @@ func (x *SystemPrompt) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -39715,7 +39710,7 @@ func (x *LoadSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -39899,7 +39894,7 @@ func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -40059,7 +40054,7 @@ func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -40299,7 +40294,7 @@ func (x *ForkSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -40409,7 +40404,7 @@ func (x *ArchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -40519,7 +40514,7 @@ func (x *UnarchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -40629,7 +40624,7 @@ func (x *SessionStatusRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -40756,7 +40751,7 @@ func (x *SetSessionTitleRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -40996,7 +40991,7 @@ func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -41106,7 +41101,7 @@ func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -41229,7 +41224,7 @@ func (x *SetSessionModeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -41330,7 +41325,7 @@ func CheckSetSessionConfigOptionRequest(c *wire.Checker, p string, v SetSessionC
 		}
 	case *UnknownSetSessionConfigOptionRequest:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of boolean", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of boolean", v.Tag)
 		}
 	}
 }
@@ -41497,7 +41492,7 @@ func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p stri
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -41635,7 +41630,7 @@ func (x *ValueID) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -41791,7 +41786,7 @@ func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -41877,12 +41872,7 @@ func (x *AgentClientProtocolClientResponse) CheckWire(c *wire.Checker, p string)
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckClientResponse(c, p, v)
 		}
@@ -41995,9 +41985,10 @@ func DecodeClientResponse(d *wire.Decoder) (ClientResponse, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ClientResponseResult (id, result); ClientResponseError (error, id)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ClientResponseResult (id, result); ClientResponseError (error, id)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -42151,7 +42142,7 @@ func (x *ClientResponseResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseResult) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -42580,7 +42571,7 @@ func (x *WriteTextFileResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -42694,7 +42685,7 @@ func (x *ReadTextFileResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -42806,7 +42797,7 @@ func (x *RequestPermissionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Outcome == nil {
-		c.Fail(c.Join(p, "outcome"), "a value is required")
+		c.FailKeyword(c.Join(p, "outcome"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
@@ -42814,7 +42805,7 @@ func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -42846,9 +42837,10 @@ func DecodeRequestPermissionOutcome(d *wire.Decoder) (RequestPermissionOutcome, 
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"outcome\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"outcome\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -42926,7 +42918,7 @@ func CheckRequestPermissionOutcome(c *wire.Checker, p string, v RequestPermissio
 		}
 	case *UnknownRequestPermissionOutcome:
 		if v != nil {
-			c.Fail(c.Join(p, "outcome"), "%q is not one of cancelled, selected", v.Tag)
+			c.FailKeyword(c.Join(p, "outcome"), "const", "%q is not one of cancelled, selected", v.Tag)
 		}
 	}
 }
@@ -43139,7 +43131,7 @@ func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -43249,7 +43241,7 @@ func (x *CreateTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -43410,7 +43402,7 @@ func (x *TerminalOutputResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -43564,7 +43556,7 @@ func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -43658,7 +43650,7 @@ func (x *ReleaseTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -43812,7 +43804,7 @@ func (x *WaitForTerminalExitResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -43906,7 +43898,7 @@ func (x *KillTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -43938,9 +43930,10 @@ func DecodeCreateElicitationResponse(d *wire.Decoder) (CreateElicitationResponse
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"action\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"action\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -44207,7 +44200,7 @@ func (x *Accept) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if v, ok := x.Content.Get(); ok {
@@ -44663,7 +44656,7 @@ func (x *Decline) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -44779,7 +44772,7 @@ func (x *Cancel) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -44890,9 +44883,10 @@ func DecodeMessageMCPResponse(d *wire.Decoder) (MessageMCPResponse, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: MessageMCPResponseResult (result); MessageMCPResponseError (error)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: MessageMCPResponseResult (result); MessageMCPResponseError (error)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -45051,7 +45045,7 @@ func (x *MessageMCPResponseResult) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -45167,7 +45161,7 @@ func (x *MessageMCPResponseError) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -45402,7 +45396,7 @@ func (x *ClientResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseError) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -45674,9 +45668,10 @@ func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, 
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ClientNotificationParamsMessageMCPNotification (method, requestId, serverId); ClientNotificationParamsCancelNotification (sessionId); ClientNotificationParamsExtNotification ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ClientNotificationParamsMessageMCPNotification (method, requestId, serverId); ClientNotificationParamsCancelNotification (sessionId); ClientNotificationParamsExtNotification ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -45841,7 +45836,7 @@ func (x *ClientNotificationParamsCancelNotification) CheckWire(c *wire.Checker, 
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -45999,13 +45994,13 @@ func (x *ClientNotificationParamsMessageMCPNotification) CheckWire(c *wire.Check
 	if x.Params != nil && string(x.Params) != "null" {
 		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -46328,7 +46323,7 @@ func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -46336,7 +46331,7 @@ func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -46474,9 +46469,10 @@ func DecodeAgentClientProtocolProxy(d *wire.Decoder) (AgentClientProtocolProxy, 
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: AgentClientProtocolProxyRequest (id, method); AgentClientProtocolProxyNotification (method); AgentClientProtocolProxyResponse ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: AgentClientProtocolProxyRequest (id, method); AgentClientProtocolProxyNotification (method); AgentClientProtocolProxyResponse ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -46674,7 +46670,7 @@ func (x *AgentClientProtocolProxyRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolProxyRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -46791,9 +46787,10 @@ func DecodeProxyRequestParams(d *wire.Decoder) (ProxyRequestParams, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ProxyRequestParamsInitializeProxyRequest (protocolVersion); ProxyRequestParamsProxySuccessorRequest (method)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ProxyRequestParamsInitializeProxyRequest (protocolVersion); ProxyRequestParamsProxySuccessorRequest (method)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -46998,7 +46995,7 @@ func (x *ProxyRequestParamsInitializeProxyRequest) CheckWire(c *wire.Checker, p 
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -47130,7 +47127,7 @@ func (x *ProxyRequestParamsProxySuccessorRequest) CheckWire(c *wire.Checker, p s
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -47216,12 +47213,7 @@ func (x *AgentClientProtocolProxyResponse) CheckWire(c *wire.Checker, p string) 
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckProxyResponse(c, p, v)
 		}
@@ -47334,9 +47326,10 @@ func DecodeProxyResponse(d *wire.Decoder) (ProxyResponse, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ProxyResponseResult (id, result); ProxyResponseError (error, id)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ProxyResponseResult (id, result); ProxyResponseError (error, id)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -47494,13 +47487,13 @@ func (x *ProxyResponseResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyResponseResult) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Result == nil {
-		c.Fail(c.Join(p, "result"), "a value is required")
+		c.FailKeyword(c.Join(p, "result"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "result")
 		CheckProxyResponseResultResult(c, p, x.Result)
@@ -47613,9 +47606,10 @@ func DecodeProxyResponseResultResult(d *wire.Decoder) (ProxyResponseResultResult
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ProxyResponseResultResultInitializeProxyResponse (protocolVersion); ProxyResponseResultResultProxySuccessorResponse ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ProxyResponseResultResultInitializeProxyResponse (protocolVersion); ProxyResponseResultResultProxySuccessorResponse ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -47865,7 +47859,7 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) CheckWire(c *wire.Che
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -48048,7 +48042,7 @@ func (x *ProxyResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyResponseError) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -48308,7 +48302,7 @@ func (x *ProxySuccessorNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -48433,7 +48427,7 @@ func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -48600,7 +48594,7 @@ func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -48761,7 +48755,7 @@ func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -48970,7 +48964,7 @@ func (x *ElicitationRequestScope) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -49081,7 +49075,7 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 	if x.Options == nil {
-		c.Fail(c.Join(p, "options"), "a value is required")
+		c.FailKeyword(c.Join(p, "options"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
@@ -49425,7 +49419,7 @@ func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Update == nil {
-		c.Fail(c.Join(p, "update"), "a value is required")
+		c.FailKeyword(c.Join(p, "update"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
@@ -49433,7 +49427,7 @@ func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -49645,7 +49639,7 @@ func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -49800,7 +49794,7 @@ func (x *AuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -49965,7 +49959,7 @@ func (x *ClientRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -50345,7 +50339,7 @@ func (x *CancelNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -50501,13 +50495,13 @@ func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Params != nil && string(x.Params) != "null" {
 		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -50650,7 +50644,7 @@ func (x *ProxyRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -50786,7 +50780,7 @@ func (x *ProxySuccessorRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }

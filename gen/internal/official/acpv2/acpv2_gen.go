@@ -5880,9 +5880,10 @@ func DecodeAgentClientProtocolAgent(d *wire.Decoder) (AgentClientProtocolAgent, 
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Request (id, method); Notification (method); Response ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: Request (id, method); Notification (method); Response ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -6080,7 +6081,7 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Request) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -6374,9 +6375,10 @@ func DecodeAgentRequestParams(d *wire.Decoder) (AgentRequestParams, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: AgentRequestParamsRequestPermissionRequest (options, sessionId, title); AgentRequestParamsCreateElicitationRequest (message); ExtMethodRequest ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: AgentRequestParamsRequestPermissionRequest (options, sessionId, title); AgentRequestParamsCreateElicitationRequest (message); ExtMethodRequest ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -6657,7 +6659,7 @@ func (x *AgentRequestParamsRequestPermissionRequest) CheckWire(c *wire.Checker, 
 	{
 		p := c.Join(p, "options")
 		if len(x.Options) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Options))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Options))
 		}
 		for i0 := range x.Options {
 			p := c.JoinIndex(p, i0)
@@ -6667,7 +6669,7 @@ func (x *AgentRequestParamsRequestPermissionRequest) CheckWire(c *wire.Checker, 
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -6739,9 +6741,10 @@ func DecodeRequestPermissionSubject(d *wire.Decoder) (RequestPermissionSubject, 
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -6944,7 +6947,7 @@ func (x *ToolCallPermissionSubject) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -7352,7 +7355,7 @@ func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -7548,9 +7551,10 @@ func DecodeToolCallContent(d *wire.Decoder) (ToolCallContent, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -7772,7 +7776,7 @@ func (x *Content) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Content) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -7780,7 +7784,7 @@ func (x *Content) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -7812,9 +7816,10 @@ func DecodeContentBlock(d *wire.Decoder) (ContentBlock, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -8110,7 +8115,7 @@ func (x *TextContent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -8319,16 +8324,16 @@ func (x *Annotations) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Priority.Get(); ok {
 		p := c.Join(p, "priority")
 		if float64(v) < 0.0 {
-			c.Fail(p, "%v is less than 0", float64(v))
+			c.FailKeyword(p, "minimum", "%v is less than 0", float64(v))
 		}
 		if float64(v) > 1.0 {
-			c.Fail(p, "%v is greater than 1", float64(v))
+			c.FailKeyword(p, "maximum", "%v is greater than 1", float64(v))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -8561,7 +8566,7 @@ func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.URI.Get(); ok {
 		p := c.Join(p, "uri")
 		if !check.IsURI(string(v)) {
-			c.Fail(p, "%q is not a valid uri", string(v))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(v))
 		}
 	}
 	if v, ok := x.Annotations.Get(); ok {
@@ -8571,7 +8576,7 @@ func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -8770,7 +8775,7 @@ func (x *AudioContent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9093,7 +9098,7 @@ func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URI))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if v, ok := x.Icons.Get(); ok {
@@ -9110,7 +9115,7 @@ func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9328,7 +9333,7 @@ func (x *Icon) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "src")
 		if !check.IsURI(string(x.Src)) {
-			c.Fail(p, "%q is not a valid uri", string(x.Src))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.Src))
 		}
 	}
 	if v, ok := x.Theme.Get(); ok {
@@ -9338,7 +9343,7 @@ func (x *Icon) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9526,7 +9531,7 @@ func (x *EmbeddedResource) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 	if x.Resource == nil {
-		c.Fail(c.Join(p, "resource"), "a value is required")
+		c.FailKeyword(c.Join(p, "resource"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
@@ -9538,7 +9543,7 @@ func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9649,9 +9654,10 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -9853,13 +9859,13 @@ func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker
 	{
 		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URI))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -10018,13 +10024,13 @@ func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker
 	{
 		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URI))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -10199,7 +10205,7 @@ func (x *Diff) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -10231,9 +10237,10 @@ func DecodeDiffChange(d *wire.Decoder) (DiffChange, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"operation\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"operation\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -10543,7 +10550,7 @@ func (x *Add) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -10820,7 +10827,7 @@ func (x *Delete) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11005,7 +11012,7 @@ func (x *Modify) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11203,7 +11210,7 @@ func (x *Move) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11401,7 +11408,7 @@ func (x *Copy) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11532,7 +11539,7 @@ func (x *DiffPatch) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11701,7 +11708,7 @@ func (x *Terminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11881,13 +11888,13 @@ func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Line.Get(); ok {
 		p := c.Join(p, "line")
 		if uint32(v) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint32(v))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint32(v))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12011,7 +12018,7 @@ func (x *ToolCallCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12105,7 +12112,7 @@ func (x *ToolCallCancelCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12286,7 +12293,7 @@ func (x *CommandPermissionSubject) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12430,7 +12437,7 @@ func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12638,7 +12645,7 @@ func (x *AgentRequestParamsCreateElicitationRequest) CheckWire(c *wire.Checker, 
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	{
@@ -12651,12 +12658,7 @@ func (x *AgentRequestParamsCreateElicitationRequest) CheckWire(c *wire.Checker, 
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckCreateElicitationRequest(c, p, v)
 		}
@@ -12690,9 +12692,10 @@ func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, 
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"mode\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"mode\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -12915,7 +12918,7 @@ func (x *Form) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	{
@@ -12932,12 +12935,7 @@ func (x *Form) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckElicitationFormMode(c, p, v)
 		}
@@ -13218,7 +13216,7 @@ func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -13266,7 +13264,7 @@ func (x *ElicitationSchemaType) CheckWire(c *wire.Checker, p string) {
 	switch string(v) {
 	case "object":
 	default:
-		c.Fail(p, "%q is not one of object", string(v))
+		c.FailKeyword(p, "const", "%q is not one of object", string(v))
 	}
 }
 
@@ -13297,9 +13295,10 @@ func DecodeElicitationPropertySchema(d *wire.Decoder) (ElicitationPropertySchema
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -13855,13 +13854,13 @@ func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Enum.Get(); ok {
 		p := c.Join(p, "enum")
 		if len(v) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(v))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 		}
 	}
 	if v, ok := x.OneOf.Get(); ok {
 		p := c.Join(p, "oneOf")
 		if len(v) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(v))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 		}
 		for i1 := range v {
 			p := c.JoinIndex(p, i1)
@@ -13871,7 +13870,7 @@ func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -14084,7 +14083,7 @@ func (x *EnumOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -14330,7 +14329,7 @@ func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -14576,7 +14575,7 @@ func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -14762,7 +14761,7 @@ func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -15048,7 +15047,7 @@ func (x *MultiSelectPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Items == nil {
-		c.Fail(c.Join(p, "items"), "a value is required")
+		c.FailKeyword(c.Join(p, "items"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
@@ -15056,7 +15055,7 @@ func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -15304,13 +15303,13 @@ func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "enum")
 		if len(x.Enum) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Enum))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Enum))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -15442,7 +15441,7 @@ func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "anyOf")
 		if len(x.AnyOf) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.AnyOf))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.AnyOf))
 		}
 		for i0 := range x.AnyOf {
 			p := c.JoinIndex(p, i0)
@@ -15452,7 +15451,7 @@ func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -15602,9 +15601,10 @@ func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Session (sessionId); ElicitationFormModeRequest (requestId)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: Session (sessionId); ElicitationFormModeRequest (requestId)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -15640,7 +15640,7 @@ func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) 
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(ElicitationFormModeRequest); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both Session and ElicitationFormModeRequest; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both Session and ElicitationFormModeRequest; oneOf allows exactly one")
 			}
 		}
 	case *ElicitationFormModeRequest:
@@ -15650,7 +15650,7 @@ func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) 
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(Session); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both ElicitationFormModeRequest and Session; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both ElicitationFormModeRequest and Session; oneOf allows exactly one")
 			}
 		}
 	}
@@ -15872,7 +15872,7 @@ func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -16037,13 +16037,13 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	{
 		p := c.Join(p, "url")
 		if !check.IsURI(string(x.URL)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URL))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URL))
 		}
 	}
 	{
@@ -16056,12 +16056,7 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckElicitationURLMode(c, p, v)
 		}
@@ -16214,9 +16209,10 @@ func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ElicitationURLModeSession (sessionId); ElicitationURLModeRequest (requestId)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ElicitationURLModeSession (sessionId); ElicitationURLModeRequest (requestId)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -16252,7 +16248,7 @@ func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(ElicitationURLModeRequest); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both ElicitationURLModeSession and ElicitationURLModeRequest; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both ElicitationURLModeSession and ElicitationURLModeRequest; oneOf allows exactly one")
 			}
 		}
 	case *ElicitationURLModeRequest:
@@ -16262,7 +16258,7 @@ func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(ElicitationURLModeSession); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both ElicitationURLModeRequest and ElicitationURLModeSession; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both ElicitationURLModeRequest and ElicitationURLModeSession; oneOf allows exactly one")
 			}
 		}
 	}
@@ -16484,7 +16480,7 @@ func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -16644,12 +16640,7 @@ func (x *Response) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckAgentResponse(c, p, v)
 		}
@@ -16762,9 +16753,10 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Result (id, result); AgentResponseError (error, id)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: Result (id, result); AgentResponseError (error, id)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -16918,7 +16910,7 @@ func (x *Result) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Result) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -17487,7 +17479,7 @@ func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -17688,7 +17680,7 @@ func (x *Implementation) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -17842,7 +17834,7 @@ func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18056,7 +18048,7 @@ func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18240,7 +18232,7 @@ func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18334,7 +18326,7 @@ func (x *PromptImageCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18428,7 +18420,7 @@ func (x *PromptAudioCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18522,7 +18514,7 @@ func (x *PromptEmbeddedContextCapabilities) CheckWire(c *wire.Checker, p string)
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18676,7 +18668,7 @@ func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18770,7 +18762,7 @@ func (x *MCPStdioCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18864,7 +18856,7 @@ func (x *MCPHTTPCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18958,7 +18950,7 @@ func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19052,7 +19044,7 @@ func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p 
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19146,7 +19138,7 @@ func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19178,9 +19170,10 @@ func DecodeAuthMethod(d *wire.Decoder) (AuthMethod, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -19505,7 +19498,7 @@ func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19676,7 +19669,7 @@ func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19835,7 +19828,7 @@ func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19929,7 +19922,7 @@ func (x *LoginAuthResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -20023,7 +20016,7 @@ func (x *LogoutAuthResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -20223,7 +20216,7 @@ func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -20255,9 +20248,10 @@ func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -20570,11 +20564,11 @@ func (x *Select) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Options == nil {
-		c.Fail(c.Join(p, "options"), "a value is required")
+		c.FailKeyword(c.Join(p, "options"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
@@ -20945,7 +20939,7 @@ func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21011,7 +21005,7 @@ func (x *SessionConfigSelectOptionsUngrouped) EncodeWire(e *wire.Encoder) {
 func (x *SessionConfigSelectOptionsUngrouped) CheckWire(c *wire.Checker, p string) {
 	v := []SessionConfigSelectOption(*x)
 	if len(v) < 1 {
-		c.Fail(p, "has %d items, want at least 1", len(v))
+		c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 	}
 	for i1 := range v {
 		p := c.JoinIndex(p, i1)
@@ -21176,7 +21170,7 @@ func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "options")
 		if len(x.Options) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Options))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Options))
 		}
 		for i0 := range x.Options {
 			p := c.JoinIndex(p, i0)
@@ -21186,7 +21180,7 @@ func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21292,7 +21286,7 @@ func (x *SessionConfigSelectOptionsGrouped) EncodeWire(e *wire.Encoder) {
 func (x *SessionConfigSelectOptionsGrouped) CheckWire(c *wire.Checker, p string) {
 	v := []SessionConfigSelectGroup(*x)
 	if len(v) < 1 {
-		c.Fail(p, "has %d items, want at least 1", len(v))
+		c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 	}
 	for i1 := range v {
 		p := c.JoinIndex(p, i1)
@@ -21518,7 +21512,7 @@ func (x *Boolean) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21550,9 +21544,10 @@ func DecodeAvailableCommand(d *wire.Decoder) (AvailableCommand, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -21785,7 +21780,7 @@ func (x *Command) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21817,9 +21812,10 @@ func DecodeAvailableCommandInput(d *wire.Decoder) (AvailableCommandInput, error)
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -22001,7 +21997,7 @@ func (x *TextCommandInput) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22166,7 +22162,7 @@ func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22383,13 +22379,13 @@ func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.UpdatedAt.Get(); ok {
 		p := c.Join(p, "updatedAt")
 		if !wire.IsDateTime(string(v)) {
-			c.Fail(p, "%q is not a valid date-time", string(v))
+			c.FailKeyword(p, "format", "%q is not a valid date-time", string(v))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22523,7 +22519,7 @@ func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22707,7 +22703,7 @@ func (x *ResumeSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22801,7 +22797,7 @@ func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22895,7 +22891,7 @@ func (x *CancelToolCallResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22989,7 +22985,7 @@ func (x *CancelTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -23132,7 +23128,7 @@ func (x *SetSessionConfigOptionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -23242,7 +23238,7 @@ func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -23433,7 +23429,7 @@ func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckAgentResponseErrorID(c, p, x.ID)
@@ -24160,7 +24156,7 @@ func (x *UnsupportedProtocolVersion) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24272,7 +24268,7 @@ func (x *SessionNotFound) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24538,9 +24534,10 @@ func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, er
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: AgentNotificationParamsUpdateSessionNotification (sessionId, update); AgentNotificationParamsCompleteElicitationNotification (elicitationId); AgentNotificationParamsExtNotification ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: AgentNotificationParamsUpdateSessionNotification (sessionId, update); AgentNotificationParamsCompleteElicitationNotification (elicitationId); AgentNotificationParamsExtNotification ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -24720,7 +24717,7 @@ func (x *AgentNotificationParamsUpdateSessionNotification) EncodeWireFields(e *w
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsUpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Update == nil {
-		c.Fail(c.Join(p, "update"), "a value is required")
+		c.FailKeyword(c.Join(p, "update"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
@@ -24728,7 +24725,7 @@ func (x *AgentNotificationParamsUpdateSessionNotification) CheckWire(c *wire.Che
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24760,9 +24757,10 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"sessionUpdate\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"sessionUpdate\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -25311,7 +25309,7 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -25319,7 +25317,7 @@ func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25541,7 +25539,7 @@ func (x *UserMessage) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25763,7 +25761,7 @@ func (x *AgentMessage) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25985,7 +25983,7 @@ func (x *AgentThought) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26092,12 +26090,7 @@ func (x *SessionUpdateStateUpdate) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckStateUpdate(c, p, v)
 		}
@@ -26131,9 +26124,10 @@ func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"state\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"state\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -26391,7 +26385,7 @@ func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26423,9 +26417,10 @@ func DecodeBackgroundWork(d *wire.Decoder) (BackgroundWork, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -26624,7 +26619,7 @@ func (x *BackgroundTerminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26736,7 +26731,7 @@ func (x *BackgroundToolCall) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26941,7 +26936,7 @@ func (x *Idle) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	{
@@ -26954,12 +26949,7 @@ func (x *Idle) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckIdleStateUpdate(c, p, v)
 		}
@@ -27318,7 +27308,7 @@ func (x *EndTurn) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -27493,7 +27483,7 @@ func (x *MaxTokens) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -27668,7 +27658,7 @@ func (x *MaxTurnRequests) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -27843,7 +27833,7 @@ func (x *Refusal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28018,7 +28008,7 @@ func (x *Cancelled) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28219,7 +28209,7 @@ func (x *IdleStateUpdateError) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if v, ok := x.Error.Get(); ok {
@@ -28378,7 +28368,7 @@ func (x *None) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28533,7 +28523,7 @@ func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28660,7 +28650,7 @@ func (x *ToolCallContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckToolCallContent(c, p, x.Content)
@@ -28668,7 +28658,7 @@ func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28956,7 +28946,7 @@ func (x *TerminalUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29070,7 +29060,7 @@ func (x *TerminalOutput) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29224,7 +29214,7 @@ func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29355,19 +29345,19 @@ func (x *TerminalSize) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "cols")
 		if uint16(x.Cols) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint16(x.Cols))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint16(x.Cols))
 		}
 	}
 	{
 		p := c.Join(p, "rows")
 		if uint16(x.Rows) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint16(x.Rows))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint16(x.Rows))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29491,7 +29481,7 @@ func (x *TerminalCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29585,7 +29575,7 @@ func (x *TerminalCancelCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29714,7 +29704,7 @@ func (x *TerminalOutputChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29828,7 +29818,7 @@ func (x *PlanUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Plan == nil {
-		c.Fail(c.Join(p, "plan"), "a value is required")
+		c.FailKeyword(c.Join(p, "plan"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
@@ -29836,7 +29826,7 @@ func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29868,9 +29858,10 @@ func DecodePlanUpdateContent(d *wire.Decoder) (PlanUpdateContent, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -30090,7 +30081,7 @@ func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30278,7 +30269,7 @@ func (x *PlanEntry) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30525,7 +30516,7 @@ func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30670,7 +30661,7 @@ func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30826,13 +30817,13 @@ func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.UpdatedAt.Get(); ok {
 		p := c.Join(p, "updatedAt")
 		if !wire.IsDateTime(string(v)) {
-			c.Fail(p, "%q is not a valid date-time", string(v))
+			c.FailKeyword(p, "format", "%q is not a valid date-time", string(v))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30995,7 +30986,7 @@ func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -31126,7 +31117,7 @@ func (x *Cost) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -31289,13 +31280,13 @@ func (x *Notice) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "title")
 		if utf8.RuneCountInString(string(x.Title)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -31563,7 +31554,7 @@ func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -31782,7 +31773,7 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -31790,7 +31781,7 @@ func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -31902,7 +31893,7 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) CheckWire(c *wi
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -32112,9 +32103,10 @@ func DecodeAgentClientProtocolClient(d *wire.Decoder) (AgentClientProtocolClient
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: AgentClientProtocolClientRequest (id, method); AgentClientProtocolClientNotification (method); AgentClientProtocolClientResponse ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: AgentClientProtocolClientRequest (id, method); AgentClientProtocolClientNotification (method); AgentClientProtocolClientResponse ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -32294,7 +32286,7 @@ func (x *AgentClientProtocolClientRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolClientRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -32822,7 +32814,7 @@ func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -32976,7 +32968,7 @@ func (x *ClientCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33100,7 +33092,7 @@ func (x *ClientAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33194,7 +33186,7 @@ func (x *TerminalAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33348,7 +33340,7 @@ func (x *ElicitationCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33442,7 +33434,7 @@ func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33536,7 +33528,7 @@ func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33646,7 +33638,7 @@ func (x *LoginAuthRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33740,7 +33732,7 @@ func (x *LogoutAuthRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33929,7 +33921,7 @@ func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33961,9 +33953,10 @@ func DecodeMCPServer(d *wire.Decoder) (MCPServer, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -34217,7 +34210,7 @@ func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "url")
 		if !check.IsURI(string(x.URL)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URL))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URL))
 		}
 	}
 	if x.Headers != nil {
@@ -34230,7 +34223,7 @@ func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -34361,7 +34354,7 @@ func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -34569,7 +34562,7 @@ func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -34715,7 +34708,7 @@ func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -34825,7 +34818,7 @@ func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -35061,7 +35054,7 @@ func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -35093,9 +35086,10 @@ func DecodeReplayFrom(d *wire.Decoder) (ReplayFrom, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -35257,7 +35251,7 @@ func (x *ReplayFromStart) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -35367,7 +35361,7 @@ func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -35490,7 +35484,7 @@ func (x *CancelToolCallRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -35613,7 +35607,7 @@ func (x *CancelTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -35645,9 +35639,10 @@ func DecodeSetSessionConfigOptionRequest(d *wire.Decoder) (SetSessionConfigOptio
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -35879,7 +35874,7 @@ func (x *ID) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36038,7 +36033,7 @@ func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p stri
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36187,7 +36182,7 @@ func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "prompt")
 		if len(x.Prompt) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Prompt))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Prompt))
 		}
 		for i0 := range x.Prompt {
 			p := c.JoinIndex(p, i0)
@@ -36197,7 +36192,7 @@ func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36323,12 +36318,7 @@ func (x *AgentClientProtocolClientResponse) CheckWire(c *wire.Checker, p string)
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckClientResponse(c, p, v)
 		}
@@ -36441,9 +36431,10 @@ func DecodeClientResponse(d *wire.Decoder) (ClientResponse, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ClientResponseResult (id, result); ClientResponseError (error, id)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ClientResponseResult (id, result); ClientResponseError (error, id)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -36597,7 +36588,7 @@ func (x *ClientResponseResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseResult) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -36840,7 +36831,7 @@ func (x *RequestPermissionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Outcome == nil {
-		c.Fail(c.Join(p, "outcome"), "a value is required")
+		c.FailKeyword(c.Join(p, "outcome"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
@@ -36848,7 +36839,7 @@ func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36880,9 +36871,10 @@ func DecodeRequestPermissionOutcome(d *wire.Decoder) (RequestPermissionOutcome, 
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"outcome\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"outcome\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -37065,7 +37057,7 @@ func (x *CancelledPermissionOutcome) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -37177,7 +37169,7 @@ func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -37209,9 +37201,10 @@ func DecodeCreateElicitationResponse(d *wire.Decoder) (CreateElicitationResponse
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"action\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"action\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -37478,7 +37471,7 @@ func (x *Accept) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if v, ok := x.Content.Get(); ok {
@@ -37982,7 +37975,7 @@ func (x *Decline) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -38098,7 +38091,7 @@ func (x *Cancel) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -38209,7 +38202,7 @@ func (x *ClientResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseError) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckClientResponseErrorID(c, p, x.ID)
@@ -38613,9 +38606,10 @@ func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, 
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ClientNotificationParamsCancelSessionNotification (sessionId); ClientNotificationParamsExtNotification ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ClientNotificationParamsCancelSessionNotification (sessionId); ClientNotificationParamsExtNotification ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -38770,7 +38764,7 @@ func (x *ClientNotificationParamsCancelSessionNotification) CheckWire(c *wire.Ch
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -39093,7 +39087,7 @@ func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -39101,7 +39095,7 @@ func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -39244,7 +39238,7 @@ func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -39476,7 +39470,7 @@ func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "options")
 		if len(x.Options) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Options))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Options))
 		}
 		for i0 := range x.Options {
 			p := c.JoinIndex(p, i0)
@@ -39486,7 +39480,7 @@ func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -39643,13 +39637,13 @@ func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URI))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -39806,13 +39800,13 @@ func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URI))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -40208,7 +40202,7 @@ func (x *ElicitationRequestScope) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -40319,7 +40313,7 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 	if x.Options == nil {
-		c.Fail(c.Join(p, "options"), "a value is required")
+		c.FailKeyword(c.Join(p, "options"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
@@ -40557,7 +40551,7 @@ func (x *UnsupportedProtocolVersionErrorData) CheckWire(c *wire.Checker, p strin
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -40667,7 +40661,7 @@ func (x *SessionNotFoundErrorData) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -40918,7 +40912,7 @@ func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Update == nil {
-		c.Fail(c.Join(p, "update"), "a value is required")
+		c.FailKeyword(c.Join(p, "update"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
@@ -40926,7 +40920,7 @@ func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -41138,7 +41132,7 @@ func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -41303,7 +41297,7 @@ func (x *ClientRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -41683,7 +41677,7 @@ func (x *CancelSessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }

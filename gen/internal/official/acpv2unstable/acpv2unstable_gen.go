@@ -8255,9 +8255,10 @@ func DecodeAgentClientProtocolAgent(d *wire.Decoder) (AgentClientProtocolAgent, 
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Request (id, method); Notification (method); Response ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: Request (id, method); Notification (method); Response ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -8455,7 +8456,7 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Request) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -8776,9 +8777,10 @@ func DecodeAgentRequestParams(d *wire.Decoder) (AgentRequestParams, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: AgentRequestParamsRequestPermissionRequest (options, sessionId, title); AgentRequestParamsMessageMCPRequest (method, requestId, serverId); AgentRequestParamsCreateElicitationRequest (message); ExtMethodRequest ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: AgentRequestParamsRequestPermissionRequest (options, sessionId, title); AgentRequestParamsMessageMCPRequest (method, requestId, serverId); AgentRequestParamsCreateElicitationRequest (message); ExtMethodRequest ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -9069,7 +9071,7 @@ func (x *AgentRequestParamsRequestPermissionRequest) CheckWire(c *wire.Checker, 
 	{
 		p := c.Join(p, "options")
 		if len(x.Options) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Options))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Options))
 		}
 		for i0 := range x.Options {
 			p := c.JoinIndex(p, i0)
@@ -9079,7 +9081,7 @@ func (x *AgentRequestParamsRequestPermissionRequest) CheckWire(c *wire.Checker, 
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9151,9 +9153,10 @@ func DecodeRequestPermissionSubject(d *wire.Decoder) (RequestPermissionSubject, 
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -9356,7 +9359,7 @@ func (x *ToolCallPermissionSubject) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9764,7 +9767,7 @@ func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -9960,9 +9963,10 @@ func DecodeToolCallContent(d *wire.Decoder) (ToolCallContent, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -10184,7 +10188,7 @@ func (x *Content) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Content) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -10192,7 +10196,7 @@ func (x *Content) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -10224,9 +10228,10 @@ func DecodeContentBlock(d *wire.Decoder) (ContentBlock, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -10522,7 +10527,7 @@ func (x *TextContent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -10731,16 +10736,16 @@ func (x *Annotations) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Priority.Get(); ok {
 		p := c.Join(p, "priority")
 		if float64(v) < 0.0 {
-			c.Fail(p, "%v is less than 0", float64(v))
+			c.FailKeyword(p, "minimum", "%v is less than 0", float64(v))
 		}
 		if float64(v) > 1.0 {
-			c.Fail(p, "%v is greater than 1", float64(v))
+			c.FailKeyword(p, "maximum", "%v is greater than 1", float64(v))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -10973,7 +10978,7 @@ func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.URI.Get(); ok {
 		p := c.Join(p, "uri")
 		if !check.IsURI(string(v)) {
-			c.Fail(p, "%q is not a valid uri", string(v))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(v))
 		}
 	}
 	if v, ok := x.Annotations.Get(); ok {
@@ -10983,7 +10988,7 @@ func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11182,7 +11187,7 @@ func (x *AudioContent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11505,7 +11510,7 @@ func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URI))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if v, ok := x.Icons.Get(); ok {
@@ -11522,7 +11527,7 @@ func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11740,7 +11745,7 @@ func (x *Icon) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "src")
 		if !check.IsURI(string(x.Src)) {
-			c.Fail(p, "%q is not a valid uri", string(x.Src))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.Src))
 		}
 	}
 	if v, ok := x.Theme.Get(); ok {
@@ -11750,7 +11755,7 @@ func (x *Icon) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -11938,7 +11943,7 @@ func (x *EmbeddedResource) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 	if x.Resource == nil {
-		c.Fail(c.Join(p, "resource"), "a value is required")
+		c.FailKeyword(c.Join(p, "resource"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
@@ -11950,7 +11955,7 @@ func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12061,9 +12066,10 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -12265,13 +12271,13 @@ func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker
 	{
 		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URI))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12430,13 +12436,13 @@ func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker
 	{
 		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URI))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12611,7 +12617,7 @@ func (x *Diff) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -12643,9 +12649,10 @@ func DecodeDiffChange(d *wire.Decoder) (DiffChange, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"operation\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"operation\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -12955,7 +12962,7 @@ func (x *Add) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -13232,7 +13239,7 @@ func (x *Delete) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -13417,7 +13424,7 @@ func (x *Modify) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -13615,7 +13622,7 @@ func (x *Move) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -13813,7 +13820,7 @@ func (x *Copy) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -13944,7 +13951,7 @@ func (x *DiffPatch) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -14113,7 +14120,7 @@ func (x *Terminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -14293,13 +14300,13 @@ func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Line.Get(); ok {
 		p := c.Join(p, "line")
 		if uint32(v) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint32(v))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint32(v))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -14423,7 +14430,7 @@ func (x *ToolCallCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -14517,7 +14524,7 @@ func (x *ToolCallCancelCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -14698,7 +14705,7 @@ func (x *CommandPermissionSubject) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -14842,7 +14849,7 @@ func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -15050,7 +15057,7 @@ func (x *AgentRequestParamsCreateElicitationRequest) CheckWire(c *wire.Checker, 
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	{
@@ -15063,12 +15070,7 @@ func (x *AgentRequestParamsCreateElicitationRequest) CheckWire(c *wire.Checker, 
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckCreateElicitationRequest(c, p, v)
 		}
@@ -15102,9 +15104,10 @@ func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, 
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"mode\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"mode\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -15327,7 +15330,7 @@ func (x *Form) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	{
@@ -15344,12 +15347,7 @@ func (x *Form) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckElicitationFormMode(c, p, v)
 		}
@@ -15630,7 +15628,7 @@ func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -15678,7 +15676,7 @@ func (x *ElicitationSchemaType) CheckWire(c *wire.Checker, p string) {
 	switch string(v) {
 	case "object":
 	default:
-		c.Fail(p, "%q is not one of object", string(v))
+		c.FailKeyword(p, "const", "%q is not one of object", string(v))
 	}
 }
 
@@ -15709,9 +15707,10 @@ func DecodeElicitationPropertySchema(d *wire.Decoder) (ElicitationPropertySchema
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -16267,13 +16266,13 @@ func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Enum.Get(); ok {
 		p := c.Join(p, "enum")
 		if len(v) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(v))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 		}
 	}
 	if v, ok := x.OneOf.Get(); ok {
 		p := c.Join(p, "oneOf")
 		if len(v) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(v))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 		}
 		for i1 := range v {
 			p := c.JoinIndex(p, i1)
@@ -16283,7 +16282,7 @@ func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -16496,7 +16495,7 @@ func (x *EnumOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -16742,7 +16741,7 @@ func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -16988,7 +16987,7 @@ func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -17174,7 +17173,7 @@ func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -17460,7 +17459,7 @@ func (x *MultiSelectPropertySchema) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Items == nil {
-		c.Fail(c.Join(p, "items"), "a value is required")
+		c.FailKeyword(c.Join(p, "items"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
@@ -17468,7 +17467,7 @@ func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -17716,13 +17715,13 @@ func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "enum")
 		if len(x.Enum) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Enum))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Enum))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -17854,7 +17853,7 @@ func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "anyOf")
 		if len(x.AnyOf) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.AnyOf))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.AnyOf))
 		}
 		for i0 := range x.AnyOf {
 			p := c.JoinIndex(p, i0)
@@ -17864,7 +17863,7 @@ func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -18014,9 +18013,10 @@ func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Session (sessionId); ElicitationFormModeRequest (requestId)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: Session (sessionId); ElicitationFormModeRequest (requestId)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -18052,7 +18052,7 @@ func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) 
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(ElicitationFormModeRequest); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both Session and ElicitationFormModeRequest; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both Session and ElicitationFormModeRequest; oneOf allows exactly one")
 			}
 		}
 	case *ElicitationFormModeRequest:
@@ -18062,7 +18062,7 @@ func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) 
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(Session); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both ElicitationFormModeRequest and Session; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both ElicitationFormModeRequest and Session; oneOf allows exactly one")
 			}
 		}
 	}
@@ -18284,7 +18284,7 @@ func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -18449,13 +18449,13 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	{
 		p := c.Join(p, "url")
 		if !check.IsURI(string(x.URL)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URL))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URL))
 		}
 	}
 	{
@@ -18468,12 +18468,7 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckElicitationURLMode(c, p, v)
 		}
@@ -18626,9 +18621,10 @@ func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ElicitationURLModeSession (sessionId); ElicitationURLModeRequest (requestId)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ElicitationURLModeSession (sessionId); ElicitationURLModeRequest (requestId)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -18664,7 +18660,7 @@ func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(ElicitationURLModeRequest); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both ElicitationURLModeSession and ElicitationURLModeRequest; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both ElicitationURLModeSession and ElicitationURLModeRequest; oneOf allows exactly one")
 			}
 		}
 	case *ElicitationURLModeRequest:
@@ -18674,7 +18670,7 @@ func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(ElicitationURLModeSession); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both ElicitationURLModeRequest and ElicitationURLModeSession; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both ElicitationURLModeRequest and ElicitationURLModeSession; oneOf allows exactly one")
 			}
 		}
 	}
@@ -18896,7 +18892,7 @@ func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -19056,13 +19052,13 @@ func (x *AgentRequestParamsMessageMCPRequest) CheckWire(c *wire.Checker, p strin
 	if x.Params != nil && string(x.Params) != "null" {
 		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -19300,12 +19296,7 @@ func (x *Response) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckAgentResponse(c, p, v)
 		}
@@ -19418,9 +19409,10 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Result (id, result); AgentResponseError (error, id)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: Result (id, result); AgentResponseError (error, id)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -19574,7 +19566,7 @@ func (x *Result) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Result) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -20368,7 +20360,7 @@ func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -20569,7 +20561,7 @@ func (x *Implementation) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -20753,7 +20745,7 @@ func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21117,7 +21109,7 @@ func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21301,7 +21293,7 @@ func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21395,7 +21387,7 @@ func (x *PromptImageCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21489,7 +21481,7 @@ func (x *PromptAudioCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21583,7 +21575,7 @@ func (x *PromptEmbeddedContextCapabilities) CheckWire(c *wire.Checker, p string)
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21767,7 +21759,7 @@ func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21861,7 +21853,7 @@ func (x *MCPStdioCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -21955,7 +21947,7 @@ func (x *MCPHTTPCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22049,7 +22041,7 @@ func (x *MCPACPCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22143,7 +22135,7 @@ func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22237,7 +22229,7 @@ func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p 
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22361,7 +22353,7 @@ func (x *SessionSystemPromptCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22485,7 +22477,7 @@ func (x *SessionSystemPromptModeCapabilities) CheckWire(c *wire.Checker, p strin
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22579,7 +22571,7 @@ func (x *SessionSystemPromptOverrideCapabilities) CheckWire(c *wire.Checker, p s
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22673,7 +22665,7 @@ func (x *SessionForkCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22767,7 +22759,7 @@ func (x *SessionArchiveCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22861,7 +22853,7 @@ func (x *SessionStatusCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -22955,7 +22947,7 @@ func (x *SessionTitleCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -23079,7 +23071,7 @@ func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -23173,7 +23165,7 @@ func (x *AuthStatusCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -23267,7 +23259,7 @@ func (x *ProvidersCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -23299,9 +23291,10 @@ func DecodeAuthMethod(d *wire.Decoder) (AuthMethod, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -23626,7 +23619,7 @@ func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -23797,7 +23790,7 @@ func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -23956,7 +23949,7 @@ func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24050,7 +24043,7 @@ func (x *LoginAuthResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24189,7 +24182,7 @@ func (x *ListProvidersResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24388,7 +24381,7 @@ func (x *ProviderInfo) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24613,13 +24606,13 @@ func (x *ProviderCurrentConfig) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "baseUrl")
 		if !check.IsURI(string(x.BaseURL)) {
-			c.Fail(p, "%q is not a valid uri", string(x.BaseURL))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.BaseURL))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24713,7 +24706,7 @@ func (x *SetProviderResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24807,7 +24800,7 @@ func (x *DisableProviderResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -24901,7 +24894,7 @@ func (x *LogoutAuthResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25056,7 +25049,7 @@ func (x *AuthStatusResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25344,7 +25337,7 @@ func (x *AuthAccount) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25544,7 +25537,7 @@ func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -25576,9 +25569,10 @@ func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -25891,11 +25885,11 @@ func (x *Select) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Options == nil {
-		c.Fail(c.Join(p, "options"), "a value is required")
+		c.FailKeyword(c.Join(p, "options"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
@@ -26266,7 +26260,7 @@ func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26332,7 +26326,7 @@ func (x *SessionConfigSelectOptionsUngrouped) EncodeWire(e *wire.Encoder) {
 func (x *SessionConfigSelectOptionsUngrouped) CheckWire(c *wire.Checker, p string) {
 	v := []SessionConfigSelectOption(*x)
 	if len(v) < 1 {
-		c.Fail(p, "has %d items, want at least 1", len(v))
+		c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 	}
 	for i1 := range v {
 		p := c.JoinIndex(p, i1)
@@ -26497,7 +26491,7 @@ func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "options")
 		if len(x.Options) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Options))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Options))
 		}
 		for i0 := range x.Options {
 			p := c.JoinIndex(p, i0)
@@ -26507,7 +26501,7 @@ func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26613,7 +26607,7 @@ func (x *SessionConfigSelectOptionsGrouped) EncodeWire(e *wire.Encoder) {
 func (x *SessionConfigSelectOptionsGrouped) CheckWire(c *wire.Checker, p string) {
 	v := []SessionConfigSelectGroup(*x)
 	if len(v) < 1 {
-		c.Fail(p, "has %d items, want at least 1", len(v))
+		c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 	}
 	for i1 := range v {
 		p := c.JoinIndex(p, i1)
@@ -26839,7 +26833,7 @@ func (x *Boolean) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -26871,9 +26865,10 @@ func DecodeAvailableCommand(d *wire.Decoder) (AvailableCommand, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -27106,7 +27101,7 @@ func (x *Command) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -27138,9 +27133,10 @@ func DecodeAvailableCommandInput(d *wire.Decoder) (AvailableCommandInput, error)
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -27322,7 +27318,7 @@ func (x *TextCommandInput) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -27487,7 +27483,7 @@ func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -27734,13 +27730,13 @@ func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.UpdatedAt.Get(); ok {
 		p := c.Join(p, "updatedAt")
 		if !wire.IsDateTime(string(v)) {
-			c.Fail(p, "%q is not a valid date-time", string(v))
+			c.FailKeyword(p, "format", "%q is not a valid date-time", string(v))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -27874,7 +27870,7 @@ func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28074,7 +28070,7 @@ func (x *ForkSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28168,7 +28164,7 @@ func (x *ArchiveSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28262,7 +28258,7 @@ func (x *UnarchiveSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28410,7 +28406,7 @@ func (x *SessionStatusResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28499,9 +28495,10 @@ func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"state\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"state\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -28780,7 +28777,7 @@ func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -28812,9 +28809,10 @@ func DecodeBackgroundWork(d *wire.Decoder) (BackgroundWork, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -29034,7 +29032,7 @@ func (x *BackgroundTerminal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29146,7 +29144,7 @@ func (x *BackgroundToolCall) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29258,7 +29256,7 @@ func (x *BackgroundSubagent) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -29493,7 +29491,7 @@ func (x *Idle) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	{
@@ -29506,12 +29504,7 @@ func (x *Idle) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckIdleStateUpdate(c, p, v)
 		}
@@ -29751,7 +29744,7 @@ func (x *Usage) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30138,7 +30131,7 @@ func (x *EndTurn) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30343,7 +30336,7 @@ func (x *MaxTokens) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30548,7 +30541,7 @@ func (x *MaxTurnRequests) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30753,7 +30746,7 @@ func (x *Refusal) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -30958,7 +30951,7 @@ func (x *Cancelled) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -31189,7 +31182,7 @@ func (x *IdleStateUpdateError) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if v, ok := x.Error.Get(); ok {
@@ -31755,7 +31748,7 @@ func (x *UnsupportedProtocolVersion) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -31867,7 +31860,7 @@ func (x *SessionNotFound) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -32052,7 +32045,7 @@ func (x *None) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -32207,7 +32200,7 @@ func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -32362,7 +32355,7 @@ func (x *UnknownStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -32476,7 +32469,7 @@ func (x *SetSessionTitleResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -32660,7 +32653,7 @@ func (x *ResumeSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -32754,7 +32747,7 @@ func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -32848,7 +32841,7 @@ func (x *CancelToolCallResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -32942,7 +32935,7 @@ func (x *CancelTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33085,7 +33078,7 @@ func (x *SetSessionConfigOptionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33195,7 +33188,7 @@ func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -33386,7 +33379,7 @@ func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckAgentResponseErrorID(c, p, x.ID)
@@ -33844,9 +33837,10 @@ func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, er
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: AgentNotificationParamsUpdateSessionNotification (sessionId, update); AgentNotificationParamsCompleteElicitationNotification (elicitationId); AgentNotificationParamsAuthStatusUpdateNotification (state); AgentNotificationParamsExtNotification ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: AgentNotificationParamsUpdateSessionNotification (sessionId, update); AgentNotificationParamsCompleteElicitationNotification (elicitationId); AgentNotificationParamsAuthStatusUpdateNotification (state); AgentNotificationParamsExtNotification ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -34036,7 +34030,7 @@ func (x *AgentNotificationParamsUpdateSessionNotification) EncodeWireFields(e *w
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotificationParamsUpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Update == nil {
-		c.Fail(c.Join(p, "update"), "a value is required")
+		c.FailKeyword(c.Join(p, "update"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
@@ -34044,7 +34038,7 @@ func (x *AgentNotificationParamsUpdateSessionNotification) CheckWire(c *wire.Che
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -34076,9 +34070,10 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"sessionUpdate\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"sessionUpdate\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -34711,7 +34706,7 @@ func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -34719,7 +34714,7 @@ func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -34941,7 +34936,7 @@ func (x *UserMessage) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -35163,7 +35158,7 @@ func (x *AgentMessage) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -35385,7 +35380,7 @@ func (x *AgentThought) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -35492,12 +35487,7 @@ func (x *SessionUpdateStateUpdate) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckStateUpdate(c, p, v)
 		}
@@ -35626,7 +35616,7 @@ func (x *ToolCallContentChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckToolCallContent(c, p, x.Content)
@@ -35634,7 +35624,7 @@ func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -35922,7 +35912,7 @@ func (x *TerminalUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36036,7 +36026,7 @@ func (x *TerminalOutput) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36190,7 +36180,7 @@ func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36321,19 +36311,19 @@ func (x *TerminalSize) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "cols")
 		if uint16(x.Cols) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint16(x.Cols))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint16(x.Cols))
 		}
 	}
 	{
 		p := c.Join(p, "rows")
 		if uint16(x.Rows) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint16(x.Rows))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint16(x.Rows))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36457,7 +36447,7 @@ func (x *TerminalCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36551,7 +36541,7 @@ func (x *TerminalCancelCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36680,7 +36670,7 @@ func (x *TerminalOutputChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36794,7 +36784,7 @@ func (x *PlanUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Plan == nil {
-		c.Fail(c.Join(p, "plan"), "a value is required")
+		c.FailKeyword(c.Join(p, "plan"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
@@ -36802,7 +36792,7 @@ func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -36834,9 +36824,10 @@ func DecodePlanUpdateContent(d *wire.Decoder) (PlanUpdateContent, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -37098,7 +37089,7 @@ func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -37286,7 +37277,7 @@ func (x *PlanEntry) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -37517,13 +37508,13 @@ func (x *PlanFile) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URI))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -37652,7 +37643,7 @@ func (x *PlanMarkdown) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -37764,7 +37755,7 @@ func (x *PlanRemoved) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -37909,7 +37900,7 @@ func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -38054,7 +38045,7 @@ func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -38210,13 +38201,13 @@ func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.UpdatedAt.Get(); ok {
 		p := c.Join(p, "updatedAt")
 		if !wire.IsDateTime(string(v)) {
-			c.Fail(p, "%q is not a valid date-time", string(v))
+			c.FailKeyword(p, "format", "%q is not a valid date-time", string(v))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -38379,7 +38370,7 @@ func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -38510,7 +38501,7 @@ func (x *Cost) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -38673,13 +38664,13 @@ func (x *Notice) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "title")
 		if utf8.RuneCountInString(string(x.Title)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -38947,7 +38938,7 @@ func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -39166,7 +39157,7 @@ func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -39174,7 +39165,7 @@ func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -39484,7 +39475,7 @@ func (x *SubagentUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -39608,7 +39599,7 @@ func (x *SubagentSessionCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -39702,7 +39693,7 @@ func (x *SessionCancelCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -39977,7 +39968,7 @@ func (x *SessionMessage) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -40104,7 +40095,7 @@ func (x *SessionMessageChunk) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionMessageChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
@@ -40112,7 +40103,7 @@ func (x *SessionMessageChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -40224,7 +40215,7 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) CheckWire(c *wi
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -40381,7 +40372,7 @@ func (x *AgentNotificationParamsAuthStatusUpdateNotification) CheckWire(c *wire.
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -40591,9 +40582,10 @@ func DecodeAgentClientProtocolClient(d *wire.Decoder) (AgentClientProtocolClient
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: AgentClientProtocolClientRequest (id, method); AgentClientProtocolClientNotification (method); AgentClientProtocolClientResponse ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: AgentClientProtocolClientRequest (id, method); AgentClientProtocolClientNotification (method); AgentClientProtocolClientResponse ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -40773,7 +40765,7 @@ func (x *AgentClientProtocolClientRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolClientRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -41526,7 +41518,7 @@ func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -41680,7 +41672,7 @@ func (x *ClientCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -41804,7 +41796,7 @@ func (x *ClientAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -41898,7 +41890,7 @@ func (x *TerminalAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -42052,7 +42044,7 @@ func (x *ElicitationCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -42146,7 +42138,7 @@ func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -42240,7 +42232,7 @@ func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -42350,7 +42342,7 @@ func (x *LoginAuthRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -42444,7 +42436,7 @@ func (x *ListProvidersRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -42632,13 +42624,13 @@ func (x *SetProviderRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "baseUrl")
 		if !check.IsURI(string(x.BaseURL)) {
-			c.Fail(p, "%q is not a valid uri", string(x.BaseURL))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.BaseURL))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -42748,7 +42740,7 @@ func (x *DisableProviderRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -42842,7 +42834,7 @@ func (x *LogoutAuthRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -42936,7 +42928,7 @@ func (x *AuthStatusRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -43155,7 +43147,7 @@ func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -43187,9 +43179,10 @@ func DecodeMCPServer(d *wire.Decoder) (MCPServer, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -43464,7 +43457,7 @@ func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "url")
 		if !check.IsURI(string(x.URL)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URL))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URL))
 		}
 	}
 	if x.Headers != nil {
@@ -43477,7 +43470,7 @@ func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -43608,7 +43601,7 @@ func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -43737,7 +43730,7 @@ func (x *MCPServerACP) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -43945,7 +43938,7 @@ func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -44105,7 +44098,7 @@ func (x *SystemPrompt) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -44343,7 +44336,7 @@ func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -44503,7 +44496,7 @@ func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -44735,7 +44728,7 @@ func (x *ForkSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -44845,7 +44838,7 @@ func (x *ArchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -44955,7 +44948,7 @@ func (x *UnarchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -45065,7 +45058,7 @@ func (x *SessionStatusRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -45192,7 +45185,7 @@ func (x *SetSessionTitleRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -45458,7 +45451,7 @@ func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -45490,9 +45483,10 @@ func DecodeReplayFrom(d *wire.Decoder) (ReplayFrom, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -45654,7 +45648,7 @@ func (x *ReplayFromStart) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -45764,7 +45758,7 @@ func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -45887,7 +45881,7 @@ func (x *CancelToolCallRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -46010,7 +46004,7 @@ func (x *CancelTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -46042,9 +46036,10 @@ func DecodeSetSessionConfigOptionRequest(d *wire.Decoder) (SetSessionConfigOptio
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -46276,7 +46271,7 @@ func (x *ID) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -46435,7 +46430,7 @@ func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p stri
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -46584,7 +46579,7 @@ func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "prompt")
 		if len(x.Prompt) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Prompt))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Prompt))
 		}
 		for i0 := range x.Prompt {
 			p := c.JoinIndex(p, i0)
@@ -46594,7 +46589,7 @@ func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -46720,12 +46715,7 @@ func (x *AgentClientProtocolClientResponse) CheckWire(c *wire.Checker, p string)
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckClientResponse(c, p, v)
 		}
@@ -46838,9 +46828,10 @@ func DecodeClientResponse(d *wire.Decoder) (ClientResponse, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ClientResponseResult (id, result); ClientResponseError (error, id)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ClientResponseResult (id, result); ClientResponseError (error, id)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -46994,7 +46985,7 @@ func (x *ClientResponseResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseResult) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -47266,7 +47257,7 @@ func (x *RequestPermissionResponse) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Outcome == nil {
-		c.Fail(c.Join(p, "outcome"), "a value is required")
+		c.FailKeyword(c.Join(p, "outcome"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
@@ -47274,7 +47265,7 @@ func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -47306,9 +47297,10 @@ func DecodeRequestPermissionOutcome(d *wire.Decoder) (RequestPermissionOutcome, 
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"outcome\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"outcome\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -47491,7 +47483,7 @@ func (x *CancelledPermissionOutcome) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -47603,7 +47595,7 @@ func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -47635,9 +47627,10 @@ func DecodeCreateElicitationResponse(d *wire.Decoder) (CreateElicitationResponse
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"action\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"action\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -47904,7 +47897,7 @@ func (x *Accept) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if v, ok := x.Content.Get(); ok {
@@ -48408,7 +48401,7 @@ func (x *Decline) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -48524,7 +48517,7 @@ func (x *Cancel) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -48635,9 +48628,10 @@ func DecodeMessageMCPResponse(d *wire.Decoder) (MessageMCPResponse, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: MessageMCPResponseResult (result); MessageMCPResponseError (error)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: MessageMCPResponseResult (result); MessageMCPResponseError (error)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -48796,7 +48790,7 @@ func (x *MessageMCPResponseResult) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -48912,7 +48906,7 @@ func (x *MessageMCPResponseError) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -49147,7 +49141,7 @@ func (x *ClientResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientResponseError) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckClientResponseErrorID(c, p, x.ID)
@@ -49578,9 +49572,10 @@ func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, 
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ClientNotificationParamsMessageMCPNotification (method, requestId, serverId); ClientNotificationParamsCancelSessionNotification (sessionId); ClientNotificationParamsExtNotification ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ClientNotificationParamsMessageMCPNotification (method, requestId, serverId); ClientNotificationParamsCancelSessionNotification (sessionId); ClientNotificationParamsExtNotification ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -49745,7 +49740,7 @@ func (x *ClientNotificationParamsCancelSessionNotification) CheckWire(c *wire.Ch
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -49903,13 +49898,13 @@ func (x *ClientNotificationParamsMessageMCPNotification) CheckWire(c *wire.Check
 	if x.Params != nil && string(x.Params) != "null" {
 		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -50232,7 +50227,7 @@ func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -50240,7 +50235,7 @@ func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -50378,9 +50373,10 @@ func DecodeAgentClientProtocolProxy(d *wire.Decoder) (AgentClientProtocolProxy, 
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: AgentClientProtocolProxyRequest (id, method); AgentClientProtocolProxyNotification (method); AgentClientProtocolProxyResponse ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: AgentClientProtocolProxyRequest (id, method); AgentClientProtocolProxyNotification (method); AgentClientProtocolProxyResponse ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -50578,7 +50574,7 @@ func (x *AgentClientProtocolProxyRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentClientProtocolProxyRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -50695,9 +50691,10 @@ func DecodeProxyRequestParams(d *wire.Decoder) (ProxyRequestParams, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ProxyRequestParamsInitializeProxyRequest (info, protocolVersion); ProxyRequestParamsProxySuccessorRequest (method)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ProxyRequestParamsInitializeProxyRequest (info, protocolVersion); ProxyRequestParamsProxySuccessorRequest (method)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -50889,7 +50886,7 @@ func (x *ProxyRequestParamsInitializeProxyRequest) CheckWire(c *wire.Checker, p 
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -51021,7 +51018,7 @@ func (x *ProxyRequestParamsProxySuccessorRequest) CheckWire(c *wire.Checker, p s
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -51107,12 +51104,7 @@ func (x *AgentClientProtocolProxyResponse) CheckWire(c *wire.Checker, p string) 
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckProxyResponse(c, p, v)
 		}
@@ -51225,9 +51217,10 @@ func DecodeProxyResponse(d *wire.Decoder) (ProxyResponse, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ProxyResponseResult (id, result); ProxyResponseError (error, id)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ProxyResponseResult (id, result); ProxyResponseError (error, id)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -51385,13 +51378,13 @@ func (x *ProxyResponseResult) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyResponseResult) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if x.Result == nil {
-		c.Fail(c.Join(p, "result"), "a value is required")
+		c.FailKeyword(c.Join(p, "result"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "result")
 		CheckProxyResponseResultResult(c, p, x.Result)
@@ -51504,9 +51497,10 @@ func DecodeProxyResponseResultResult(d *wire.Decoder) (ProxyResponseResultResult
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ProxyResponseResultResultInitializeProxyResponse (info, protocolVersion); ProxyResponseResultResultProxySuccessorResponse ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ProxyResponseResultResultInitializeProxyResponse (info, protocolVersion); ProxyResponseResultResultProxySuccessorResponse ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -51743,7 +51737,7 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) CheckWire(c *wire.Che
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -51926,7 +51920,7 @@ func (x *ProxyResponseError) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyResponseError) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckProxyResponseErrorID(c, p, x.ID)
@@ -52345,7 +52339,7 @@ func (x *ProxySuccessorNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -52488,7 +52482,7 @@ func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -52720,7 +52714,7 @@ func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "options")
 		if len(x.Options) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Options))
+			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Options))
 		}
 		for i0 := range x.Options {
 			p := c.JoinIndex(p, i0)
@@ -52730,7 +52724,7 @@ func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -52887,13 +52881,13 @@ func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URI))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -53050,13 +53044,13 @@ func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URI))
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URI))
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -53452,7 +53446,7 @@ func (x *ElicitationRequestScope) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
 	if x.RequestID == nil {
-		c.Fail(c.Join(p, "requestId"), "a value is required")
+		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -53610,13 +53604,13 @@ func (x *MessageMCPRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Params != nil && string(x.Params) != "null" {
 		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -53725,7 +53719,7 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 	if x.Options == nil {
-		c.Fail(c.Join(p, "options"), "a value is required")
+		c.FailKeyword(c.Join(p, "options"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
@@ -53963,7 +53957,7 @@ func (x *UnsupportedProtocolVersionErrorData) CheckWire(c *wire.Checker, p strin
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -54073,7 +54067,7 @@ func (x *SessionNotFoundErrorData) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -54426,7 +54420,7 @@ func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Update == nil {
-		c.Fail(c.Join(p, "update"), "a value is required")
+		c.FailKeyword(c.Join(p, "update"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
@@ -54434,7 +54428,7 @@ func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -54544,7 +54538,7 @@ func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -54699,7 +54693,7 @@ func (x *AuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -54864,7 +54858,7 @@ func (x *ClientRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -55244,7 +55238,7 @@ func (x *CancelSessionNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -55400,13 +55394,13 @@ func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Params != nil && string(x.Params) != "null" {
 		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -55549,7 +55543,7 @@ func (x *ProxyRequest) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxyRequest) CheckWire(c *wire.Checker, p string) {
 	if x.ID == nil {
-		c.Fail(c.Join(p, "id"), "a value is required")
+		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -55685,7 +55679,7 @@ func (x *ProxySuccessorRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }

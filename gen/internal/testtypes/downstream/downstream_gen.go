@@ -173,7 +173,7 @@ func (x *Note) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Note) CheckWire(c *wire.Checker, p string) {
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
@@ -215,9 +215,10 @@ func DecodePart(d *wire.Decoder) (Part, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"kind\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"kind\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -290,7 +291,7 @@ func CheckPart(c *wire.Checker, p string, v Part) {
 		}
 	case *UnknownPart:
 		if v != nil {
-			c.Fail(c.Join(p, "kind"), "%q is not one of plan, text", v.Tag)
+			c.FailKeyword(c.Join(p, "kind"), "const", "%q is not one of plan, text", v.Tag)
 		}
 	}
 }

@@ -288,37 +288,37 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "id")
 		if utf8.RuneCountInString(string(x.ID)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	{
 		p := c.Join(p, "type")
 		if utf8.RuneCountInString(string(x.Type)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Trace != nil {
 		p := c.Join(p, "trace")
 		if !pattern0().MatchString(string((*x.Trace))) {
-			c.Fail(p, "%q does not match the pattern ^[0-9a-f]{4}$", string((*x.Trace)))
+			c.FailKeyword(p, "pattern", "%q does not match the pattern ^[0-9a-f]{4}$", string((*x.Trace)))
 		}
 	}
 	if x.Seq != nil {
 		p := c.Join(p, "seq")
 		if uint64((*x.Seq)) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint64((*x.Seq)))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint64((*x.Seq)))
 		}
 	}
 	if x.Tags != nil {
 		p := c.Join(p, "tags")
 		if i, j, dup := check.Unique(x.Tags); dup {
-			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 		}
 	}
 	if x.Payload != nil {
 		p := c.Join(p, "payload")
 		if !wire.RawIs(x.Payload, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 }
@@ -508,42 +508,42 @@ func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
 			{
 				p := c.Join(p, "id")
 				if utf8.RuneCountInString(string(x.ID)) < 1 {
-					c.Fail(p, "is shorter than 1 characters")
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 				}
 			}
 		case 2:
 			{
 				p := c.Join(p, "type")
 				if utf8.RuneCountInString(string(x.Type)) < 1 {
-					c.Fail(p, "is shorter than 1 characters")
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 				}
 			}
 		case 3:
 			if x.Trace != nil {
 				p := c.Join(p, "trace")
 				if !pattern0().MatchString(string((*x.Trace))) {
-					c.Fail(p, "%q does not match the pattern ^[0-9a-f]{4}$", string((*x.Trace)))
+					c.FailKeyword(p, "pattern", "%q does not match the pattern ^[0-9a-f]{4}$", string((*x.Trace)))
 				}
 			}
 		case 4:
 			if x.Seq != nil {
 				p := c.Join(p, "seq")
 				if uint64((*x.Seq)) < 1 {
-					c.Fail(p, "%d is less than the minimum 1", uint64((*x.Seq)))
+					c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint64((*x.Seq)))
 				}
 			}
 		case 5:
 			if x.Tags != nil {
 				p := c.Join(p, "tags")
 				if i, j, dup := check.Unique(x.Tags); dup {
-					c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+					c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 				}
 			}
 		case 6:
 			if x.Payload != nil {
 				p := c.Join(p, "payload")
 				if !wire.RawIs(x.Payload, "object") {
-					c.Fail(p, "wrong type: want object")
+					c.FailKeyword(p, "type", "wrong type: want object")
 				}
 			}
 		}
@@ -579,7 +579,7 @@ func (x *EnvelopeV) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeV) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"1\", \"2\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"1\", \"2\"", string(*x))
 	}
 }
 
@@ -714,7 +714,7 @@ func (x *Note) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "text")
 		if utf8.RuneCountInString(string(x.Text)) > 20 {
-			c.Fail(p, "is longer than 20 characters")
+			c.FailKeyword(p, "maxLength", "is longer than 20 characters")
 		}
 	}
 }
@@ -879,7 +879,7 @@ func (x *Ping) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "trace")
 		if !pattern0().MatchString(string(x.Trace)) {
-			c.Fail(p, "%q does not match the pattern ^[0-9a-f]{4}$", string(x.Trace))
+			c.FailKeyword(p, "pattern", "%q does not match the pattern ^[0-9a-f]{4}$", string(x.Trace))
 		}
 	}
 	x.Envelope.checkWireMembers(c, p, 4, 6)
@@ -890,7 +890,7 @@ func (x *Ping) CheckWire(c *wire.Checker, p string) {
 	if x.Hops != nil {
 		p := c.Join(p, "hops")
 		if uint32((*x.Hops)) > 8 {
-			c.Fail(p, "%d is greater than the maximum 8", uint32((*x.Hops)))
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 8", uint32((*x.Hops)))
 		}
 	}
 }
@@ -988,7 +988,7 @@ func (x *PingPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "nonce")
 		if utf8.RuneCountInString(string(x.Nonce)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 }

@@ -457,10 +457,10 @@ func (x *Label) EncodeWire(e *wire.Encoder) {
 func (x *Label) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if utf8.RuneCountInString(string(v)) < 1 {
-		c.Fail(p, "is shorter than 1 characters")
+		c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 	}
 	if utf8.RuneCountInString(string(v)) > 16 {
-		c.Fail(p, "is longer than 16 characters")
+		c.FailKeyword(p, "maxLength", "is longer than 16 characters")
 	}
 }
 
@@ -1194,11 +1194,11 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "id")
 		if utf8.RuneCountInString(string(x.ID)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Event == nil {
-		c.Fail(c.Join(p, "event"), "a value is required")
+		c.FailKeyword(c.Join(p, "event"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "event")
 		CheckEvent(c, p, x.Event)
@@ -1214,19 +1214,19 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	if x.Tags != nil {
 		p := c.Join(p, "tags")
 		if len(x.Tags) > 3 {
-			c.Fail(p, "has %d items, want at most 3", len(x.Tags))
+			c.FailKeyword(p, "maxItems", "has %d items, want at most 3", len(x.Tags))
 		}
 		for i0 := range x.Tags {
 			p := c.JoinIndex(p, i0)
 			if !pattern0().MatchString(string(x.Tags[i0])) {
-				c.Fail(p, "%q does not match the pattern ^[a-z]+$", string(x.Tags[i0]))
+				c.FailKeyword(p, "pattern", "%q does not match the pattern ^[a-z]+$", string(x.Tags[i0]))
 			}
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := c.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Priority != nil {
@@ -1240,7 +1240,7 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	if x.At != nil {
 		p := c.Join(p, "at")
 		if !wire.IsDateTime(string((*x.At))) {
-			c.Fail(p, "%q is not a valid date-time", string((*x.At)))
+			c.FailKeyword(p, "format", "%q is not a valid date-time", string((*x.At)))
 		}
 	}
 	if x.Limits != nil {
@@ -1258,10 +1258,10 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	if x.Ratio != nil {
 		p := c.Join(p, "ratio")
 		if float64((*x.Ratio)) < 0.0 {
-			c.Fail(p, "%v is less than 0", float64((*x.Ratio)))
+			c.FailKeyword(p, "minimum", "%v is less than 0", float64((*x.Ratio)))
 		}
 		if float64((*x.Ratio)) >= 1.0 {
-			c.Fail(p, "%v is not less than 1", float64((*x.Ratio)))
+			c.FailKeyword(p, "exclusiveMaximum", "%v is not less than 1", float64((*x.Ratio)))
 		}
 	}
 	if x.Label != nil {
@@ -1297,9 +1297,10 @@ func DecodeEvent(d *wire.Decoder) (Event, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -1404,7 +1405,7 @@ func CheckEvent(c *wire.Checker, p string, v Event) {
 		}
 	case *UnknownEvent:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of chunk, moved, started, thought_chunk", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of chunk, moved, started, thought_chunk", v.Tag)
 		}
 	}
 }
@@ -1938,7 +1939,7 @@ func (x *Priority) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Priority) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"low\", \"normal\", \"high\"", string(*x))
+		c.FailKeyword(p, "enum", "%q is not one of \"low\", \"normal\", \"high\"", string(*x))
 	}
 }
 
@@ -2175,10 +2176,10 @@ func (x *Limits) CheckWire(c *wire.Checker, p string) {
 	if x.Percent != nil {
 		p := c.Join(p, "percent")
 		if uint32((*x.Percent)) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint32((*x.Percent)))
+			c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint32((*x.Percent)))
 		}
 		if uint32((*x.Percent)) > 100 {
-			c.Fail(p, "%d is greater than the maximum 100", uint32((*x.Percent)))
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 100", uint32((*x.Percent)))
 		}
 	}
 }
@@ -2279,7 +2280,7 @@ func CheckServer(c *wire.Checker, p string, v Server) {
 		}
 	case *UnknownServer:
 		if v != nil {
-			c.Fail(c.Join(p, "type"), "%q is not one of http", v.Tag)
+			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of http", v.Tag)
 		}
 	}
 }
@@ -2601,9 +2602,10 @@ func DecodeShape(d *wire.Decoder) (Shape, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Rect (h, w); Circle (radius)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: Rect (h, w); Circle (radius)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -2639,7 +2641,7 @@ func CheckShape(c *wire.Checker, p string, v Shape) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(Circle); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both Rect and Circle; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both Rect and Circle; oneOf allows exactly one")
 			}
 		}
 	case *Circle:
@@ -2649,7 +2651,7 @@ func CheckShape(c *wire.Checker, p string, v Shape) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(Rect); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both Circle and Rect; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both Circle and Rect; oneOf allows exactly one")
 			}
 		}
 	}
@@ -2893,9 +2895,10 @@ func DecodePick(d *wire.Decoder) (Pick, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"op\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"op\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -3817,9 +3820,10 @@ func DecodeRPC(d *wire.Decoder) (RPC, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: CallWithID (id, method); Call (method)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: CallWithID (id, method); Call (method)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -4734,12 +4738,7 @@ func (x *Patterned) CheckWire(c *wire.Checker, p string) {
 				_ = v
 				return nil
 			}(); err != nil {
-				var we *wire.Error
-				if errors.As(err, &we) {
-					c.Fail(p+we.Pointer, "%s", we.Msg)
-				} else {
-					c.Fail(p, "%s", err)
-				}
+				c.FailWith(p, err)
 			}
 		}
 	}

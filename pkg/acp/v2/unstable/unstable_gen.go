@@ -4284,9 +4284,10 @@ func DecodeMCPServer(d *wire.Decoder) (MCPServer, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -4987,9 +4988,10 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"sessionUpdate\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"sessionUpdate\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -5571,7 +5573,7 @@ func (x *UserMessageChunk) CheckWire(c *wire.Checker, p string) {
 		x.MessageID.CheckWire(c, p)
 	}
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		v2.CheckContentBlock(c, p, x.Content)
@@ -5907,7 +5909,7 @@ func (x *AgentMessageChunk) CheckWire(c *wire.Checker, p string) {
 		x.MessageID.CheckWire(c, p)
 	}
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		v2.CheckContentBlock(c, p, x.Content)
@@ -6243,7 +6245,7 @@ func (x *AgentThoughtChunk) CheckWire(c *wire.Checker, p string) {
 		x.MessageID.CheckWire(c, p)
 	}
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		v2.CheckContentBlock(c, p, x.Content)
@@ -6542,12 +6544,7 @@ func (x *SessionUpdateStateUpdate) CheckWire(c *wire.Checker, p string) {
 			err = d.End()
 		}
 		if err != nil {
-			var we *wire.Error
-			if errors.As(err, &we) {
-				c.Fail(p+we.Pointer, "%s", we.Msg)
-			} else {
-				c.Fail(p, "%s", err)
-			}
+			c.FailWith(p, err)
 		} else {
 			CheckStateUpdate(c, p, v)
 		}
@@ -6581,9 +6578,10 @@ func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"state\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"state\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -6893,9 +6891,10 @@ func DecodeBackgroundWork(d *wire.Decoder) (BackgroundWork, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -8270,7 +8269,7 @@ func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
 		x.ToolCallID.CheckWire(c, p)
 	}
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		v2.CheckToolCallContent(c, p, x.Content)
@@ -9260,7 +9259,7 @@ func (x *PlanUpdate) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Plan == nil {
-		c.Fail(c.Join(p, "plan"), "a value is required")
+		c.FailKeyword(c.Join(p, "plan"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
@@ -9298,9 +9297,10 @@ func DecodePlanUpdateContent(d *wire.Decoder) (PlanUpdateContent, error) {
 	}
 	if !ok {
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"type\"",
+			Offset:  d.Offset(),
 		}
 	}
 	switch tag {
@@ -10658,7 +10658,7 @@ func (x *Notice) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "title")
 		if utf8.RuneCountInString(string(x.Title)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
+			c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
@@ -11039,7 +11039,7 @@ func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 		x.CompactionID.CheckWire(c, p)
 	}
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		v2.CheckContentBlock(c, p, x.Content)
@@ -12096,7 +12096,7 @@ func (x *SessionMessageChunk) CheckWire(c *wire.Checker, p string) {
 		x.MessageID.CheckWire(c, p)
 	}
 	if x.Content == nil {
-		c.Fail(c.Join(p, "content"), "a value is required")
+		c.FailKeyword(c.Join(p, "content"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "content")
 		v2.CheckContentBlock(c, p, x.Content)
@@ -13326,7 +13326,7 @@ func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
 	if x.Params != nil && string(x.Params) != "null" {
 		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
@@ -13482,7 +13482,7 @@ func (x *MessageMCPRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Params != nil && string(x.Params) != "null" {
 		p := c.Join(p, "params")
 		if !wire.RawIs(x.Params, "object") {
-			c.Fail(p, "wrong type: want object")
+			c.FailKeyword(p, "type", "wrong type: want object")
 		}
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
@@ -13597,9 +13597,10 @@ func DecodeMessageMCPResponse(d *wire.Decoder) (MessageMCPResponse, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: MessageMCPResult (result); MessageMCPError (error)",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: MessageMCPResult (result); MessageMCPError (error)",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
@@ -17112,7 +17113,7 @@ func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 		x.SessionID.CheckWire(c, p)
 	}
 	if x.Update == nil {
-		c.Fail(c.Join(p, "update"), "a value is required")
+		c.FailKeyword(c.Join(p, "update"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
