@@ -43,7 +43,7 @@ type subject struct {
 	examples []any
 }
 
-func decode(t *testing.T, data []byte) any {
+func decode(t testing.TB, data []byte) any {
 	t.Helper()
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
@@ -63,7 +63,7 @@ func docID(doc map[string]any) string {
 	return id
 }
 
-func subjects(t *testing.T, doc map[string]any) []subject {
+func subjects(t testing.TB, doc map[string]any) []subject {
 	id := docID(doc)
 	var out []subject
 	if ex, ok := doc["examples"].([]any); ok {
@@ -99,7 +99,7 @@ type corpusCase struct {
 // corpus reads every schema of testdata/differential and returns its
 // subjects, failing the test when a file, a schema or a generated type is
 // missing.
-func corpus(t *testing.T) []corpusCase {
+func corpus(t testing.TB) []corpusCase {
 	t.Helper()
 	files, err := filepath.Glob("../../testdata/differential/*.json")
 	if err != nil || len(files) == 0 {

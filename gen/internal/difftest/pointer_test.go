@@ -1,0 +1,433 @@
+package difftest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/agentproto/agentproto/pkg/wire"
+)
+
+// blame is a failure v6 reports: where (an instance location as a JSON
+// pointer) and which keyword.
+type blame struct {
+	ptr, keyword string
+}
+
+// v6node is v6's error tree, reduced to what a generated error is compared
+// with. A leaf is one failed keyword. A choice is a oneOf or anyOf none of
+// whose alternatives holds; its kids are the alternatives' error trees,
+// one each. Any other node (the schema, a $ref, allOf, a group of errors)
+// only gathers its kids, all of which hold.
+type v6node struct {
+	blame
+	leaf, choice bool
+	kids         []*v6node
+}
+
+// reduce turns a v6 error into a v6node.
+//
+// The keywords of an object that v6 reports at the object are blamed
+// there: required, additionalProperties (the error lists the members),
+// propertyNames (the error names the member; what it finds wrong with
+// the name has locations of the name's own, meaningless in the instance,
+// so the propertyNames error is a leaf), dependentRequired and
+// dependencies. A oneOf that fails because two alternatives hold is a
+// leaf. The false schema is blamed as "false", not as "not", and
+// Dependency as "dependencies".
+func reduce(e *jsonschema.ValidationError) *v6node {
+	ptr := ""
+	for _, tok := range e.InstanceLocation {
+		ptr += "/" + wire.EscapePointer(tok)
+	}
+	n := &v6node{blame: blame{ptr: ptr}}
+	switch k := e.ErrorKind.(type) {
+	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
+		for _, c := range e.Causes {
+			n.kids = append(n.kids, reduce(c))
+		}
+		return n
+	case *kind.AnyOf:
+		n.choice, n.keyword = true, "anyOf"
+	case *kind.OneOf:
+		if len(k.Subschemas) > 0 {
+			n.leaf, n.keyword = true, "oneOf"
+			return n
+		}
+		n.choice, n.keyword = true, "oneOf"
+	case *kind.PropertyNames:
+		n.leaf, n.keyword = true, "propertyNames"
+		return n
+	case *kind.Not:
+		n.leaf, n.keyword = true, "not"
+		return n
+	case *kind.FalseSchema:
+		n.leaf, n.keyword = true, "false"
+		return n
+	case *kind.Dependency:
+		n.leaf, n.keyword = true, "dependencies"
+		return n
+	default:
+		n.leaf, n.keyword = true, e.ErrorKind.KeywordPath()[0]
+		return n
+	}
+	for _, c := range e.Causes {
+		n.kids = append(n.kids, reduce(c))
+	}
+	return n
+}
+
+// blames is every failure a generated error may stand for: each leaf of
+// the tree, including those of every alternative of a failed choice, and
+// each failed choice itself (a generated check that tries the
+// alternatives reports the choice, at the value).
+//
+// A choice whose alternatives all fail on const (or enum) at the choice's
+// own pointer is also blamed as enum there: the model reads a oneOf or
+// anyOf of constants as an enum, which is what it means.
+func (n *v6node) blames(out map[blame]bool) {
+	if n.leaf || n.choice {
+		out[n.blame] = true
+	}
+	if n.choice && n.ofValues() {
+		out[blame{n.ptr, "enum"}] = true
+	}
+	for _, k := range n.kids {
+		k.blames(out)
+	}
+}
+
+// ofValues reports whether every alternative of a choice fails on const
+// or enum at the choice's pointer, and on nothing else.
+func (n *v6node) ofValues() bool {
+	var leaves func(m *v6node) bool
+	leaves = func(m *v6node) bool {
+		if m.leaf {
+			return m.ptr == n.ptr && (m.keyword == "const" || m.keyword == "enum")
+		}
+		if m.choice || len(m.kids) == 0 {
+			return false
+		}
+		for _, k := range m.kids {
+			if !leaves(k) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, k := range n.kids {
+		if !leaves(k) {
+			return false
+		}
+	}
+	return len(n.kids) > 0
+}
+
+// under reports whether ptr is at or below at.
+func under(ptr, at string) bool {
+	return ptr == at || strings.HasPrefix(ptr, at+"/")
+}
+
+// coveredBy reports whether the errors reported at pointers ptrs account
+// for the failure n: a leaf is at or below one of them; a gathering node's
+// kids all are; a failed choice is at or below one of them (the check
+// reported the choice), or one of its alternatives is covered in full
+// (the check said why the alternative the value took fails; that the
+// others fail too is what makes it the one taken).
+func (n *v6node) coveredBy(ptrs []string) bool {
+	at := func(p string) bool {
+		for _, q := range ptrs {
+			if under(p, q) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case n.leaf:
+		return at(n.ptr)
+	case n.choice:
+		if at(n.ptr) {
+			return true
+		}
+		for _, k := range n.kids {
+			if k.coveredBy(ptrs) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, k := range n.kids {
+		if !k.coveredBy(ptrs) {
+			return false
+		}
+	}
+	return true
+}
+
+// blamed reports whether a generated error at ptr naming keyword stands
+// for one of the failures in all. Two readings the model cannot tell
+// apart count as the same (and a third, below): an enum of one value is a const (the model
+// keeps a const as an enum of one); and a value of another type than the
+// values a schema lists fails type (v6 checks type first and stops) when
+// the schema names a type, and enum or const when it does not (the model
+// keeps no trace of which), so type, enum and const at one pointer stand
+// for each other.
+func blamed(ptr, keyword string, all map[blame]bool) bool {
+	if all[blame{ptr, keyword}] {
+		return true
+	}
+	switch keyword {
+	case "const", "enum", "type":
+		return all[blame{ptr, "enum"}] || all[blame{ptr, "const"}] || all[blame{ptr, "type"}]
+	case "false":
+		// An element after the last position of a tuple that allows
+		// none: 2020-12's items: false fails at the element, draft-07's
+		// additionalItems: false at the array. The model does not keep
+		// the draft, and the decoder points at the element.
+		if i := strings.LastIndexByte(ptr, '/'); i >= 0 {
+			return all[blame{ptr[:i], "additionalItems"}]
+		}
+	}
+	return false
+}
+
+// explain lists the blames of a v6 tree, for a failure message.
+func explain(all map[blame]bool) string {
+	var s []string
+	for b := range all {
+		s = append(s, b.ptr+" "+b.keyword)
+	}
+	sort.Strings(s)
+	return "{" + strings.Join(s, "; ") + "}"
+}
+
+// pointerAgreement compares, for one value of a complete codec, where
+// the generated code and v6 say it fails. It returns what disagrees, ""
+// when they agree, and which path was taken (for counting).
+//
+//   - The decode fails: its error's pointer, and its keyword, are those
+//     of one of v6's blames (a leaf of the error tree, or a failed choice).
+//   - The decode succeeds and Check fails: every error Check reports is at
+//     the pointer, with the keyword, of one of v6's blames; and every
+//     failure v6 reports is at or below the pointer of an error Check
+//     reports (coveredBy), so that no defect goes unreported.
+//
+// A value v6 accepts and the decode rejects is a verdict disagreement,
+// which TestGeneratedAgreesWithV6 counts; it is returned as path "falseError".
+func pointerAgreement(cs corpusCase, raw []byte) (problem, path string) {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return "", "notJSON"
+	}
+	var root *v6node
+	all := map[blame]bool{}
+	if err := cs.sch.Validate(inst); err != nil {
+		var ve *jsonschema.ValidationError
+		if !errors.As(err, &ve) {
+			return fmt.Sprintf("v6: %v", err), "v6"
+		}
+		root = reduce(ve)
+		root.blames(all)
+	}
+	got, err := cs.codec.DecodeBytes(raw)
+	if err != nil {
+		if root == nil {
+			return "", "falseError"
+		}
+		var we *wire.Error
+		if !errors.As(err, &we) {
+			return fmt.Sprintf("the decode error %v is not a *wire.Error", err), "decode"
+		}
+		if !blamed(we.Pointer, we.Keyword, all) {
+			return fmt.Sprintf("the decode error %q (keyword %q) is none of v6's %s", we.Error(), we.Keyword, explain(all)), "decode"
+		}
+		return "", "decode"
+	}
+	var ck wire.Checker
+	cs.codec.Check(&ck, "", got)
+	if ck.Err() == nil {
+		return "", "valid"
+	}
+	if root == nil {
+		return fmt.Sprintf("Check reports %v, v6 accepts the value", ck.Err()), "check"
+	}
+	var es wire.Errors
+	errors.As(ck.Err(), &es)
+	var ptrs, bad []string
+	for _, e := range es {
+		ptrs = append(ptrs, e.Pointer)
+		if !blamed(e.Pointer, e.Keyword, all) {
+			bad = append(bad, fmt.Sprintf("%q (keyword %q)", e.Error(), e.Keyword))
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Sprintf("Check reports %s, none of v6's %s", strings.Join(bad, ", "), explain(all)), "check"
+	}
+	if !root.coveredBy(ptrs) {
+		return fmt.Sprintf("Check reports %v, which does not account for all of v6's %s", ck.Err(), explain(all)), "check"
+	}
+	return "", "check"
+}
+
+// TestChecksPointWhereV6Points: over every complete subject of the corpus,
+// its examples and their one-member mutations, a failing decode points at
+// a failure v6 reports and names its keyword, and a failing Check reports
+// only failures v6 reports and leaves none of them unreported (see
+// pointerAgreement for what counts).
+func TestChecksPointWhereV6Points(t *testing.T) {
+	counts := map[string]int{}
+	bad := 0
+	for _, cs := range corpus(t) {
+		if !cs.codec.Complete {
+			counts["incomplete subjects"]++
+			continue
+		}
+		seen := map[string]bool{}
+		for _, ex := range cs.examples {
+			for _, v := range append([]any{ex}, mutations(ex)...) {
+				raw, err := json.Marshal(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if seen[string(raw)] {
+					continue
+				}
+				seen[string(raw)] = true
+				problem, path := pointerAgreement(cs, raw)
+				counts[path]++
+				if problem != "" {
+					bad++
+					if bad <= 40 {
+						t.Errorf("%s: %s: %s", cs.id, raw, problem)
+					}
+				}
+			}
+		}
+	}
+	if bad > 40 {
+		t.Errorf("… %d disagreements in all", bad)
+	}
+	t.Logf("values by path: %v", counts)
+	if counts["decode"] == 0 || counts["check"] == 0 {
+		t.Errorf("no failing decode or no failing Check among the values (%v): the test proves nothing", counts)
+	}
+}
+
+// bytesReader hands out the fuzzer's bytes one at a time, then zeros.
+type bytesReader struct{ b []byte }
+
+func (r *bytesReader) next() int {
+	if len(r.b) == 0 {
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return int(c)
+}
+
+// fuzzValue is a value made from the fuzzer's bytes: one of the probes,
+// a string, an integer or a number with a fraction.
+func fuzzValue(r *bytesReader) any {
+	switch r.next() % 4 {
+	case 0:
+		return probes[r.next()%len(probes)]
+	case 1:
+		n := r.next() % 12
+		s := make([]byte, 0, n)
+		for range n {
+			s = append(s, byte(r.next()))
+		}
+		return string(s)
+	case 2:
+		return json.Number(fmt.Sprint(int64(int8(r.next())) * int64(1+r.next())))
+	}
+	return json.Number(fmt.Sprintf("%d.%d", int8(r.next()), 1+r.next()%9))
+}
+
+// fuzzMutate changes v in one place the fuzzer's bytes choose: it walks
+// into members and elements, then replaces the value there, removes a
+// member or element, adds a member, or repeats an element.
+func fuzzMutate(v any, r *bytesReader) any {
+	op := r.next() % 8
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		c := make(map[string]any, len(x)+1)
+		for k, val := range x {
+			c[k] = val
+		}
+		switch {
+		case op < 4 && len(keys) > 0:
+			k := keys[r.next()%len(keys)]
+			c[k] = fuzzMutate(x[k], r)
+			return c
+		case op == 4 && len(keys) > 0:
+			delete(c, keys[r.next()%len(keys)])
+			return c
+		case op == 5:
+			names := []string{"zz", "x-new", "n-new", "kind", "type", "mode", "plan", "seats", "email", "phone", "r", "w", "h", "level", "severity"}
+			c[names[r.next()%len(names)]] = fuzzValue(r)
+			return c
+		}
+	case []any:
+		c := append([]any(nil), x...)
+		switch {
+		case op < 4 && len(x) > 0:
+			i := r.next() % len(x)
+			c[i] = fuzzMutate(x[i], r)
+			return c
+		case op == 4 && len(x) > 0:
+			i := r.next() % len(x)
+			return append(c[:i], c[i+1:]...)
+		case op == 5 && len(x) > 0:
+			return append(c, x[r.next()%len(x)])
+		case op == 5:
+			return append(c, fuzzValue(r))
+		}
+	}
+	return fuzzValue(r)
+}
+
+// FuzzChecksAgreeWithV6: an example of a complete subject of the corpus,
+// changed in one place the fuzzer chooses, fails (or passes) the
+// generated decode and Check where v6 says it does (pointerAgreement).
+func FuzzChecksAgreeWithV6(f *testing.F) {
+	cases := corpus(f)
+	var complete []corpusCase
+	for _, cs := range cases {
+		if cs.codec.Complete {
+			complete = append(complete, cs)
+		}
+	}
+	for i, cs := range complete {
+		for j := range cs.examples {
+			f.Add(uint16(i), uint8(j), []byte{})
+			f.Add(uint16(i), uint8(j), []byte{0, 0, 0, 1, 3, 'x'})
+			f.Add(uint16(i), uint8(j), []byte{5, 1, 2, 7})
+		}
+	}
+	f.Fuzz(func(t *testing.T, subject uint16, example uint8, ops []byte) {
+		cs := complete[int(subject)%len(complete)]
+		ex := cs.examples[int(example)%len(cs.examples)]
+		v := fuzzMutate(ex, &bytesReader{ops})
+		raw, err := json.Marshal(v)
+		if err != nil {
+			t.Skip(err)
+		}
+		if problem, _ := pointerAgreement(cs, raw); problem != "" {
+			t.Errorf("%s: %s: %s", cs.id, raw, problem)
+		}
+	})
+}
