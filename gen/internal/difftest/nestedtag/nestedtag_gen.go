@@ -130,7 +130,7 @@ type MessageWithNameAndPayload struct {
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
 // first) whose required members are all present. Its variants are PublishNull,
-// PublishString, PublishArray, PublishGithubOptions, PublishGitlabOptions.
+// PublishString, PublishArray, GithubOptions, GitlabOptions.
 type Publish interface {
 	isPublish()
 }
@@ -179,21 +179,13 @@ type GitlabOptions struct {
 // PublishArray has no description in its schema.
 type PublishArray []PublishArrayItem
 
-// PublishGithubOptions has no description in its schema.
-//
-// The member "provider" is always "github"; it is written on encoding and
-// checked on decoding.
-type PublishGithubOptions struct {
-	Owner *string `json:"owner,omitempty"`
-}
+// PublishGithubOptions is GithubOptions: their schemas ask the same of a
+// value.
+type PublishGithubOptions = GithubOptions
 
-// PublishGitlabOptions has no description in its schema.
-//
-// The member "provider" is always "gitlab"; it is written on encoding and
-// checked on decoding.
-type PublishGitlabOptions struct {
-	ProjectID *int64 `json:"projectId,omitempty"`
-}
+// PublishGitlabOptions is GitlabOptions: their schemas ask the same of a
+// value.
+type PublishGitlabOptions = GitlabOptions
 
 func (*UnknownParameter) isParameter() {}
 
@@ -1745,7 +1737,7 @@ func decodePublishByTrial(d *wire.Decoder, set uint64) (Publish, error) {
 	var decoded Publish
 	var first error
 	if set&uint64(0x1) == uint64(0x1) {
-		v := new(PublishGithubOptions)
+		v := new(GithubOptions)
 		if err := wire.UnmarshalOwned(raw, v); err != nil {
 			if first == nil {
 				first = err
@@ -1762,7 +1754,7 @@ func decodePublishByTrial(d *wire.Decoder, set uint64) (Publish, error) {
 		}
 	}
 	if set&uint64(0x1) == uint64(0x1) {
-		v := new(PublishGitlabOptions)
+		v := new(GitlabOptions)
 		if err := wire.UnmarshalOwned(raw, v); err != nil {
 			if first == nil {
 				first = err
@@ -1825,14 +1817,14 @@ func DecodePublish(d *wire.Decoder) (Publish, error) {
 			return decodePublishByTrial(d, set)
 		}
 		if set&uint64(0x1) == uint64(0x1) {
-			v := new(PublishGithubOptions)
+			v := new(GithubOptions)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x1) == uint64(0x1) {
-			v := new(PublishGitlabOptions)
+			v := new(GitlabOptions)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -1840,7 +1832,7 @@ func DecodePublish(d *wire.Decoder) (Publish, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: PublishGithubOptions (provider); PublishGitlabOptions (provider)",
+			Msg:    "the object has the required members of no variant: GithubOptions (provider); GitlabOptions (provider)",
 			Offset: d.Offset(),
 		}
 	}
@@ -1856,13 +1848,13 @@ func EncodePublish(e *wire.Encoder, v Publish) {
 		v.EncodeWire(e)
 	case PublishArray:
 		v.EncodeWire(e)
-	case *PublishGithubOptions:
+	case *GithubOptions:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *PublishGitlabOptions:
+	case *GitlabOptions:
 		if v == nil {
 			e.Null()
 			return
@@ -1880,11 +1872,11 @@ func CheckPublish(c *wire.Checker, p string, v Publish) {
 		v.CheckWire(c, p)
 	case PublishArray:
 		v.CheckWire(c, p)
-	case *PublishGithubOptions:
+	case *GithubOptions:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *PublishGitlabOptions:
+	case *GitlabOptions:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -2077,6 +2069,8 @@ func ValidatePublishArrayItem(v PublishArrayItem) error {
 
 func (*GithubOptions) isPublishArrayItem() {}
 
+func (*GithubOptions) isPublish() {}
+
 // DecodeWire decodes the value from d.
 func (x *GithubOptions) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -2181,6 +2175,8 @@ func (x GithubOptions) MarshalJSON() ([]byte, error) {
 }
 
 func (*GitlabOptions) isPublishArrayItem() {}
+
+func (*GitlabOptions) isPublish() {}
 
 // DecodeWire decodes the value from d.
 func (x *GitlabOptions) DecodeWire(d *wire.Decoder) error {
@@ -2352,216 +2348,6 @@ func (x *PublishArray) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x PublishArray) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*PublishGithubOptions) isPublish() {}
-
-// DecodeWire decodes the value from d.
-func (x *PublishGithubOptions) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = PublishGithubOptions{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "provider":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "provider")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "provider")
-			}
-			if v != "github" {
-				return wire.At(wire.ConstError(d.Offset(), "\"github\""), "provider")
-			}
-		case "owner":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "owner")
-			}
-			seen[1] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "owner")
-					}
-					(*v) = v1
-				}
-				x.Owner = v
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			return wire.UnknownError(d.Offset(), string(key), "provider", "owner")
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "provider")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PublishGithubOptions) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *PublishGithubOptions) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"provider\":")
-	e.RawValue("\"github\"")
-	if x.Owner != nil {
-		e.RawKey("\"owner\":")
-		e.String((*x.Owner))
-	}
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PublishGithubOptions) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PublishGithubOptions) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PublishGithubOptions) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PublishGithubOptions) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*PublishGitlabOptions) isPublish() {}
-
-// DecodeWire decodes the value from d.
-func (x *PublishGitlabOptions) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = PublishGitlabOptions{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "provider":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "provider")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "provider")
-			}
-			if v != "gitlab" {
-				return wire.At(wire.ConstError(d.Offset(), "\"gitlab\""), "provider")
-			}
-		case "projectId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "projectId")
-			}
-			seen[1] = true
-			{
-				v := new(int64)
-				{
-					v1, err := d.Int64()
-					if err != nil {
-						return wire.At(err, "projectId")
-					}
-					(*v) = v1
-				}
-				x.ProjectID = v
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			return wire.UnknownError(d.Offset(), string(key), "provider", "projectId")
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "provider")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PublishGitlabOptions) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *PublishGitlabOptions) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"provider\":")
-	e.RawValue("\"gitlab\"")
-	if x.ProjectID != nil {
-		e.RawKey("\"projectId\":")
-		e.Int64(int64((*x.ProjectID)))
-	}
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PublishGitlabOptions) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PublishGitlabOptions) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PublishGitlabOptions) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PublishGitlabOptions) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
