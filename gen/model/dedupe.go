@@ -312,7 +312,10 @@ func (s *shapes) constraints(c Constraints) {
 	}
 	j, err := json.Marshal(c)
 	if err != nil {
-		panic(fmt.Sprintf("model: constraints do not encode: %v", err)) // plain data: cannot happen
+		// A bound that is not a JSON number: the type stays alone.
+		s.alone--
+		s.w("c?", strconv.Itoa(s.alone))
+		return
 	}
 	s.w("c", string(j))
 }

@@ -62,7 +62,7 @@ const (
 	Union               // a sealed interface with one type per variant
 	Enum                // a string or integer type with constants
 	Named               // a defined type over a builtin, slice, map or raw JSON
-	Alias               // a Go alias (type X = Y) for a schema that only refers to another
+	Alias               // a Go alias (type X = Y) for a schema that only refers to another, or asks what another asks (shareShapes)
 	Defined             // a defined type over another struct type (type X Y), for union variants
 	Scalar              // a union variant that is a defined builtin (type X int64)
 )
