@@ -16,9 +16,9 @@ import (
 //
 // Two types are the same shape when their kinds, Go member names, wire
 // names, representations and checks are equal and the types they hold
-// are the same shape in turn: the coarsest such partition, found by
-// refining classes until none splits (a type that holds itself is the
-// same shape as another that does likewise). Only types their schemas do
+// are the same shape in turn, which is decided once per type, the types
+// it holds first (in time linear in the package). A type on a cycle keeps
+// its own code: its shape would depend on itself. Only types their schemas do
 // not describe are shared: a description makes a type a concept of its own
 // (a session id is not a tool call id, though both are strings), and its
 // name part of the API. Members' documentation counts, since the alias
@@ -52,11 +52,13 @@ func shareShapes(p *Package) {
 		return
 	}
 	s := &shapes{cls: cls, alone: -1 - len(p.Types)}
+	order := s.dependenciesFirst(cand)
 	var dup map[*Type]*Type
 	for {
-		dup = s.partition(cand)
+		dup = s.classes(cand, order)
 		// Two variants of one union must stay two types: the Go type of a
-		// value is what tells its variant (and tag) apart.
+		// value is what tells its variant (and tag) apart. Keeping one
+		// apart only splits classes, so a second round finds none.
 		split := false
 		for _, t := range p.Types {
 			if t.Union == nil || dup[t] != nil {
@@ -74,8 +76,7 @@ func shareShapes(p *Package) {
 					if dup[alone] == nil {
 						alone = f
 					}
-					s.alone--
-					s.cls[alone] = s.alone
+					s.keepApart(alone)
 					split = true
 					continue
 				}
@@ -147,38 +148,98 @@ func shareShapes(p *Package) {
 	}
 }
 
-// partition refines the classes of the candidates until none splits,
-// and returns each candidate that is not the first of its class with the
-// first. A candidate whose class is negative is alone in it.
-func (s *shapes) partition(cand []*Type) map[*Type]*Type {
+// dependenciesFirst orders the candidates so that each comes after the
+// types it holds (Tarjan's algorithm lists a strongly connected component
+// after those it reaches), and keeps every type on a cycle apart: its
+// shape is not known before its own.
+func (s *shapes) dependenciesFirst(cand []*Type) []*Type {
+	isCand := make(map[*Type]bool, len(cand))
 	for _, t := range cand {
-		if s.cls[t] > 0 {
-			s.cls[t] = 0
+		isCand[t] = true
+	}
+	deps := func(t *Type) []*Type {
+		var out []*Type
+		s.holds = func(d *Type) {
+			if isCand[d] {
+				out = append(out, d)
+			}
+		}
+		s.key(t)
+		s.holds = nil
+		return out
+	}
+	index, low := map[*Type]int{}, map[*Type]int{}
+	on := map[*Type]bool{}
+	var stack, order []*Type
+	var visit func(t *Type)
+	visit = func(t *Type) {
+		index[t], low[t] = len(index), len(index)
+		stack = append(stack, t)
+		on[t] = true
+		self := false
+		for _, d := range deps(t) {
+			if d == t {
+				self = true
+			}
+			if _, seen := index[d]; !seen {
+				visit(d)
+				low[t] = min(low[t], low[d])
+			} else if on[d] {
+				low[t] = min(low[t], index[d])
+			}
+		}
+		if low[t] != index[t] {
+			return
+		}
+		var comp []*Type
+		for {
+			w := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			on[w] = false
+			comp = append(comp, w)
+			if w == t {
+				break
+			}
+		}
+		if len(comp) > 1 || self {
+			for _, w := range comp {
+				s.keepApart(w)
+			}
+			return
+		}
+		order = append(order, t)
+	}
+	for _, t := range cand {
+		if _, seen := index[t]; !seen {
+			visit(t)
 		}
 	}
-	n := 0
-	for {
-		keys := map[string]int{}
-		next := make(map[*Type]int, len(cand))
-		for _, t := range cand {
-			if s.cls[t] < 0 {
-				continue
-			}
-			k := strconv.Itoa(s.cls[t]) + "|" + s.key(t)
-			id, ok := keys[k]
-			if !ok {
-				id = len(keys)
-				keys[k] = id
-			}
-			next[t] = id
+	return order
+}
+
+// keepApart gives t a class no other type has.
+func (s *shapes) keepApart(t *Type) {
+	s.alone--
+	s.cls[t] = s.alone
+}
+
+// classes gives each candidate in order (the types it holds first) the
+// class of its key, and returns each candidate that is not the first of
+// its class, in the package's order, with that first one. A candidate
+// kept apart keeps its class.
+func (s *shapes) classes(cand, order []*Type) map[*Type]*Type {
+	keys := map[string]int{}
+	for _, t := range order {
+		if s.cls[t] < 0 {
+			continue
 		}
-		for t, id := range next {
-			s.cls[t] = id
+		k := s.key(t)
+		id, ok := keys[k]
+		if !ok {
+			id = len(keys)
+			keys[k] = id
 		}
-		if len(keys) == n {
-			break
-		}
-		n = len(keys)
+		s.cls[t] = id
 	}
 	rep := map[int]*Type{}
 	dup := map[*Type]*Type{}
@@ -228,6 +289,8 @@ type shapes struct {
 	cls   map[*Type]int
 	alone int // the last class given to a type kept apart
 	b     strings.Builder
+	// holds, when set, is told each type a key refers to.
+	holds func(*Type)
 }
 
 func (s *shapes) key(t *Type) string {
@@ -281,6 +344,9 @@ func (s *shapes) typ(t *Type) {
 	if t.Kind == Alias {
 		s.ref(t.Under)
 		return
+	}
+	if s.holds != nil {
+		s.holds(t)
 	}
 	c, ok := s.cls[t]
 	if !ok {

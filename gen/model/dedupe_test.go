@@ -32,13 +32,15 @@ func TestShapesShared(t *testing.T) {
 		"CRule":{"anyOf":[{"type":"string","enum":["on","off"]},{"type":"object","properties":{"options":{"$ref":"#/$defs/COptions"}},"additionalProperties":false}]},
 		"AList":{"type":"object","properties":{"next":{"$ref":"#/$defs/AList"}}},
 		"BList":{"type":"object","properties":{"next":{"$ref":"#/$defs/BList"}}},
+		"AHolder":{"type":"object","properties":{"list":{"$ref":"#/$defs/AList"}}},
+		"BHolder":{"type":"object","properties":{"list":{"$ref":"#/$defs/AList"}}},
 		"Shape":{"oneOf":[
 			{"title":"Dot","type":"object","properties":{"kind":{"const":"dot"},"x":{"type":"number"}},"required":["kind"]},
 			{"title":"Spot","type":"object","properties":{"kind":{"const":"spot"},"x":{"type":"number"}},"required":["kind"]}]}}}`)
 	for _, c := range []struct{ name, same string }{
 		{"BOptions", "AOptions"},
 		{"BRule", "ARule"},
-		{"BList", "AList"}, // a type that holds itself, like another that does
+		{"BHolder", "AHolder"}, // holding a type on a cycle
 	} {
 		if got := aliasOf(t, p, c.name); got == nil || got.Name != c.same {
 			t.Errorf("%s: an alias of %v, want of %s", c.name, got, c.same)
@@ -47,7 +49,8 @@ func TestShapesShared(t *testing.T) {
 			t.Errorf("%s: doc %q", c.name, d)
 		}
 	}
-	for _, name := range []string{"AOptions", "COptions", "DOptions", "ARule", "CRule", "AList", "Dot", "Spot"} {
+	// A type on a cycle keeps its own code, even beside one of its shape.
+	for _, name := range []string{"AOptions", "COptions", "DOptions", "ARule", "CRule", "AList", "BList", "AHolder", "Dot", "Spot"} {
 		if got := aliasOf(t, p, name); got != nil {
 			t.Errorf("%s is an alias of %s; want a type of its own", name, got.Name)
 		}

@@ -153,7 +153,7 @@ type StringArray []string
 // SchemaAdditionalProperties has no description in its schema.
 //
 // It is a union decided by the JSON type of the value. Its variants are
-// SchemaAdditionalItemsBoolean, SchemaItemsSchema.
+// SchemaAdditionalItemsBoolean, SchemaAdditionalPropertiesSchema.
 type SchemaAdditionalProperties interface {
 	isSchemaAdditionalProperties()
 }
@@ -162,14 +162,53 @@ type SchemaAdditionalProperties interface {
 // schemas ask the same of a value.
 type SchemaAdditionalPropertiesBoolean = SchemaAdditionalItemsBoolean
 
-// SchemaAdditionalPropertiesSchema is SchemaItemsSchema: their schemas ask the
-// same of a value.
-type SchemaAdditionalPropertiesSchema = SchemaItemsSchema
+// SchemaAdditionalPropertiesSchema has no description in its schema.
+//
+// Validate does not check: id: format uriref; pattern: format regex.
+type SchemaAdditionalPropertiesSchema struct {
+	ID                   *string                            `json:"id,omitempty"`
+	Schema               *string                            `json:"$schema,omitempty"`
+	Title                *string                            `json:"title,omitempty"`
+	Description          *string                            `json:"description,omitempty"`
+	Default              json.RawMessage                    `json:"default,omitempty"`
+	MultipleOf           *float64                           `json:"multipleOf,omitempty"`
+	Maximum              *float64                           `json:"maximum,omitempty"`
+	ExclusiveMaximum     *bool                              `json:"exclusiveMaximum,omitempty"`
+	Minimum              *float64                           `json:"minimum,omitempty"`
+	ExclusiveMinimum     *bool                              `json:"exclusiveMinimum,omitempty"`
+	MaxLength            *PositiveInteger                   `json:"maxLength,omitempty"`
+	MinLength            *PositiveIntegerDefault0           `json:"minLength,omitempty"`
+	Pattern              *string                            `json:"pattern,omitempty"`
+	AdditionalItems      SchemaAdditionalItems              `json:"additionalItems,omitempty"`
+	Items                SchemaItems                        `json:"items,omitempty"`
+	MaxItems             *PositiveInteger                   `json:"maxItems,omitempty"`
+	MinItems             *PositiveIntegerDefault0           `json:"minItems,omitempty"`
+	UniqueItems          *bool                              `json:"uniqueItems,omitempty"`
+	MaxProperties        *PositiveInteger                   `json:"maxProperties,omitempty"`
+	MinProperties        *PositiveIntegerDefault0           `json:"minProperties,omitempty"`
+	Required             StringArray                        `json:"required,omitempty"`
+	AdditionalProperties SchemaAdditionalProperties         `json:"additionalProperties,omitempty"`
+	Definitions          map[string]Schema                  `json:"definitions,omitempty"`
+	Properties           map[string]Schema                  `json:"properties,omitempty"`
+	PatternProperties    map[string]Schema                  `json:"patternProperties,omitempty"`
+	Dependencies         map[string]SchemaDependenciesValue `json:"dependencies,omitempty"`
+	Enum                 []json.RawMessage                  `json:"enum,omitempty"`
+	Type                 SchemaType                         `json:"type,omitempty"`
+	AllOf                SchemaArray                        `json:"allOf,omitempty"`
+	AnyOf                SchemaArray                        `json:"anyOf,omitempty"`
+	OneOf                SchemaArray                        `json:"oneOf,omitempty"`
+	// Core schema meta-schema
+	Not    *Schema `json:"not,omitempty"`
+	Format *string `json:"format,omitempty"`
+	Ref    *string `json:"$ref,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // SchemaDependenciesValue has no description in its schema.
 //
 // It is a union decided by the JSON type of the value. Its variants are
-// SchemaDependenciesValueArray, SchemaItemsSchema.
+// SchemaDependenciesValueArray, SchemaDependenciesValueSchema.
 type SchemaDependenciesValue interface {
 	isSchemaDependenciesValue()
 }
@@ -177,9 +216,48 @@ type SchemaDependenciesValue interface {
 // SchemaDependenciesValueArray has no description in its schema.
 type SchemaDependenciesValueArray StringArray
 
-// SchemaDependenciesValueSchema is SchemaItemsSchema: their schemas ask the
-// same of a value.
-type SchemaDependenciesValueSchema = SchemaItemsSchema
+// SchemaDependenciesValueSchema has no description in its schema.
+//
+// Validate does not check: id: format uriref; pattern: format regex.
+type SchemaDependenciesValueSchema struct {
+	ID                   *string                            `json:"id,omitempty"`
+	Schema               *string                            `json:"$schema,omitempty"`
+	Title                *string                            `json:"title,omitempty"`
+	Description          *string                            `json:"description,omitempty"`
+	Default              json.RawMessage                    `json:"default,omitempty"`
+	MultipleOf           *float64                           `json:"multipleOf,omitempty"`
+	Maximum              *float64                           `json:"maximum,omitempty"`
+	ExclusiveMaximum     *bool                              `json:"exclusiveMaximum,omitempty"`
+	Minimum              *float64                           `json:"minimum,omitempty"`
+	ExclusiveMinimum     *bool                              `json:"exclusiveMinimum,omitempty"`
+	MaxLength            *PositiveInteger                   `json:"maxLength,omitempty"`
+	MinLength            *PositiveIntegerDefault0           `json:"minLength,omitempty"`
+	Pattern              *string                            `json:"pattern,omitempty"`
+	AdditionalItems      SchemaAdditionalItems              `json:"additionalItems,omitempty"`
+	Items                SchemaItems                        `json:"items,omitempty"`
+	MaxItems             *PositiveInteger                   `json:"maxItems,omitempty"`
+	MinItems             *PositiveIntegerDefault0           `json:"minItems,omitempty"`
+	UniqueItems          *bool                              `json:"uniqueItems,omitempty"`
+	MaxProperties        *PositiveInteger                   `json:"maxProperties,omitempty"`
+	MinProperties        *PositiveIntegerDefault0           `json:"minProperties,omitempty"`
+	Required             StringArray                        `json:"required,omitempty"`
+	AdditionalProperties SchemaAdditionalProperties         `json:"additionalProperties,omitempty"`
+	Definitions          map[string]Schema                  `json:"definitions,omitempty"`
+	Properties           map[string]Schema                  `json:"properties,omitempty"`
+	PatternProperties    map[string]Schema                  `json:"patternProperties,omitempty"`
+	Dependencies         map[string]SchemaDependenciesValue `json:"dependencies,omitempty"`
+	Enum                 []json.RawMessage                  `json:"enum,omitempty"`
+	Type                 SchemaType                         `json:"type,omitempty"`
+	AllOf                SchemaArray                        `json:"allOf,omitempty"`
+	AnyOf                SchemaArray                        `json:"anyOf,omitempty"`
+	OneOf                SchemaArray                        `json:"oneOf,omitempty"`
+	// Core schema meta-schema
+	Not    *Schema `json:"not,omitempty"`
+	Format *string `json:"format,omitempty"`
+	Ref    *string `json:"$ref,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // SchemaType has no description in its schema.
 //
@@ -1723,10 +1801,6 @@ func (x SchemaItemsArray) MarshalJSON() ([]byte, error) {
 
 func (*SchemaItemsSchema) isSchemaItems() {}
 
-func (*SchemaItemsSchema) isSchemaAdditionalProperties() {}
-
-func (*SchemaItemsSchema) isSchemaDependenciesValue() {}
-
 // DecodeWire decodes the value from d.
 func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -2684,7 +2758,7 @@ func DecodeSchemaAdditionalProperties(d *wire.Decoder) (SchemaAdditionalProperti
 		}
 		return *v, nil
 	case wire.KindObject:
-		v := new(SchemaItemsSchema)
+		v := new(SchemaAdditionalPropertiesSchema)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -2698,7 +2772,7 @@ func EncodeSchemaAdditionalProperties(e *wire.Encoder, v SchemaAdditionalPropert
 	switch v := v.(type) {
 	case SchemaAdditionalItemsBoolean:
 		v.EncodeWire(e)
-	case *SchemaItemsSchema:
+	case *SchemaAdditionalPropertiesSchema:
 		if v == nil {
 			e.Null()
 			return
@@ -2714,7 +2788,7 @@ func CheckSchemaAdditionalProperties(c *wire.Checker, p string, v SchemaAddition
 	switch v := v.(type) {
 	case SchemaAdditionalItemsBoolean:
 		v.CheckWire(c, p)
-	case *SchemaItemsSchema:
+	case *SchemaAdditionalPropertiesSchema:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -2746,6 +2820,885 @@ func ValidateSchemaAdditionalProperties(v SchemaAdditionalProperties) error {
 	return c.Err()
 }
 
+func (*SchemaAdditionalPropertiesSchema) isSchemaAdditionalProperties() {}
+
+// DecodeWire decodes the value from d.
+func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SchemaAdditionalPropertiesSchema{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [34]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "id")
+					}
+					(*v) = v1
+				}
+				x.ID = v
+			}
+		case "$schema":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "$schema")
+			}
+			seen[1] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "$schema")
+					}
+					(*v) = v1
+				}
+				x.Schema = v
+			}
+		case "title":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "title")
+			}
+			seen[2] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "title")
+					}
+					(*v) = v1
+				}
+				x.Title = v
+			}
+		case "description":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[3] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					(*v) = v1
+				}
+				x.Description = v
+			}
+		case "default":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "default")
+			}
+			seen[4] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "default")
+				}
+				x.Default = v0
+			}
+		case "multipleOf":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "multipleOf")
+			}
+			seen[5] = true
+			{
+				v := new(float64)
+				{
+					v1, err := d.Float64()
+					if err != nil {
+						return wire.At(err, "multipleOf")
+					}
+					(*v) = v1
+				}
+				x.MultipleOf = v
+			}
+		case "maximum":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "maximum")
+			}
+			seen[6] = true
+			{
+				v := new(float64)
+				{
+					v1, err := d.Float64()
+					if err != nil {
+						return wire.At(err, "maximum")
+					}
+					(*v) = v1
+				}
+				x.Maximum = v
+			}
+		case "exclusiveMaximum":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "exclusiveMaximum")
+			}
+			seen[7] = true
+			{
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "exclusiveMaximum")
+					}
+					(*v) = v1
+				}
+				x.ExclusiveMaximum = v
+			}
+		case "minimum":
+			if seen[8] {
+				return wire.DuplicateError(d.Offset(), "minimum")
+			}
+			seen[8] = true
+			{
+				v := new(float64)
+				{
+					v1, err := d.Float64()
+					if err != nil {
+						return wire.At(err, "minimum")
+					}
+					(*v) = v1
+				}
+				x.Minimum = v
+			}
+		case "exclusiveMinimum":
+			if seen[9] {
+				return wire.DuplicateError(d.Offset(), "exclusiveMinimum")
+			}
+			seen[9] = true
+			{
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "exclusiveMinimum")
+					}
+					(*v) = v1
+				}
+				x.ExclusiveMinimum = v
+			}
+		case "maxLength":
+			if seen[10] {
+				return wire.DuplicateError(d.Offset(), "maxLength")
+			}
+			seen[10] = true
+			{
+				v := new(PositiveInteger)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "maxLength")
+				}
+				x.MaxLength = v
+			}
+		case "minLength":
+			if seen[11] {
+				return wire.DuplicateError(d.Offset(), "minLength")
+			}
+			seen[11] = true
+			{
+				v := new(PositiveIntegerDefault0)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "minLength")
+				}
+				x.MinLength = v
+			}
+		case "pattern":
+			if seen[12] {
+				return wire.DuplicateError(d.Offset(), "pattern")
+			}
+			seen[12] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "pattern")
+					}
+					(*v) = v1
+				}
+				x.Pattern = v
+			}
+		case "additionalItems":
+			if seen[13] {
+				return wire.DuplicateError(d.Offset(), "additionalItems")
+			}
+			seen[13] = true
+			{
+				v0, err := DecodeSchemaAdditionalItems(d)
+				if err != nil {
+					return wire.At(err, "additionalItems")
+				}
+				x.AdditionalItems = v0
+			}
+		case "items":
+			if seen[14] {
+				return wire.DuplicateError(d.Offset(), "items")
+			}
+			seen[14] = true
+			{
+				v0, err := DecodeSchemaItems(d)
+				if err != nil {
+					return wire.At(err, "items")
+				}
+				x.Items = v0
+			}
+		case "maxItems":
+			if seen[15] {
+				return wire.DuplicateError(d.Offset(), "maxItems")
+			}
+			seen[15] = true
+			{
+				v := new(PositiveInteger)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "maxItems")
+				}
+				x.MaxItems = v
+			}
+		case "minItems":
+			if seen[16] {
+				return wire.DuplicateError(d.Offset(), "minItems")
+			}
+			seen[16] = true
+			{
+				v := new(PositiveIntegerDefault0)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "minItems")
+				}
+				x.MinItems = v
+			}
+		case "uniqueItems":
+			if seen[17] {
+				return wire.DuplicateError(d.Offset(), "uniqueItems")
+			}
+			seen[17] = true
+			{
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "uniqueItems")
+					}
+					(*v) = v1
+				}
+				x.UniqueItems = v
+			}
+		case "maxProperties":
+			if seen[18] {
+				return wire.DuplicateError(d.Offset(), "maxProperties")
+			}
+			seen[18] = true
+			{
+				v := new(PositiveInteger)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "maxProperties")
+				}
+				x.MaxProperties = v
+			}
+		case "minProperties":
+			if seen[19] {
+				return wire.DuplicateError(d.Offset(), "minProperties")
+			}
+			seen[19] = true
+			{
+				v := new(PositiveIntegerDefault0)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "minProperties")
+				}
+				x.MinProperties = v
+			}
+		case "required":
+			if seen[20] {
+				return wire.DuplicateError(d.Offset(), "required")
+			}
+			seen[20] = true
+			if err := x.Required.DecodeWire(d); err != nil {
+				return wire.At(err, "required")
+			}
+		case "additionalProperties":
+			if seen[21] {
+				return wire.DuplicateError(d.Offset(), "additionalProperties")
+			}
+			seen[21] = true
+			{
+				v0, err := DecodeSchemaAdditionalProperties(d)
+				if err != nil {
+					return wire.At(err, "additionalProperties")
+				}
+				x.AdditionalProperties = v0
+			}
+		case "definitions":
+			if seen[22] {
+				return wire.DuplicateError(d.Offset(), "definitions")
+			}
+			seen[22] = true
+			{
+				if err := d.BeginObject(); err != nil {
+					return wire.At(err, "definitions")
+				}
+				m0 := make(map[string]Schema)
+				for {
+					key, more, err := d.NextKey()
+					if err != nil {
+						return wire.At(err, "definitions")
+					}
+					if !more {
+						break
+					}
+					k0 := string(key)
+					if _, dup := m0[k0]; dup {
+						return wire.At(wire.DuplicateError(d.Offset(), k0), "definitions")
+					}
+					var e0 Schema
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.At(err, k0), "definitions")
+					}
+					m0[k0] = e0
+				}
+				x.Definitions = m0
+			}
+		case "properties":
+			if seen[23] {
+				return wire.DuplicateError(d.Offset(), "properties")
+			}
+			seen[23] = true
+			{
+				if err := d.BeginObject(); err != nil {
+					return wire.At(err, "properties")
+				}
+				m0 := make(map[string]Schema)
+				for {
+					key, more, err := d.NextKey()
+					if err != nil {
+						return wire.At(err, "properties")
+					}
+					if !more {
+						break
+					}
+					k0 := string(key)
+					if _, dup := m0[k0]; dup {
+						return wire.At(wire.DuplicateError(d.Offset(), k0), "properties")
+					}
+					var e0 Schema
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.At(err, k0), "properties")
+					}
+					m0[k0] = e0
+				}
+				x.Properties = m0
+			}
+		case "patternProperties":
+			if seen[24] {
+				return wire.DuplicateError(d.Offset(), "patternProperties")
+			}
+			seen[24] = true
+			{
+				if err := d.BeginObject(); err != nil {
+					return wire.At(err, "patternProperties")
+				}
+				m0 := make(map[string]Schema)
+				for {
+					key, more, err := d.NextKey()
+					if err != nil {
+						return wire.At(err, "patternProperties")
+					}
+					if !more {
+						break
+					}
+					k0 := string(key)
+					if _, dup := m0[k0]; dup {
+						return wire.At(wire.DuplicateError(d.Offset(), k0), "patternProperties")
+					}
+					var e0 Schema
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.At(err, k0), "patternProperties")
+					}
+					m0[k0] = e0
+				}
+				x.PatternProperties = m0
+			}
+		case "dependencies":
+			if seen[25] {
+				return wire.DuplicateError(d.Offset(), "dependencies")
+			}
+			seen[25] = true
+			{
+				if err := d.BeginObject(); err != nil {
+					return wire.At(err, "dependencies")
+				}
+				m0 := make(map[string]SchemaDependenciesValue)
+				for {
+					key, more, err := d.NextKey()
+					if err != nil {
+						return wire.At(err, "dependencies")
+					}
+					if !more {
+						break
+					}
+					k0 := string(key)
+					if _, dup := m0[k0]; dup {
+						return wire.At(wire.DuplicateError(d.Offset(), k0), "dependencies")
+					}
+					var e0 SchemaDependenciesValue
+					{
+						v1, err := DecodeSchemaDependenciesValue(d)
+						if err != nil {
+							return wire.At(wire.At(err, k0), "dependencies")
+						}
+						e0 = v1
+					}
+					m0[k0] = e0
+				}
+				x.Dependencies = m0
+			}
+		case "enum":
+			if seen[26] {
+				return wire.DuplicateError(d.Offset(), "enum")
+			}
+			seen[26] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "enum")
+				}
+				s0 := make([]json.RawMessage, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "enum")
+					}
+					if !more {
+						break
+					}
+					var e0 json.RawMessage
+					{
+						v1, err := wire.DecodeRaw(d)
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "enum")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.Enum = s0
+			}
+		case "type":
+			if seen[27] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[27] = true
+			{
+				v0, err := DecodeSchemaType(d)
+				if err != nil {
+					return wire.At(err, "type")
+				}
+				x.Type = v0
+			}
+		case "allOf":
+			if seen[28] {
+				return wire.DuplicateError(d.Offset(), "allOf")
+			}
+			seen[28] = true
+			if err := x.AllOf.DecodeWire(d); err != nil {
+				return wire.At(err, "allOf")
+			}
+		case "anyOf":
+			if seen[29] {
+				return wire.DuplicateError(d.Offset(), "anyOf")
+			}
+			seen[29] = true
+			if err := x.AnyOf.DecodeWire(d); err != nil {
+				return wire.At(err, "anyOf")
+			}
+		case "oneOf":
+			if seen[30] {
+				return wire.DuplicateError(d.Offset(), "oneOf")
+			}
+			seen[30] = true
+			if err := x.OneOf.DecodeWire(d); err != nil {
+				return wire.At(err, "oneOf")
+			}
+		case "not":
+			if seen[31] {
+				return wire.DuplicateError(d.Offset(), "not")
+			}
+			seen[31] = true
+			{
+				v := new(Schema)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "not")
+				}
+				x.Not = v
+			}
+		case "format":
+			if seen[32] {
+				return wire.DuplicateError(d.Offset(), "format")
+			}
+			seen[32] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "format")
+					}
+					(*v) = v1
+				}
+				x.Format = v
+			}
+		case "$ref":
+			if seen[33] {
+				return wire.DuplicateError(d.Offset(), "$ref")
+			}
+			seen[33] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "$ref")
+					}
+					(*v) = v1
+				}
+				x.Ref = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SchemaAdditionalPropertiesSchema) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SchemaAdditionalPropertiesSchema) EncodeWireFields(e *wire.Encoder) {
+	if x.ID != nil {
+		e.RawKey("\"id\":")
+		e.String((*x.ID))
+	}
+	if x.Schema != nil {
+		e.RawKey("\"$schema\":")
+		e.String((*x.Schema))
+	}
+	if x.Title != nil {
+		e.RawKey("\"title\":")
+		e.String((*x.Title))
+	}
+	if x.Description != nil {
+		e.RawKey("\"description\":")
+		e.String((*x.Description))
+	}
+	if x.Default != nil {
+		e.RawKey("\"default\":")
+		e.Raw(x.Default)
+	}
+	if x.MultipleOf != nil {
+		e.RawKey("\"multipleOf\":")
+		e.Float64((*x.MultipleOf))
+	}
+	if x.Maximum != nil {
+		e.RawKey("\"maximum\":")
+		e.Float64((*x.Maximum))
+	}
+	if x.ExclusiveMaximum != nil {
+		e.RawKey("\"exclusiveMaximum\":")
+		e.Bool((*x.ExclusiveMaximum))
+	}
+	if x.Minimum != nil {
+		e.RawKey("\"minimum\":")
+		e.Float64((*x.Minimum))
+	}
+	if x.ExclusiveMinimum != nil {
+		e.RawKey("\"exclusiveMinimum\":")
+		e.Bool((*x.ExclusiveMinimum))
+	}
+	if x.MaxLength != nil {
+		e.RawKey("\"maxLength\":")
+		(*x.MaxLength).EncodeWire(e)
+	}
+	if x.MinLength != nil {
+		e.RawKey("\"minLength\":")
+		(*x.MinLength).EncodeWire(e)
+	}
+	if x.Pattern != nil {
+		e.RawKey("\"pattern\":")
+		e.String((*x.Pattern))
+	}
+	if x.AdditionalItems != nil {
+		e.RawKey("\"additionalItems\":")
+		EncodeSchemaAdditionalItems(e, x.AdditionalItems)
+	}
+	if x.Items != nil {
+		e.RawKey("\"items\":")
+		EncodeSchemaItems(e, x.Items)
+	}
+	if x.MaxItems != nil {
+		e.RawKey("\"maxItems\":")
+		(*x.MaxItems).EncodeWire(e)
+	}
+	if x.MinItems != nil {
+		e.RawKey("\"minItems\":")
+		(*x.MinItems).EncodeWire(e)
+	}
+	if x.UniqueItems != nil {
+		e.RawKey("\"uniqueItems\":")
+		e.Bool((*x.UniqueItems))
+	}
+	if x.MaxProperties != nil {
+		e.RawKey("\"maxProperties\":")
+		(*x.MaxProperties).EncodeWire(e)
+	}
+	if x.MinProperties != nil {
+		e.RawKey("\"minProperties\":")
+		(*x.MinProperties).EncodeWire(e)
+	}
+	if x.Required != nil {
+		e.RawKey("\"required\":")
+		x.Required.EncodeWire(e)
+	}
+	if x.AdditionalProperties != nil {
+		e.RawKey("\"additionalProperties\":")
+		EncodeSchemaAdditionalProperties(e, x.AdditionalProperties)
+	}
+	if x.Definitions != nil {
+		e.RawKey("\"definitions\":")
+		e.BeginObject()
+		for _, k0 := range wire.SortedKeys(x.Definitions) {
+			e.Key(k0)
+			v0 := x.Definitions[k0]
+			v0.EncodeWire(e)
+		}
+		e.EndObject()
+	}
+	if x.Properties != nil {
+		e.RawKey("\"properties\":")
+		e.BeginObject()
+		for _, k0 := range wire.SortedKeys(x.Properties) {
+			e.Key(k0)
+			v0 := x.Properties[k0]
+			v0.EncodeWire(e)
+		}
+		e.EndObject()
+	}
+	if x.PatternProperties != nil {
+		e.RawKey("\"patternProperties\":")
+		e.BeginObject()
+		for _, k0 := range wire.SortedKeys(x.PatternProperties) {
+			e.Key(k0)
+			v0 := x.PatternProperties[k0]
+			v0.EncodeWire(e)
+		}
+		e.EndObject()
+	}
+	if x.Dependencies != nil {
+		e.RawKey("\"dependencies\":")
+		e.BeginObject()
+		for _, k0 := range wire.SortedKeys(x.Dependencies) {
+			e.Key(k0)
+			v0 := x.Dependencies[k0]
+			EncodeSchemaDependenciesValue(e, v0)
+		}
+		e.EndObject()
+	}
+	if x.Enum != nil {
+		e.RawKey("\"enum\":")
+		e.BeginArray()
+		for i0 := range x.Enum {
+			e.Raw(x.Enum[i0])
+		}
+		e.EndArray()
+	}
+	if x.Type != nil {
+		e.RawKey("\"type\":")
+		EncodeSchemaType(e, x.Type)
+	}
+	if x.AllOf != nil {
+		e.RawKey("\"allOf\":")
+		x.AllOf.EncodeWire(e)
+	}
+	if x.AnyOf != nil {
+		e.RawKey("\"anyOf\":")
+		x.AnyOf.EncodeWire(e)
+	}
+	if x.OneOf != nil {
+		e.RawKey("\"oneOf\":")
+		x.OneOf.EncodeWire(e)
+	}
+	if x.Not != nil {
+		e.RawKey("\"not\":")
+		(*x.Not).EncodeWire(e)
+	}
+	if x.Format != nil {
+		e.RawKey("\"format\":")
+		e.String((*x.Format))
+	}
+	if x.Ref != nil {
+		e.RawKey("\"$ref\":")
+		e.String((*x.Ref))
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SchemaAdditionalPropertiesSchema) CheckWire(c *wire.Checker, p string) {
+	if x.Schema != nil {
+		p := c.Join(p, "$schema")
+		if !check.IsURI(string((*x.Schema))) {
+			c.Fail(p, "%q is not a valid uri", string((*x.Schema)))
+		}
+	}
+	if x.MultipleOf != nil {
+		p := c.Join(p, "multipleOf")
+		if float64((*x.MultipleOf)) <= 0.0 {
+			c.Fail(p, "%v is not greater than 0", float64((*x.MultipleOf)))
+		}
+	}
+	if x.AdditionalItems != nil {
+		p := c.Join(p, "additionalItems")
+		CheckSchemaAdditionalItems(c, p, x.AdditionalItems)
+	}
+	if x.Items != nil {
+		p := c.Join(p, "items")
+		CheckSchemaItems(c, p, x.Items)
+	}
+	if x.Required != nil {
+		p := c.Join(p, "required")
+		x.Required.CheckWire(c, p)
+	}
+	if x.AdditionalProperties != nil {
+		p := c.Join(p, "additionalProperties")
+		CheckSchemaAdditionalProperties(c, p, x.AdditionalProperties)
+	}
+	if x.Definitions != nil {
+		p := c.Join(p, "definitions")
+		for _, k0 := range wire.SortedKeys(x.Definitions) {
+			v0 := x.Definitions[k0]
+			p := c.Join(p, k0)
+			v0.CheckWire(c, p)
+		}
+	}
+	if x.Properties != nil {
+		p := c.Join(p, "properties")
+		for _, k0 := range wire.SortedKeys(x.Properties) {
+			v0 := x.Properties[k0]
+			p := c.Join(p, k0)
+			v0.CheckWire(c, p)
+		}
+	}
+	if x.PatternProperties != nil {
+		p := c.Join(p, "patternProperties")
+		for _, k0 := range wire.SortedKeys(x.PatternProperties) {
+			v0 := x.PatternProperties[k0]
+			p := c.Join(p, k0)
+			v0.CheckWire(c, p)
+		}
+	}
+	if x.Dependencies != nil {
+		p := c.Join(p, "dependencies")
+		for _, k0 := range wire.SortedKeys(x.Dependencies) {
+			v0 := x.Dependencies[k0]
+			p := c.Join(p, k0)
+			CheckSchemaDependenciesValue(c, p, v0)
+		}
+	}
+	if x.Enum != nil {
+		p := c.Join(p, "enum")
+		if len(x.Enum) < 1 {
+			c.Fail(p, "has %d items, want at least 1", len(x.Enum))
+		}
+		if i, j, dup := check.UniqueJSON(len(x.Enum), func(k0 int) []byte {
+			e := wire.NewEncoder(nil)
+			e.Raw(x.Enum[k0])
+			return e.Bytes()
+		}); dup {
+			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+		}
+	}
+	if x.Type != nil {
+		p := c.Join(p, "type")
+		CheckSchemaType(c, p, x.Type)
+	}
+	if x.AllOf != nil {
+		p := c.Join(p, "allOf")
+		x.AllOf.CheckWire(c, p)
+	}
+	if x.AnyOf != nil {
+		p := c.Join(p, "anyOf")
+		x.AnyOf.CheckWire(c, p)
+	}
+	if x.OneOf != nil {
+		p := c.Join(p, "oneOf")
+		x.OneOf.CheckWire(c, p)
+	}
+	if x.Not != nil {
+		p := c.Join(p, "not")
+		(*x.Not).CheckWire(c, p)
+	}
+	if x.ExclusiveMaximum != nil {
+		if !(x.Maximum != nil) {
+			c.Fail(p, "missing member \"maximum\", required when \"exclusiveMaximum\" is present")
+		}
+	}
+	if x.ExclusiveMinimum != nil {
+		if !(x.Minimum != nil) {
+			c.Fail(p, "missing member \"minimum\", required when \"exclusiveMinimum\" is present")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SchemaAdditionalPropertiesSchema) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SchemaAdditionalPropertiesSchema) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SchemaAdditionalPropertiesSchema) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // DecodeSchemaDependenciesValue decodes a SchemaDependenciesValue from d.
 func DecodeSchemaDependenciesValue(d *wire.Decoder) (SchemaDependenciesValue, error) {
 	switch d.Kind() {
@@ -2756,7 +3709,7 @@ func DecodeSchemaDependenciesValue(d *wire.Decoder) (SchemaDependenciesValue, er
 		}
 		return *v, nil
 	case wire.KindObject:
-		v := new(SchemaItemsSchema)
+		v := new(SchemaDependenciesValueSchema)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -2770,7 +3723,7 @@ func EncodeSchemaDependenciesValue(e *wire.Encoder, v SchemaDependenciesValue) {
 	switch v := v.(type) {
 	case SchemaDependenciesValueArray:
 		v.EncodeWire(e)
-	case *SchemaItemsSchema:
+	case *SchemaDependenciesValueSchema:
 		if v == nil {
 			e.Null()
 			return
@@ -2786,7 +3739,7 @@ func CheckSchemaDependenciesValue(c *wire.Checker, p string, v SchemaDependencie
 	switch v := v.(type) {
 	case SchemaDependenciesValueArray:
 		v.CheckWire(c, p)
-	case *SchemaItemsSchema:
+	case *SchemaDependenciesValueSchema:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -2856,6 +3809,885 @@ func (x *SchemaDependenciesValueArray) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x SchemaDependenciesValueArray) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*SchemaDependenciesValueSchema) isSchemaDependenciesValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SchemaDependenciesValueSchema{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [34]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "id")
+					}
+					(*v) = v1
+				}
+				x.ID = v
+			}
+		case "$schema":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "$schema")
+			}
+			seen[1] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "$schema")
+					}
+					(*v) = v1
+				}
+				x.Schema = v
+			}
+		case "title":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "title")
+			}
+			seen[2] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "title")
+					}
+					(*v) = v1
+				}
+				x.Title = v
+			}
+		case "description":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[3] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					(*v) = v1
+				}
+				x.Description = v
+			}
+		case "default":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "default")
+			}
+			seen[4] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "default")
+				}
+				x.Default = v0
+			}
+		case "multipleOf":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "multipleOf")
+			}
+			seen[5] = true
+			{
+				v := new(float64)
+				{
+					v1, err := d.Float64()
+					if err != nil {
+						return wire.At(err, "multipleOf")
+					}
+					(*v) = v1
+				}
+				x.MultipleOf = v
+			}
+		case "maximum":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "maximum")
+			}
+			seen[6] = true
+			{
+				v := new(float64)
+				{
+					v1, err := d.Float64()
+					if err != nil {
+						return wire.At(err, "maximum")
+					}
+					(*v) = v1
+				}
+				x.Maximum = v
+			}
+		case "exclusiveMaximum":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "exclusiveMaximum")
+			}
+			seen[7] = true
+			{
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "exclusiveMaximum")
+					}
+					(*v) = v1
+				}
+				x.ExclusiveMaximum = v
+			}
+		case "minimum":
+			if seen[8] {
+				return wire.DuplicateError(d.Offset(), "minimum")
+			}
+			seen[8] = true
+			{
+				v := new(float64)
+				{
+					v1, err := d.Float64()
+					if err != nil {
+						return wire.At(err, "minimum")
+					}
+					(*v) = v1
+				}
+				x.Minimum = v
+			}
+		case "exclusiveMinimum":
+			if seen[9] {
+				return wire.DuplicateError(d.Offset(), "exclusiveMinimum")
+			}
+			seen[9] = true
+			{
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "exclusiveMinimum")
+					}
+					(*v) = v1
+				}
+				x.ExclusiveMinimum = v
+			}
+		case "maxLength":
+			if seen[10] {
+				return wire.DuplicateError(d.Offset(), "maxLength")
+			}
+			seen[10] = true
+			{
+				v := new(PositiveInteger)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "maxLength")
+				}
+				x.MaxLength = v
+			}
+		case "minLength":
+			if seen[11] {
+				return wire.DuplicateError(d.Offset(), "minLength")
+			}
+			seen[11] = true
+			{
+				v := new(PositiveIntegerDefault0)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "minLength")
+				}
+				x.MinLength = v
+			}
+		case "pattern":
+			if seen[12] {
+				return wire.DuplicateError(d.Offset(), "pattern")
+			}
+			seen[12] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "pattern")
+					}
+					(*v) = v1
+				}
+				x.Pattern = v
+			}
+		case "additionalItems":
+			if seen[13] {
+				return wire.DuplicateError(d.Offset(), "additionalItems")
+			}
+			seen[13] = true
+			{
+				v0, err := DecodeSchemaAdditionalItems(d)
+				if err != nil {
+					return wire.At(err, "additionalItems")
+				}
+				x.AdditionalItems = v0
+			}
+		case "items":
+			if seen[14] {
+				return wire.DuplicateError(d.Offset(), "items")
+			}
+			seen[14] = true
+			{
+				v0, err := DecodeSchemaItems(d)
+				if err != nil {
+					return wire.At(err, "items")
+				}
+				x.Items = v0
+			}
+		case "maxItems":
+			if seen[15] {
+				return wire.DuplicateError(d.Offset(), "maxItems")
+			}
+			seen[15] = true
+			{
+				v := new(PositiveInteger)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "maxItems")
+				}
+				x.MaxItems = v
+			}
+		case "minItems":
+			if seen[16] {
+				return wire.DuplicateError(d.Offset(), "minItems")
+			}
+			seen[16] = true
+			{
+				v := new(PositiveIntegerDefault0)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "minItems")
+				}
+				x.MinItems = v
+			}
+		case "uniqueItems":
+			if seen[17] {
+				return wire.DuplicateError(d.Offset(), "uniqueItems")
+			}
+			seen[17] = true
+			{
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "uniqueItems")
+					}
+					(*v) = v1
+				}
+				x.UniqueItems = v
+			}
+		case "maxProperties":
+			if seen[18] {
+				return wire.DuplicateError(d.Offset(), "maxProperties")
+			}
+			seen[18] = true
+			{
+				v := new(PositiveInteger)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "maxProperties")
+				}
+				x.MaxProperties = v
+			}
+		case "minProperties":
+			if seen[19] {
+				return wire.DuplicateError(d.Offset(), "minProperties")
+			}
+			seen[19] = true
+			{
+				v := new(PositiveIntegerDefault0)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "minProperties")
+				}
+				x.MinProperties = v
+			}
+		case "required":
+			if seen[20] {
+				return wire.DuplicateError(d.Offset(), "required")
+			}
+			seen[20] = true
+			if err := x.Required.DecodeWire(d); err != nil {
+				return wire.At(err, "required")
+			}
+		case "additionalProperties":
+			if seen[21] {
+				return wire.DuplicateError(d.Offset(), "additionalProperties")
+			}
+			seen[21] = true
+			{
+				v0, err := DecodeSchemaAdditionalProperties(d)
+				if err != nil {
+					return wire.At(err, "additionalProperties")
+				}
+				x.AdditionalProperties = v0
+			}
+		case "definitions":
+			if seen[22] {
+				return wire.DuplicateError(d.Offset(), "definitions")
+			}
+			seen[22] = true
+			{
+				if err := d.BeginObject(); err != nil {
+					return wire.At(err, "definitions")
+				}
+				m0 := make(map[string]Schema)
+				for {
+					key, more, err := d.NextKey()
+					if err != nil {
+						return wire.At(err, "definitions")
+					}
+					if !more {
+						break
+					}
+					k0 := string(key)
+					if _, dup := m0[k0]; dup {
+						return wire.At(wire.DuplicateError(d.Offset(), k0), "definitions")
+					}
+					var e0 Schema
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.At(err, k0), "definitions")
+					}
+					m0[k0] = e0
+				}
+				x.Definitions = m0
+			}
+		case "properties":
+			if seen[23] {
+				return wire.DuplicateError(d.Offset(), "properties")
+			}
+			seen[23] = true
+			{
+				if err := d.BeginObject(); err != nil {
+					return wire.At(err, "properties")
+				}
+				m0 := make(map[string]Schema)
+				for {
+					key, more, err := d.NextKey()
+					if err != nil {
+						return wire.At(err, "properties")
+					}
+					if !more {
+						break
+					}
+					k0 := string(key)
+					if _, dup := m0[k0]; dup {
+						return wire.At(wire.DuplicateError(d.Offset(), k0), "properties")
+					}
+					var e0 Schema
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.At(err, k0), "properties")
+					}
+					m0[k0] = e0
+				}
+				x.Properties = m0
+			}
+		case "patternProperties":
+			if seen[24] {
+				return wire.DuplicateError(d.Offset(), "patternProperties")
+			}
+			seen[24] = true
+			{
+				if err := d.BeginObject(); err != nil {
+					return wire.At(err, "patternProperties")
+				}
+				m0 := make(map[string]Schema)
+				for {
+					key, more, err := d.NextKey()
+					if err != nil {
+						return wire.At(err, "patternProperties")
+					}
+					if !more {
+						break
+					}
+					k0 := string(key)
+					if _, dup := m0[k0]; dup {
+						return wire.At(wire.DuplicateError(d.Offset(), k0), "patternProperties")
+					}
+					var e0 Schema
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.At(err, k0), "patternProperties")
+					}
+					m0[k0] = e0
+				}
+				x.PatternProperties = m0
+			}
+		case "dependencies":
+			if seen[25] {
+				return wire.DuplicateError(d.Offset(), "dependencies")
+			}
+			seen[25] = true
+			{
+				if err := d.BeginObject(); err != nil {
+					return wire.At(err, "dependencies")
+				}
+				m0 := make(map[string]SchemaDependenciesValue)
+				for {
+					key, more, err := d.NextKey()
+					if err != nil {
+						return wire.At(err, "dependencies")
+					}
+					if !more {
+						break
+					}
+					k0 := string(key)
+					if _, dup := m0[k0]; dup {
+						return wire.At(wire.DuplicateError(d.Offset(), k0), "dependencies")
+					}
+					var e0 SchemaDependenciesValue
+					{
+						v1, err := DecodeSchemaDependenciesValue(d)
+						if err != nil {
+							return wire.At(wire.At(err, k0), "dependencies")
+						}
+						e0 = v1
+					}
+					m0[k0] = e0
+				}
+				x.Dependencies = m0
+			}
+		case "enum":
+			if seen[26] {
+				return wire.DuplicateError(d.Offset(), "enum")
+			}
+			seen[26] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "enum")
+				}
+				s0 := make([]json.RawMessage, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "enum")
+					}
+					if !more {
+						break
+					}
+					var e0 json.RawMessage
+					{
+						v1, err := wire.DecodeRaw(d)
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "enum")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.Enum = s0
+			}
+		case "type":
+			if seen[27] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[27] = true
+			{
+				v0, err := DecodeSchemaType(d)
+				if err != nil {
+					return wire.At(err, "type")
+				}
+				x.Type = v0
+			}
+		case "allOf":
+			if seen[28] {
+				return wire.DuplicateError(d.Offset(), "allOf")
+			}
+			seen[28] = true
+			if err := x.AllOf.DecodeWire(d); err != nil {
+				return wire.At(err, "allOf")
+			}
+		case "anyOf":
+			if seen[29] {
+				return wire.DuplicateError(d.Offset(), "anyOf")
+			}
+			seen[29] = true
+			if err := x.AnyOf.DecodeWire(d); err != nil {
+				return wire.At(err, "anyOf")
+			}
+		case "oneOf":
+			if seen[30] {
+				return wire.DuplicateError(d.Offset(), "oneOf")
+			}
+			seen[30] = true
+			if err := x.OneOf.DecodeWire(d); err != nil {
+				return wire.At(err, "oneOf")
+			}
+		case "not":
+			if seen[31] {
+				return wire.DuplicateError(d.Offset(), "not")
+			}
+			seen[31] = true
+			{
+				v := new(Schema)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "not")
+				}
+				x.Not = v
+			}
+		case "format":
+			if seen[32] {
+				return wire.DuplicateError(d.Offset(), "format")
+			}
+			seen[32] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "format")
+					}
+					(*v) = v1
+				}
+				x.Format = v
+			}
+		case "$ref":
+			if seen[33] {
+				return wire.DuplicateError(d.Offset(), "$ref")
+			}
+			seen[33] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "$ref")
+					}
+					(*v) = v1
+				}
+				x.Ref = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SchemaDependenciesValueSchema) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SchemaDependenciesValueSchema) EncodeWireFields(e *wire.Encoder) {
+	if x.ID != nil {
+		e.RawKey("\"id\":")
+		e.String((*x.ID))
+	}
+	if x.Schema != nil {
+		e.RawKey("\"$schema\":")
+		e.String((*x.Schema))
+	}
+	if x.Title != nil {
+		e.RawKey("\"title\":")
+		e.String((*x.Title))
+	}
+	if x.Description != nil {
+		e.RawKey("\"description\":")
+		e.String((*x.Description))
+	}
+	if x.Default != nil {
+		e.RawKey("\"default\":")
+		e.Raw(x.Default)
+	}
+	if x.MultipleOf != nil {
+		e.RawKey("\"multipleOf\":")
+		e.Float64((*x.MultipleOf))
+	}
+	if x.Maximum != nil {
+		e.RawKey("\"maximum\":")
+		e.Float64((*x.Maximum))
+	}
+	if x.ExclusiveMaximum != nil {
+		e.RawKey("\"exclusiveMaximum\":")
+		e.Bool((*x.ExclusiveMaximum))
+	}
+	if x.Minimum != nil {
+		e.RawKey("\"minimum\":")
+		e.Float64((*x.Minimum))
+	}
+	if x.ExclusiveMinimum != nil {
+		e.RawKey("\"exclusiveMinimum\":")
+		e.Bool((*x.ExclusiveMinimum))
+	}
+	if x.MaxLength != nil {
+		e.RawKey("\"maxLength\":")
+		(*x.MaxLength).EncodeWire(e)
+	}
+	if x.MinLength != nil {
+		e.RawKey("\"minLength\":")
+		(*x.MinLength).EncodeWire(e)
+	}
+	if x.Pattern != nil {
+		e.RawKey("\"pattern\":")
+		e.String((*x.Pattern))
+	}
+	if x.AdditionalItems != nil {
+		e.RawKey("\"additionalItems\":")
+		EncodeSchemaAdditionalItems(e, x.AdditionalItems)
+	}
+	if x.Items != nil {
+		e.RawKey("\"items\":")
+		EncodeSchemaItems(e, x.Items)
+	}
+	if x.MaxItems != nil {
+		e.RawKey("\"maxItems\":")
+		(*x.MaxItems).EncodeWire(e)
+	}
+	if x.MinItems != nil {
+		e.RawKey("\"minItems\":")
+		(*x.MinItems).EncodeWire(e)
+	}
+	if x.UniqueItems != nil {
+		e.RawKey("\"uniqueItems\":")
+		e.Bool((*x.UniqueItems))
+	}
+	if x.MaxProperties != nil {
+		e.RawKey("\"maxProperties\":")
+		(*x.MaxProperties).EncodeWire(e)
+	}
+	if x.MinProperties != nil {
+		e.RawKey("\"minProperties\":")
+		(*x.MinProperties).EncodeWire(e)
+	}
+	if x.Required != nil {
+		e.RawKey("\"required\":")
+		x.Required.EncodeWire(e)
+	}
+	if x.AdditionalProperties != nil {
+		e.RawKey("\"additionalProperties\":")
+		EncodeSchemaAdditionalProperties(e, x.AdditionalProperties)
+	}
+	if x.Definitions != nil {
+		e.RawKey("\"definitions\":")
+		e.BeginObject()
+		for _, k0 := range wire.SortedKeys(x.Definitions) {
+			e.Key(k0)
+			v0 := x.Definitions[k0]
+			v0.EncodeWire(e)
+		}
+		e.EndObject()
+	}
+	if x.Properties != nil {
+		e.RawKey("\"properties\":")
+		e.BeginObject()
+		for _, k0 := range wire.SortedKeys(x.Properties) {
+			e.Key(k0)
+			v0 := x.Properties[k0]
+			v0.EncodeWire(e)
+		}
+		e.EndObject()
+	}
+	if x.PatternProperties != nil {
+		e.RawKey("\"patternProperties\":")
+		e.BeginObject()
+		for _, k0 := range wire.SortedKeys(x.PatternProperties) {
+			e.Key(k0)
+			v0 := x.PatternProperties[k0]
+			v0.EncodeWire(e)
+		}
+		e.EndObject()
+	}
+	if x.Dependencies != nil {
+		e.RawKey("\"dependencies\":")
+		e.BeginObject()
+		for _, k0 := range wire.SortedKeys(x.Dependencies) {
+			e.Key(k0)
+			v0 := x.Dependencies[k0]
+			EncodeSchemaDependenciesValue(e, v0)
+		}
+		e.EndObject()
+	}
+	if x.Enum != nil {
+		e.RawKey("\"enum\":")
+		e.BeginArray()
+		for i0 := range x.Enum {
+			e.Raw(x.Enum[i0])
+		}
+		e.EndArray()
+	}
+	if x.Type != nil {
+		e.RawKey("\"type\":")
+		EncodeSchemaType(e, x.Type)
+	}
+	if x.AllOf != nil {
+		e.RawKey("\"allOf\":")
+		x.AllOf.EncodeWire(e)
+	}
+	if x.AnyOf != nil {
+		e.RawKey("\"anyOf\":")
+		x.AnyOf.EncodeWire(e)
+	}
+	if x.OneOf != nil {
+		e.RawKey("\"oneOf\":")
+		x.OneOf.EncodeWire(e)
+	}
+	if x.Not != nil {
+		e.RawKey("\"not\":")
+		(*x.Not).EncodeWire(e)
+	}
+	if x.Format != nil {
+		e.RawKey("\"format\":")
+		e.String((*x.Format))
+	}
+	if x.Ref != nil {
+		e.RawKey("\"$ref\":")
+		e.String((*x.Ref))
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SchemaDependenciesValueSchema) CheckWire(c *wire.Checker, p string) {
+	if x.Schema != nil {
+		p := c.Join(p, "$schema")
+		if !check.IsURI(string((*x.Schema))) {
+			c.Fail(p, "%q is not a valid uri", string((*x.Schema)))
+		}
+	}
+	if x.MultipleOf != nil {
+		p := c.Join(p, "multipleOf")
+		if float64((*x.MultipleOf)) <= 0.0 {
+			c.Fail(p, "%v is not greater than 0", float64((*x.MultipleOf)))
+		}
+	}
+	if x.AdditionalItems != nil {
+		p := c.Join(p, "additionalItems")
+		CheckSchemaAdditionalItems(c, p, x.AdditionalItems)
+	}
+	if x.Items != nil {
+		p := c.Join(p, "items")
+		CheckSchemaItems(c, p, x.Items)
+	}
+	if x.Required != nil {
+		p := c.Join(p, "required")
+		x.Required.CheckWire(c, p)
+	}
+	if x.AdditionalProperties != nil {
+		p := c.Join(p, "additionalProperties")
+		CheckSchemaAdditionalProperties(c, p, x.AdditionalProperties)
+	}
+	if x.Definitions != nil {
+		p := c.Join(p, "definitions")
+		for _, k0 := range wire.SortedKeys(x.Definitions) {
+			v0 := x.Definitions[k0]
+			p := c.Join(p, k0)
+			v0.CheckWire(c, p)
+		}
+	}
+	if x.Properties != nil {
+		p := c.Join(p, "properties")
+		for _, k0 := range wire.SortedKeys(x.Properties) {
+			v0 := x.Properties[k0]
+			p := c.Join(p, k0)
+			v0.CheckWire(c, p)
+		}
+	}
+	if x.PatternProperties != nil {
+		p := c.Join(p, "patternProperties")
+		for _, k0 := range wire.SortedKeys(x.PatternProperties) {
+			v0 := x.PatternProperties[k0]
+			p := c.Join(p, k0)
+			v0.CheckWire(c, p)
+		}
+	}
+	if x.Dependencies != nil {
+		p := c.Join(p, "dependencies")
+		for _, k0 := range wire.SortedKeys(x.Dependencies) {
+			v0 := x.Dependencies[k0]
+			p := c.Join(p, k0)
+			CheckSchemaDependenciesValue(c, p, v0)
+		}
+	}
+	if x.Enum != nil {
+		p := c.Join(p, "enum")
+		if len(x.Enum) < 1 {
+			c.Fail(p, "has %d items, want at least 1", len(x.Enum))
+		}
+		if i, j, dup := check.UniqueJSON(len(x.Enum), func(k0 int) []byte {
+			e := wire.NewEncoder(nil)
+			e.Raw(x.Enum[k0])
+			return e.Bytes()
+		}); dup {
+			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+		}
+	}
+	if x.Type != nil {
+		p := c.Join(p, "type")
+		CheckSchemaType(c, p, x.Type)
+	}
+	if x.AllOf != nil {
+		p := c.Join(p, "allOf")
+		x.AllOf.CheckWire(c, p)
+	}
+	if x.AnyOf != nil {
+		p := c.Join(p, "anyOf")
+		x.AnyOf.CheckWire(c, p)
+	}
+	if x.OneOf != nil {
+		p := c.Join(p, "oneOf")
+		x.OneOf.CheckWire(c, p)
+	}
+	if x.Not != nil {
+		p := c.Join(p, "not")
+		(*x.Not).CheckWire(c, p)
+	}
+	if x.ExclusiveMaximum != nil {
+		if !(x.Maximum != nil) {
+			c.Fail(p, "missing member \"maximum\", required when \"exclusiveMaximum\" is present")
+		}
+	}
+	if x.ExclusiveMinimum != nil {
+		if !(x.Minimum != nil) {
+			c.Fail(p, "missing member \"minimum\", required when \"exclusiveMinimum\" is present")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SchemaDependenciesValueSchema) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SchemaDependenciesValueSchema) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SchemaDependenciesValueSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 

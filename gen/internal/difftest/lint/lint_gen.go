@@ -80,8 +80,9 @@ type MarkdownRuleWithEnabledAndSeverity struct {
 	Severity *MarkdownRuleWithEnabledAndSeveritySeverity `json:"severity,omitempty"`
 }
 
-// MarkdownRuleWithEnabledAndSeveritySeverity has no description in its schema.
-type MarkdownRuleWithEnabledAndSeveritySeverity string
+// MarkdownRuleWithEnabledAndSeveritySeverity is MarkdownRuleStringValue: their
+// schemas ask the same of a value.
+type MarkdownRuleWithEnabledAndSeveritySeverity = MarkdownRuleStringValue
 
 // RuleDomainValue has no description in its schema.
 type RuleDomainValue string
@@ -1185,55 +1186,11 @@ func (x MarkdownRuleWithEnabledAndSeverity) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// The values of MarkdownRuleWithEnabledAndSeveritySeverity.
 const (
-	MarkdownRuleWithEnabledAndSeveritySeverityError   MarkdownRuleWithEnabledAndSeveritySeverity = "error"
-	MarkdownRuleWithEnabledAndSeveritySeverityWarning MarkdownRuleWithEnabledAndSeveritySeverity = "warning"
+	MarkdownRuleWithEnabledAndSeveritySeverityError   = MarkdownRuleStringValueError
+	MarkdownRuleWithEnabledAndSeveritySeverityWarning = MarkdownRuleStringValueWarning
 )
-
-// Valid reports whether v is one of the listed values.
-func (v MarkdownRuleWithEnabledAndSeveritySeverity) Valid() bool {
-	switch v {
-	case MarkdownRuleWithEnabledAndSeveritySeverityError, MarkdownRuleWithEnabledAndSeveritySeverityWarning:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *MarkdownRuleWithEnabledAndSeveritySeverity) DecodeWire(d *wire.Decoder) error {
-	v, err := d.String()
-	*x = MarkdownRuleWithEnabledAndSeveritySeverity(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *MarkdownRuleWithEnabledAndSeveritySeverity) EncodeWire(e *wire.Encoder) {
-	e.String(string(*x))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MarkdownRuleWithEnabledAndSeveritySeverity) CheckWire(c *wire.Checker, p string) {
-	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"error\", \"warning\"", string(*x))
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MarkdownRuleWithEnabledAndSeveritySeverity) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MarkdownRuleWithEnabledAndSeveritySeverity) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x MarkdownRuleWithEnabledAndSeveritySeverity) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
 
 const (
 	RuleDomainValueAll  RuleDomainValue = "all"

@@ -116,25 +116,24 @@ type CacheBoolean = BuildConfigCacheBoolean
 // value.
 type CacheString = BuildConfigCacheString
 
-// Level has no description in its schema.
-//
-// It is a union decided by the JSON type of the value. Its variants are
-// LevelInteger, LevelString.
-type Level interface {
-	isLevel()
-}
+// Level is BuildConfigLevel: their schemas ask the same of a value.
+type Level = BuildConfigLevel
 
-// LevelIntegerValue has no description in its schema.
-type LevelIntegerValue int32
+// LevelIntegerValue is BuildConfigLevelIntegerValue: their schemas ask the
+// same of a value.
+type LevelIntegerValue = BuildConfigLevelIntegerValue
 
-// LevelInteger has no description in its schema.
-type LevelInteger LevelIntegerValue
+// LevelInteger is BuildConfigLevelInteger: their schemas ask the same of a
+// value.
+type LevelInteger = BuildConfigLevelInteger
 
-// LevelStringValue has no description in its schema.
-type LevelStringValue string
+// LevelStringValue is BuildConfigLevelStringValue: their schemas ask the same
+// of a value.
+type LevelStringValue = BuildConfigLevelStringValue
 
-// LevelString has no description in its schema.
-type LevelString LevelStringValue
+// LevelString is BuildConfigLevelString: their schemas ask the same of a
+// value.
+type LevelString = BuildConfigLevelString
 
 // DevTool is webpack's devtool: false or "eval", or a source-map kind a
 // pattern allows (an anyOf of a mixed enum and an open string).
@@ -1364,254 +1363,18 @@ func (x BuildConfigLevelString) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// DecodeLevel decodes a Level from d.
-func DecodeLevel(d *wire.Decoder) (Level, error) {
-	switch d.Kind() {
-	case wire.KindNumber:
-		v := new(LevelInteger)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	case wire.KindString:
-		v := new(LevelString)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	}
-	return nil, d.TypeError("integer or string")
-}
-
-// EncodeLevel encodes v to e; a nil v is null.
-func EncodeLevel(e *wire.Encoder, v Level) {
-	switch v := v.(type) {
-	case LevelInteger:
-		v.EncodeWire(e)
-	case LevelString:
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckLevel records in c every constraint v breaks, under the JSON pointer p.
-func CheckLevel(c *wire.Checker, p string, v Level) {
-	switch v := v.(type) {
-	case LevelInteger:
-		v.CheckWire(c, p)
-	case LevelString:
-		v.CheckWire(c, p)
-	}
-}
-
-// UnmarshalLevel decodes a Level from data, strictly.
-func UnmarshalLevel(data []byte) (Level, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeLevel(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalLevel encodes v.
-func MarshalLevel(v Level) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeLevel(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateLevel checks v against its schema's constraints and returns every violation.
-func ValidateLevel(v Level) error {
-	var c wire.Checker
-	CheckLevel(&c, "", v)
-	return c.Err()
-}
-
+// The values of LevelIntegerValue.
 const (
-	LevelIntegerValueN0 LevelIntegerValue = 0
-	LevelIntegerValueN1 LevelIntegerValue = 1
-	LevelIntegerValueN2 LevelIntegerValue = 2
+	LevelIntegerValueN0 = BuildConfigLevelIntegerValueN0
+	LevelIntegerValueN1 = BuildConfigLevelIntegerValueN1
+	LevelIntegerValueN2 = BuildConfigLevelIntegerValueN2
 )
 
-// Valid reports whether v is one of the listed values.
-func (v LevelIntegerValue) Valid() bool {
-	switch v {
-	case LevelIntegerValueN0, LevelIntegerValueN1, LevelIntegerValueN2:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *LevelIntegerValue) DecodeWire(d *wire.Decoder) error {
-	v, err := d.Int32()
-	*x = LevelIntegerValue(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *LevelIntegerValue) EncodeWire(e *wire.Encoder) {
-	e.Int64(int64(int32(*x)))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LevelIntegerValue) CheckWire(c *wire.Checker, p string) {
-	if !x.Valid() {
-		c.Fail(p, "%d is not one of 0, 1, 2", int32(*x))
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *LevelIntegerValue) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *LevelIntegerValue) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x LevelIntegerValue) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (LevelInteger) isLevel() {}
-
-// DecodeWire decodes the value from d.
-func (x *LevelInteger) DecodeWire(d *wire.Decoder) error {
-	var v LevelIntegerValue
-	if err := v.DecodeWire(d); err != nil {
-		return err
-	}
-	*x = LevelInteger(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *LevelInteger) EncodeWire(e *wire.Encoder) {
-	v := LevelIntegerValue(*x)
-	v.EncodeWire(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LevelInteger) CheckWire(c *wire.Checker, p string) {
-	v := LevelIntegerValue(*x)
-	v.CheckWire(c, p)
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *LevelInteger) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *LevelInteger) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x LevelInteger) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
+// The values of LevelStringValue.
 const (
-	LevelStringValueOff LevelStringValue = "off"
-	LevelStringValueOn  LevelStringValue = "on"
+	LevelStringValueOff = BuildConfigLevelStringValueOff
+	LevelStringValueOn  = BuildConfigLevelStringValueOn
 )
-
-// Valid reports whether v is one of the listed values.
-func (v LevelStringValue) Valid() bool {
-	switch v {
-	case LevelStringValueOff, LevelStringValueOn:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *LevelStringValue) DecodeWire(d *wire.Decoder) error {
-	v, err := d.String()
-	*x = LevelStringValue(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *LevelStringValue) EncodeWire(e *wire.Encoder) {
-	e.String(string(*x))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LevelStringValue) CheckWire(c *wire.Checker, p string) {
-	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"off\", \"on\"", string(*x))
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *LevelStringValue) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *LevelStringValue) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x LevelStringValue) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (LevelString) isLevel() {}
-
-// DecodeWire decodes the value from d.
-func (x *LevelString) DecodeWire(d *wire.Decoder) error {
-	var v LevelStringValue
-	if err := v.DecodeWire(d); err != nil {
-		return err
-	}
-	*x = LevelString(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *LevelString) EncodeWire(e *wire.Encoder) {
-	v := LevelStringValue(*x)
-	v.EncodeWire(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LevelString) CheckWire(c *wire.Checker, p string) {
-	v := LevelStringValue(*x)
-	v.CheckWire(c, p)
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *LevelString) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *LevelString) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x LevelString) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
 
 // DecodeDevTool decodes a DevTool from d.
 func DecodeDevTool(d *wire.Decoder) (DevTool, error) {
@@ -2870,22 +2633,22 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://example.test/diff/mixed.json#/$defs/Level":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				u, _ := v.(Level)
-				CheckLevel(c, p, u)
+				u, _ := v.(BuildConfigLevel)
+				CheckBuildConfigLevel(c, p, u)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				return DecodeLevel(d)
+				return DecodeBuildConfigLevel(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				u, _ := v.(Level)
-				EncodeLevel(e, u)
+				u, _ := v.(BuildConfigLevel)
+				EncodeBuildConfigLevel(e, u)
 			},
-			Name: "Level",
+			Name: "BuildConfigLevel",
 			ValidateValue: func(v any) error {
 				var c wire.Checker
-				u, _ := v.(Level)
-				CheckLevel(&c, "", u)
+				u, _ := v.(BuildConfigLevel)
+				CheckBuildConfigLevel(&c, "", u)
 				return c.Err()
 			},
 		}, true

@@ -60,8 +60,9 @@ type ParameterPath struct {
 	Type ParameterPathType `json:"type"`
 }
 
-// ParameterPathType has no description in its schema.
-type ParameterPathType string
+// ParameterPathType is ParameterQueryType: their schemas ask the same of a
+// value.
+type ParameterPathType = ParameterQueryType
 
 // NonBody has no description in its schema.
 //
@@ -771,55 +772,11 @@ func (x ParameterPath) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// The values of ParameterPathType.
 const (
-	ParameterPathTypeString  ParameterPathType = "string"
-	ParameterPathTypeInteger ParameterPathType = "integer"
+	ParameterPathTypeString  = ParameterQueryTypeString
+	ParameterPathTypeInteger = ParameterQueryTypeInteger
 )
-
-// Valid reports whether v is one of the listed values.
-func (v ParameterPathType) Valid() bool {
-	switch v {
-	case ParameterPathTypeString, ParameterPathTypeInteger:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *ParameterPathType) DecodeWire(d *wire.Decoder) error {
-	v, err := d.String()
-	*x = ParameterPathType(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *ParameterPathType) EncodeWire(e *wire.Encoder) {
-	e.String(string(*x))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ParameterPathType) CheckWire(c *wire.Checker, p string) {
-	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"string\", \"integer\"", string(*x))
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ParameterPathType) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ParameterPathType) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ParameterPathType) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
 
 // decodeNonBodyByTrial decodes an object that has the required members of several
 // variants: the first it decodes into and passes Validate as, else the first it
