@@ -127,6 +127,18 @@ func (g *gen) typ(t *model.Type) error {
 	case model.Alias:
 		g.f.Add(comment(t.Doc))
 		g.f.Type().Id(t.Name).Op("=").Add(goType(t.Under))
+		for _, a := range t.AlsoAliases {
+			g.f.Comment(a[0] + " is " + a[1] + ".")
+			g.f.Type().Id(a[0]).Op("=").Id(a[1])
+		}
+		if len(t.AlsoConsts) > 0 {
+			var cs []jen.Code
+			for _, c := range t.AlsoConsts {
+				cs = append(cs, jen.Id(c[0]).Op("=").Id(c[1]))
+			}
+			g.f.Comment("The values of " + t.Name + ".")
+			g.f.Const().Defs(cs...)
+		}
 		return nil
 	case model.Defined:
 		return g.definedType(t)

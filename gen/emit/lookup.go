@@ -61,15 +61,34 @@ func idForms(id string) []jen.Code {
 // lookupFunc).
 func (g *gen) lookup(p *model.Package) lookupCases {
 	ids, byID := model.LookupTypes(p)
-	caseOf := func(id string) jen.Code {
+	// The ids whose schemas have one Go type share a case, listed under
+	// the first of them: many schemas of one shape are one type (see
+	// model.shareShapes), and a case per id repeated its codec.
+	target := func(id string) *model.Type {
 		t := byID[id]
 		if t.Kind == model.Alias {
 			// A schema that only refers to another: the other's codec.
-			target := model.Resolve(t.Under).Type
-			if target.External != nil {
-				return jen.Case(idForms(id)...).Block(jen.Return(jen.Qual(target.External.Path, "Lookup").Call(jen.Lit(target.SchemaID))))
-			}
-			t = target
+			return model.Resolve(t.Under).Type
+		}
+		return t
+	}
+	same := map[*model.Type][]string{}
+	var firsts []string
+	for _, id := range ids {
+		t := target(id)
+		if same[t] == nil {
+			firsts = append(firsts, id)
+		}
+		same[t] = append(same[t], id)
+	}
+	caseOf := func(first string) jen.Code {
+		t := target(first)
+		var forms []jen.Code
+		for _, id := range same[t] {
+			forms = append(forms, idForms(id)...)
+		}
+		if t.External != nil {
+			return jen.Case(forms...).Block(jen.Return(jen.Qual(t.External.Path, "Lookup").Call(jen.Lit(t.SchemaID))))
 		}
 		var dec, enc, chk, val, verify jen.Code
 		d := jen.Id("d").Op("*").Add(wire("Decoder"))
@@ -126,7 +145,7 @@ func (g *gen) lookup(p *model.Package) lookupCases {
 		if verify != nil {
 			dict[jen.Id("Verify")] = verify
 		}
-		return jen.Case(idForms(id)...).Block(jen.Return(wire("Codec").Values(dict), jen.True()))
+		return jen.Case(forms...).Block(jen.Return(wire("Codec").Values(dict), jen.True()))
 	}
 	for _, u := range p.PartialUnions {
 		var cs []jen.Code
@@ -138,7 +157,7 @@ func (g *gen) lookup(p *model.Package) lookupCases {
 			jen.Switch(jen.Id("v").Assert(jen.Type())).Block(cs...),
 			jen.Return(jen.False()))
 	}
-	return lookupCases{ids: ids, caseOf: caseOf}
+	return lookupCases{ids: firsts, caseOf: caseOf}
 }
 
 // lookupCases are the cases of Lookup, built a run at a time: the

@@ -81,6 +81,7 @@ func Build(g *load.Graph, opts Options) (*Package, error) {
 	}
 	b.embed()
 	decideNameFits(b.pkg)
+	shareShapes(b.pkg)
 	goDocs(b.pkg)
 	decideCompleteness(b.pkg, guardRecursion(b.pkg))
 	return b.pkg, nil

@@ -62,7 +62,7 @@ const (
 	Union               // a sealed interface with one type per variant
 	Enum                // a string or integer type with constants
 	Named               // a defined type over a builtin, slice, map or raw JSON
-	Alias               // a Go alias (type X = Y) for a schema that only refers to another
+	Alias               // a Go alias (type X = Y) for a schema that only refers to another, or asks what another asks (shareShapes)
 	Defined             // a defined type over another struct type (type X Y), for union variants
 	Scalar              // a union variant that is a defined builtin (type X int64)
 )
@@ -110,6 +110,13 @@ type Type struct {
 	// SchemaID is the absolute $id (with pointer fragment) of the schema the
 	// type was made from, when it is a document root or a $defs entry.
 	SchemaID string
+	// AlsoAliases, on an alias of a type of the same shape (see
+	// shareShapes), are further names the type would have had, each with
+	// the name it stands for: a union's Unknown variant.
+	AlsoAliases [][2]string
+	// AlsoConsts, on such an alias of an enum, are the names of its
+	// constants, each with the constant of the named type it stands for.
+	AlsoConsts [][2]string
 }
 
 // External names a type of another Go package.

@@ -28216,7 +28216,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				return !c.Failed()
 			},
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AvailableCommandInput":
+	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AvailableCommandInput", "https://agentproto.dev/schema/acp/v1/common.json#/$defs/UnstructuredCommandInput":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UnstructuredCommandInput).CheckWire(c, p)
@@ -31091,34 +31091,6 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v ToolKind
-				if v.DecodeWire(d) != nil {
-					return false
-				}
-				var c wire.Checker
-				c.Quiet()
-				v.CheckWire(&c, "")
-				return !c.Failed()
-			},
-		}, true
-	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/UnstructuredCommandInput":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*UnstructuredCommandInput).CheckWire(c, p)
-			},
-			Complete: true,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(UnstructuredCommandInput)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*UnstructuredCommandInput).EncodeWire(e)
-			},
-			Name: "UnstructuredCommandInput",
-			ValidateValue: func(v any) error {
-				return v.(*UnstructuredCommandInput).Validate()
-			},
-			Verify: func(d *wire.Decoder) bool {
-				var v UnstructuredCommandInput
 				if v.DecodeWire(d) != nil {
 					return false
 				}

@@ -18440,7 +18440,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				return !c.Failed()
 			},
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/initialize.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/initialize.params.json":
+	case "https://agentproto.dev/schema/acp/v1-unstable/initialize.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/initialize.params.json", "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeRequest).CheckWire(c, p)
@@ -18468,7 +18468,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				return !c.Failed()
 			},
 		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/initialize.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/initialize.result.json":
+	case "https://agentproto.dev/schema/acp/v1-unstable/initialize.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/initialize.result.json", "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)
@@ -18733,62 +18733,6 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v SetProviderResponse
-				if v.DecodeWire(d) != nil {
-					return false
-				}
-				var c wire.Checker
-				c.Quiet()
-				v.CheckWire(&c, "")
-				return !c.Failed()
-			},
-		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.params.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.params.json":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*InitializeRequest).CheckWire(c, p)
-			},
-			Complete: true,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(InitializeRequest)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*InitializeRequest).EncodeWire(e)
-			},
-			Name: "InitializeRequest",
-			ValidateValue: func(v any) error {
-				return v.(*InitializeRequest).Validate()
-			},
-			Verify: func(d *wire.Decoder) bool {
-				var v InitializeRequest
-				if v.DecodeWire(d) != nil {
-					return false
-				}
-				var c wire.Checker
-				c.Quiet()
-				v.CheckWire(&c, "")
-				return !c.Failed()
-			},
-		}, true
-	case "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.result.json#", "https://agentproto.dev/schema/acp/v1-unstable/proxy.initialize.result.json":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*InitializeResponse).CheckWire(c, p)
-			},
-			Complete: true,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(InitializeResponse)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*InitializeResponse).EncodeWire(e)
-			},
-			Name: "InitializeResponse",
-			ValidateValue: func(v any) error {
-				return v.(*InitializeResponse).Validate()
-			},
-			Verify: func(d *wire.Decoder) bool {
-				var v InitializeResponse
 				if v.DecodeWire(d) != nil {
 					return false
 				}

@@ -637,7 +637,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				return !c.Failed()
 			},
 		}, true
-	case "https://example.test/diff/bomref.json#/$defs/RefLinkType":
+	case "https://example.test/diff/bomref.json#/$defs/RefLinkType", "https://example.test/diff/bomref.json#/$defs/RefType":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RefType).CheckWire(c, p)
@@ -684,34 +684,6 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v RefOrLink
-				if v.DecodeWire(d) != nil {
-					return false
-				}
-				var c wire.Checker
-				c.Quiet()
-				v.CheckWire(&c, "")
-				return !c.Failed()
-			},
-		}, true
-	case "https://example.test/diff/bomref.json#/$defs/RefType":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*RefType).CheckWire(c, p)
-			},
-			Complete: true,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(RefType)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*RefType).EncodeWire(e)
-			},
-			Name: "RefType",
-			ValidateValue: func(v any) error {
-				return v.(*RefType).Validate()
-			},
-			Verify: func(d *wire.Decoder) bool {
-				var v RefType
 				if v.DecodeWire(d) != nil {
 					return false
 				}

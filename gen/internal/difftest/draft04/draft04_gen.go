@@ -153,13 +153,14 @@ type StringArray []string
 // SchemaAdditionalProperties has no description in its schema.
 //
 // It is a union decided by the JSON type of the value. Its variants are
-// SchemaAdditionalPropertiesBoolean, SchemaAdditionalPropertiesSchema.
+// SchemaAdditionalItemsBoolean, SchemaAdditionalPropertiesSchema.
 type SchemaAdditionalProperties interface {
 	isSchemaAdditionalProperties()
 }
 
-// SchemaAdditionalPropertiesBoolean has no description in its schema.
-type SchemaAdditionalPropertiesBoolean bool
+// SchemaAdditionalPropertiesBoolean is SchemaAdditionalItemsBoolean: their
+// schemas ask the same of a value.
+type SchemaAdditionalPropertiesBoolean = SchemaAdditionalItemsBoolean
 
 // SchemaAdditionalPropertiesSchema has no description in its schema.
 //
@@ -1576,6 +1577,8 @@ func ValidateSchemaAdditionalItems(v SchemaAdditionalItems) error {
 
 func (SchemaAdditionalItemsBoolean) isSchemaAdditionalItems() {}
 
+func (SchemaAdditionalItemsBoolean) isSchemaAdditionalProperties() {}
+
 // DecodeWire decodes the value from d.
 func (x *SchemaAdditionalItemsBoolean) DecodeWire(d *wire.Decoder) error {
 	var v bool
@@ -2749,7 +2752,7 @@ func (x StringArray) MarshalJSON() ([]byte, error) {
 func DecodeSchemaAdditionalProperties(d *wire.Decoder) (SchemaAdditionalProperties, error) {
 	switch d.Kind() {
 	case wire.KindBool:
-		v := new(SchemaAdditionalPropertiesBoolean)
+		v := new(SchemaAdditionalItemsBoolean)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -2767,7 +2770,7 @@ func DecodeSchemaAdditionalProperties(d *wire.Decoder) (SchemaAdditionalProperti
 // EncodeSchemaAdditionalProperties encodes v to e; a nil v is null.
 func EncodeSchemaAdditionalProperties(e *wire.Encoder, v SchemaAdditionalProperties) {
 	switch v := v.(type) {
-	case SchemaAdditionalPropertiesBoolean:
+	case SchemaAdditionalItemsBoolean:
 		v.EncodeWire(e)
 	case *SchemaAdditionalPropertiesSchema:
 		if v == nil {
@@ -2783,7 +2786,7 @@ func EncodeSchemaAdditionalProperties(e *wire.Encoder, v SchemaAdditionalPropert
 // CheckSchemaAdditionalProperties records in c every constraint v breaks, under the JSON pointer p.
 func CheckSchemaAdditionalProperties(c *wire.Checker, p string, v SchemaAdditionalProperties) {
 	switch v := v.(type) {
-	case SchemaAdditionalPropertiesBoolean:
+	case SchemaAdditionalItemsBoolean:
 		v.CheckWire(c, p)
 	case *SchemaAdditionalPropertiesSchema:
 		if v != nil {
@@ -2815,48 +2818,6 @@ func ValidateSchemaAdditionalProperties(v SchemaAdditionalProperties) error {
 	var c wire.Checker
 	CheckSchemaAdditionalProperties(&c, "", v)
 	return c.Err()
-}
-
-func (SchemaAdditionalPropertiesBoolean) isSchemaAdditionalProperties() {}
-
-// DecodeWire decodes the value from d.
-func (x *SchemaAdditionalPropertiesBoolean) DecodeWire(d *wire.Decoder) error {
-	var v bool
-	{
-		v1, err := d.Bool()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = SchemaAdditionalPropertiesBoolean(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SchemaAdditionalPropertiesBoolean) EncodeWire(e *wire.Encoder) {
-	v := bool(*x)
-	e.Bool(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SchemaAdditionalPropertiesBoolean) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SchemaAdditionalPropertiesBoolean) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SchemaAdditionalPropertiesBoolean) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SchemaAdditionalPropertiesBoolean) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
 }
 
 func (*SchemaAdditionalPropertiesSchema) isSchemaAdditionalProperties() {}
@@ -4989,35 +4950,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				return v.(*Schema).Validate()
 			},
 		}, true
-	case "http://json-schema.org/draft-04/schema#/definitions/positiveInteger":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*PositiveInteger).CheckWire(c, p)
-			},
-			Complete: true,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(PositiveInteger)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*PositiveInteger).EncodeWire(e)
-			},
-			Name: "PositiveInteger",
-			ValidateValue: func(v any) error {
-				return v.(*PositiveInteger).Validate()
-			},
-			Verify: func(d *wire.Decoder) bool {
-				var v PositiveInteger
-				if v.DecodeWire(d) != nil {
-					return false
-				}
-				var c wire.Checker
-				c.Quiet()
-				v.CheckWire(&c, "")
-				return !c.Failed()
-			},
-		}, true
-	case "http://json-schema.org/draft-04/schema#/definitions/positiveIntegerDefault0":
+	case "http://json-schema.org/draft-04/schema#/definitions/positiveInteger", "http://json-schema.org/draft-04/schema#/definitions/positiveIntegerDefault0":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PositiveInteger).CheckWire(c, p)

@@ -80,8 +80,9 @@ type MarkdownRuleWithEnabledAndSeverity struct {
 	Severity *MarkdownRuleWithEnabledAndSeveritySeverity `json:"severity,omitempty"`
 }
 
-// MarkdownRuleWithEnabledAndSeveritySeverity has no description in its schema.
-type MarkdownRuleWithEnabledAndSeveritySeverity string
+// MarkdownRuleWithEnabledAndSeveritySeverity is MarkdownRuleStringValue: their
+// schemas ask the same of a value.
+type MarkdownRuleWithEnabledAndSeveritySeverity = MarkdownRuleStringValue
 
 // RuleDomainValue has no description in its schema.
 type RuleDomainValue string
@@ -117,8 +118,7 @@ type LintConfigIgnoreArray []string
 // ImportGroup is an import group: none, one matcher, or a list of them.
 //
 // It is a union decided by the JSON type of the value. Its variants are
-// ImportGroupNull, ImportGroupString, ImportGroupArray,
-// ImportGroupImportMatcher.
+// ImportGroupNull, ImportGroupString, ImportGroupArray, ImportMatcher.
 type ImportGroup interface {
 	isImportGroup()
 }
@@ -137,13 +137,14 @@ type ImportGroupString SourceMatcher
 // GroupMatcher has no description in its schema.
 //
 // It is a union decided by the JSON type of the value. Its variants are
-// GroupMatcherString, ImportMatcher.
+// ImportGroupString, ImportMatcher.
 type GroupMatcher interface {
 	isGroupMatcher()
 }
 
-// GroupMatcherString has no description in its schema.
-type GroupMatcherString SourceMatcher
+// GroupMatcherString is ImportGroupString: their schemas ask the same of a
+// value.
+type GroupMatcherString = ImportGroupString
 
 // ImportMatcher has no description in its schema.
 type ImportMatcher struct {
@@ -154,11 +155,9 @@ type ImportMatcher struct {
 // ImportGroupArray has no description in its schema.
 type ImportGroupArray []GroupMatcher
 
-// ImportGroupImportMatcher has no description in its schema.
-type ImportGroupImportMatcher struct {
-	Type   *bool    `json:"type,omitempty"`
-	Source []string `json:"source,omitempty"`
-}
+// ImportGroupImportMatcher is ImportMatcher: their schemas ask the same of a
+// value.
+type ImportGroupImportMatcher = ImportMatcher
 
 // LintConfigLinesAbove is a blank lines above a heading: one count, or one per
 // level.
@@ -1187,55 +1186,11 @@ func (x MarkdownRuleWithEnabledAndSeverity) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// The values of MarkdownRuleWithEnabledAndSeveritySeverity.
 const (
-	MarkdownRuleWithEnabledAndSeveritySeverityError   MarkdownRuleWithEnabledAndSeveritySeverity = "error"
-	MarkdownRuleWithEnabledAndSeveritySeverityWarning MarkdownRuleWithEnabledAndSeveritySeverity = "warning"
+	MarkdownRuleWithEnabledAndSeveritySeverityError   = MarkdownRuleStringValueError
+	MarkdownRuleWithEnabledAndSeveritySeverityWarning = MarkdownRuleStringValueWarning
 )
-
-// Valid reports whether v is one of the listed values.
-func (v MarkdownRuleWithEnabledAndSeveritySeverity) Valid() bool {
-	switch v {
-	case MarkdownRuleWithEnabledAndSeveritySeverityError, MarkdownRuleWithEnabledAndSeveritySeverityWarning:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *MarkdownRuleWithEnabledAndSeveritySeverity) DecodeWire(d *wire.Decoder) error {
-	v, err := d.String()
-	*x = MarkdownRuleWithEnabledAndSeveritySeverity(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *MarkdownRuleWithEnabledAndSeveritySeverity) EncodeWire(e *wire.Encoder) {
-	e.String(string(*x))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MarkdownRuleWithEnabledAndSeveritySeverity) CheckWire(c *wire.Checker, p string) {
-	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"error\", \"warning\"", string(*x))
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MarkdownRuleWithEnabledAndSeveritySeverity) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MarkdownRuleWithEnabledAndSeveritySeverity) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x MarkdownRuleWithEnabledAndSeveritySeverity) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
 
 const (
 	RuleDomainValueAll  RuleDomainValue = "all"
@@ -1650,7 +1605,7 @@ func DecodeImportGroup(d *wire.Decoder) (ImportGroup, error) {
 		}
 		return *v, nil
 	case wire.KindObject:
-		v := new(ImportGroupImportMatcher)
+		v := new(ImportMatcher)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -1668,7 +1623,7 @@ func EncodeImportGroup(e *wire.Encoder, v ImportGroup) {
 		v.EncodeWire(e)
 	case ImportGroupArray:
 		v.EncodeWire(e)
-	case *ImportGroupImportMatcher:
+	case *ImportMatcher:
 		if v == nil {
 			e.Null()
 			return
@@ -1686,7 +1641,7 @@ func CheckImportGroup(c *wire.Checker, p string, v ImportGroup) {
 		v.CheckWire(c, p)
 	case ImportGroupArray:
 		v.CheckWire(c, p)
-	case *ImportGroupImportMatcher:
+	case *ImportMatcher:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -1774,6 +1729,8 @@ func (x SourceMatcher) MarshalJSON() ([]byte, error) {
 
 func (ImportGroupString) isImportGroup() {}
 
+func (ImportGroupString) isGroupMatcher() {}
+
 // DecodeWire decodes the value from d.
 func (x *ImportGroupString) DecodeWire(d *wire.Decoder) error {
 	var v SourceMatcher
@@ -1817,7 +1774,7 @@ func (x ImportGroupString) MarshalJSON() ([]byte, error) {
 func DecodeGroupMatcher(d *wire.Decoder) (GroupMatcher, error) {
 	switch d.Kind() {
 	case wire.KindString:
-		v := new(GroupMatcherString)
+		v := new(ImportGroupString)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -1835,7 +1792,7 @@ func DecodeGroupMatcher(d *wire.Decoder) (GroupMatcher, error) {
 // EncodeGroupMatcher encodes v to e; a nil v is null.
 func EncodeGroupMatcher(e *wire.Encoder, v GroupMatcher) {
 	switch v := v.(type) {
-	case GroupMatcherString:
+	case ImportGroupString:
 		v.EncodeWire(e)
 	case *ImportMatcher:
 		if v == nil {
@@ -1851,7 +1808,7 @@ func EncodeGroupMatcher(e *wire.Encoder, v GroupMatcher) {
 // CheckGroupMatcher records in c every constraint v breaks, under the JSON pointer p.
 func CheckGroupMatcher(c *wire.Checker, p string, v GroupMatcher) {
 	switch v := v.(type) {
-	case GroupMatcherString:
+	case ImportGroupString:
 		v.CheckWire(c, p)
 	case *ImportMatcher:
 		if v != nil {
@@ -1885,48 +1842,9 @@ func ValidateGroupMatcher(v GroupMatcher) error {
 	return c.Err()
 }
 
-func (GroupMatcherString) isGroupMatcher() {}
-
-// DecodeWire decodes the value from d.
-func (x *GroupMatcherString) DecodeWire(d *wire.Decoder) error {
-	var v SourceMatcher
-	if err := v.DecodeWire(d); err != nil {
-		return err
-	}
-	*x = GroupMatcherString(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *GroupMatcherString) EncodeWire(e *wire.Encoder) {
-	v := SourceMatcher(*x)
-	v.EncodeWire(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *GroupMatcherString) CheckWire(c *wire.Checker, p string) {
-	v := SourceMatcher(*x)
-	v.CheckWire(c, p)
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *GroupMatcherString) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *GroupMatcherString) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x GroupMatcherString) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 func (*ImportMatcher) isGroupMatcher() {}
+
+func (*ImportMatcher) isImportGroup() {}
 
 // DecodeWire decodes the value from d.
 func (x *ImportMatcher) DecodeWire(d *wire.Decoder) error {
@@ -2116,129 +2034,6 @@ func (x *ImportGroupArray) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ImportGroupArray) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*ImportGroupImportMatcher) isImportGroup() {}
-
-// DecodeWire decodes the value from d.
-func (x *ImportGroupImportMatcher) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ImportGroupImportMatcher{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "type":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "type")
-			}
-			seen[0] = true
-			{
-				v := new(bool)
-				{
-					v1, err := d.Bool()
-					if err != nil {
-						return wire.At(err, "type")
-					}
-					(*v) = v1
-				}
-				x.Type = v
-			}
-		case "source":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[1] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "source")
-				}
-				s0 := make([]string, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					if !more {
-						break
-					}
-					var e0 string
-					{
-						v1, err := d.String()
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "source")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.Source = s0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			return wire.UnknownError(d.Offset(), string(key), "type", "source")
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ImportGroupImportMatcher) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ImportGroupImportMatcher) EncodeWireFields(e *wire.Encoder) {
-	if x.Type != nil {
-		e.RawKey("\"type\":")
-		e.Bool((*x.Type))
-	}
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.BeginArray()
-		for i0 := range x.Source {
-			e.String(x.Source[i0])
-		}
-		e.EndArray()
-	}
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ImportGroupImportMatcher) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ImportGroupImportMatcher) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ImportGroupImportMatcher) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ImportGroupImportMatcher) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 

@@ -73,13 +73,14 @@ type BuildConfigConclusionString BuildConfigConclusionStringValue
 // BuildConfigStatus has no description in its schema.
 //
 // It is a union decided by the JSON type of the value. Its variants are
-// BuildConfigStatusNull, BuildConfigStatusString.
+// BuildConfigConclusionNull, BuildConfigStatusString.
 type BuildConfigStatus interface {
 	isBuildConfigStatus()
 }
 
-// BuildConfigStatusNull has no description in its schema.
-type BuildConfigStatusNull struct{}
+// BuildConfigStatusNull is BuildConfigConclusionNull: their schemas ask the
+// same of a value.
+type BuildConfigStatusNull = BuildConfigConclusionNull
 
 // BuildConfigStatusString has no description in its schema.
 type BuildConfigStatusString string
@@ -104,51 +105,48 @@ type BuildConfigLevelStringValue string
 // BuildConfigLevelString has no description in its schema.
 type BuildConfigLevelString BuildConfigLevelStringValue
 
-// Cache has no description in its schema.
-//
-// It is a union decided by the JSON type of the value. Its variants are
-// CacheBoolean, CacheString.
-type Cache interface {
-	isCache()
-}
+// Cache is BuildConfigCache: their schemas ask the same of a value.
+type Cache = BuildConfigCache
 
-// CacheBoolean has no description in its schema.
-type CacheBoolean bool
+// CacheBoolean is BuildConfigCacheBoolean: their schemas ask the same of a
+// value.
+type CacheBoolean = BuildConfigCacheBoolean
 
-// CacheString has no description in its schema.
-type CacheString string
+// CacheString is BuildConfigCacheString: their schemas ask the same of a
+// value.
+type CacheString = BuildConfigCacheString
 
-// Level has no description in its schema.
-//
-// It is a union decided by the JSON type of the value. Its variants are
-// LevelInteger, LevelString.
-type Level interface {
-	isLevel()
-}
+// Level is BuildConfigLevel: their schemas ask the same of a value.
+type Level = BuildConfigLevel
 
-// LevelIntegerValue has no description in its schema.
-type LevelIntegerValue int32
+// LevelIntegerValue is BuildConfigLevelIntegerValue: their schemas ask the
+// same of a value.
+type LevelIntegerValue = BuildConfigLevelIntegerValue
 
-// LevelInteger has no description in its schema.
-type LevelInteger LevelIntegerValue
+// LevelInteger is BuildConfigLevelInteger: their schemas ask the same of a
+// value.
+type LevelInteger = BuildConfigLevelInteger
 
-// LevelStringValue has no description in its schema.
-type LevelStringValue string
+// LevelStringValue is BuildConfigLevelStringValue: their schemas ask the same
+// of a value.
+type LevelStringValue = BuildConfigLevelStringValue
 
-// LevelString has no description in its schema.
-type LevelString LevelStringValue
+// LevelString is BuildConfigLevelString: their schemas ask the same of a
+// value.
+type LevelString = BuildConfigLevelString
 
 // DevTool is webpack's devtool: false or "eval", or a source-map kind a
 // pattern allows (an anyOf of a mixed enum and an open string).
 //
 // It is a union decided by the JSON type of the value. Its variants are
-// DevToolBoolean, DevToolString.
+// BuildConfigDevtoolBoolean, DevToolString.
 type DevTool interface {
 	isDevTool()
 }
 
-// DevToolBoolean has no description in its schema.
-type DevToolBoolean bool
+// DevToolBoolean is BuildConfigDevtoolBoolean: their schemas ask the same of a
+// value.
+type DevToolBoolean = BuildConfigDevtoolBoolean
 
 // DevToolStringValue has no description in its schema.
 //
@@ -167,16 +165,18 @@ type Hook json.RawMessage
 // an alternative of two types, null or a boolean.
 //
 // It is a union decided by the JSON type of the value. Its variants are
-// DepsNull, DepsBoolean, DepsArray.
+// BuildConfigConclusionNull, BuildConfigCacheBoolean, DepsArray.
 type Deps interface {
 	isDeps()
 }
 
-// DepsNull has no description in its schema.
-type DepsNull struct{}
+// DepsNull is BuildConfigConclusionNull: their schemas ask the same of a
+// value.
+type DepsNull = BuildConfigConclusionNull
 
-// DepsBoolean has no description in its schema.
-type DepsBoolean bool
+// DepsBoolean is BuildConfigCacheBoolean: their schemas ask the same of a
+// value.
+type DepsBoolean = BuildConfigCacheBoolean
 
 // DepsArray has no description in its schema.
 type DepsArray []string
@@ -185,13 +185,14 @@ type DepsArray []string
 // object.
 //
 // It is a union decided by the JSON type of the value. Its variants are
-// CacheSettingBoolean, CacheSettingMemory.
+// BuildConfigCacheBoolean, CacheSettingMemory.
 type CacheSetting interface {
 	isCacheSetting()
 }
 
-// CacheSettingBoolean has no description in its schema.
-type CacheSettingBoolean bool
+// CacheSettingBoolean is BuildConfigCacheBoolean: their schemas ask the same
+// of a value.
+type CacheSettingBoolean = BuildConfigCacheBoolean
 
 // CacheSettingMemory has no description in its schema.
 //
@@ -203,17 +204,19 @@ type CacheSettingMemory struct{}
 // or a loader object.
 //
 // It is a union decided by the JSON type of the value. Its variants are
-// UseItemNull, UseItemBoolean, UseItemInteger, UseItemString,
-// UseItemWithLoader.
+// BuildConfigConclusionNull, BuildConfigDevtoolBoolean, UseItemInteger,
+// UseItemString, UseItemWithLoader.
 type UseItem interface {
 	isUseItem()
 }
 
-// UseItemNull has no description in its schema.
-type UseItemNull struct{}
+// UseItemNull is BuildConfigConclusionNull: their schemas ask the same of a
+// value.
+type UseItemNull = BuildConfigConclusionNull
 
-// UseItemBoolean has no description in its schema.
-type UseItemBoolean bool
+// UseItemBoolean is BuildConfigDevtoolBoolean: their schemas ask the same of a
+// value.
+type UseItemBoolean = BuildConfigDevtoolBoolean
 
 // UseItemInteger has no description in its schema.
 type UseItemInteger int64
@@ -231,22 +234,25 @@ type UseItemWithLoader struct {
 // Falsy has no description in its schema.
 //
 // It is a union decided by the JSON type of the value. Its variants are
-// FalsyNull, FalsyBoolean, FalsyInteger, FalsyString.
+// BuildConfigConclusionNull, BuildConfigDevtoolBoolean, UseItemInteger,
+// UseItemString.
 type Falsy interface {
 	isFalsy()
 }
 
-// FalsyNull has no description in its schema.
-type FalsyNull struct{}
+// FalsyNull is BuildConfigConclusionNull: their schemas ask the same of a
+// value.
+type FalsyNull = BuildConfigConclusionNull
 
-// FalsyBoolean has no description in its schema.
-type FalsyBoolean bool
+// FalsyBoolean is BuildConfigDevtoolBoolean: their schemas ask the same of a
+// value.
+type FalsyBoolean = BuildConfigDevtoolBoolean
 
-// FalsyInteger has no description in its schema.
-type FalsyInteger int64
+// FalsyInteger is UseItemInteger: their schemas ask the same of a value.
+type FalsyInteger = UseItemInteger
 
-// FalsyString has no description in its schema.
-type FalsyString string
+// FalsyString is UseItemString: their schemas ask the same of a value.
+type FalsyString = UseItemString
 
 // PluginItem is webpack's plugin: a $ref to Falsy, an object, or a $ref to a
 // schema with only a keyword validators do not know (so any value).
@@ -258,19 +264,18 @@ type PluginFunction json.RawMessage
 // CacheNormalized has no description in its schema.
 //
 // It is a union decided by the JSON type of the value. Its variants are
-// CacheNormalizedBoolean, CacheNormalizedMemory.
+// BuildConfigDevtoolBoolean, CacheSettingMemory.
 type CacheNormalized interface {
 	isCacheNormalized()
 }
 
-// CacheNormalizedBoolean has no description in its schema.
-type CacheNormalizedBoolean bool
+// CacheNormalizedBoolean is BuildConfigDevtoolBoolean: their schemas ask the
+// same of a value.
+type CacheNormalizedBoolean = BuildConfigDevtoolBoolean
 
-// CacheNormalizedMemory has no description in its schema.
-//
-// The member "type" is always "memory"; it is written on encoding and checked
-// on decoding.
-type CacheNormalizedMemory struct{}
+// CacheNormalizedMemory is CacheSettingMemory: their schemas ask the same of a
+// value.
+type CacheNormalizedMemory = CacheSettingMemory
 
 // PathSetting is webpack's publicPath: "auto", or an absolute path, or a value
 // of a keyword validators do not know.
@@ -528,6 +533,10 @@ func ValidateBuildConfigCache(v BuildConfigCache) error {
 
 func (BuildConfigCacheBoolean) isBuildConfigCache() {}
 
+func (BuildConfigCacheBoolean) isDeps() {}
+
+func (BuildConfigCacheBoolean) isCacheSetting() {}
+
 // DecodeWire decodes the value from d.
 func (x *BuildConfigCacheBoolean) DecodeWire(d *wire.Decoder) error {
 	var v bool
@@ -684,6 +693,14 @@ func ValidateBuildConfigDevtool(v BuildConfigDevtool) error {
 }
 
 func (BuildConfigDevtoolBoolean) isBuildConfigDevtool() {}
+
+func (BuildConfigDevtoolBoolean) isDevTool() {}
+
+func (BuildConfigDevtoolBoolean) isUseItem() {}
+
+func (BuildConfigDevtoolBoolean) isFalsy() {}
+
+func (BuildConfigDevtoolBoolean) isCacheNormalized() {}
 
 // DecodeWire decodes the value from d.
 func (x *BuildConfigDevtoolBoolean) DecodeWire(d *wire.Decoder) error {
@@ -886,6 +903,14 @@ func ValidateBuildConfigConclusion(v BuildConfigConclusion) error {
 
 func (BuildConfigConclusionNull) isBuildConfigConclusion() {}
 
+func (BuildConfigConclusionNull) isBuildConfigStatus() {}
+
+func (BuildConfigConclusionNull) isDeps() {}
+
+func (BuildConfigConclusionNull) isUseItem() {}
+
+func (BuildConfigConclusionNull) isFalsy() {}
+
 const (
 	BuildConfigConclusionStringValueSuccess BuildConfigConclusionStringValue = "success"
 	BuildConfigConclusionStringValueFailure BuildConfigConclusionStringValue = "failure"
@@ -984,7 +1009,7 @@ func DecodeBuildConfigStatus(d *wire.Decoder) (BuildConfigStatus, error) {
 		if err := d.Skip(); err != nil {
 			return nil, err
 		}
-		return BuildConfigStatusNull{}, nil
+		return BuildConfigConclusionNull{}, nil
 	case wire.KindString:
 		v := new(BuildConfigStatusString)
 		if err := v.DecodeWire(d); err != nil {
@@ -998,7 +1023,7 @@ func DecodeBuildConfigStatus(d *wire.Decoder) (BuildConfigStatus, error) {
 // EncodeBuildConfigStatus encodes v to e; a nil v is null.
 func EncodeBuildConfigStatus(e *wire.Encoder, v BuildConfigStatus) {
 	switch v := v.(type) {
-	case BuildConfigStatusNull:
+	case BuildConfigConclusionNull:
 		e.Null()
 	case BuildConfigStatusString:
 		v.EncodeWire(e)
@@ -1039,8 +1064,6 @@ func ValidateBuildConfigStatus(v BuildConfigStatus) error {
 	CheckBuildConfigStatus(&c, "", v)
 	return c.Err()
 }
-
-func (BuildConfigStatusNull) isBuildConfigStatus() {}
 
 func (BuildConfigStatusString) isBuildConfigStatus() {}
 
@@ -1340,417 +1363,24 @@ func (x BuildConfigLevelString) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// DecodeCache decodes a Cache from d.
-func DecodeCache(d *wire.Decoder) (Cache, error) {
-	switch d.Kind() {
-	case wire.KindBool:
-		v := new(CacheBoolean)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	case wire.KindString:
-		v := new(CacheString)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	}
-	return nil, d.TypeError("boolean or string")
-}
-
-// EncodeCache encodes v to e; a nil v is null.
-func EncodeCache(e *wire.Encoder, v Cache) {
-	switch v := v.(type) {
-	case CacheBoolean:
-		v.EncodeWire(e)
-	case CacheString:
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckCache records in c every constraint v breaks, under the JSON pointer p.
-func CheckCache(c *wire.Checker, p string, v Cache) {
-	switch v := v.(type) {
-	case CacheBoolean:
-		v.CheckWire(c, p)
-	case CacheString:
-		v.CheckWire(c, p)
-	}
-}
-
-// UnmarshalCache decodes a Cache from data, strictly.
-func UnmarshalCache(data []byte) (Cache, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeCache(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalCache encodes v.
-func MarshalCache(v Cache) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeCache(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateCache checks v against its schema's constraints and returns every violation.
-func ValidateCache(v Cache) error {
-	var c wire.Checker
-	CheckCache(&c, "", v)
-	return c.Err()
-}
-
-func (CacheBoolean) isCache() {}
-
-// DecodeWire decodes the value from d.
-func (x *CacheBoolean) DecodeWire(d *wire.Decoder) error {
-	var v bool
-	{
-		v1, err := d.Bool()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = CacheBoolean(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CacheBoolean) EncodeWire(e *wire.Encoder) {
-	v := bool(*x)
-	e.Bool(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CacheBoolean) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CacheBoolean) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CacheBoolean) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CacheBoolean) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (CacheString) isCache() {}
-
-// DecodeWire decodes the value from d.
-func (x *CacheString) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = CacheString(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CacheString) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CacheString) CheckWire(c *wire.Checker, p string) {
-	v := string(*x)
-	switch string(v) {
-	case "auto":
-	default:
-		c.FailKeyword(p, "const", "%q is not one of auto", string(v))
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CacheString) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CacheString) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CacheString) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeLevel decodes a Level from d.
-func DecodeLevel(d *wire.Decoder) (Level, error) {
-	switch d.Kind() {
-	case wire.KindNumber:
-		v := new(LevelInteger)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	case wire.KindString:
-		v := new(LevelString)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	}
-	return nil, d.TypeError("integer or string")
-}
-
-// EncodeLevel encodes v to e; a nil v is null.
-func EncodeLevel(e *wire.Encoder, v Level) {
-	switch v := v.(type) {
-	case LevelInteger:
-		v.EncodeWire(e)
-	case LevelString:
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckLevel records in c every constraint v breaks, under the JSON pointer p.
-func CheckLevel(c *wire.Checker, p string, v Level) {
-	switch v := v.(type) {
-	case LevelInteger:
-		v.CheckWire(c, p)
-	case LevelString:
-		v.CheckWire(c, p)
-	}
-}
-
-// UnmarshalLevel decodes a Level from data, strictly.
-func UnmarshalLevel(data []byte) (Level, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeLevel(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalLevel encodes v.
-func MarshalLevel(v Level) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeLevel(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateLevel checks v against its schema's constraints and returns every violation.
-func ValidateLevel(v Level) error {
-	var c wire.Checker
-	CheckLevel(&c, "", v)
-	return c.Err()
-}
-
+// The values of LevelIntegerValue.
 const (
-	LevelIntegerValueN0 LevelIntegerValue = 0
-	LevelIntegerValueN1 LevelIntegerValue = 1
-	LevelIntegerValueN2 LevelIntegerValue = 2
+	LevelIntegerValueN0 = BuildConfigLevelIntegerValueN0
+	LevelIntegerValueN1 = BuildConfigLevelIntegerValueN1
+	LevelIntegerValueN2 = BuildConfigLevelIntegerValueN2
 )
 
-// Valid reports whether v is one of the listed values.
-func (v LevelIntegerValue) Valid() bool {
-	switch v {
-	case LevelIntegerValueN0, LevelIntegerValueN1, LevelIntegerValueN2:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *LevelIntegerValue) DecodeWire(d *wire.Decoder) error {
-	v, err := d.Int32()
-	*x = LevelIntegerValue(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *LevelIntegerValue) EncodeWire(e *wire.Encoder) {
-	e.Int64(int64(int32(*x)))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LevelIntegerValue) CheckWire(c *wire.Checker, p string) {
-	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%d is not one of 0, 1, 2", int32(*x))
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *LevelIntegerValue) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *LevelIntegerValue) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x LevelIntegerValue) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (LevelInteger) isLevel() {}
-
-// DecodeWire decodes the value from d.
-func (x *LevelInteger) DecodeWire(d *wire.Decoder) error {
-	var v LevelIntegerValue
-	if err := v.DecodeWire(d); err != nil {
-		return err
-	}
-	*x = LevelInteger(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *LevelInteger) EncodeWire(e *wire.Encoder) {
-	v := LevelIntegerValue(*x)
-	v.EncodeWire(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LevelInteger) CheckWire(c *wire.Checker, p string) {
-	v := LevelIntegerValue(*x)
-	v.CheckWire(c, p)
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *LevelInteger) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *LevelInteger) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x LevelInteger) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
+// The values of LevelStringValue.
 const (
-	LevelStringValueOff LevelStringValue = "off"
-	LevelStringValueOn  LevelStringValue = "on"
+	LevelStringValueOff = BuildConfigLevelStringValueOff
+	LevelStringValueOn  = BuildConfigLevelStringValueOn
 )
-
-// Valid reports whether v is one of the listed values.
-func (v LevelStringValue) Valid() bool {
-	switch v {
-	case LevelStringValueOff, LevelStringValueOn:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *LevelStringValue) DecodeWire(d *wire.Decoder) error {
-	v, err := d.String()
-	*x = LevelStringValue(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *LevelStringValue) EncodeWire(e *wire.Encoder) {
-	e.String(string(*x))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LevelStringValue) CheckWire(c *wire.Checker, p string) {
-	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"off\", \"on\"", string(*x))
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *LevelStringValue) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *LevelStringValue) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x LevelStringValue) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (LevelString) isLevel() {}
-
-// DecodeWire decodes the value from d.
-func (x *LevelString) DecodeWire(d *wire.Decoder) error {
-	var v LevelStringValue
-	if err := v.DecodeWire(d); err != nil {
-		return err
-	}
-	*x = LevelString(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *LevelString) EncodeWire(e *wire.Encoder) {
-	v := LevelStringValue(*x)
-	v.EncodeWire(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LevelString) CheckWire(c *wire.Checker, p string) {
-	v := LevelStringValue(*x)
-	v.CheckWire(c, p)
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *LevelString) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *LevelString) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x LevelString) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
 
 // DecodeDevTool decodes a DevTool from d.
 func DecodeDevTool(d *wire.Decoder) (DevTool, error) {
 	switch d.Kind() {
 	case wire.KindBool:
-		v := new(DevToolBoolean)
+		v := new(BuildConfigDevtoolBoolean)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -1768,7 +1398,7 @@ func DecodeDevTool(d *wire.Decoder) (DevTool, error) {
 // EncodeDevTool encodes v to e; a nil v is null.
 func EncodeDevTool(e *wire.Encoder, v DevTool) {
 	switch v := v.(type) {
-	case DevToolBoolean:
+	case BuildConfigDevtoolBoolean:
 		v.EncodeWire(e)
 	case DevToolString:
 		v.EncodeWire(e)
@@ -1780,7 +1410,7 @@ func EncodeDevTool(e *wire.Encoder, v DevTool) {
 // CheckDevTool records in c every constraint v breaks, under the JSON pointer p.
 func CheckDevTool(c *wire.Checker, p string, v DevTool) {
 	switch v := v.(type) {
-	case DevToolBoolean:
+	case BuildConfigDevtoolBoolean:
 		v.CheckWire(c, p)
 	case DevToolString:
 		v.CheckWire(c, p)
@@ -1810,53 +1440,6 @@ func ValidateDevTool(v DevTool) error {
 	var c wire.Checker
 	CheckDevTool(&c, "", v)
 	return c.Err()
-}
-
-func (DevToolBoolean) isDevTool() {}
-
-// DecodeWire decodes the value from d.
-func (x *DevToolBoolean) DecodeWire(d *wire.Decoder) error {
-	var v bool
-	{
-		v1, err := d.Bool()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = DevToolBoolean(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *DevToolBoolean) EncodeWire(e *wire.Encoder) {
-	v := bool(*x)
-	e.Bool(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DevToolBoolean) CheckWire(c *wire.Checker, p string) {
-	v := bool(*x)
-	if bool(v) != false {
-		c.FailKeyword(p, "const", "%v is not false", bool(v))
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *DevToolBoolean) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *DevToolBoolean) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x DevToolBoolean) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
 }
 
 const (
@@ -1998,9 +1581,9 @@ func DecodeDeps(d *wire.Decoder) (Deps, error) {
 		if err := d.Skip(); err != nil {
 			return nil, err
 		}
-		return DepsNull{}, nil
+		return BuildConfigConclusionNull{}, nil
 	case wire.KindBool:
-		v := new(DepsBoolean)
+		v := new(BuildConfigCacheBoolean)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -2018,9 +1601,9 @@ func DecodeDeps(d *wire.Decoder) (Deps, error) {
 // EncodeDeps encodes v to e; a nil v is null.
 func EncodeDeps(e *wire.Encoder, v Deps) {
 	switch v := v.(type) {
-	case DepsNull:
+	case BuildConfigConclusionNull:
 		e.Null()
-	case DepsBoolean:
+	case BuildConfigCacheBoolean:
 		v.EncodeWire(e)
 	case DepsArray:
 		v.EncodeWire(e)
@@ -2032,7 +1615,7 @@ func EncodeDeps(e *wire.Encoder, v Deps) {
 // CheckDeps records in c every constraint v breaks, under the JSON pointer p.
 func CheckDeps(c *wire.Checker, p string, v Deps) {
 	switch v := v.(type) {
-	case DepsBoolean:
+	case BuildConfigCacheBoolean:
 		v.CheckWire(c, p)
 	case DepsArray:
 		v.CheckWire(c, p)
@@ -2062,50 +1645,6 @@ func ValidateDeps(v Deps) error {
 	var c wire.Checker
 	CheckDeps(&c, "", v)
 	return c.Err()
-}
-
-func (DepsNull) isDeps() {}
-
-func (DepsBoolean) isDeps() {}
-
-// DecodeWire decodes the value from d.
-func (x *DepsBoolean) DecodeWire(d *wire.Decoder) error {
-	var v bool
-	{
-		v1, err := d.Bool()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = DepsBoolean(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *DepsBoolean) EncodeWire(e *wire.Encoder) {
-	v := bool(*x)
-	e.Bool(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DepsBoolean) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *DepsBoolean) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *DepsBoolean) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x DepsBoolean) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
 }
 
 func (DepsArray) isDeps() {}
@@ -2176,7 +1715,7 @@ func (x DepsArray) MarshalJSON() ([]byte, error) {
 func DecodeCacheSetting(d *wire.Decoder) (CacheSetting, error) {
 	switch d.Kind() {
 	case wire.KindBool:
-		v := new(CacheSettingBoolean)
+		v := new(BuildConfigCacheBoolean)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -2194,7 +1733,7 @@ func DecodeCacheSetting(d *wire.Decoder) (CacheSetting, error) {
 // EncodeCacheSetting encodes v to e; a nil v is null.
 func EncodeCacheSetting(e *wire.Encoder, v CacheSetting) {
 	switch v := v.(type) {
-	case CacheSettingBoolean:
+	case BuildConfigCacheBoolean:
 		v.EncodeWire(e)
 	case *CacheSettingMemory:
 		if v == nil {
@@ -2210,7 +1749,7 @@ func EncodeCacheSetting(e *wire.Encoder, v CacheSetting) {
 // CheckCacheSetting records in c every constraint v breaks, under the JSON pointer p.
 func CheckCacheSetting(c *wire.Checker, p string, v CacheSetting) {
 	switch v := v.(type) {
-	case CacheSettingBoolean:
+	case BuildConfigCacheBoolean:
 		v.CheckWire(c, p)
 	case *CacheSettingMemory:
 		if v != nil {
@@ -2244,49 +1783,9 @@ func ValidateCacheSetting(v CacheSetting) error {
 	return c.Err()
 }
 
-func (CacheSettingBoolean) isCacheSetting() {}
-
-// DecodeWire decodes the value from d.
-func (x *CacheSettingBoolean) DecodeWire(d *wire.Decoder) error {
-	var v bool
-	{
-		v1, err := d.Bool()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = CacheSettingBoolean(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CacheSettingBoolean) EncodeWire(e *wire.Encoder) {
-	v := bool(*x)
-	e.Bool(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CacheSettingBoolean) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CacheSettingBoolean) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CacheSettingBoolean) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CacheSettingBoolean) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 func (*CacheSettingMemory) isCacheSetting() {}
+
+func (*CacheSettingMemory) isCacheNormalized() {}
 
 // DecodeWire decodes the value from d.
 func (x *CacheSettingMemory) DecodeWire(d *wire.Decoder) error {
@@ -2378,9 +1877,9 @@ func DecodeUseItem(d *wire.Decoder) (UseItem, error) {
 		if err := d.Skip(); err != nil {
 			return nil, err
 		}
-		return UseItemNull{}, nil
+		return BuildConfigConclusionNull{}, nil
 	case wire.KindBool:
-		v := new(UseItemBoolean)
+		v := new(BuildConfigDevtoolBoolean)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -2410,9 +1909,9 @@ func DecodeUseItem(d *wire.Decoder) (UseItem, error) {
 // EncodeUseItem encodes v to e; a nil v is null.
 func EncodeUseItem(e *wire.Encoder, v UseItem) {
 	switch v := v.(type) {
-	case UseItemNull:
+	case BuildConfigConclusionNull:
 		e.Null()
-	case UseItemBoolean:
+	case BuildConfigDevtoolBoolean:
 		v.EncodeWire(e)
 	case UseItemInteger:
 		v.EncodeWire(e)
@@ -2432,7 +1931,7 @@ func EncodeUseItem(e *wire.Encoder, v UseItem) {
 // CheckUseItem records in c every constraint v breaks, under the JSON pointer p.
 func CheckUseItem(c *wire.Checker, p string, v UseItem) {
 	switch v := v.(type) {
-	case UseItemBoolean:
+	case BuildConfigDevtoolBoolean:
 		v.CheckWire(c, p)
 	case UseItemInteger:
 		v.CheckWire(c, p)
@@ -2470,56 +1969,9 @@ func ValidateUseItem(v UseItem) error {
 	return c.Err()
 }
 
-func (UseItemNull) isUseItem() {}
-
-func (UseItemBoolean) isUseItem() {}
-
-// DecodeWire decodes the value from d.
-func (x *UseItemBoolean) DecodeWire(d *wire.Decoder) error {
-	var v bool
-	{
-		v1, err := d.Bool()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = UseItemBoolean(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *UseItemBoolean) EncodeWire(e *wire.Encoder) {
-	v := bool(*x)
-	e.Bool(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UseItemBoolean) CheckWire(c *wire.Checker, p string) {
-	v := bool(*x)
-	if bool(v) != false {
-		c.FailKeyword(p, "const", "%v is not false", bool(v))
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *UseItemBoolean) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *UseItemBoolean) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x UseItemBoolean) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 func (UseItemInteger) isUseItem() {}
+
+func (UseItemInteger) isFalsy() {}
 
 // DecodeWire decodes the value from d.
 func (x *UseItemInteger) DecodeWire(d *wire.Decoder) error {
@@ -2569,6 +2021,8 @@ func (x UseItemInteger) MarshalJSON() ([]byte, error) {
 }
 
 func (UseItemString) isUseItem() {}
+
+func (UseItemString) isFalsy() {}
 
 // DecodeWire decodes the value from d.
 func (x *UseItemString) DecodeWire(d *wire.Decoder) error {
@@ -2717,21 +2171,21 @@ func DecodeFalsy(d *wire.Decoder) (Falsy, error) {
 		if err := d.Skip(); err != nil {
 			return nil, err
 		}
-		return FalsyNull{}, nil
+		return BuildConfigConclusionNull{}, nil
 	case wire.KindBool:
-		v := new(FalsyBoolean)
+		v := new(BuildConfigDevtoolBoolean)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return *v, nil
 	case wire.KindNumber:
-		v := new(FalsyInteger)
+		v := new(UseItemInteger)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return *v, nil
 	case wire.KindString:
-		v := new(FalsyString)
+		v := new(UseItemString)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -2743,13 +2197,13 @@ func DecodeFalsy(d *wire.Decoder) (Falsy, error) {
 // EncodeFalsy encodes v to e; a nil v is null.
 func EncodeFalsy(e *wire.Encoder, v Falsy) {
 	switch v := v.(type) {
-	case FalsyNull:
+	case BuildConfigConclusionNull:
 		e.Null()
-	case FalsyBoolean:
+	case BuildConfigDevtoolBoolean:
 		v.EncodeWire(e)
-	case FalsyInteger:
+	case UseItemInteger:
 		v.EncodeWire(e)
-	case FalsyString:
+	case UseItemString:
 		v.EncodeWire(e)
 	default:
 		e.Null()
@@ -2759,11 +2213,11 @@ func EncodeFalsy(e *wire.Encoder, v Falsy) {
 // CheckFalsy records in c every constraint v breaks, under the JSON pointer p.
 func CheckFalsy(c *wire.Checker, p string, v Falsy) {
 	switch v := v.(type) {
-	case FalsyBoolean:
+	case BuildConfigDevtoolBoolean:
 		v.CheckWire(c, p)
-	case FalsyInteger:
+	case UseItemInteger:
 		v.CheckWire(c, p)
-	case FalsyString:
+	case UseItemString:
 		v.CheckWire(c, p)
 	}
 }
@@ -2791,153 +2245,6 @@ func ValidateFalsy(v Falsy) error {
 	var c wire.Checker
 	CheckFalsy(&c, "", v)
 	return c.Err()
-}
-
-func (FalsyNull) isFalsy() {}
-
-func (FalsyBoolean) isFalsy() {}
-
-// DecodeWire decodes the value from d.
-func (x *FalsyBoolean) DecodeWire(d *wire.Decoder) error {
-	var v bool
-	{
-		v1, err := d.Bool()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = FalsyBoolean(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *FalsyBoolean) EncodeWire(e *wire.Encoder) {
-	v := bool(*x)
-	e.Bool(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *FalsyBoolean) CheckWire(c *wire.Checker, p string) {
-	v := bool(*x)
-	if bool(v) != false {
-		c.FailKeyword(p, "const", "%v is not false", bool(v))
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *FalsyBoolean) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *FalsyBoolean) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x FalsyBoolean) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (FalsyInteger) isFalsy() {}
-
-// DecodeWire decodes the value from d.
-func (x *FalsyInteger) DecodeWire(d *wire.Decoder) error {
-	var v int64
-	{
-		v1, err := d.Int64()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = FalsyInteger(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *FalsyInteger) EncodeWire(e *wire.Encoder) {
-	v := int64(*x)
-	e.Int64(int64(v))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *FalsyInteger) CheckWire(c *wire.Checker, p string) {
-	v := int64(*x)
-	switch int64(v) {
-	case int64(0):
-	default:
-		c.FailKeyword(p, "const", "%d is not one of 0", int64(v))
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *FalsyInteger) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *FalsyInteger) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x FalsyInteger) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (FalsyString) isFalsy() {}
-
-// DecodeWire decodes the value from d.
-func (x *FalsyString) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = FalsyString(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *FalsyString) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *FalsyString) CheckWire(c *wire.Checker, p string) {
-	v := string(*x)
-	switch string(v) {
-	case "":
-	default:
-		c.FailKeyword(p, "const", "%q is not one of ", string(v))
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *FalsyString) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *FalsyString) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x FalsyString) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
 }
 
 // DecodeWire decodes the value from d.
@@ -3024,13 +2331,13 @@ func (x PluginFunction) MarshalJSON() ([]byte, error) {
 func DecodeCacheNormalized(d *wire.Decoder) (CacheNormalized, error) {
 	switch d.Kind() {
 	case wire.KindBool:
-		v := new(CacheNormalizedBoolean)
+		v := new(BuildConfigDevtoolBoolean)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return *v, nil
 	case wire.KindObject:
-		v := new(CacheNormalizedMemory)
+		v := new(CacheSettingMemory)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -3042,9 +2349,9 @@ func DecodeCacheNormalized(d *wire.Decoder) (CacheNormalized, error) {
 // EncodeCacheNormalized encodes v to e; a nil v is null.
 func EncodeCacheNormalized(e *wire.Encoder, v CacheNormalized) {
 	switch v := v.(type) {
-	case CacheNormalizedBoolean:
+	case BuildConfigDevtoolBoolean:
 		v.EncodeWire(e)
-	case *CacheNormalizedMemory:
+	case *CacheSettingMemory:
 		if v == nil {
 			e.Null()
 			return
@@ -3058,9 +2365,9 @@ func EncodeCacheNormalized(e *wire.Encoder, v CacheNormalized) {
 // CheckCacheNormalized records in c every constraint v breaks, under the JSON pointer p.
 func CheckCacheNormalized(c *wire.Checker, p string, v CacheNormalized) {
 	switch v := v.(type) {
-	case CacheNormalizedBoolean:
+	case BuildConfigDevtoolBoolean:
 		v.CheckWire(c, p)
-	case *CacheNormalizedMemory:
+	case *CacheSettingMemory:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -3090,138 +2397,6 @@ func ValidateCacheNormalized(v CacheNormalized) error {
 	var c wire.Checker
 	CheckCacheNormalized(&c, "", v)
 	return c.Err()
-}
-
-func (CacheNormalizedBoolean) isCacheNormalized() {}
-
-// DecodeWire decodes the value from d.
-func (x *CacheNormalizedBoolean) DecodeWire(d *wire.Decoder) error {
-	var v bool
-	{
-		v1, err := d.Bool()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = CacheNormalizedBoolean(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CacheNormalizedBoolean) EncodeWire(e *wire.Encoder) {
-	v := bool(*x)
-	e.Bool(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CacheNormalizedBoolean) CheckWire(c *wire.Checker, p string) {
-	v := bool(*x)
-	if bool(v) != false {
-		c.FailKeyword(p, "const", "%v is not false", bool(v))
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CacheNormalizedBoolean) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CacheNormalizedBoolean) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CacheNormalizedBoolean) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*CacheNormalizedMemory) isCacheNormalized() {}
-
-// DecodeWire decodes the value from d.
-func (x *CacheNormalizedMemory) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = CacheNormalizedMemory{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "type":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "type")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "type")
-			}
-			if v != "memory" {
-				return wire.At(wire.ConstError(d.Offset(), "\"memory\""), "type")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			return wire.UnknownError(d.Offset(), string(key), "type")
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "type")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CacheNormalizedMemory) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CacheNormalizedMemory) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"type\":")
-	e.RawValue("\"memory\"")
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CacheNormalizedMemory) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CacheNormalizedMemory) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CacheNormalizedMemory) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CacheNormalizedMemory) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
 }
 
 // DecodeWire decodes the value from d.
@@ -3298,22 +2473,22 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://example.test/diff/mixed.json#/$defs/Cache":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				u, _ := v.(Cache)
-				CheckCache(c, p, u)
+				u, _ := v.(BuildConfigCache)
+				CheckBuildConfigCache(c, p, u)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				return DecodeCache(d)
+				return DecodeBuildConfigCache(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				u, _ := v.(Cache)
-				EncodeCache(e, u)
+				u, _ := v.(BuildConfigCache)
+				EncodeBuildConfigCache(e, u)
 			},
-			Name: "Cache",
+			Name: "BuildConfigCache",
 			ValidateValue: func(v any) error {
 				var c wire.Checker
-				u, _ := v.(Cache)
-				CheckCache(&c, "", u)
+				u, _ := v.(BuildConfigCache)
+				CheckBuildConfigCache(&c, "", u)
 				return c.Err()
 			},
 		}, true
@@ -3458,22 +2633,22 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://example.test/diff/mixed.json#/$defs/Level":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				u, _ := v.(Level)
-				CheckLevel(c, p, u)
+				u, _ := v.(BuildConfigLevel)
+				CheckBuildConfigLevel(c, p, u)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				return DecodeLevel(d)
+				return DecodeBuildConfigLevel(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				u, _ := v.(Level)
-				EncodeLevel(e, u)
+				u, _ := v.(BuildConfigLevel)
+				EncodeBuildConfigLevel(e, u)
 			},
-			Name: "Level",
+			Name: "BuildConfigLevel",
 			ValidateValue: func(v any) error {
 				var c wire.Checker
-				u, _ := v.(Level)
-				CheckLevel(&c, "", u)
+				u, _ := v.(BuildConfigLevel)
+				CheckBuildConfigLevel(&c, "", u)
 				return c.Err()
 			},
 		}, true

@@ -60,8 +60,9 @@ type ParameterPath struct {
 	Type ParameterPathType `json:"type"`
 }
 
-// ParameterPathType has no description in its schema.
-type ParameterPathType string
+// ParameterPathType is ParameterQueryType: their schemas ask the same of a
+// value.
+type ParameterPathType = ParameterQueryType
 
 // NonBody has no description in its schema.
 //
@@ -130,7 +131,7 @@ type MessageWithNameAndPayload struct {
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
 // first) whose required members are all present. Its variants are PublishNull,
-// PublishString, PublishArray, PublishGithubOptions, PublishGitlabOptions.
+// PublishString, PublishArray, GithubOptions, GitlabOptions.
 type Publish interface {
 	isPublish()
 }
@@ -179,21 +180,13 @@ type GitlabOptions struct {
 // PublishArray has no description in its schema.
 type PublishArray []PublishArrayItem
 
-// PublishGithubOptions has no description in its schema.
-//
-// The member "provider" is always "github"; it is written on encoding and
-// checked on decoding.
-type PublishGithubOptions struct {
-	Owner *string `json:"owner,omitempty"`
-}
+// PublishGithubOptions is GithubOptions: their schemas ask the same of a
+// value.
+type PublishGithubOptions = GithubOptions
 
-// PublishGitlabOptions has no description in its schema.
-//
-// The member "provider" is always "gitlab"; it is written on encoding and
-// checked on decoding.
-type PublishGitlabOptions struct {
-	ProjectID *int64 `json:"projectId,omitempty"`
-}
+// PublishGitlabOptions is GitlabOptions: their schemas ask the same of a
+// value.
+type PublishGitlabOptions = GitlabOptions
 
 func (*UnknownParameter) isParameter() {}
 
@@ -780,55 +773,11 @@ func (x ParameterPath) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// The values of ParameterPathType.
 const (
-	ParameterPathTypeString  ParameterPathType = "string"
-	ParameterPathTypeInteger ParameterPathType = "integer"
+	ParameterPathTypeString  = ParameterQueryTypeString
+	ParameterPathTypeInteger = ParameterQueryTypeInteger
 )
-
-// Valid reports whether v is one of the listed values.
-func (v ParameterPathType) Valid() bool {
-	switch v {
-	case ParameterPathTypeString, ParameterPathTypeInteger:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *ParameterPathType) DecodeWire(d *wire.Decoder) error {
-	v, err := d.String()
-	*x = ParameterPathType(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *ParameterPathType) EncodeWire(e *wire.Encoder) {
-	e.String(string(*x))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ParameterPathType) CheckWire(c *wire.Checker, p string) {
-	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"string\", \"integer\"", string(*x))
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ParameterPathType) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ParameterPathType) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ParameterPathType) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
 
 // decodeNonBodyByTrial decodes an object that has the required members of several
 // variants: the first it decodes into and passes Validate as, else the first it
@@ -1748,7 +1697,7 @@ func decodePublishByTrial(d *wire.Decoder, set uint64) (Publish, error) {
 	var decoded Publish
 	var first error
 	if set&uint64(0x1) == uint64(0x1) {
-		v := new(PublishGithubOptions)
+		v := new(GithubOptions)
 		if err := wire.UnmarshalOwned(raw, v); err != nil {
 			if first == nil {
 				first = err
@@ -1765,7 +1714,7 @@ func decodePublishByTrial(d *wire.Decoder, set uint64) (Publish, error) {
 		}
 	}
 	if set&uint64(0x1) == uint64(0x1) {
-		v := new(PublishGitlabOptions)
+		v := new(GitlabOptions)
 		if err := wire.UnmarshalOwned(raw, v); err != nil {
 			if first == nil {
 				first = err
@@ -1828,14 +1777,14 @@ func DecodePublish(d *wire.Decoder) (Publish, error) {
 			return decodePublishByTrial(d, set)
 		}
 		if set&uint64(0x1) == uint64(0x1) {
-			v := new(PublishGithubOptions)
+			v := new(GithubOptions)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x1) == uint64(0x1) {
-			v := new(PublishGitlabOptions)
+			v := new(GitlabOptions)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -1844,7 +1793,7 @@ func DecodePublish(d *wire.Decoder) (Publish, error) {
 		return nil, &wire.Error{
 			Code:    wire.CodeTag,
 			Keyword: "required",
-			Msg:     "the object has the required members of no variant: PublishGithubOptions (provider); PublishGitlabOptions (provider)",
+			Msg:     "the object has the required members of no variant: GithubOptions (provider); GitlabOptions (provider)",
 			Offset:  d.Offset(),
 		}
 	}
@@ -1860,13 +1809,13 @@ func EncodePublish(e *wire.Encoder, v Publish) {
 		v.EncodeWire(e)
 	case PublishArray:
 		v.EncodeWire(e)
-	case *PublishGithubOptions:
+	case *GithubOptions:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *PublishGitlabOptions:
+	case *GitlabOptions:
 		if v == nil {
 			e.Null()
 			return
@@ -1884,11 +1833,11 @@ func CheckPublish(c *wire.Checker, p string, v Publish) {
 		v.CheckWire(c, p)
 	case PublishArray:
 		v.CheckWire(c, p)
-	case *PublishGithubOptions:
+	case *GithubOptions:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *PublishGitlabOptions:
+	case *GitlabOptions:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -2082,6 +2031,8 @@ func ValidatePublishArrayItem(v PublishArrayItem) error {
 
 func (*GithubOptions) isPublishArrayItem() {}
 
+func (*GithubOptions) isPublish() {}
+
 // DecodeWire decodes the value from d.
 func (x *GithubOptions) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -2186,6 +2137,8 @@ func (x GithubOptions) MarshalJSON() ([]byte, error) {
 }
 
 func (*GitlabOptions) isPublishArrayItem() {}
+
+func (*GitlabOptions) isPublish() {}
 
 // DecodeWire decodes the value from d.
 func (x *GitlabOptions) DecodeWire(d *wire.Decoder) error {
@@ -2357,216 +2310,6 @@ func (x *PublishArray) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x PublishArray) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*PublishGithubOptions) isPublish() {}
-
-// DecodeWire decodes the value from d.
-func (x *PublishGithubOptions) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = PublishGithubOptions{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "provider":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "provider")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "provider")
-			}
-			if v != "github" {
-				return wire.At(wire.ConstError(d.Offset(), "\"github\""), "provider")
-			}
-		case "owner":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "owner")
-			}
-			seen[1] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "owner")
-					}
-					(*v) = v1
-				}
-				x.Owner = v
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			return wire.UnknownError(d.Offset(), string(key), "provider", "owner")
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "provider")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PublishGithubOptions) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *PublishGithubOptions) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"provider\":")
-	e.RawValue("\"github\"")
-	if x.Owner != nil {
-		e.RawKey("\"owner\":")
-		e.String((*x.Owner))
-	}
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PublishGithubOptions) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PublishGithubOptions) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PublishGithubOptions) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PublishGithubOptions) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*PublishGitlabOptions) isPublish() {}
-
-// DecodeWire decodes the value from d.
-func (x *PublishGitlabOptions) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = PublishGitlabOptions{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "provider":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "provider")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "provider")
-			}
-			if v != "gitlab" {
-				return wire.At(wire.ConstError(d.Offset(), "\"gitlab\""), "provider")
-			}
-		case "projectId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "projectId")
-			}
-			seen[1] = true
-			{
-				v := new(int64)
-				{
-					v1, err := d.Int64()
-					if err != nil {
-						return wire.At(err, "projectId")
-					}
-					(*v) = v1
-				}
-				x.ProjectID = v
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			return wire.UnknownError(d.Offset(), string(key), "provider", "projectId")
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "provider")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PublishGitlabOptions) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *PublishGitlabOptions) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"provider\":")
-	e.RawValue("\"gitlab\"")
-	if x.ProjectID != nil {
-		e.RawKey("\"projectId\":")
-		e.Int64(int64((*x.ProjectID)))
-	}
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PublishGitlabOptions) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PublishGitlabOptions) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PublishGitlabOptions) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PublishGitlabOptions) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 

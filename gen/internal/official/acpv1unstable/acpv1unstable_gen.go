@@ -51778,7 +51778,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				return !c.Failed()
 			},
 		}, true
-	case "#/$defs/AvailableCommandInput":
+	case "#/$defs/AvailableCommandInput", "#/$defs/UnstructuredCommandInput":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UnstructuredCommandInput).CheckWire(c, p)
@@ -53538,7 +53538,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				return !c.Failed()
 			},
 		}, true
-	case "#/$defs/InitializeProxyRequest":
+	case "#/$defs/InitializeProxyRequest", "#/$defs/InitializeRequest":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeRequest).CheckWire(c, p)
@@ -53566,63 +53566,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				return !c.Failed()
 			},
 		}, true
-	case "#/$defs/InitializeProxyResponse":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*InitializeResponse).CheckWire(c, p)
-			},
-			Complete: true,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(InitializeResponse)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*InitializeResponse).EncodeWire(e)
-			},
-			Name: "InitializeResponse",
-			ValidateValue: func(v any) error {
-				return v.(*InitializeResponse).Validate()
-			},
-			Verify: func(d *wire.Decoder) bool {
-				var v InitializeResponse
-				if v.DecodeWire(d) != nil {
-					return false
-				}
-				var c wire.Checker
-				c.Quiet()
-				v.CheckWire(&c, "")
-				return !c.Failed()
-			},
-		}, true
-	case "#/$defs/InitializeRequest":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*InitializeRequest).CheckWire(c, p)
-			},
-			Complete: true,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(InitializeRequest)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*InitializeRequest).EncodeWire(e)
-			},
-			Name: "InitializeRequest",
-			ValidateValue: func(v any) error {
-				return v.(*InitializeRequest).Validate()
-			},
-			Verify: func(d *wire.Decoder) bool {
-				var v InitializeRequest
-				if v.DecodeWire(d) != nil {
-					return false
-				}
-				var c wire.Checker
-				c.Quiet()
-				v.CheckWire(&c, "")
-				return !c.Failed()
-			},
-		}, true
-	case "#/$defs/InitializeResponse":
+	case "#/$defs/InitializeProxyResponse", "#/$defs/InitializeResponse":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)
@@ -57844,34 +57788,6 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v UnknownStateUpdate
-				if v.DecodeWire(d) != nil {
-					return false
-				}
-				var c wire.Checker
-				c.Quiet()
-				v.CheckWire(&c, "")
-				return !c.Failed()
-			},
-		}, true
-	case "#/$defs/UnstructuredCommandInput":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*UnstructuredCommandInput).CheckWire(c, p)
-			},
-			Complete: true,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(UnstructuredCommandInput)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*UnstructuredCommandInput).EncodeWire(e)
-			},
-			Name: "UnstructuredCommandInput",
-			ValidateValue: func(v any) error {
-				return v.(*UnstructuredCommandInput).Validate()
-			},
-			Verify: func(d *wire.Decoder) bool {
-				var v UnstructuredCommandInput
 				if v.DecodeWire(d) != nil {
 					return false
 				}

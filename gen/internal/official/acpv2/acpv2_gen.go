@@ -5151,14 +5151,15 @@ type ClientResponseError struct {
 // for a parse error or an invalid request.
 //
 // It is a union decided by the JSON type of the value. Its variants are
-// ClientResponseErrorIDNull, ClientResponseErrorIDNumber,
+// AgentResponseErrorIDNull, ClientResponseErrorIDNumber,
 // ClientResponseErrorIDStr.
 type ClientResponseErrorID interface {
 	isClientResponseErrorID()
 }
 
-// ClientResponseErrorIDNull has no description in its schema.
-type ClientResponseErrorIDNull struct{}
+// ClientResponseErrorIDNull is AgentResponseErrorIDNull: their schemas ask the
+// same of a value.
+type ClientResponseErrorIDNull = AgentResponseErrorIDNull
 
 // ClientResponseErrorIDNumber is a numeric request ID.
 type ClientResponseErrorIDNumber int64
@@ -23532,6 +23533,8 @@ func ValidateAgentResponseErrorID(v AgentResponseErrorID) error {
 
 func (AgentResponseErrorIDNull) isAgentResponseErrorID() {}
 
+func (AgentResponseErrorIDNull) isClientResponseErrorID() {}
+
 func (AgentResponseErrorIDNumber) isAgentResponseErrorID() {}
 
 // DecodeWire decodes the value from d.
@@ -38237,7 +38240,7 @@ func DecodeClientResponseErrorID(d *wire.Decoder) (ClientResponseErrorID, error)
 		if err := d.Skip(); err != nil {
 			return nil, err
 		}
-		return ClientResponseErrorIDNull{}, nil
+		return AgentResponseErrorIDNull{}, nil
 	case wire.KindNumber:
 		v := new(ClientResponseErrorIDNumber)
 		if err := v.DecodeWire(d); err != nil {
@@ -38257,7 +38260,7 @@ func DecodeClientResponseErrorID(d *wire.Decoder) (ClientResponseErrorID, error)
 // EncodeClientResponseErrorID encodes v to e; a nil v is null.
 func EncodeClientResponseErrorID(e *wire.Encoder, v ClientResponseErrorID) {
 	switch v := v.(type) {
-	case ClientResponseErrorIDNull:
+	case AgentResponseErrorIDNull:
 		e.Null()
 	case ClientResponseErrorIDNumber:
 		v.EncodeWire(e)
@@ -38302,8 +38305,6 @@ func ValidateClientResponseErrorID(v ClientResponseErrorID) error {
 	CheckClientResponseErrorID(&c, "", v)
 	return c.Err()
 }
-
-func (ClientResponseErrorIDNull) isClientResponseErrorID() {}
 
 func (ClientResponseErrorIDNumber) isClientResponseErrorID() {}
 

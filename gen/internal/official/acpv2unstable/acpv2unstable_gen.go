@@ -6976,14 +6976,15 @@ type ClientResponseError struct {
 // for a parse error or an invalid request.
 //
 // It is a union decided by the JSON type of the value. Its variants are
-// ClientResponseErrorIDNull, ClientResponseErrorIDNumber,
+// AgentResponseErrorIDNull, ClientResponseErrorIDNumber,
 // ClientResponseErrorIDStr.
 type ClientResponseErrorID interface {
 	isClientResponseErrorID()
 }
 
-// ClientResponseErrorIDNull has no description in its schema.
-type ClientResponseErrorIDNull struct{}
+// ClientResponseErrorIDNull is AgentResponseErrorIDNull: their schemas ask the
+// same of a value.
+type ClientResponseErrorIDNull = AgentResponseErrorIDNull
 
 // ClientResponseErrorIDNumber is a numeric request ID.
 type ClientResponseErrorIDNumber int64
@@ -7358,14 +7359,15 @@ type ProxyResponseError struct {
 // for a parse error or an invalid request.
 //
 // It is a union decided by the JSON type of the value. Its variants are
-// ProxyResponseErrorIDNull, ProxyResponseErrorIDNumber,
+// AgentResponseErrorIDNull, ProxyResponseErrorIDNumber,
 // ProxyResponseErrorIDStr.
 type ProxyResponseErrorID interface {
 	isProxyResponseErrorID()
 }
 
-// ProxyResponseErrorIDNull has no description in its schema.
-type ProxyResponseErrorIDNull struct{}
+// ProxyResponseErrorIDNull is AgentResponseErrorIDNull: their schemas ask the
+// same of a value.
+type ProxyResponseErrorIDNull = AgentResponseErrorIDNull
 
 // ProxyResponseErrorIDNumber is a numeric request ID.
 type ProxyResponseErrorIDNumber int64
@@ -33482,6 +33484,10 @@ func ValidateAgentResponseErrorID(v AgentResponseErrorID) error {
 
 func (AgentResponseErrorIDNull) isAgentResponseErrorID() {}
 
+func (AgentResponseErrorIDNull) isClientResponseErrorID() {}
+
+func (AgentResponseErrorIDNull) isProxyResponseErrorID() {}
+
 func (AgentResponseErrorIDNumber) isAgentResponseErrorID() {}
 
 // DecodeWire decodes the value from d.
@@ -49176,7 +49182,7 @@ func DecodeClientResponseErrorID(d *wire.Decoder) (ClientResponseErrorID, error)
 		if err := d.Skip(); err != nil {
 			return nil, err
 		}
-		return ClientResponseErrorIDNull{}, nil
+		return AgentResponseErrorIDNull{}, nil
 	case wire.KindNumber:
 		v := new(ClientResponseErrorIDNumber)
 		if err := v.DecodeWire(d); err != nil {
@@ -49196,7 +49202,7 @@ func DecodeClientResponseErrorID(d *wire.Decoder) (ClientResponseErrorID, error)
 // EncodeClientResponseErrorID encodes v to e; a nil v is null.
 func EncodeClientResponseErrorID(e *wire.Encoder, v ClientResponseErrorID) {
 	switch v := v.(type) {
-	case ClientResponseErrorIDNull:
+	case AgentResponseErrorIDNull:
 		e.Null()
 	case ClientResponseErrorIDNumber:
 		v.EncodeWire(e)
@@ -49241,8 +49247,6 @@ func ValidateClientResponseErrorID(v ClientResponseErrorID) error {
 	CheckClientResponseErrorID(&c, "", v)
 	return c.Err()
 }
-
-func (ClientResponseErrorIDNull) isClientResponseErrorID() {}
 
 func (ClientResponseErrorIDNumber) isClientResponseErrorID() {}
 
@@ -51955,7 +51959,7 @@ func DecodeProxyResponseErrorID(d *wire.Decoder) (ProxyResponseErrorID, error) {
 		if err := d.Skip(); err != nil {
 			return nil, err
 		}
-		return ProxyResponseErrorIDNull{}, nil
+		return AgentResponseErrorIDNull{}, nil
 	case wire.KindNumber:
 		v := new(ProxyResponseErrorIDNumber)
 		if err := v.DecodeWire(d); err != nil {
@@ -51975,7 +51979,7 @@ func DecodeProxyResponseErrorID(d *wire.Decoder) (ProxyResponseErrorID, error) {
 // EncodeProxyResponseErrorID encodes v to e; a nil v is null.
 func EncodeProxyResponseErrorID(e *wire.Encoder, v ProxyResponseErrorID) {
 	switch v := v.(type) {
-	case ProxyResponseErrorIDNull:
+	case AgentResponseErrorIDNull:
 		e.Null()
 	case ProxyResponseErrorIDNumber:
 		v.EncodeWire(e)
@@ -52020,8 +52024,6 @@ func ValidateProxyResponseErrorID(v ProxyResponseErrorID) error {
 	CheckProxyResponseErrorID(&c, "", v)
 	return c.Err()
 }
-
-func (ProxyResponseErrorIDNull) isProxyResponseErrorID() {}
 
 func (ProxyResponseErrorIDNumber) isProxyResponseErrorID() {}
 
@@ -58878,7 +58880,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				return !c.Failed()
 			},
 		}, true
-	case "#/$defs/InitializeProxyRequest":
+	case "#/$defs/InitializeProxyRequest", "#/$defs/InitializeRequest":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeRequest).CheckWire(c, p)
@@ -58906,53 +58908,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				return !c.Failed()
 			},
 		}, true
-	case "#/$defs/InitializeProxyResponse":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*InitializeResponse).CheckWire(c, p)
-			},
-			Complete: false,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(InitializeResponse)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*InitializeResponse).EncodeWire(e)
-			},
-			Name: "InitializeResponse",
-			ValidateValue: func(v any) error {
-				return v.(*InitializeResponse).Validate()
-			},
-		}, true
-	case "#/$defs/InitializeRequest":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*InitializeRequest).CheckWire(c, p)
-			},
-			Complete: true,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(InitializeRequest)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*InitializeRequest).EncodeWire(e)
-			},
-			Name: "InitializeRequest",
-			ValidateValue: func(v any) error {
-				return v.(*InitializeRequest).Validate()
-			},
-			Verify: func(d *wire.Decoder) bool {
-				var v InitializeRequest
-				if v.DecodeWire(d) != nil {
-					return false
-				}
-				var c wire.Checker
-				c.Quiet()
-				v.CheckWire(&c, "")
-				return !c.Failed()
-			},
-		}, true
-	case "#/$defs/InitializeResponse":
+	case "#/$defs/InitializeProxyResponse", "#/$defs/InitializeResponse":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)

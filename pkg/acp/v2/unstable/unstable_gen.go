@@ -18592,7 +18592,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				return !c.Failed()
 			},
 		}, true
-	case "https://agentproto.dev/schema/acp/v2-unstable/initialize.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/initialize.result.json":
+	case "https://agentproto.dev/schema/acp/v2-unstable/initialize.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/initialize.result.json", "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.result.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)
@@ -18858,24 +18858,6 @@ func Lookup(id string) (wire.Codec, bool) {
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.params.json":
 		return v2.Lookup("https://agentproto.dev/schema/acp/v2/initialize.params.json#")
-	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.initialize.result.json":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*InitializeResponse).CheckWire(c, p)
-			},
-			Complete: false,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(InitializeResponse)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*InitializeResponse).EncodeWire(e)
-			},
-			Name: "InitializeResponse",
-			ValidateValue: func(v any) error {
-				return v.(*InitializeResponse).Validate()
-			},
-		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.notification.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/proxy.successor.notification.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {

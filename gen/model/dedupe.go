@@ -1,0 +1,472 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// shareShapes makes each type whose schema asks of a value exactly what
+// another type's schema asks an alias of the first such type: the Go code
+// of a shape is emitted once, however many schemas describe it. Config
+// schemas repeat shapes by the hundred (one options object, one
+// string-or-object rule setting per lint rule); emitting each copy made
+// packages too large for the Go compiler to build in reasonable memory.
+//
+// Two types are the same shape when their kinds, Go member names, wire
+// names, representations and checks are equal and the types they hold
+// are the same shape in turn, which is decided once per type, the types
+// it holds first (in time linear in the package). A type on a cycle keeps
+// its own code: its shape would depend on itself. Only types their schemas do
+// not describe are shared: a description makes a type a concept of its own
+// (a session id is not a tool call id, though both are strings), and its
+// name part of the API. Members' documentation counts, since the alias
+// shows the members of the type it names. Two variants of one union always
+// stay two types, since the Go type of a value tells which variant it is.
+//
+// An enum alias keeps its constants, as constants of the type it names.
+// Raw unions and the types of if/then/else conditions keep their own code
+// (their accessors and helpers are named after the type), and so do
+// embedded structs and the structs that embed them.
+func shareShapes(p *Package) {
+	inCond := map[*Type]bool{}
+	for _, t := range p.Types {
+		if st := t.Struct; st != nil && st.Cond != nil {
+			for _, x := range st.Cond.Types {
+				inCond[x] = true
+			}
+		}
+	}
+	cls := map[*Type]int{}
+	var cand []*Type
+	for i, t := range p.Types {
+		if shareable(t) && !inCond[t] && t.Doc == "" {
+			cand = append(cand, t)
+			cls[t] = 0
+		} else {
+			cls[t] = -1 - i // a class of its own
+		}
+	}
+	if len(cand) < 2 {
+		return
+	}
+	s := &shapes{cls: cls, alone: -1 - len(p.Types)}
+	order := s.dependenciesFirst(cand)
+	var dup map[*Type]*Type
+	for {
+		dup = s.classes(cand, order)
+		// Two variants of one union must stay two types: the Go type of a
+		// value is what tells its variant (and tag) apart. Keeping one
+		// apart only splits classes, so a second round finds none.
+		split := false
+		for _, t := range p.Types {
+			if t.Union == nil || dup[t] != nil {
+				continue
+			}
+			first := map[*Type]*Type{} // by class, the first variant type in it
+			for _, v := range t.Union.Variants {
+				r := v.Type
+				if d := dup[r]; d != nil {
+					r = d
+				}
+				if f, ok := first[r]; ok {
+					// One of the two is not its class's first: it goes.
+					alone := v.Type
+					if dup[alone] == nil {
+						alone = f
+					}
+					s.keepApart(alone)
+					split = true
+					continue
+				}
+				first[r] = v.Type
+			}
+		}
+		if !split {
+			break
+		}
+	}
+	if len(dup) == 0 {
+		return
+	}
+	same := func(t *Type) *Type {
+		if r, ok := dup[t]; ok {
+			return r
+		}
+		return t
+	}
+	// The variants of the unions that stay name the shared types, which
+	// are then variants of every union that names them; the unions that go
+	// are no longer anyone's.
+	for _, t := range p.Types {
+		keep := t.Unions[:0]
+		for _, v := range t.Unions {
+			if _, gone := dup[v.Union]; !gone {
+				keep = append(keep, v)
+			}
+		}
+		t.Unions = keep
+	}
+	for _, t := range p.Types {
+		if _, gone := dup[t]; gone {
+			continue
+		}
+		if u := t.Union; u != nil {
+			vs := u.Variants
+			if u.Fallback != nil {
+				vs = append(vs[:len(vs):len(vs)], u.Fallback)
+			}
+			for _, v := range vs {
+				v.Type = same(v.Type)
+				v.Type.Unions = appendVariant(v.Type.Unions, v)
+			}
+		}
+		if st := t.Struct; st != nil {
+			for i, m := range st.Merged {
+				st.Merged[i] = same(m)
+			}
+		}
+	}
+	for _, t := range p.Types {
+		r, ok := dup[t]
+		if !ok {
+			continue
+		}
+		if t.Union != nil && t.Union.Unknown != "" && r.Union.Unknown != "" {
+			t.AlsoAliases = append(t.AlsoAliases, [2]string{t.Union.Unknown, r.Union.Unknown})
+		}
+		if t.Enum != nil {
+			for i, v := range t.Enum.Values {
+				t.AlsoConsts = append(t.AlsoConsts, [2]string{v.Name, r.Enum.Values[i].Name})
+			}
+		}
+		t.Kind, t.Under = Alias, &Ref{Kind: NamedRef, Type: r}
+		t.Struct, t.Union, t.Enum, t.RawUnion, t.OwnTag, t.Check = nil, nil, nil, nil, nil, Constraints{}
+		t.Unchecked, t.Unions = nil, nil
+		t.Doc = t.Name + " is " + r.Name + ": their schemas ask the same of a value."
+	}
+}
+
+// dependenciesFirst orders the candidates so that each comes after the
+// types it holds (Tarjan's algorithm lists a strongly connected component
+// after those it reaches), and keeps every type on a cycle apart: its
+// shape is not known before its own.
+func (s *shapes) dependenciesFirst(cand []*Type) []*Type {
+	isCand := make(map[*Type]bool, len(cand))
+	for _, t := range cand {
+		isCand[t] = true
+	}
+	deps := func(t *Type) []*Type {
+		var out []*Type
+		s.holds = func(d *Type) {
+			if isCand[d] {
+				out = append(out, d)
+			}
+		}
+		s.key(t)
+		s.holds = nil
+		return out
+	}
+	index, low := map[*Type]int{}, map[*Type]int{}
+	on := map[*Type]bool{}
+	var stack, order []*Type
+	var visit func(t *Type)
+	visit = func(t *Type) {
+		index[t], low[t] = len(index), len(index)
+		stack = append(stack, t)
+		on[t] = true
+		self := false
+		for _, d := range deps(t) {
+			if d == t {
+				self = true
+			}
+			if _, seen := index[d]; !seen {
+				visit(d)
+				low[t] = min(low[t], low[d])
+			} else if on[d] {
+				low[t] = min(low[t], index[d])
+			}
+		}
+		if low[t] != index[t] {
+			return
+		}
+		var comp []*Type
+		for {
+			w := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			on[w] = false
+			comp = append(comp, w)
+			if w == t {
+				break
+			}
+		}
+		if len(comp) > 1 || self {
+			for _, w := range comp {
+				s.keepApart(w)
+			}
+			return
+		}
+		order = append(order, t)
+	}
+	for _, t := range cand {
+		if _, seen := index[t]; !seen {
+			visit(t)
+		}
+	}
+	return order
+}
+
+// keepApart gives t a class no other type has.
+func (s *shapes) keepApart(t *Type) {
+	s.alone--
+	s.cls[t] = s.alone
+}
+
+// classes gives each candidate in order (the types it holds first) the
+// class of its key, and returns each candidate that is not the first of
+// its class, in the package's order, with that first one. A candidate
+// kept apart keeps its class.
+func (s *shapes) classes(cand, order []*Type) map[*Type]*Type {
+	keys := map[string]int{}
+	for _, t := range order {
+		if s.cls[t] < 0 {
+			continue
+		}
+		k := s.key(t)
+		id, ok := keys[k]
+		if !ok {
+			id = len(keys)
+			keys[k] = id
+		}
+		s.cls[t] = id
+	}
+	rep := map[int]*Type{}
+	dup := map[*Type]*Type{}
+	for _, t := range cand {
+		c := s.cls[t]
+		if c < 0 {
+			continue
+		}
+		if r, ok := rep[c]; ok {
+			dup[t] = r
+		} else {
+			rep[c] = t
+		}
+	}
+	return dup
+}
+
+// appendVariant adds v to a type's unions unless its union is listed.
+func appendVariant(vs []*Variant, v *Variant) []*Variant {
+	for _, x := range vs {
+		if x.Union == v.Union {
+			return vs
+		}
+	}
+	return append(vs, v)
+}
+
+// shareable reports whether a type may share its code with another of
+// the same shape (see shareShapes).
+func shareable(t *Type) bool {
+	if t.External != nil || t.RawUnion != nil {
+		return false
+	}
+	switch t.Kind {
+	case Struct:
+		st := t.Struct
+		return st.Cond == nil && st.Embed == nil && !st.Base
+	case Union, Enum, Named, Scalar, Defined:
+		return true
+	}
+	return false
+}
+
+// shapes builds the keys shareShapes compares: everything the emitted
+// code of a type depends on, with the types it holds given by class.
+type shapes struct {
+	cls   map[*Type]int
+	alone int // the last class given to a type kept apart
+	b     strings.Builder
+	// holds, when set, is told each type a key refers to.
+	holds func(*Type)
+}
+
+func (s *shapes) key(t *Type) string {
+	s.b.Reset()
+	s.w("k", strconv.Itoa(int(t.Kind)))
+	s.list("u", t.Unchecked)
+	switch {
+	case t.Struct != nil:
+		s.structKey(t.Struct)
+	case t.Union != nil:
+		s.unionKey(t.Union)
+	case t.Enum != nil:
+		e := t.Enum
+		s.ref(e.Base)
+		s.w("open", strconv.FormatBool(e.Open), e.OpenDoc)
+		s.constraints(e.OpenCheck)
+		for _, v := range e.Values {
+			s.w("ev", v.Go, v.JSON, v.Doc)
+		}
+	default:
+		s.ref(t.Under)
+		s.constraints(t.Check)
+	}
+	if v := t.OwnTag; v != nil {
+		s.w("own", v.Union.Union.Tag, v.Tag)
+	}
+	return s.b.String()
+}
+
+func (s *shapes) w(parts ...string) {
+	for _, p := range parts {
+		s.b.WriteString(strconv.Quote(p))
+	}
+	s.b.WriteByte(';')
+}
+
+func (s *shapes) list(name string, xs []string) {
+	s.b.WriteString(name)
+	s.w(xs...)
+}
+
+func (s *shapes) typ(t *Type) {
+	if t == nil {
+		s.b.WriteString("nil;")
+		return
+	}
+	if ext := t.External; ext != nil {
+		s.w("ext", ext.Path, ext.Name)
+		return
+	}
+	if t.Kind == Alias {
+		s.ref(t.Under)
+		return
+	}
+	if s.holds != nil {
+		s.holds(t)
+	}
+	c, ok := s.cls[t]
+	if !ok {
+		// Not a type of the package: compare by identity.
+		s.w("id", fmt.Sprintf("%p", t))
+		return
+	}
+	s.w("t", strconv.Itoa(c))
+}
+
+func (s *shapes) ref(r *Ref) {
+	if r == nil {
+		s.b.WriteString("nil;")
+		return
+	}
+	s.w("r", strconv.Itoa(int(r.Kind)), r.Builtin, strconv.FormatBool(r.ElemNullable), strconv.FormatBool(r.Lossy))
+	s.constraints(r.Check)
+	switch r.Kind {
+	case NamedRef:
+		s.typ(r.Type)
+	case Slice, Map:
+		s.ref(r.Elem)
+	}
+}
+
+func (s *shapes) constraints(c Constraints) {
+	if c.Empty() && !c.OneOfAlts {
+		return
+	}
+	j, err := json.Marshal(c)
+	if err != nil {
+		// A bound that is not a JSON number: the type stays alone.
+		s.alone--
+		s.w("c?", strconv.Itoa(s.alone))
+		return
+	}
+	s.w("c", string(j))
+}
+
+func (s *shapes) field(f *Field) {
+	if f == nil {
+		s.b.WriteString("nil;")
+		return
+	}
+	s.w("f", f.Name, f.JSON, f.Doc, f.Const, strconv.FormatBool(f.Required), strconv.FormatBool(f.Nullable),
+		strconv.FormatBool(f.Forbidden), strconv.FormatBool(f.Indirect), strconv.FormatBool(f.Inherited), strconv.FormatBool(f.NameFits))
+	s.ref(f.Type)
+}
+
+func (s *shapes) structKey(st *StructType) {
+	for _, f := range st.Fields {
+		s.field(f)
+	}
+	s.w("o", strconv.FormatBool(st.Open), st.ExtraName, strconv.FormatBool(st.OneOfRequired), strconv.FormatBool(st.Tuple),
+		strconv.Itoa(st.MinItems), strconv.FormatBool(st.NoRest))
+	for _, alt := range st.RequiredAlternatives {
+		s.list("ra", alt)
+	}
+	s.list("pat", st.Patterns)
+	for _, r := range st.Rules {
+		s.list("rule", append([]string{r.IfKey}, r.IfValues...))
+		s.list("then", r.ThenRequired)
+		for _, mv := range r.ThenConst {
+			s.w("tc", mv.Member, mv.Value)
+		}
+	}
+	for _, na := range st.NotAll {
+		s.list("na", na)
+	}
+	for _, d := range st.Dependent {
+		j, _ := json.Marshal(d)
+		s.w("dep", string(j))
+	}
+	for _, e := range st.Extra {
+		s.w("x", e.Pattern, strconv.FormatBool(e.Nullable))
+		s.ref(e.Type)
+	}
+	s.w("mp", uintText(st.MinProps), uintText(st.MaxProps))
+	s.b.WriteString("names")
+	s.ref(st.Names)
+	for _, m := range st.Merged {
+		s.b.WriteString("m")
+		s.typ(m)
+	}
+	s.b.WriteString("rest")
+	s.field(st.Rest)
+}
+
+func (s *shapes) unionKey(u *UnionType) {
+	s.w("tag", u.Tag, strconv.FormatBool(u.DefaultTakesOthers), strconv.FormatBool(u.Open), strconv.Itoa(int(u.By)),
+		u.Overlap, strconv.FormatBool(u.OnlyOne), strconv.FormatBool(u.NoTrial))
+	s.w("unknown", strconv.FormatBool(u.Unknown != ""))
+	index := func(v *Variant) string {
+		for i, x := range u.Variants {
+			if x == v {
+				return strconv.Itoa(i)
+			}
+		}
+		return "-"
+	}
+	s.w("def", index(u.Default))
+	for _, v := range u.Variants {
+		s.variant(v)
+	}
+	if v := u.Fallback; v != nil {
+		s.b.WriteString("fallback")
+		s.variant(v)
+	}
+}
+
+func (s *shapes) variant(v *Variant) {
+	s.w("v", v.Tag, strconv.FormatBool(v.TagInStruct), v.JSONKind, v.ItemKind)
+	s.list("keys", v.Keys)
+	s.list("ikeys", v.ItemKeys)
+	s.typ(v.Type)
+}
+
+func uintText(u *uint64) string {
+	if u == nil {
+		return "-"
+	}
+	return strconv.FormatUint(*u, 10)
+}
