@@ -16,6 +16,7 @@ var jsonKinds = []string{"null", "boolean", "integer", "number", "string", "arra
 func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) error {
 	u := t.Union
 	byKind := map[string][]*variantInfo{}
+	var joins []*join // alternatives that are unions decided by type
 	for i, vi := range infos {
 		if i == len(infos)-1 && i > 0 && acceptsAnything(vi.res) {
 			// The last alternative accepts any value: what the others do
@@ -38,9 +39,20 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 			k = s.Type[0]
 		}
 		if k == "" {
+			j, err := b.joinable(t, s, infos, vi)
+			if err != nil {
+				return err
+			}
+			if j != nil {
+				joins = append(joins, j)
+				continue
+			}
 			return b.undecidable(t, s, infos, fmt.Sprintf("variant %s has no single JSON type", vi.s.Loc.Pointer))
 		}
 		byKind[k] = append(byKind[k], vi)
+	}
+	if why := joinKindsApart(byKind, joins); why != "" {
+		return b.undecidable(t, s, infos, why)
 	}
 	// An integer variant and a number variant are told apart by the
 	// literal: a plain integer (no fraction or exponent) that fits in an
@@ -142,6 +154,7 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 	sort.SliceStable(u.Variants, func(i, j int) bool {
 		return u.Variants[i].JSONKind == "object" && u.Variants[j].JSONKind == "object" && len(u.Variants[i].Keys) > len(u.Variants[j].Keys)
 	})
+	b.joins = append(b.joins, joins...)
 	return nil
 }
 
