@@ -288,7 +288,7 @@ func flattenAlts(alts []*load.Schema, anyOf bool) []*load.Schema {
 		if len(inner) == 0 {
 			inner = u.AnyOf
 		}
-		if len(inner) < 2 || len(u.OneOf) > 0 && len(u.AnyOf) > 0 || len(u.Type) > 0 || len(u.Properties) > 0 || len(u.Required) > 0 ||
+		if len(inner) < 2 || len(u.OneOf) > 0 && len(u.AnyOf) > 0 || len(u.Type) > 0 && !typesImplied(u.Type, inner) || len(u.Properties) > 0 || len(u.Required) > 0 ||
 			len(u.AllOf) > 0 || u.Not != nil || u.If != nil || u.HasConst || len(u.Enum) > 0 || len(u.Unknown) > 0 || u.Ref != "" {
 			out = append(out, a)
 			continue
@@ -318,6 +318,19 @@ func flattenAlts(alts []*load.Schema, anyOf bool) []*load.Schema {
 		return alts
 	}
 	return out
+}
+
+// typesImplied reports whether a list of JSON types says nothing beside
+// alternatives that each have one of those types: tsup's root, of type
+// object or array and a oneOf of an object and an array, is that oneOf.
+func typesImplied(types []string, alts []*load.Schema) bool {
+	for _, a := range alts {
+		k := kindOf(a)
+		if k == "" || !slices.Contains(types, k) && !(k == "integer" && slices.Contains(types, "number")) {
+			return false
+		}
+	}
+	return true
 }
 
 // pairwiseExclusive reports whether no value fits two of the schemas, as
