@@ -63,11 +63,13 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 		// variants with the same required set cannot be told apart,
 		// unless a member both require is fixed to different values in
 		// each (electron-builder's publish options, provider: github or
-		// gitlab, beside strings and arrays): the object is then the
+		// gitlab, beside strings and arrays), or, in a oneOf, both are
+		// closed and share no member they do not both require (nx's
+		// inputs: {"runtime": …} or {"env": …}): the object is then the
 		// variant it validates as (see emit's trial).
 		for i, a := range objects {
 			for j, c := range objects {
-				if i < j && subset(a.req, c.req) && subset(c.req, a.req) && !constApart(a, c) {
+				if i < j && subset(a.req, c.req) && subset(c.req, a.req) && !constApart(a, c) && !(len(s.OneOf) > 0 && b.membersApart(a, c)) {
 					return b.undecidable(t, s, infos, fmt.Sprintf("variants %s and %s have no tag and require the same members; give every variant a property with a distinct const (a tag)", a.s.Loc.Pointer, c.s.Loc.Pointer))
 				}
 			}
@@ -423,4 +425,46 @@ func constApart(a, c *variantInfo) bool {
 		}
 	}
 	return false
+}
+
+// membersApart reports whether two object alternatives are closed
+// (additionalProperties false, no patternProperties) and every member both
+// allow is one both require: an object that fits both then has only
+// those members, and any other object is told apart by a member one of
+// them does not allow. In a oneOf, an object that fits both is invalid,
+// so a valid object is the one alternative it decodes and validates as.
+func (b *builder) membersApart(a, c *variantInfo) bool {
+	ma, ok := b.closedMembers(a)
+	if !ok {
+		return false
+	}
+	mc, ok := b.closedMembers(c)
+	if !ok {
+		return false
+	}
+	for name := range ma {
+		if mc[name] && !(a.req[name] && c.req[name]) {
+			return false
+		}
+	}
+	return true
+}
+
+// closedMembers are the members a closed object alternative allows; ok is
+// false when the alternative is open or allows members by pattern.
+func (b *builder) closedMembers(vi *variantInfo) (map[string]bool, bool) {
+	r := deref(vi.res)
+	ap := r.AdditionalProperties
+	if ap == nil || ap.Bool == nil || *ap.Bool || len(r.PatternProperties) > 0 {
+		return nil, false
+	}
+	props, _, _, err := b.props(r, map[*load.Schema]bool{})
+	if err != nil {
+		return nil, false
+	}
+	out := map[string]bool{}
+	for _, p := range props {
+		out[p.Name] = true
+	}
+	return out, true
 }
