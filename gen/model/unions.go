@@ -63,7 +63,7 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 		alts = s.AnyOf
 	}
 	alts = withoutForbidden(alts)
-	alts = flattenAlts(alts, len(s.OneOf) == 0)
+	alts = mergeTuples(flattenAlts(alts, len(s.OneOf) == 0))
 	if len(alts) == 1 && len(s.OneOf) > 1 {
 		// Every other alternative of the oneOf allows no value (cspell's
 		// {"not": {}} beside a $ref): a value fits the oneOf exactly when
