@@ -276,7 +276,8 @@ func ptrTo[T any](v T) *T { return &v }
 // outer union by its variants' types, and a value is the very Go value the
 // inner union gives it; an alternative listing two types and a oneOf of
 // one alternative per type is that oneOf; a oneOf of closed objects is
-// decided by the members they allow.
+// decided by the members they allow; arrays of one and of two elements,
+// the first the same, are one tuple whose second element is optional.
 func TestUnionsOfUnions(t *testing.T) {
 	node := func(in string) (any, error) {
 		v, err := kinds7.UnmarshalNode([]byte(in))
@@ -309,6 +310,13 @@ func TestUnionsOfUnions(t *testing.T) {
 		}
 		return v, kinds7.ValidateInput(v)
 	}
+	reporter := func(in string) (any, error) {
+		v, err := kinds7.UnmarshalReporter([]byte(in))
+		if err != nil {
+			return nil, err
+		}
+		return v, kinds7.ValidateReporter(v)
+	}
 	for _, c := range []struct {
 		decode   func(string) (any, error)
 		in, want string
@@ -334,6 +342,12 @@ func TestUnionsOfUnions(t *testing.T) {
 		{input, `{"externalDependencies":["react"]}`, "*kinds7.InputWithExternalDependencies", ""},
 		{input, `{"env":"CI","runtime":"x"}`, "", "env"},
 		{input, `{}`, "", "oneOf"},
+		{reporter, `"default"`, "kinds7.ReporterString", ""},
+		{reporter, `["a"]`, "kinds7.ReporterArray", ""},
+		{reporter, `["a",{"outFile":"o.json"}]`, "kinds7.ReporterArray", ""},
+		{reporter, `[]`, "", "fewer than 1 items"},
+		{reporter, `["a",{},{}]`, "", "more than 2 items"},
+		{reporter, `["a",{"zz":1}]`, "", "zz"},
 	} {
 		got, err := c.decode(c.in)
 		if c.want != "" {

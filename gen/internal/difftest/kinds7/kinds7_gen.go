@@ -9,6 +9,7 @@ import (
 	"github.com/agentproto/agentproto/pkg/wire/check"
 	"regexp"
 	"sync"
+	"unicode/utf8"
 )
 
 // Node holds the unions whose alternatives are unions decided by JSON type, as
@@ -93,6 +94,42 @@ type ConfigArray []Options
 type ConfigWithTool struct {
 	Tool Options `json:"tool"`
 }
+
+// ReporterName has no description in its schema.
+type ReporterName string
+
+// ReporterOptions has no description in its schema.
+type ReporterOptions struct {
+	OutFile *string `json:"outFile,omitempty"`
+}
+
+// Reporter is cspell's reporter: a name, a list of one name, or a pair of a
+// name and options (array alternatives of fixed lengths, the shorter a prefix
+// of the longer).
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// ReporterString, ReporterArray.
+type Reporter interface {
+	isReporter()
+}
+
+// ReporterString has no description in its schema.
+type ReporterString ReporterName
+
+// ReporterArrayValue has no description in its schema.
+//
+// It is a JSON array: each field is the element at its position; the first 1
+// are required, and a nil field after them ends the array; no element may
+// follow them.
+type ReporterArrayValue struct {
+	// Item 0 of the array.
+	Name ReporterName
+	// Item 1 of the array.
+	Options *ReporterOptions
+}
+
+// ReporterArray has no description in its schema.
+type ReporterArray ReporterArrayValue
 
 // Input is nx's inputs: a name, or one of several closed objects told apart by
 // the members they allow.
@@ -1310,6 +1347,366 @@ func (x ConfigWithTool) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// DecodeWire decodes the value from d.
+func (x *ReporterName) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ReporterName(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ReporterName) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ReporterName) CheckWire(c *wire.Checker, p string) {
+	v := string(*x)
+	if utf8.RuneCountInString(string(v)) < 1 {
+		c.Fail(p, "is shorter than 1 characters")
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ReporterName) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ReporterName) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ReporterName) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ReporterOptions) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ReporterOptions{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "outFile":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "outFile")
+			}
+			seen[0] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "outFile")
+					}
+					(*v) = v1
+				}
+				x.OutFile = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			return wire.UnknownError(d.Offset(), string(key), "outFile")
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ReporterOptions) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ReporterOptions) EncodeWireFields(e *wire.Encoder) {
+	if x.OutFile != nil {
+		e.RawKey("\"outFile\":")
+		e.String((*x.OutFile))
+	}
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ReporterOptions) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ReporterOptions) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ReporterOptions) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ReporterOptions) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeReporter decodes a Reporter from d.
+func DecodeReporter(d *wire.Decoder) (Reporter, error) {
+	switch d.Kind() {
+	case wire.KindString:
+		v := new(ReporterString)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindArray:
+		v := new(ReporterArray)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("string or array")
+}
+
+// EncodeReporter encodes v to e; a nil v is null.
+func EncodeReporter(e *wire.Encoder, v Reporter) {
+	switch v := v.(type) {
+	case ReporterString:
+		v.EncodeWire(e)
+	case ReporterArray:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckReporter records in c every constraint v breaks, under the JSON pointer p.
+func CheckReporter(c *wire.Checker, p string, v Reporter) {
+	switch v := v.(type) {
+	case ReporterString:
+		v.CheckWire(c, p)
+	case ReporterArray:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalReporter decodes a Reporter from data, strictly.
+func UnmarshalReporter(data []byte) (Reporter, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeReporter(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalReporter encodes v.
+func MarshalReporter(v Reporter) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeReporter(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateReporter checks v against its schema's constraints and returns every violation.
+func ValidateReporter(v Reporter) error {
+	var c wire.Checker
+	CheckReporter(&c, "", v)
+	return c.Err()
+}
+
+func (ReporterString) isReporter() {}
+
+// DecodeWire decodes the value from d.
+func (x *ReporterString) DecodeWire(d *wire.Decoder) error {
+	var v ReporterName
+	if err := v.DecodeWire(d); err != nil {
+		return err
+	}
+	*x = ReporterString(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ReporterString) EncodeWire(e *wire.Encoder) {
+	v := ReporterName(*x)
+	v.EncodeWire(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ReporterString) CheckWire(c *wire.Checker, p string) {
+	v := ReporterName(*x)
+	v.CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ReporterString) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ReporterString) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ReporterString) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ReporterArrayValue) DecodeWire(d *wire.Decoder) error {
+	start := d.Offset()
+	*x = ReporterArrayValue{}
+	if err := d.BeginArray(); err != nil {
+		return err
+	}
+	for i := 0; ; i++ {
+		more, err := d.NextElem()
+		if err != nil {
+			return err
+		}
+		if !more {
+			if i < 1 {
+				return &wire.Error{
+					Code:   wire.CodeRequired,
+					Msg:    "the array has fewer than 1 items",
+					Offset: start,
+				}
+			}
+			_ = start
+			return nil
+		}
+		switch i {
+		case 0:
+			if err := x.Name.DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i)
+			}
+		case 1:
+			v := new(ReporterOptions)
+			if err := (*v).DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i)
+			}
+			x.Options = v
+		default:
+			return &wire.Error{
+				Code:    wire.CodeUnknown,
+				Msg:     "the array has more than 2 items",
+				Offset:  d.Offset(),
+				Pointer: wire.JoinIndex("", i),
+			}
+		}
+	}
+}
+
+// EncodeWire encodes the value to e.
+func (x *ReporterArrayValue) EncodeWire(e *wire.Encoder) {
+	e.BeginArray()
+	x.Name.EncodeWire(e)
+	if x.Options != nil {
+		(*x.Options).EncodeWire(e)
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ReporterArrayValue) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "0")
+		x.Name.CheckWire(c, p)
+	}
+	if x.Options != nil {
+		p := c.Join(p, "1")
+		(*x.Options).CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ReporterArrayValue) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ReporterArrayValue) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ReporterArrayValue) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (ReporterArray) isReporter() {}
+
+// DecodeWire decodes the value from d.
+func (x *ReporterArray) DecodeWire(d *wire.Decoder) error {
+	var v ReporterArrayValue
+	if err := v.DecodeWire(d); err != nil {
+		return err
+	}
+	*x = ReporterArray(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ReporterArray) EncodeWire(e *wire.Encoder) {
+	v := ReporterArrayValue(*x)
+	v.EncodeWire(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ReporterArray) CheckWire(c *wire.Checker, p string) {
+	v := ReporterArrayValue(*x)
+	v.CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ReporterArray) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ReporterArray) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ReporterArray) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // decodeInputByTrial decodes an object that has the required members of several
 // variants: the first it decodes into and passes Validate as, else the first it
 // decodes into (Validate then says what is wrong), else the first one's error.
@@ -2162,6 +2559,84 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v Options
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
+		}, true
+	case "https://example.test/diff/kinds7.json#/definitions/Reporter":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(Reporter)
+				CheckReporter(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeReporter(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(Reporter)
+				EncodeReporter(e, u)
+			},
+			Name: "Reporter",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Reporter)
+				CheckReporter(&c, "", u)
+				return c.Err()
+			},
+		}, true
+	case "https://example.test/diff/kinds7.json#/definitions/ReporterName":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ReporterName).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ReporterName)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ReporterName).EncodeWire(e)
+			},
+			Name: "ReporterName",
+			ValidateValue: func(v any) error {
+				return v.(*ReporterName).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ReporterName
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
+		}, true
+	case "https://example.test/diff/kinds7.json#/definitions/ReporterOptions":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ReporterOptions).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ReporterOptions)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ReporterOptions).EncodeWire(e)
+			},
+			Name: "ReporterOptions",
+			ValidateValue: func(v any) error {
+				return v.(*ReporterOptions).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ReporterOptions
 				if v.DecodeWire(d) != nil {
 					return false
 				}
