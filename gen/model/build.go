@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agentproto/agentproto/gen/load"
@@ -51,6 +52,9 @@ type builder struct {
 	// renamed are the named schemas that lost a name they asked for to
 	// another (see claim), with the name they got.
 	renamed map[*load.Schema]string
+	// joins are the alternatives of untagged unions whose variants are
+	// those of another union, joined once every type is made (joinAll).
+	joins []*join
 }
 
 // Build makes the Go model of the graph's input documents and everything
@@ -75,6 +79,9 @@ func Build(g *load.Graph, opts Options) (*Package, error) {
 				return nil, err
 			}
 		}
+	}
+	if err := b.joinAll(); err != nil {
+		return nil, err
 	}
 	if err := breakCycles(b.pkg); err != nil {
 		return nil, err
@@ -162,6 +169,7 @@ func (b *builder) dropCopies(start int) {
 			delete(b.byNode, s)
 		}
 	}
+	b.joins = slices.DeleteFunc(b.joins, func(j *join) bool { return dropped[j.outer] })
 }
 
 // schemaID is the absolute $id and pointer of a named schema, or only the

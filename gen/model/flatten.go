@@ -288,7 +288,7 @@ func flattenAlts(alts []*load.Schema, anyOf bool) []*load.Schema {
 		if len(inner) == 0 {
 			inner = u.AnyOf
 		}
-		if len(inner) < 2 || len(u.OneOf) > 0 && len(u.AnyOf) > 0 || len(u.Type) > 0 || len(u.Properties) > 0 || len(u.Required) > 0 ||
+		if len(inner) < 2 || len(u.OneOf) > 0 && len(u.AnyOf) > 0 || len(u.Type) > 0 && !typesImplied(u.Type, inner) || len(u.Properties) > 0 || len(u.Required) > 0 ||
 			len(u.AllOf) > 0 || u.Not != nil || u.If != nil || u.HasConst || len(u.Enum) > 0 || len(u.Unknown) > 0 || u.Ref != "" {
 			out = append(out, a)
 			continue
@@ -318,6 +318,19 @@ func flattenAlts(alts []*load.Schema, anyOf bool) []*load.Schema {
 		return alts
 	}
 	return out
+}
+
+// typesImplied reports whether a list of JSON types says nothing beside
+// alternatives that each have one of those types: tsup's root, of type
+// object or array and a oneOf of an object and an array, is that oneOf.
+func typesImplied(types []string, alts []*load.Schema) bool {
+	for _, a := range alts {
+		k := kindOf(a)
+		if k == "" || !slices.Contains(types, k) && !(k == "integer" && slices.Contains(types, "number")) {
+			return false
+		}
+	}
+	return true
 }
 
 // pairwiseExclusive reports whether no value fits two of the schemas, as
@@ -370,4 +383,95 @@ func excludes(x, y *load.Schema) bool {
 		}
 	}
 	return false
+}
+
+// fixedPositions are the element schemas of an array alternative that
+// holds exactly n elements and says nothing else (besides annotations):
+// minItems and maxItems both n, with items as one schema for every
+// position or a tuple of n positions. ok is false for any other.
+func fixedPositions(a *load.Schema) (pos []*load.Schema, ok bool) {
+	d := deref(a)
+	if kindOf(d) != "array" || d.MinItems == nil || d.MaxItems == nil || *d.MinItems != *d.MaxItems || *d.MinItems > 16 {
+		return nil, false
+	}
+	n := int(*d.MinItems)
+	c := *d
+	c.Type, c.Items, c.PrefixItems, c.MinItems, c.MaxItems = nil, nil, nil, nil, nil
+	if !acceptsAnything(&c) || len(d.Type) > 1 || d.Bool != nil {
+		return nil, false
+	}
+	switch {
+	case len(d.PrefixItems) == n:
+		return d.PrefixItems, true
+	case len(d.PrefixItems) == 0 && d.Items != nil:
+		for range n {
+			pos = append(pos, d.Items)
+		}
+		return pos, true
+	}
+	return nil, false
+}
+
+// samePosition reports whether two element schemas are one schema: the
+// same node, or $refs (with annotations at most) to the same one.
+func samePosition(x, y *load.Schema) bool {
+	return x == y || deref(x) == deref(y) && deref(x) != x
+}
+
+// mergeTuples joins the array alternatives of a union that each hold a
+// fixed number of elements, where every shorter one is a prefix of the
+// longer ones and the lengths follow each other, into one tuple whose
+// later positions are optional: cspell's reporter, [name] or [name,
+// options], is the tuple [name, options?]. An array fits the tuple exactly
+// when it fits one of the alternatives (which no array fits two of), so
+// the union is decided by JSON type. Any other union is left as it is.
+func mergeTuples(alts []*load.Schema) []*load.Schema {
+	var arrays []int
+	var positions [][]*load.Schema
+	for i, a := range alts {
+		if kindOf(a) != "array" {
+			continue
+		}
+		pos, ok := fixedPositions(a)
+		if !ok {
+			return alts
+		}
+		arrays = append(arrays, i)
+		positions = append(positions, pos)
+	}
+	if len(arrays) < 2 {
+		return alts
+	}
+	order := make([]int, len(arrays))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(i, j int) int { return len(positions[i]) - len(positions[j]) })
+	longest := positions[order[len(order)-1]]
+	for k, i := range order {
+		if k > 0 && len(positions[i]) != len(positions[order[k-1]])+1 {
+			return alts // a gap: the merged tuple would take a length none does
+		}
+		for p, x := range positions[i] {
+			if !samePosition(x, longest[p]) {
+				return alts
+			}
+		}
+	}
+	first := deref(alts[arrays[0]])
+	no := false
+	lo, hi := uint64(len(positions[order[0]])), uint64(len(longest))
+	merged := &load.Schema{Loc: first.Loc, Doc: first.Doc, Base: first.Base, Type: []string{"array"}, PrefixItems: longest,
+		MinItems: &lo, MaxItems: &hi, Items: &load.Schema{Loc: first.Loc, Doc: first.Doc, Base: first.Base, Bool: &no}}
+	var out []*load.Schema
+	for i, a := range alts {
+		switch {
+		case i == arrays[0]:
+			out = append(out, merged)
+		case slices.Contains(arrays, i):
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
 }

@@ -43,12 +43,35 @@ func isScalarAlt(a *load.Schema) bool {
 	return false
 }
 
+// withoutForbidden drops the alternatives of a union that allow no value
+// (false, {"not": {}}): no value fits them, so they decide nothing. A
+// union of only such alternatives is left as it is.
+func withoutForbidden(alts []*load.Schema) []*load.Schema {
+	if !slices.ContainsFunc(alts, func(a *load.Schema) bool { return forbidden(deref(a)) }) {
+		return alts
+	}
+	out := slices.DeleteFunc(slices.Clone(alts), func(a *load.Schema) bool { return forbidden(deref(a)) })
+	if len(out) == 0 {
+		return alts
+	}
+	return out
+}
+
 func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 	alts := s.OneOf
 	if len(alts) == 0 {
 		alts = s.AnyOf
 	}
-	alts = flattenAlts(alts, len(s.OneOf) == 0)
+	alts = withoutForbidden(alts)
+	alts = mergeTuples(flattenAlts(alts, len(s.OneOf) == 0))
+	if len(alts) == 1 && len(s.OneOf) > 1 {
+		// Every other alternative of the oneOf allows no value (cspell's
+		// {"not": {}} beside a $ref): a value fits the oneOf exactly when
+		// it fits the one that is left.
+		one := *alts[0]
+		one.Title, one.Description = s.Title, s.Description
+		return b.fill(t, &one)
+	}
 	if len(s.OneOf) == 0 {
 		alts = sameScalarKind(mergeValueLists(splitValueLists(alts)))
 		if i := slices.IndexFunc(alts, func(a *load.Schema) bool { return acceptsAnything(deref(a)) }); i >= 0 && (i < len(alts)-1 || slices.ContainsFunc(alts[:i], isScalarAlt)) {

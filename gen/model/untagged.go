@@ -16,6 +16,7 @@ var jsonKinds = []string{"null", "boolean", "integer", "number", "string", "arra
 func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) error {
 	u := t.Union
 	byKind := map[string][]*variantInfo{}
+	var joins []*join // alternatives that are unions decided by type
 	for i, vi := range infos {
 		if i == len(infos)-1 && i > 0 && acceptsAnything(vi.res) {
 			// The last alternative accepts any value: what the others do
@@ -38,9 +39,20 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 			k = s.Type[0]
 		}
 		if k == "" {
+			j, err := b.joinable(t, s, infos, vi)
+			if err != nil {
+				return err
+			}
+			if j != nil {
+				joins = append(joins, j)
+				continue
+			}
 			return b.undecidable(t, s, infos, fmt.Sprintf("variant %s has no single JSON type", vi.s.Loc.Pointer))
 		}
 		byKind[k] = append(byKind[k], vi)
+	}
+	if why := joinKindsApart(byKind, joins); why != "" {
+		return b.undecidable(t, s, infos, why)
 	}
 	// An integer variant and a number variant are told apart by the
 	// literal: a plain integer (no fraction or exponent) that fits in an
@@ -51,11 +63,13 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 		// variants with the same required set cannot be told apart,
 		// unless a member both require is fixed to different values in
 		// each (electron-builder's publish options, provider: github or
-		// gitlab, beside strings and arrays): the object is then the
+		// gitlab, beside strings and arrays), or, in a oneOf, both are
+		// closed and share no member they do not both require (nx's
+		// inputs: {"runtime": …} or {"env": …}): the object is then the
 		// variant it validates as (see emit's trial).
 		for i, a := range objects {
 			for j, c := range objects {
-				if i < j && subset(a.req, c.req) && subset(c.req, a.req) && !constApart(a, c) {
+				if i < j && subset(a.req, c.req) && subset(c.req, a.req) && !constApart(a, c) && !(len(s.OneOf) > 0 && b.membersApart(a, c)) {
 					return b.undecidable(t, s, infos, fmt.Sprintf("variants %s and %s have no tag and require the same members; give every variant a property with a distinct const (a tag)", a.s.Loc.Pointer, c.s.Loc.Pointer))
 				}
 			}
@@ -142,6 +156,7 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 	sort.SliceStable(u.Variants, func(i, j int) bool {
 		return u.Variants[i].JSONKind == "object" && u.Variants[j].JSONKind == "object" && len(u.Variants[i].Keys) > len(u.Variants[j].Keys)
 	})
+	b.joins = append(b.joins, joins...)
 	return nil
 }
 
@@ -410,4 +425,46 @@ func constApart(a, c *variantInfo) bool {
 		}
 	}
 	return false
+}
+
+// membersApart reports whether two object alternatives are closed
+// (additionalProperties false, no patternProperties) and every member both
+// allow is one both require: an object that fits both then has only
+// those members, and any other object is told apart by a member one of
+// them does not allow. In a oneOf, an object that fits both is invalid,
+// so a valid object is the one alternative it decodes and validates as.
+func (b *builder) membersApart(a, c *variantInfo) bool {
+	ma, ok := b.closedMembers(a)
+	if !ok {
+		return false
+	}
+	mc, ok := b.closedMembers(c)
+	if !ok {
+		return false
+	}
+	for name := range ma {
+		if mc[name] && !(a.req[name] && c.req[name]) {
+			return false
+		}
+	}
+	return true
+}
+
+// closedMembers are the members a closed object alternative allows; ok is
+// false when the alternative is open or allows members by pattern.
+func (b *builder) closedMembers(vi *variantInfo) (map[string]bool, bool) {
+	r := deref(vi.res)
+	ap := r.AdditionalProperties
+	if ap == nil || ap.Bool == nil || *ap.Bool || len(r.PatternProperties) > 0 {
+		return nil, false
+	}
+	props, _, _, err := b.props(r, map[*load.Schema]bool{})
+	if err != nil {
+		return nil, false
+	}
+	out := map[string]bool{}
+	for _, p := range props {
+		out[p.Name] = true
+	}
+	return out, true
 }

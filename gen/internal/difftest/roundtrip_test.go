@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentproto/agentproto/gen/internal/difftest/bomref"
+	"github.com/agentproto/agentproto/gen/internal/difftest/kinds7"
 	"github.com/agentproto/agentproto/gen/internal/difftest/lint"
 	"github.com/agentproto/agentproto/gen/internal/difftest/mixed"
 	"github.com/agentproto/agentproto/gen/internal/difftest/tuple"
@@ -272,3 +273,96 @@ func TestAlternativesOfOneType(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// TestUnionsOfUnions: an alternative that is a $ref to a union decided by
+// JSON type (draft-07's "#", an object or a boolean) takes part in the
+// outer union by its variants' types, and a value is the very Go value the
+// inner union gives it; an alternative listing two types and a oneOf of
+// one alternative per type is that oneOf; a oneOf of closed objects is
+// decided by the members they allow; arrays of one and of two elements,
+// the first the same, are one tuple whose second element is optional.
+func TestUnionsOfUnions(t *testing.T) {
+	node := func(in string) (any, error) {
+		v, err := kinds7.UnmarshalNode([]byte(in))
+		if err != nil {
+			return nil, err
+		}
+		o, ok := v.(*kinds7.NodeObject)
+		if !ok {
+			return v, nil
+		}
+		if o.Items != nil {
+			return o.Items, kinds7.ValidateNode(v)
+		}
+		for _, d := range o.Dependencies {
+			return d, kinds7.ValidateNode(v)
+		}
+		return v, kinds7.ValidateNode(v)
+	}
+	config := func(in string) (any, error) {
+		v, err := kinds7.UnmarshalConfig([]byte(in))
+		if err != nil {
+			return nil, err
+		}
+		return v, kinds7.ValidateConfig(v)
+	}
+	input := func(in string) (any, error) {
+		v, err := kinds7.UnmarshalInput([]byte(in))
+		if err != nil {
+			return nil, err
+		}
+		return v, kinds7.ValidateInput(v)
+	}
+	reporter := func(in string) (any, error) {
+		v, err := kinds7.UnmarshalReporter([]byte(in))
+		if err != nil {
+			return nil, err
+		}
+		return v, kinds7.ValidateReporter(v)
+	}
+	for _, c := range []struct {
+		decode   func(string) (any, error)
+		in, want string
+		err      string // "" for valid, else a substring of the error
+	}{
+		{node, `true`, "kinds7.NodeBoolean", ""},
+		{node, `{"items":false}`, "kinds7.NodeBoolean", ""},
+		{node, `{"items":{"title":"x"}}`, "*kinds7.NodeObject", ""},
+		{node, `{"items":[true,{"title":"y"}]}`, "kinds7.NodeObjectItemsArray", ""},
+		{node, `{"items":[]}`, "kinds7.NodeObjectItemsArray", "/items"},
+		{node, `{"items":"x"}`, "", "boolean or array or object"},
+		{node, `{"dependencies":{"a":["b"]}}`, "kinds7.NodeObjectDependenciesValueArray", ""},
+		{node, `{"dependencies":{"a":["b","b"]}}`, "kinds7.NodeObjectDependenciesValueArray", "/dependencies/a"},
+		{node, `{"dependencies":{"a":{"title":"t"}}}`, "*kinds7.NodeObject", ""},
+		{config, `{"tool":{"name":"a"}}`, "*kinds7.ConfigWithTool", ""},
+		{config, `{"name":"a"}`, "*kinds7.Options", ""},
+		{config, `[{"minify":true}]`, "kinds7.ConfigArray", ""},
+		{config, `{"name":"a","tool":{}}`, "", "tool"},
+		{input, `"prod"`, "kinds7.InputString", ""},
+		{input, `{"fileset":"x"}`, "*kinds7.InputWithFileset", ""},
+		{input, `{"runtime":"node -v"}`, "*kinds7.InputWithRuntime", ""},
+		{input, `{"env":"CI"}`, "*kinds7.InputWithEnv", ""},
+		{input, `{"externalDependencies":["react"]}`, "*kinds7.InputWithExternalDependencies", ""},
+		{input, `{"env":"CI","runtime":"x"}`, "", "env"},
+		{input, `{}`, "", "oneOf"},
+		{reporter, `"default"`, "kinds7.ReporterString", ""},
+		{reporter, `["a"]`, "kinds7.ReporterArray", ""},
+		{reporter, `["a",{"outFile":"o.json"}]`, "kinds7.ReporterArray", ""},
+		{reporter, `[]`, "", "fewer than 1 items"},
+		{reporter, `["a",{},{}]`, "", "more than 2 items"},
+		{reporter, `["a",{"zz":1}]`, "", "zz"},
+	} {
+		got, err := c.decode(c.in)
+		if c.want != "" {
+			if g := fmt.Sprintf("%T", got); g != c.want {
+				t.Errorf("%s decoded as %s, want %s (%v)", c.in, g, c.want, err)
+			}
+		}
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: %v", c.in, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: error %v, want one that names %s", c.in, err, c.err)
+		}
+	}
+}
