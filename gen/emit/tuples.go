@@ -69,13 +69,18 @@ func (g *gen) tupleType(t *model.Type) error {
 		body = append(body, jen.Id("x").Dot("Rest").Op("=").Append(jen.Id("x").Dot("Rest"), jen.Id("e")))
 		cases = append(cases, jen.Default().Block(body...))
 	} else if st.NoRest {
-		cases = append(cases, jen.Default().Block(jen.Return(jen.Op("&").Add(wire("Error")).Values(jen.Dict{
-			jen.Id("Pointer"): wire("JoinIndex").Call(jen.Lit(""), jen.Id("i")),
+		// items: false fails at the element; maxItems and draft-07's
+		// additionalItems at the array.
+		at := jen.Dict{
 			jen.Id("Offset"):  jen.Id("d").Dot("Offset").Call(),
 			jen.Id("Msg"):     jen.Lit(fmt.Sprintf("the array has more than %d items", n)),
 			jen.Id("Code"):    wire("CodeUnknown"),
-			jen.Id("Keyword"): jen.Lit("false"),
-		}))))
+			jen.Id("Keyword"): jen.Lit(st.NoRestKeyword),
+		}
+		if st.NoRestKeyword == "false" {
+			at[jen.Id("Pointer")] = wire("JoinIndex").Call(jen.Lit(""), jen.Id("i"))
+		}
+		cases = append(cases, jen.Default().Block(jen.Return(jen.Op("&").Add(wire("Error")).Values(at))))
 	} else {
 		cases = append(cases, jen.Default().Block(jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Add(wire("DecodeRaw")).Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(wire("AtIndex").Call(jen.Err(), jen.Id("i"))))))

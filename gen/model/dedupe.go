@@ -401,7 +401,7 @@ func (s *shapes) structKey(st *StructType) {
 		s.field(f)
 	}
 	s.w("o", strconv.FormatBool(st.Open), st.ExtraName, strconv.FormatBool(st.OneOfRequired), strconv.FormatBool(st.Tuple),
-		strconv.Itoa(st.MinItems), strconv.FormatBool(st.NoRest))
+		strconv.Itoa(st.MinItems), strconv.FormatBool(st.NoRest), st.NoRestKeyword)
 	for _, alt := range st.RequiredAlternatives {
 		s.list("ra", alt)
 	}

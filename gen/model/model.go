@@ -266,6 +266,12 @@ type StructType struct {
 	MinItems int
 	Rest     *Field
 	NoRest   bool
+	// NoRestKeyword is the keyword an element after the positions of a
+	// NoRest tuple breaks, as a validator blames it: "maxItems" (at the
+	// array) when the schema bounds the length, draft-07's
+	// "additionalItems" (at the array), else 2020-12's items "false" (at
+	// the element).
+	NoRestKeyword string
 	// Cond is an if/then/else of the object that Validate checks through
 	// types of its own: the value's encoding is decoded as If, and then
 	// checked as Then when it passes Validate as If, else as Else.

@@ -63,6 +63,14 @@ func (b *builder) fillTuple(t *Type, s *load.Schema) error {
 	switch rest := s.Items; {
 	case rest != nil && rest.Bool != nil && !*rest.Bool:
 		st.NoRest = true
+		switch {
+		case s.MaxItems != nil && *s.MaxItems <= uint64(len(st.Fields)):
+			st.NoRestKeyword = "maxItems"
+		case s.Draft7:
+			st.NoRestKeyword = "additionalItems"
+		default:
+			st.NoRestKeyword = "false"
+		}
 	case rest == nil || acceptsAnything(rest):
 		st.Rest = &Field{Name: "Rest", Doc: "The elements after the positions above.", Loc: s.Loc, Type: &Ref{Kind: Slice, Elem: &Ref{Kind: Raw}}}
 	default:

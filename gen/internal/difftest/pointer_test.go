@@ -187,14 +187,6 @@ func blamed(ptr, keyword string, all map[blame]bool) bool {
 	switch keyword {
 	case "const", "enum", "type":
 		return all[blame{ptr, "enum"}] || all[blame{ptr, "const"}] || all[blame{ptr, "type"}]
-	case "false":
-		// An element after the last position of a tuple that allows
-		// none: 2020-12's items: false fails at the element, draft-07's
-		// additionalItems: false at the array. The model does not keep
-		// the draft, and the decoder points at the element.
-		if i := strings.LastIndexByte(ptr, '/'); i >= 0 {
-			return all[blame{ptr[:i], "additionalItems"}]
-		}
 	}
 	return false
 }

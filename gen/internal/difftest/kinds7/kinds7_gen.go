@@ -623,7 +623,7 @@ func (x *NodeList) EncodeWire(e *wire.Encoder) {
 func (x *NodeList) CheckWire(c *wire.Checker, p string) {
 	v := []Node(*x)
 	if len(v) < 1 {
-		c.Fail(p, "has %d items, want at least 1", len(v))
+		c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 	}
 	for i1 := range v {
 		p := c.JoinIndex(p, i1)
@@ -817,7 +817,7 @@ func (x *Names) EncodeWire(e *wire.Encoder) {
 func (x *Names) CheckWire(c *wire.Checker, p string) {
 	v := []string(*x)
 	if i, j, dup := check.Unique(v); dup {
-		c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+		c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 	}
 }
 
@@ -903,7 +903,7 @@ func (x *Version) EncodeWire(e *wire.Encoder) {
 func (x *Version) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if !pattern0().MatchString(string(v)) {
-		c.Fail(p, "%q does not match the pattern ^[<>=~^]*[0-9]", string(v))
+		c.FailKeyword(p, "pattern", "%q does not match the pattern ^[<>=~^]*[0-9]", string(v))
 	}
 }
 
@@ -1124,9 +1124,10 @@ func DecodeConfig(d *wire.Decoder) (Config, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ConfigWithTool (tool); Options ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ConfigWithTool (tool); Options ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("array or object")
@@ -1371,7 +1372,7 @@ func (x *ReporterName) EncodeWire(e *wire.Encoder) {
 func (x *ReporterName) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
 	if utf8.RuneCountInString(string(v)) < 1 {
-		c.Fail(p, "is shorter than 1 characters")
+		c.FailKeyword(p, "minLength", "is shorter than 1 characters")
 	}
 }
 
@@ -1597,9 +1598,10 @@ func (x *ReporterArrayValue) DecodeWire(d *wire.Decoder) error {
 		if !more {
 			if i < 1 {
 				return &wire.Error{
-					Code:   wire.CodeRequired,
-					Msg:    "the array has fewer than 1 items",
-					Offset: start,
+					Code:    wire.CodeRequired,
+					Keyword: "minItems",
+					Msg:     "the array has fewer than 1 items",
+					Offset:  start,
 				}
 			}
 			_ = start
@@ -1619,9 +1621,9 @@ func (x *ReporterArrayValue) DecodeWire(d *wire.Decoder) error {
 		default:
 			return &wire.Error{
 				Code:    wire.CodeUnknown,
+				Keyword: "maxItems",
 				Msg:     "the array has more than 2 items",
 				Offset:  d.Offset(),
-				Pointer: wire.JoinIndex("", i),
 			}
 		}
 	}
@@ -1856,9 +1858,10 @@ func DecodeInput(d *wire.Decoder) (Input, error) {
 			return v, nil
 		}
 		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: InputWithFileset (fileset); InputWithRuntime (); InputWithEnv (); InputWithExternalDependencies ()",
-			Offset: d.Offset(),
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: InputWithFileset (fileset); InputWithRuntime (); InputWithEnv (); InputWithExternalDependencies ()",
+			Offset:  d.Offset(),
 		}
 	}
 	return nil, d.TypeError("string or object")
@@ -1910,13 +1913,13 @@ func CheckInput(c *wire.Checker, p string, v Input) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(InputWithRuntime); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both InputWithFileset and InputWithRuntime; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both InputWithFileset and InputWithRuntime; oneOf allows exactly one")
 			}
 			if w := new(InputWithEnv); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both InputWithFileset and InputWithEnv; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both InputWithFileset and InputWithEnv; oneOf allows exactly one")
 			}
 			if w := new(InputWithExternalDependencies); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both InputWithFileset and InputWithExternalDependencies; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both InputWithFileset and InputWithExternalDependencies; oneOf allows exactly one")
 			}
 		}
 	case *InputWithRuntime:
@@ -1926,13 +1929,13 @@ func CheckInput(c *wire.Checker, p string, v Input) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(InputWithFileset); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both InputWithRuntime and InputWithFileset; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both InputWithRuntime and InputWithFileset; oneOf allows exactly one")
 			}
 			if w := new(InputWithEnv); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both InputWithRuntime and InputWithEnv; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both InputWithRuntime and InputWithEnv; oneOf allows exactly one")
 			}
 			if w := new(InputWithExternalDependencies); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both InputWithRuntime and InputWithExternalDependencies; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both InputWithRuntime and InputWithExternalDependencies; oneOf allows exactly one")
 			}
 		}
 	case *InputWithEnv:
@@ -1942,13 +1945,13 @@ func CheckInput(c *wire.Checker, p string, v Input) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(InputWithFileset); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both InputWithEnv and InputWithFileset; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both InputWithEnv and InputWithFileset; oneOf allows exactly one")
 			}
 			if w := new(InputWithRuntime); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both InputWithEnv and InputWithRuntime; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both InputWithEnv and InputWithRuntime; oneOf allows exactly one")
 			}
 			if w := new(InputWithExternalDependencies); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both InputWithEnv and InputWithExternalDependencies; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both InputWithEnv and InputWithExternalDependencies; oneOf allows exactly one")
 			}
 		}
 	case *InputWithExternalDependencies:
@@ -1958,13 +1961,13 @@ func CheckInput(c *wire.Checker, p string, v Input) {
 			v.EncodeWire(e)
 			raw := e.Bytes()
 			if w := new(InputWithFileset); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both InputWithExternalDependencies and InputWithFileset; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both InputWithExternalDependencies and InputWithFileset; oneOf allows exactly one")
 			}
 			if w := new(InputWithRuntime); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both InputWithExternalDependencies and InputWithRuntime; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both InputWithExternalDependencies and InputWithRuntime; oneOf allows exactly one")
 			}
 			if w := new(InputWithEnv); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.Fail(p, "fits both InputWithExternalDependencies and InputWithEnv; oneOf allows exactly one")
+				c.FailKeyword(p, "oneOf", "fits both InputWithExternalDependencies and InputWithEnv; oneOf allows exactly one")
 			}
 		}
 	}

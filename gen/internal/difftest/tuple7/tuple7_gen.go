@@ -332,10 +332,9 @@ func (x *ChangesetPair) DecodeWire(d *wire.Decoder) error {
 		default:
 			return &wire.Error{
 				Code:    wire.CodeUnknown,
-				Keyword: "false",
+				Keyword: "additionalItems",
 				Msg:     "the array has more than 2 items",
 				Offset:  d.Offset(),
-				Pointer: wire.JoinIndex("", i),
 			}
 		}
 	}
