@@ -411,6 +411,14 @@ type UnionType struct {
 	// Open is set when the schema accepts tags it does not list (a
 	// catch-all variant); otherwise Validate reports unknown tags.
 	Open bool
+	// OpenAsks, on an Open union, lists what the schema asks of a value
+	// whose tag no variant lists beyond what decoding it as the Unknown
+	// variant ensures (an object whose tag member is a string that no
+	// variant lists): a member the catch-all requires, a pattern on the
+	// tag, a catch-all that also takes a listed tag. Validate checks none
+	// of it. Empty when it asks nothing more: decoding such a value then
+	// proves it, and the union can be complete.
+	OpenAsks []string
 	// By says how an untagged union picks its variant.
 	By UntaggedRule
 	// Fallback, in an untagged union whose last alternative accepts any

@@ -32720,38 +32720,10 @@ func completeAuthMethod(v AuthMethod) bool {
 	return false
 }
 
-// completeAvailableCommandInput reports whether Validate checks everything the schema asks of v's variant.
-func completeAvailableCommandInput(v AvailableCommandInput) bool {
+// completeAvailableCommand reports whether Validate checks everything the schema asks of v's variant.
+func completeAvailableCommand(v AvailableCommand) bool {
 	switch v.(type) {
-	case *TextCommandInput:
-		return true
-	}
-	return false
-}
-
-// completeBackgroundWork reports whether Validate checks everything the schema asks of v's variant.
-func completeBackgroundWork(v BackgroundWork) bool {
-	switch v.(type) {
-	case *BackgroundTerminal:
-		return true
-	case *BackgroundToolCall:
-		return true
-	}
-	return false
-}
-
-// completeContentBlock reports whether Validate checks everything the schema asks of v's variant.
-func completeContentBlock(v ContentBlock) bool {
-	switch v.(type) {
-	case *TextContent:
-		return true
-	case *ImageContent:
-		return true
-	case *AudioContent:
-		return true
-	case *ResourceLink:
-		return true
-	case *EmbeddedResource:
+	case *Command:
 		return true
 	}
 	return false
@@ -32786,29 +32758,7 @@ func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
 	case *BooleanPropertySchema:
 		return true
 	case *MultiSelectPropertySchema:
-		return false
-	}
-	return false
-}
-
-// completeMCPServer reports whether Validate checks everything the schema asks of v's variant.
-func completeMCPServer(v MCPServer) bool {
-	switch v.(type) {
-	case *MCPServerHTTP:
 		return true
-	case *MCPServerStdio:
-		return true
-	}
-	return false
-}
-
-// completeMultiSelectItems reports whether Validate checks everything the schema asks of v's variant.
-func completeMultiSelectItems(v MultiSelectItems) bool {
-	switch v.(type) {
-	case *MultiSelectItemsTitledMultiSelectItems:
-		return true
-	case *MultiSelectItemsTaggedMultiSelectItems:
-		return false
 	}
 	return false
 }
@@ -32817,26 +32767,6 @@ func completeMultiSelectItems(v MultiSelectItems) bool {
 func completePlanUpdateContent(v PlanUpdateContent) bool {
 	switch v.(type) {
 	case *PlanItems:
-		return true
-	}
-	return false
-}
-
-// completeReplayFrom reports whether Validate checks everything the schema asks of v's variant.
-func completeReplayFrom(v ReplayFrom) bool {
-	switch v.(type) {
-	case *ReplayFromStart:
-		return true
-	}
-	return false
-}
-
-// completeRequestPermissionOutcome reports whether Validate checks everything the schema asks of v's variant.
-func completeRequestPermissionOutcome(v RequestPermissionOutcome) bool {
-	switch v.(type) {
-	case *CancelledPermissionOutcome:
-		return true
-	case *SelectedPermissionOutcome:
 		return true
 	}
 	return false
@@ -32868,19 +32798,19 @@ func completeSessionConfigOption(v SessionConfigOption) bool {
 func completeSessionUpdate(v SessionUpdate) bool {
 	switch v.(type) {
 	case *UserMessageChunk:
-		return false
+		return true
 	case *UserMessage:
-		return false
+		return true
 	case *AgentMessageChunk:
-		return false
+		return true
 	case *AgentMessage:
-		return false
+		return true
 	case *AgentThoughtChunk:
-		return false
+		return true
 	case *AgentThought:
-		return false
+		return true
 	case *SessionUpdateStateUpdate:
-		return false
+		return true
 	case *ToolCallContentChunk:
 		return false
 	case *ToolCallUpdate:
@@ -32902,17 +32832,8 @@ func completeSessionUpdate(v SessionUpdate) bool {
 	case *Notice:
 		return true
 	case *CompactionUpdate:
-		return false
+		return true
 	case *CompactionSummaryChunk:
-		return false
-	}
-	return false
-}
-
-// completeTaggedMultiSelectItems reports whether Validate checks everything the schema asks of v's variant.
-func completeTaggedMultiSelectItems(v TaggedMultiSelectItems) bool {
-	switch v.(type) {
-	case *StringMultiSelectItems:
 		return true
 	}
 	return false
@@ -32922,7 +32843,7 @@ func completeTaggedMultiSelectItems(v TaggedMultiSelectItems) bool {
 func completeToolCallContent(v ToolCallContent) bool {
 	switch v.(type) {
 	case *Content:
-		return false
+		return true
 	case *Diff:
 		return false
 	case *Terminal:
@@ -33198,7 +33119,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentMessage).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentMessage)
 				return v, v.DecodeWire(d)
@@ -33210,13 +33131,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AgentMessage).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentMessage
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AgentThought":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentThought).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentThought)
 				return v, v.DecodeWire(d)
@@ -33227,6 +33158,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AgentThought",
 			ValidateValue: func(v any) error {
 				return v.(*AgentThought).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentThought
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Annotations":
@@ -33402,6 +33343,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckAvailableCommand(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(AvailableCommand)
+				return completeAvailableCommand(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAvailableCommand(d)
 			},
@@ -33423,11 +33368,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(AvailableCommandInput)
 				CheckAvailableCommandInput(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(AvailableCommandInput)
-				return completeAvailableCommandInput(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAvailableCommandInput(d)
 			},
@@ -33523,11 +33464,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(BackgroundWork)
 				CheckBackgroundWork(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(BackgroundWork)
-				return completeBackgroundWork(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeBackgroundWork(d)
 			},
@@ -33688,14 +33625,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Command).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*Command)
-				return func() bool {
-					u, ok := x.Input.Get()
-					return !ok || completeAvailableCommandInput(u)
-				}()
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Command)
 				return v, v.DecodeWire(d)
@@ -33706,6 +33636,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Command",
 			ValidateValue: func(v any) error {
 				return v.(*Command).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Command
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/CommandPermissionSubject":
@@ -33797,11 +33737,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CompactionSummaryChunk).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*CompactionSummaryChunk)
-				return (x.Content == nil || completeContentBlock(x.Content))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(CompactionSummaryChunk)
 				return v, v.DecodeWire(d)
@@ -33813,13 +33749,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CompactionSummaryChunk).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionSummaryChunk
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/CompactionUpdate":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CompactionUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(CompactionUpdate)
 				return v, v.DecodeWire(d)
@@ -33830,6 +33776,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompactionUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*CompactionUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ConfigOptionUpdate":
@@ -33855,11 +33811,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Content).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*Content)
-				return (x.Content == nil || completeContentBlock(x.Content))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Content)
 				return v, v.DecodeWire(d)
@@ -33871,6 +33823,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Content).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Content
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ContentBlock":
 		return wire.Codec{
@@ -33878,11 +33840,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ContentBlock)
 				CheckContentBlock(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(ContentBlock)
-				return completeContentBlock(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeContentBlock(d)
 			},
@@ -33903,11 +33861,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ContentChunk).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*ContentChunk)
-				return (x.Content == nil || completeContentBlock(x.Content))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ContentChunk)
 				return v, v.DecodeWire(d)
@@ -33918,6 +33872,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ContentChunk",
 			ValidateValue: func(v any) error {
 				return v.(*ContentChunk).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ContentChunk
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Cost":
@@ -34655,7 +34619,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*IdleStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(IdleStateUpdate)
 				return v, v.DecodeWire(d)
@@ -34666,6 +34630,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "IdleStateUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*IdleStateUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v IdleStateUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/IdleStopReason":
@@ -34842,11 +34816,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MCPServer)
 				CheckMCPServer(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(MCPServer)
-				return completeMCPServer(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMCPServer(d)
 			},
@@ -35036,11 +35006,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MultiSelectItems)
 				CheckMultiSelectItems(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(MultiSelectItems)
-				return completeMultiSelectItems(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMultiSelectItems(d)
 			},
@@ -35061,11 +35027,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MultiSelectPropertySchema).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*MultiSelectPropertySchema)
-				return (x.Items == nil || completeMultiSelectItems(x.Items))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MultiSelectPropertySchema)
 				return v, v.DecodeWire(d)
@@ -35076,6 +35038,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MultiSelectPropertySchema",
 			ValidateValue: func(v any) error {
 				return v.(*MultiSelectPropertySchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MultiSelectPropertySchema
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Notice":
@@ -35580,11 +35552,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ReplayFrom)
 				CheckReplayFrom(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(ReplayFrom)
-				return completeReplayFrom(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeReplayFrom(d)
 			},
@@ -35634,11 +35602,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(RequestPermissionOutcome)
 				CheckRequestPermissionOutcome(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(RequestPermissionOutcome)
-				return completeRequestPermissionOutcome(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeRequestPermissionOutcome(d)
 			},
@@ -35685,7 +35649,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequiresActionStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RequiresActionStateUpdate)
 				return v, v.DecodeWire(d)
@@ -35696,6 +35660,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "RequiresActionStateUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*RequiresActionStateUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RequiresActionStateUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ResourceLink":
@@ -35759,7 +35733,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RunningStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RunningStateUpdate)
 				return v, v.DecodeWire(d)
@@ -35770,6 +35744,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "RunningStateUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*RunningStateUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RunningStateUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SelectedPermissionOutcome":
@@ -36328,7 +36312,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(StateUpdate)
 				CheckStateUpdate(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeStateUpdate(d)
 			},
@@ -36424,11 +36408,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(TaggedMultiSelectItems)
 				CheckTaggedMultiSelectItems(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(TaggedMultiSelectItems)
-				return completeTaggedMultiSelectItems(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeTaggedMultiSelectItems(d)
 			},
@@ -37149,7 +37129,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UserMessage).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UserMessage)
 				return v, v.DecodeWire(d)
@@ -37160,6 +37140,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UserMessage",
 			ValidateValue: func(v any) error {
 				return v.(*UserMessage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UserMessage
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/elicitation.complete.params.json#", "https://agentproto.dev/schema/acp/v2/elicitation.complete.params.json":
@@ -37673,7 +37663,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(NewSessionRequest)
 				return v, v.DecodeWire(d)
@@ -37684,6 +37674,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "NewSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*NewSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NewSessionRequest
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.new.result.json#", "https://agentproto.dev/schema/acp/v2/session.new.result.json":
@@ -37709,7 +37709,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PromptRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PromptRequest)
 				return v, v.DecodeWire(d)
@@ -37720,6 +37720,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PromptRequest",
 			ValidateValue: func(v any) error {
 				return v.(*PromptRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptRequest
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.prompt.result.json#", "https://agentproto.dev/schema/acp/v2/session.prompt.result.json":
@@ -37780,11 +37790,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequestPermissionResponse).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*RequestPermissionResponse)
-				return (x.Outcome == nil || completeRequestPermissionOutcome(x.Outcome))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RequestPermissionResponse)
 				return v, v.DecodeWire(d)
@@ -37796,13 +37802,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*RequestPermissionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RequestPermissionResponse
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.resume.params.json#", "https://agentproto.dev/schema/acp/v2/session.resume.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ResumeSessionRequest)
 				return v, v.DecodeWire(d)
@@ -37813,6 +37829,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ResumeSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ResumeSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResumeSessionRequest
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.resume.result.json#", "https://agentproto.dev/schema/acp/v2/session.resume.result.json":

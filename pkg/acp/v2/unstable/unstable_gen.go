@@ -17140,32 +17140,6 @@ func (x UpdateSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// completeBackgroundWork reports whether Validate checks everything the schema asks of v's variant.
-func completeBackgroundWork(v BackgroundWork) bool {
-	switch v.(type) {
-	case *BackgroundTerminal:
-		return true
-	case *BackgroundToolCall:
-		return true
-	case *BackgroundSubagent:
-		return true
-	}
-	return false
-}
-
-// completeMCPServer reports whether Validate checks everything the schema asks of v's variant.
-func completeMCPServer(v MCPServer) bool {
-	switch v.(type) {
-	case *MCPServerHTTP:
-		return true
-	case *MCPServerStdio:
-		return true
-	case *MCPServerACP:
-		return true
-	}
-	return false
-}
-
 // completePlanUpdateContent reports whether Validate checks everything the schema asks of v's variant.
 func completePlanUpdateContent(v PlanUpdateContent) bool {
 	switch v.(type) {
@@ -17183,19 +17157,19 @@ func completePlanUpdateContent(v PlanUpdateContent) bool {
 func completeSessionUpdate(v SessionUpdate) bool {
 	switch v.(type) {
 	case *UserMessageChunk:
-		return false
+		return true
 	case *UserMessage:
-		return false
+		return true
 	case *AgentMessageChunk:
-		return false
+		return true
 	case *AgentMessage:
-		return false
+		return true
 	case *AgentThoughtChunk:
-		return false
+		return true
 	case *AgentThought:
-		return false
+		return true
 	case *SessionUpdateStateUpdate:
-		return false
+		return true
 	case *ToolCallContentChunk:
 		return false
 	case *ToolCallUpdate:
@@ -17217,17 +17191,17 @@ func completeSessionUpdate(v SessionUpdate) bool {
 	case *Notice:
 		return true
 	case *CompactionUpdate:
-		return false
+		return true
 	case *CompactionSummaryChunk:
-		return false
+		return true
 	case *PlanRemoved:
 		return true
 	case *SubagentUpdate:
-		return false
+		return true
 	case *SessionMessage:
-		return false
+		return true
 	case *SessionMessageChunk:
-		return false
+		return true
 	}
 	return false
 }
@@ -17493,11 +17467,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(BackgroundWork)
 				CheckBackgroundWork(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(BackgroundWork)
-				return completeBackgroundWork(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeBackgroundWork(d)
 			},
@@ -17518,7 +17488,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*IdleStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(IdleStateUpdate)
 				return v, v.DecodeWire(d)
@@ -17529,6 +17499,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "IdleStateUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*IdleStateUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v IdleStateUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/LlmProtocol":
@@ -17677,11 +17657,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MCPServer)
 				CheckMCPServer(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(MCPServer)
-				return completeMCPServer(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMCPServer(d)
 			},
@@ -18002,7 +17978,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequiresActionStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RequiresActionStateUpdate)
 				return v, v.DecodeWire(d)
@@ -18014,13 +17990,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*RequiresActionStateUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RequiresActionStateUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/RunningStateUpdate":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RunningStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RunningStateUpdate)
 				return v, v.DecodeWire(d)
@@ -18031,6 +18017,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "RunningStateUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*RunningStateUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RunningStateUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionArchiveCapabilities":
@@ -18206,7 +18202,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionMessage).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionMessage)
 				return v, v.DecodeWire(d)
@@ -18218,13 +18214,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionMessage).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionMessage
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionMessageChunk":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionMessageChunk).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionMessageChunk)
 				return v, v.DecodeWire(d)
@@ -18235,6 +18241,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionMessageChunk",
 			ValidateValue: func(v any) error {
 				return v.(*SessionMessageChunk).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionMessageChunk
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionStatus":
@@ -18437,7 +18453,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(StateUpdate)
 				CheckStateUpdate(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeStateUpdate(d)
 			},
@@ -18486,7 +18502,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SubagentUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SubagentUpdate)
 				return v, v.DecodeWire(d)
@@ -18498,13 +18514,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SubagentUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubagentUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SystemPrompt":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SystemPrompt).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SystemPrompt)
 				return v, v.DecodeWire(d)
@@ -18515,6 +18541,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SystemPrompt",
 			ValidateValue: func(v any) error {
 				return v.(*SystemPrompt).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SystemPrompt
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SystemPromptMode":
@@ -18550,7 +18586,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UndeterminedStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UndeterminedStateUpdate)
 				return v, v.DecodeWire(d)
@@ -18561,6 +18597,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UndeterminedStateUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*UndeterminedStateUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UndeterminedStateUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/Usage":
@@ -19020,7 +19066,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ForkSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ForkSessionRequest)
 				return v, v.DecodeWire(d)
@@ -19031,6 +19077,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ForkSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ForkSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ForkSessionRequest
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.fork.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.fork.result.json":
@@ -19112,7 +19168,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(NewSessionRequest)
 				return v, v.DecodeWire(d)
@@ -19124,13 +19180,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*NewSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NewSessionRequest
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.resume.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.resume.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ResumeSessionRequest)
 				return v, v.DecodeWire(d)
@@ -19141,6 +19207,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ResumeSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ResumeSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResumeSessionRequest
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.params.json":
@@ -19232,7 +19308,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionStatusResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionStatusResponse)
 				return v, v.DecodeWire(d)
@@ -19243,6 +19319,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionStatusResponse",
 			ValidateValue: func(v any) error {
 				return v.(*SessionStatusResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionStatusResponse
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.params.json":
