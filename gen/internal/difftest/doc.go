@@ -20,3 +20,4 @@ package difftest
 //go:generate go run ../../../cmd/protogen -pkg draft04 -o draft04 ../../testdata/differential/draft04.json
 //go:generate go run ../../../cmd/protogen -pkg defaulttag -o defaulttag ../../testdata/differential/defaulttag.json
 //go:generate go run ../../../cmd/protogen -pkg nestedtag -o nestedtag ../../testdata/differential/nestedtag.json
+//go:generate go run ../../../cmd/protogen -pkg opentag -o opentag ../../testdata/differential/opentag.json
