@@ -190,7 +190,7 @@ type Constraints struct {
 var CheckedFormats = map[string]string{
 	"date-time": "wire.IsDateTime", "uri": "check.IsURI",
 	"email": "check.IsEmail", "uuid": "check.IsUUID", "ipv4": "check.IsIPv4", "ipv6": "check.IsIPv6",
-	"hostname": "check.IsHostname", "uri-reference": "check.IsURIReference",
+	"hostname": "check.IsHostname", "uri-reference": "check.IsURIReference", "regex": "check.IsRegex",
 }
 
 // Empty reports whether there is nothing to check.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/agentproto/agentproto/pkg/wire"
+	"github.com/agentproto/agentproto/pkg/wire/check"
 	"unicode/utf8"
 )
 
@@ -771,8 +772,6 @@ type UnknownElicitationPropertySchema struct {
 
 // StringPropertySchema is a text field. With `enum` or `oneOf` it becomes a
 // single choice among fixed values.
-//
-// Validate does not check: pattern: format regex.
 type StringPropertySchema struct {
 	// Optional label of the field.
 	Title wire.Opt[string] `json:"title,omitzero"`
@@ -10961,6 +10960,12 @@ func (x *StringPropertySchema) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Pattern.Get(); ok {
+		p := c.Join(p, "pattern")
+		if !check.IsRegex(string(v)) {
+			c.Fail(p, "%q is not a valid regex", string(v))
+		}
+	}
 	if v, ok := x.Format.Get(); ok {
 		p := c.Join(p, "format")
 		v.CheckWire(c, p)
@@ -32746,23 +32751,6 @@ func completeDiffChange(v DiffChange) bool {
 	return false
 }
 
-// completeElicitationPropertySchema reports whether Validate checks everything the schema asks of v's variant.
-func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
-	switch v.(type) {
-	case *StringPropertySchema:
-		return false
-	case *NumberPropertySchema:
-		return true
-	case *IntegerPropertySchema:
-		return true
-	case *BooleanPropertySchema:
-		return true
-	case *MultiSelectPropertySchema:
-		return true
-	}
-	return false
-}
-
 // completePlanUpdateContent reports whether Validate checks everything the schema asks of v's variant.
 func completePlanUpdateContent(v PlanUpdateContent) bool {
 	switch v.(type) {
@@ -32856,7 +32844,7 @@ func completeToolCallContent(v ToolCallContent) bool {
 func completeCreateElicitationRequest(v CreateElicitationRequest) bool {
 	switch v.(type) {
 	case *CreateElicitationRequestElicitationFormMode:
-		return false
+		return true
 	case *CreateElicitationRequestElicitationURLMode:
 		return true
 	}
@@ -34258,11 +34246,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationPropertySchema)
 				CheckElicitationPropertySchema(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(ElicitationPropertySchema)
-				return completeElicitationPropertySchema(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationPropertySchema(d)
 			},
@@ -34311,7 +34295,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ElicitationSchema).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ElicitationSchema)
 				return v, v.DecodeWire(d)
@@ -34322,6 +34306,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationSchema",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationSchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationSchema
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationSessionScope":
@@ -36389,7 +36383,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*StringPropertySchema).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(StringPropertySchema)
 				return v, v.DecodeWire(d)
@@ -36400,6 +36394,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StringPropertySchema",
 			ValidateValue: func(v any) error {
 				return v.(*StringPropertySchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringPropertySchema
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TaggedMultiSelectItems":
