@@ -265,7 +265,7 @@ func (c *completeness) visit(t *Type) {
 		}
 	}
 	if ext := t.External; t.Union != nil && (ext == nil || ext.Generated) {
-		c.own[t] = c.oneOf(t) && !t.Union.Open
+		c.own[t] = c.oneOf(t) && unknownProved(t.Union)
 	}
 	if c.low[t] != c.index[t] {
 		return
@@ -343,10 +343,7 @@ func parts(t *Type) (bool, []*Type) {
 		for _, v := range t.Union.Variants {
 			deps = append(deps, v.Type)
 		}
-		// A catch-all alternative (Open) takes unknown tags as raw JSON
-		// whose constraints (a vendor prefix, say) are not checked: only
-		// values of the listed variants are proved, one by one.
-		ok = ok && !t.Union.Open
+		ok = ok && unknownProved(t.Union)
 	case Named, Scalar, Alias, Defined:
 		if t.Under != nil {
 			ok = refParts(t.Under, &deps) && ok
@@ -356,6 +353,16 @@ func parts(t *Type) (bool, []*Type) {
 		}
 	}
 	return ok, deps
+}
+
+// unknownProved reports whether decoding a value as the union's Unknown
+// variant proves it valid. A closed union's Validate rejects it; a
+// catch-all alternative (Open) takes unknown tags as raw JSON whose
+// constraints (a vendor prefix, a required member) are not checked, unless
+// it asks nothing that decoding does not ensure (OpenAsks): then the
+// Unknown variant is as proved as a listed one.
+func unknownProved(u *UnionType) bool {
+	return !u.Open || len(u.OpenAsks) == 0
 }
 
 // refParts reports whether the builtin values and raw JSON of a type use

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentproto/agentproto/gen/load"
@@ -231,5 +232,87 @@ func TestCompletenessOfCycles(t *testing.T) {
 		if got := typeNamed(t, p, name).Complete; got != want {
 			t.Errorf("%s: Complete = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// TestCompletenessOfOpenUnions: a tagged union with a catch-all
+// alternative is complete when the catch-all asks nothing that decoding a
+// value as the Unknown variant does not ensure (an object whose tag is a
+// string no variant lists), and incomplete when it asks more: a member, a
+// pattern on the tag, or a not that does not exclude exactly the listed
+// tags (then a listed tag would also fit it, or an unlisted one fit
+// nothing). A default variant that forbids the tag takes only values
+// without one, so it leaves the catch-all's values to it.
+func TestCompletenessOfOpenUnions(t *testing.T) {
+	const variants = `{"title":"%sA","type":"object","properties":{"kind":{"const":"a"},"n":{"type":"integer","minimum":1}},"required":["kind","n"]},
+		{"title":"%sB","type":"object","properties":{"kind":{"const":"b"}},"required":["kind"]}`
+	catchAll := func(tag string, more string) string {
+		return `{"title":"%sOther","description":"Any other kind.","type":"object","properties":{"kind":` + tag + `,"note":{"description":"Anything."}` + more + `},"required":["kind"]}`
+	}
+	const notListed = `{"type":"string","description":"Unlisted.","not":{"enum":["a","b"]}}`
+	cases := []struct {
+		name     string
+		alts     string // after the variants
+		union    string // the union's own keywords
+		complete bool
+	}{
+		{"Plain", catchAll(notListed, ""), "", true},
+		{"ObjectTyped", catchAll(notListed, ""), `"type":"object",`, true},
+		{"Member", catchAll(notListed, `,"at":{"type":"string","format":"date-time"}`), "", false},
+		{"Pattern", catchAll(`{"type":"string","pattern":"^x-","not":{"enum":["a","b"]}}`, ""), "", false},
+		{"NoNot", catchAll(`{"type":"string"}`, ""), "", false},
+		{"NotTooFew", catchAll(`{"type":"string","not":{"const":"a"}}`, ""), "", false},
+		{"NotTooMany", catchAll(`{"type":"string","not":{"enum":["a","b","c"]}}`, ""), "", false},
+		{"Untyped", catchAll(`{"not":{"enum":["a","b"]}}`, ""), "", false},
+		{"OwnKeywords", catchAll(notListed, ""), `"required":["id"],`, false},
+	}
+	var defs []string
+	for _, c := range cases {
+		alts := strings.ReplaceAll(variants+",\n"+c.alts, "%s", c.name)
+		defs = append(defs, `"`+c.name+`":{`+c.union+`"oneOf":[`+alts+`]}`)
+	}
+	// A required member beside the tag, in an anyOf.
+	defs = append(defs, `"Required":{"anyOf":[`+strings.ReplaceAll(variants, "%s", "Required")+`,
+		{"title":"RequiredOther","type":"object","properties":{"kind":`+notListed+`,"at":{}},"required":["kind","at"]}]}`)
+	// A default that forbids the tag, and one that does not.
+	defs = append(defs, `"Forbids":{"oneOf":[`+strings.ReplaceAll(variants, "%s", "Forbids")+`,
+		{"title":"ForbidsPlain","type":"object","properties":{"kind":{"not":{}},"v":{"type":"string"}},"required":["v"]},
+		`+strings.ReplaceAll(catchAll(notListed, ""), "%s", "Forbids")+`]}`)
+	defs = append(defs, `"Takes":{"oneOf":[`+strings.ReplaceAll(variants, "%s", "Takes")+`,
+		{"title":"TakesPlain","type":"object","properties":{"v":{"type":"string"}},"required":["v"]},
+		`+strings.ReplaceAll(catchAll(notListed, ""), "%s", "Takes")+`]}`)
+	p := build(t, `{"$defs":{`+strings.Join(defs, ",\n")+`}}`)
+	want := map[string]bool{"Required": false, "Forbids": true, "Takes": false}
+	for _, c := range cases {
+		want[c.name] = c.complete
+	}
+	for name, complete := range want {
+		u := typeNamed(t, p, name)
+		if u.Kind == model.Alias {
+			// A union of the same shape as another is that one.
+			u = model.Resolve(u.Under).Type
+		}
+		if u.Union == nil || !u.Union.Open {
+			t.Errorf("%s is not an open union", name)
+			continue
+		}
+		if u.Complete != complete {
+			t.Errorf("%s: Complete = %v, want %v (the catch-all asks %q)", name, u.Complete, complete, u.Union.OpenAsks)
+		}
+		if complete != (len(u.Union.OpenAsks) == 0) {
+			t.Errorf("%s: the catch-all asks %q; want it to ask nothing: %v", name, u.Union.OpenAsks, complete)
+		}
+	}
+	if u := typeNamed(t, p, "Forbids").Union; u.Default == nil || u.DefaultTakesOthers {
+		t.Errorf("Forbids: default %v, DefaultTakesOthers %v; want a default that takes only values without the tag", u.Default, u.DefaultTakesOthers)
+	}
+	// An incomplete variant makes the open union incomplete too, but its
+	// other variants' values (and unlisted tags) are still proved.
+	p = build(t, `{"$defs":{"U":{"oneOf":[
+		{"title":"Gap","type":"object","properties":{"kind":{"const":"a"},"l":{"type":"array","items":{"type":"object"}}},"required":["kind"],"unevaluatedProperties":false},
+		{"title":"Fine","type":"object","properties":{"kind":{"const":"b"}},"required":["kind"]},
+		{"title":"Rest","type":"object","properties":{"kind":{"type":"string","not":{"enum":["a","b"]}}},"required":["kind"]}]}}}`)
+	if u := typeNamed(t, p, "U"); u.Complete || u.CompleteValue == nil {
+		t.Errorf("U: Complete %v, per-value check %v; want incomplete, decided per value", u.Complete, u.CompleteValue)
 	}
 }

@@ -197,7 +197,7 @@ type Constraints struct {
 var CheckedFormats = map[string]string{
 	"date-time": "wire.IsDateTime", "uri": "check.IsURI",
 	"email": "check.IsEmail", "uuid": "check.IsUUID", "ipv4": "check.IsIPv4", "ipv6": "check.IsIPv6",
-	"hostname": "check.IsHostname", "uri-reference": "check.IsURIReference",
+	"hostname": "check.IsHostname", "uri-reference": "check.IsURIReference", "regex": "check.IsRegex",
 }
 
 // Empty reports whether there is nothing to check.
@@ -424,6 +424,14 @@ type UnionType struct {
 	// Open is set when the schema accepts tags it does not list (a
 	// catch-all variant); otherwise Validate reports unknown tags.
 	Open bool
+	// OpenAsks, on an Open union, lists what the schema asks of a value
+	// whose tag no variant lists beyond what decoding it as the Unknown
+	// variant ensures (an object whose tag member is a string that no
+	// variant lists): a member the catch-all requires, a pattern on the
+	// tag, a catch-all that also takes a listed tag. Validate checks none
+	// of it. Empty when it asks nothing more: decoding such a value then
+	// proves it, and the union can be complete.
+	OpenAsks []string
 	// By says how an untagged union picks its variant.
 	By UntaggedRule
 	// Fallback, in an untagged union whose last alternative accepts any

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"encoding/json"
+	"maps"
 	"slices"
 	"sort"
 
@@ -133,6 +135,8 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 			wraps[w]++
 		}
 	}
+	var catchAlls []*variantInfo
+	defaultRejectsTag := false
 	for _, vi := range infos {
 		var tagProp *load.Schema
 		for _, p := range vi.props {
@@ -152,7 +156,11 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 				return vi.s.Loc.Errorf("two variants of this union lack the tag %q; only one may be the default", tag)
 			}
 			u.Default = v
-			if tagProp != nil && !hasConst(tagProp) {
+			// A default whose tag member is false (or not {}), or that
+			// is closed without defining it, takes no value that has the
+			// tag: it is only for values without one.
+			defaultRejectsTag = tagProp != nil && forbidden(tagProp) || tagProp == nil && vi.closed
+			if tagProp != nil && !hasConst(tagProp) && !defaultRejectsTag {
 				// OpenAPI 2.0's schema beside fileSchema: the default
 				// defines the tag member without fixing it, so it takes
 				// the tag values no other variant lists.
@@ -163,6 +171,7 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 			if !ok {
 				vi.catchAll = true
 				u.Open = true
+				catchAlls = append(catchAlls, vi)
 				continue
 			}
 			v.Tag = c
@@ -201,7 +210,113 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 	if len(u.Variants) == 0 {
 		return s.Loc.Errorf("union has no variant with a constant tag")
 	}
+	if u.Open {
+		u.OpenAsks = catchAllAsks(s, u, catchAlls, defaultRejectsTag)
+	}
 	return nil
+}
+
+// catchAllAsks lists what the schema s of an open tagged union u asks of a
+// value whose tag no variant lists beyond what decoding it as u's Unknown
+// variant ensures: that it is an object whose tag member is a string (the
+// decoder fails otherwise) that no variant lists (a listed tag decodes to
+// its variant). Nothing more is asked when the one catch-all alternative
+// is {"type": "object", "properties": {tag: {"type": "string", "not":
+// {"enum": [every listed tag]}}}, "required": [tag]}, with annotations and
+// members that take any value, and the union adds no keywords of its own.
+// The not must list exactly the listed tags: a catch-all that also takes a
+// listed tag would accept (anyOf) or reject (oneOf, a second fit) what
+// the tag's variant decides, and one that excludes more would reject what
+// decodes as Unknown. A default variant is allowed when it takes no value
+// that has the tag (defaultRejectsTag): the decoder gives it only values
+// without one.
+func catchAllAsks(s *load.Schema, u *UnionType, catchAlls []*variantInfo, defaultRejectsTag bool) []string {
+	var asks []string
+	if len(catchAlls) > 1 {
+		asks = append(asks, "that it fit one catch-all alternative of several")
+	}
+	if u.Default != nil && !defaultRejectsTag {
+		// The default may take a value with an unlisted tag too (a
+		// second fit of a oneOf).
+		asks = append(asks, "that it not fit the default variant")
+	}
+	own := *s
+	if len(s.OneOf) > 0 {
+		own.OneOf = nil
+	} else {
+		own.AnyOf = nil
+	}
+	if len(own.Type) == 1 && own.Type[0] == "object" {
+		own.Type = nil
+	}
+	if !acceptsAnything(&own) {
+		asks = append(asks, "the union's own keywords")
+	}
+	listed := map[string]bool{}
+	for _, v := range u.Variants {
+		if v != u.Default {
+			listed[v.Tag] = true
+		}
+	}
+	for _, vi := range catchAlls {
+		asks = append(asks, catchAllOwn(vi.res, u.Tag, listed)...)
+	}
+	return asks
+}
+
+// catchAllOwn lists what the catch-all alternative a asks beyond an object
+// whose tag member is a string no variant lists (listed holds the tags of
+// the variants).
+func catchAllOwn(a *load.Schema, tag string, listed map[string]bool) []string {
+	var asks []string
+	rest := *a
+	rest.Type, rest.Properties, rest.Required, rest.AdditionalProperties = nil, nil, nil, nil
+	if len(a.Type) != 1 || a.Type[0] != "object" {
+		asks = append(asks, "a value that is not an object")
+	}
+	for _, m := range a.Required {
+		if m != tag {
+			asks = append(asks, "the member "+m+", which it requires")
+		}
+	}
+	var ts *load.Schema
+	for _, p := range a.Properties {
+		switch {
+		case p.Name == tag:
+			ts = deref(p.Schema)
+		case !acceptsAnything(deref(p.Schema)) && !slices.Contains(a.Required, p.Name):
+			asks = append(asks, "the member "+p.Name+", when present")
+		}
+	}
+	if ap := a.AdditionalProperties; ap != nil && !acceptsAnything(ap) {
+		asks = append(asks, "members not listed")
+	}
+	if !acceptsAnything(&rest) {
+		asks = append(asks, "keywords of the catch-all alternative")
+	}
+	if ts == nil {
+		return append(asks, "the tag, which the catch-all alternative does not define")
+	}
+	if len(ts.Type) != 1 || ts.Type[0] != "string" {
+		asks = append(asks, "a tag that is not a string")
+	}
+	tagRest := *ts
+	tagRest.Type, tagRest.Not = nil, nil
+	if !acceptsAnything(&tagRest) {
+		asks = append(asks, "constraints on the tag (a pattern, a length, a format)")
+	}
+	not := map[string]bool{}
+	for _, raw := range notValues(ts) {
+		var v string
+		if err := json.Unmarshal([]byte(raw), &v); err != nil {
+			return append(asks, "a tag that is not one of the values of its not")
+		}
+		not[v] = true
+	}
+	if !maps.Equal(not, listed) {
+		asks = append(asks, "a tag other than the listed ones and those its not excludes")
+	}
+	return asks
 }
 
 // wrappedVariant makes the type of a variant v that only extends the

@@ -18725,11 +18725,14 @@ func DecodeMultiSelectItems(d *wire.Decoder) (MultiSelectItems, error) {
 		}
 		return v, nil
 	}
-	v := new(TitledMultiSelectItems)
-	if err := v.DecodeWire(d); err != nil {
+	raw, err := d.Raw()
+	if err != nil {
 		return nil, err
 	}
-	return v, nil
+	return &UnknownMultiSelectItems{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
 }
 
 // EncodeMultiSelectItems encodes v to e; a nil v is null.
@@ -27803,39 +27806,11 @@ func (x WaitForTerminalExitResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// completeElicitationPropertySchema reports whether Validate checks everything the schema asks of v's variant.
-func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
-	switch v.(type) {
-	case *StringPropertySchema:
-		return true
-	case *NumberPropertySchema:
-		return true
-	case *IntegerPropertySchema:
-		return true
-	case *BooleanPropertySchema:
-		return true
-	case *MultiSelectPropertySchema:
-		return false
-	}
-	return false
-}
-
-// completeMultiSelectItems reports whether Validate checks everything the schema asks of v's variant.
-func completeMultiSelectItems(v MultiSelectItems) bool {
-	switch v.(type) {
-	case *StringMultiSelectItems:
-		return true
-	case *TitledMultiSelectItems:
-		return true
-	}
-	return false
-}
-
 // completeCreateElicitationRequest reports whether Validate checks everything the schema asks of v's variant.
 func completeCreateElicitationRequest(v CreateElicitationRequest) bool {
 	switch v.(type) {
 	case *CreateElicitationRequestElicitationFormMode:
-		return false
+		return true
 	case *CreateElicitationRequestElicitationURLMode:
 		return true
 	}
@@ -28853,7 +28828,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ElicitationFormMode).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ElicitationFormMode)
 				return v, v.DecodeWire(d)
@@ -28864,6 +28839,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationFormMode",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationFormMode).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationFormMode
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationId":
@@ -28900,11 +28885,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationPropertySchema)
 				CheckElicitationPropertySchema(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(ElicitationPropertySchema)
-				return completeElicitationPropertySchema(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationPropertySchema(d)
 			},
@@ -28925,7 +28906,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ElicitationSchema).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ElicitationSchema)
 				return v, v.DecodeWire(d)
@@ -28936,6 +28917,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationSchema",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationSchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationSchema
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationUrlCapabilities":
@@ -29464,11 +29455,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MultiSelectItems)
 				CheckMultiSelectItems(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(MultiSelectItems)
-				return completeMultiSelectItems(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMultiSelectItems(d)
 			},
@@ -29489,11 +29476,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MultiSelectPropertySchema).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*MultiSelectPropertySchema)
-				return (x.Items == nil || completeMultiSelectItems(x.Items))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MultiSelectPropertySchema)
 				return v, v.DecodeWire(d)
@@ -29504,6 +29487,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MultiSelectPropertySchema",
 			ValidateValue: func(v any) error {
 				return v.(*MultiSelectPropertySchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MultiSelectPropertySchema
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/Notice":

@@ -16856,66 +16856,6 @@ func (x SessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// completeSessionUpdate reports whether Validate checks everything the schema asks of v's variant.
-func completeSessionUpdate(v SessionUpdate) bool {
-	switch v.(type) {
-	case *UserMessageChunk:
-		return true
-	case *AgentMessageChunk:
-		return true
-	case *AgentThoughtChunk:
-		return true
-	case *ToolCall:
-		return true
-	case *ToolCallUpdate:
-		return true
-	case *Plan:
-		return true
-	case *PlanUpdate:
-		return true
-	case *PlanRemoved:
-		return true
-	case *AvailableCommandsUpdate:
-		return true
-	case *CurrentModeUpdate:
-		return true
-	case *ConfigOptionUpdate:
-		return true
-	case *SessionInfoUpdate:
-		return true
-	case *UsageUpdate:
-		return true
-	case *Notice:
-		return true
-	case *CompactionUpdate:
-		return true
-	case *CompactionSummaryChunk:
-		return true
-	case *SubagentUpdate:
-		return false
-	case *SessionMessage:
-		return true
-	case *SessionMessageChunk:
-		return true
-	}
-	return false
-}
-
-// completeStateUpdate reports whether Validate checks everything the schema asks of v's variant.
-func completeStateUpdate(v StateUpdate) bool {
-	switch v.(type) {
-	case *RunningStateUpdate:
-		return true
-	case *IdleStateUpdate:
-		return true
-	case *RequiresActionStateUpdate:
-		return true
-	case *UndeterminedStateUpdate:
-		return true
-	}
-	return false
-}
-
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -18201,11 +18141,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionUpdate)
 				CheckSessionUpdate(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(SessionUpdate)
-				return completeSessionUpdate(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionUpdate(d)
 			},
@@ -18227,11 +18163,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(StateUpdate)
 				CheckStateUpdate(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(StateUpdate)
-				return completeStateUpdate(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeStateUpdate(d)
 			},
@@ -18308,14 +18240,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SubagentUpdate).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*SubagentUpdate)
-				return func() bool {
-					u, ok := x.State.Get()
-					return !ok || completeStateUpdate(u)
-				}()
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SubagentUpdate)
 				return v, v.DecodeWire(d)
@@ -18326,6 +18251,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SubagentUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*SubagentUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubagentUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v1-unstable/common.json#/$defs/SystemPrompt":
@@ -19279,11 +19214,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionNotification).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*SessionNotification)
-				return (x.Update == nil || completeSessionUpdate(x.Update))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionNotification)
 				return v, v.DecodeWire(d)
@@ -19294,6 +19225,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionNotification",
 			ValidateValue: func(v any) error {
 				return v.(*SessionNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionNotification
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/agentproto/agentproto/pkg/wire"
+	"github.com/agentproto/agentproto/pkg/wire/check"
 	"unicode/utf8"
 )
 
@@ -771,8 +772,6 @@ type UnknownElicitationPropertySchema struct {
 
 // StringPropertySchema is a text field. With `enum` or `oneOf` it becomes a
 // single choice among fixed values.
-//
-// Validate does not check: pattern: format regex.
 type StringPropertySchema struct {
 	// Optional label of the field.
 	Title wire.Opt[string] `json:"title,omitzero"`
@@ -10967,6 +10966,12 @@ func (x *StringPropertySchema) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Pattern.Get(); ok {
+		p := c.Join(p, "pattern")
+		if !check.IsRegex(string(v)) {
+			c.FailKeyword(p, "format", "%q is not a valid regex", string(v))
+		}
+	}
 	if v, ok := x.Format.Get(); ok {
 		p := c.Join(p, "format")
 		v.CheckWire(c, p)
@@ -32727,38 +32732,10 @@ func completeAuthMethod(v AuthMethod) bool {
 	return false
 }
 
-// completeAvailableCommandInput reports whether Validate checks everything the schema asks of v's variant.
-func completeAvailableCommandInput(v AvailableCommandInput) bool {
+// completeAvailableCommand reports whether Validate checks everything the schema asks of v's variant.
+func completeAvailableCommand(v AvailableCommand) bool {
 	switch v.(type) {
-	case *TextCommandInput:
-		return true
-	}
-	return false
-}
-
-// completeBackgroundWork reports whether Validate checks everything the schema asks of v's variant.
-func completeBackgroundWork(v BackgroundWork) bool {
-	switch v.(type) {
-	case *BackgroundTerminal:
-		return true
-	case *BackgroundToolCall:
-		return true
-	}
-	return false
-}
-
-// completeContentBlock reports whether Validate checks everything the schema asks of v's variant.
-func completeContentBlock(v ContentBlock) bool {
-	switch v.(type) {
-	case *TextContent:
-		return true
-	case *ImageContent:
-		return true
-	case *AudioContent:
-		return true
-	case *ResourceLink:
-		return true
-	case *EmbeddedResource:
+	case *Command:
 		return true
 	}
 	return false
@@ -32781,69 +32758,10 @@ func completeDiffChange(v DiffChange) bool {
 	return false
 }
 
-// completeElicitationPropertySchema reports whether Validate checks everything the schema asks of v's variant.
-func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
-	switch v.(type) {
-	case *StringPropertySchema:
-		return false
-	case *NumberPropertySchema:
-		return true
-	case *IntegerPropertySchema:
-		return true
-	case *BooleanPropertySchema:
-		return true
-	case *MultiSelectPropertySchema:
-		return false
-	}
-	return false
-}
-
-// completeMCPServer reports whether Validate checks everything the schema asks of v's variant.
-func completeMCPServer(v MCPServer) bool {
-	switch v.(type) {
-	case *MCPServerHTTP:
-		return true
-	case *MCPServerStdio:
-		return true
-	}
-	return false
-}
-
-// completeMultiSelectItems reports whether Validate checks everything the schema asks of v's variant.
-func completeMultiSelectItems(v MultiSelectItems) bool {
-	switch v.(type) {
-	case *MultiSelectItemsTitledMultiSelectItems:
-		return true
-	case *MultiSelectItemsTaggedMultiSelectItems:
-		return false
-	}
-	return false
-}
-
 // completePlanUpdateContent reports whether Validate checks everything the schema asks of v's variant.
 func completePlanUpdateContent(v PlanUpdateContent) bool {
 	switch v.(type) {
 	case *PlanItems:
-		return true
-	}
-	return false
-}
-
-// completeReplayFrom reports whether Validate checks everything the schema asks of v's variant.
-func completeReplayFrom(v ReplayFrom) bool {
-	switch v.(type) {
-	case *ReplayFromStart:
-		return true
-	}
-	return false
-}
-
-// completeRequestPermissionOutcome reports whether Validate checks everything the schema asks of v's variant.
-func completeRequestPermissionOutcome(v RequestPermissionOutcome) bool {
-	switch v.(type) {
-	case *CancelledPermissionOutcome:
-		return true
-	case *SelectedPermissionOutcome:
 		return true
 	}
 	return false
@@ -32875,19 +32793,19 @@ func completeSessionConfigOption(v SessionConfigOption) bool {
 func completeSessionUpdate(v SessionUpdate) bool {
 	switch v.(type) {
 	case *UserMessageChunk:
-		return false
+		return true
 	case *UserMessage:
-		return false
+		return true
 	case *AgentMessageChunk:
-		return false
+		return true
 	case *AgentMessage:
-		return false
+		return true
 	case *AgentThoughtChunk:
-		return false
+		return true
 	case *AgentThought:
-		return false
+		return true
 	case *SessionUpdateStateUpdate:
-		return false
+		return true
 	case *ToolCallContentChunk:
 		return false
 	case *ToolCallUpdate:
@@ -32909,17 +32827,8 @@ func completeSessionUpdate(v SessionUpdate) bool {
 	case *Notice:
 		return true
 	case *CompactionUpdate:
-		return false
+		return true
 	case *CompactionSummaryChunk:
-		return false
-	}
-	return false
-}
-
-// completeTaggedMultiSelectItems reports whether Validate checks everything the schema asks of v's variant.
-func completeTaggedMultiSelectItems(v TaggedMultiSelectItems) bool {
-	switch v.(type) {
-	case *StringMultiSelectItems:
 		return true
 	}
 	return false
@@ -32929,7 +32838,7 @@ func completeTaggedMultiSelectItems(v TaggedMultiSelectItems) bool {
 func completeToolCallContent(v ToolCallContent) bool {
 	switch v.(type) {
 	case *Content:
-		return false
+		return true
 	case *Diff:
 		return false
 	case *Terminal:
@@ -32942,7 +32851,7 @@ func completeToolCallContent(v ToolCallContent) bool {
 func completeCreateElicitationRequest(v CreateElicitationRequest) bool {
 	switch v.(type) {
 	case *CreateElicitationRequestElicitationFormMode:
-		return false
+		return true
 	case *CreateElicitationRequestElicitationURLMode:
 		return true
 	}
@@ -33205,7 +33114,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentMessage).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentMessage)
 				return v, v.DecodeWire(d)
@@ -33217,13 +33126,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*AgentMessage).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentMessage
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/AgentThought":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentThought).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentThought)
 				return v, v.DecodeWire(d)
@@ -33234,6 +33153,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AgentThought",
 			ValidateValue: func(v any) error {
 				return v.(*AgentThought).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AgentThought
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Annotations":
@@ -33409,6 +33338,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckAvailableCommand(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(AvailableCommand)
+				return completeAvailableCommand(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAvailableCommand(d)
 			},
@@ -33430,11 +33363,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(AvailableCommandInput)
 				CheckAvailableCommandInput(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(AvailableCommandInput)
-				return completeAvailableCommandInput(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAvailableCommandInput(d)
 			},
@@ -33530,11 +33459,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(BackgroundWork)
 				CheckBackgroundWork(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(BackgroundWork)
-				return completeBackgroundWork(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeBackgroundWork(d)
 			},
@@ -33695,14 +33620,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Command).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*Command)
-				return func() bool {
-					u, ok := x.Input.Get()
-					return !ok || completeAvailableCommandInput(u)
-				}()
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Command)
 				return v, v.DecodeWire(d)
@@ -33713,6 +33631,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Command",
 			ValidateValue: func(v any) error {
 				return v.(*Command).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Command
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/CommandPermissionSubject":
@@ -33804,11 +33732,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CompactionSummaryChunk).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*CompactionSummaryChunk)
-				return (x.Content == nil || completeContentBlock(x.Content))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(CompactionSummaryChunk)
 				return v, v.DecodeWire(d)
@@ -33820,13 +33744,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*CompactionSummaryChunk).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionSummaryChunk
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/CompactionUpdate":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*CompactionUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(CompactionUpdate)
 				return v, v.DecodeWire(d)
@@ -33837,6 +33771,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "CompactionUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*CompactionUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v CompactionUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ConfigOptionUpdate":
@@ -33862,11 +33806,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Content).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*Content)
-				return (x.Content == nil || completeContentBlock(x.Content))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Content)
 				return v, v.DecodeWire(d)
@@ -33878,6 +33818,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Content).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Content
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ContentBlock":
 		return wire.Codec{
@@ -33885,11 +33835,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ContentBlock)
 				CheckContentBlock(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(ContentBlock)
-				return completeContentBlock(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeContentBlock(d)
 			},
@@ -33910,11 +33856,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ContentChunk).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*ContentChunk)
-				return (x.Content == nil || completeContentBlock(x.Content))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ContentChunk)
 				return v, v.DecodeWire(d)
@@ -33925,6 +33867,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ContentChunk",
 			ValidateValue: func(v any) error {
 				return v.(*ContentChunk).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ContentChunk
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Cost":
@@ -34301,11 +34253,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationPropertySchema)
 				CheckElicitationPropertySchema(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(ElicitationPropertySchema)
-				return completeElicitationPropertySchema(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationPropertySchema(d)
 			},
@@ -34354,7 +34302,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ElicitationSchema).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ElicitationSchema)
 				return v, v.DecodeWire(d)
@@ -34365,6 +34313,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ElicitationSchema",
 			ValidateValue: func(v any) error {
 				return v.(*ElicitationSchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ElicitationSchema
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationSessionScope":
@@ -34662,7 +34620,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*IdleStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(IdleStateUpdate)
 				return v, v.DecodeWire(d)
@@ -34673,6 +34631,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "IdleStateUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*IdleStateUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v IdleStateUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/IdleStopReason":
@@ -34849,11 +34817,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MCPServer)
 				CheckMCPServer(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(MCPServer)
-				return completeMCPServer(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMCPServer(d)
 			},
@@ -35043,11 +35007,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MultiSelectItems)
 				CheckMultiSelectItems(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(MultiSelectItems)
-				return completeMultiSelectItems(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMultiSelectItems(d)
 			},
@@ -35068,11 +35028,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MultiSelectPropertySchema).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*MultiSelectPropertySchema)
-				return (x.Items == nil || completeMultiSelectItems(x.Items))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MultiSelectPropertySchema)
 				return v, v.DecodeWire(d)
@@ -35083,6 +35039,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "MultiSelectPropertySchema",
 			ValidateValue: func(v any) error {
 				return v.(*MultiSelectPropertySchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v MultiSelectPropertySchema
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Notice":
@@ -35587,11 +35553,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ReplayFrom)
 				CheckReplayFrom(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(ReplayFrom)
-				return completeReplayFrom(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeReplayFrom(d)
 			},
@@ -35641,11 +35603,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(RequestPermissionOutcome)
 				CheckRequestPermissionOutcome(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(RequestPermissionOutcome)
-				return completeRequestPermissionOutcome(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeRequestPermissionOutcome(d)
 			},
@@ -35692,7 +35650,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequiresActionStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RequiresActionStateUpdate)
 				return v, v.DecodeWire(d)
@@ -35703,6 +35661,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "RequiresActionStateUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*RequiresActionStateUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RequiresActionStateUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ResourceLink":
@@ -35766,7 +35734,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RunningStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RunningStateUpdate)
 				return v, v.DecodeWire(d)
@@ -35777,6 +35745,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "RunningStateUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*RunningStateUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RunningStateUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SelectedPermissionOutcome":
@@ -36335,7 +36313,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(StateUpdate)
 				CheckStateUpdate(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeStateUpdate(d)
 			},
@@ -36412,7 +36390,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*StringPropertySchema).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(StringPropertySchema)
 				return v, v.DecodeWire(d)
@@ -36424,6 +36402,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*StringPropertySchema).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringPropertySchema
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TaggedMultiSelectItems":
 		return wire.Codec{
@@ -36431,11 +36419,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(TaggedMultiSelectItems)
 				CheckTaggedMultiSelectItems(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(TaggedMultiSelectItems)
-				return completeTaggedMultiSelectItems(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeTaggedMultiSelectItems(d)
 			},
@@ -37156,7 +37140,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UserMessage).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UserMessage)
 				return v, v.DecodeWire(d)
@@ -37167,6 +37151,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UserMessage",
 			ValidateValue: func(v any) error {
 				return v.(*UserMessage).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UserMessage
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/elicitation.complete.params.json#", "https://agentproto.dev/schema/acp/v2/elicitation.complete.params.json":
@@ -37680,7 +37674,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(NewSessionRequest)
 				return v, v.DecodeWire(d)
@@ -37691,6 +37685,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "NewSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*NewSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NewSessionRequest
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.new.result.json#", "https://agentproto.dev/schema/acp/v2/session.new.result.json":
@@ -37716,7 +37720,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PromptRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PromptRequest)
 				return v, v.DecodeWire(d)
@@ -37727,6 +37731,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "PromptRequest",
 			ValidateValue: func(v any) error {
 				return v.(*PromptRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PromptRequest
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.prompt.result.json#", "https://agentproto.dev/schema/acp/v2/session.prompt.result.json":
@@ -37787,11 +37801,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequestPermissionResponse).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*RequestPermissionResponse)
-				return (x.Outcome == nil || completeRequestPermissionOutcome(x.Outcome))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RequestPermissionResponse)
 				return v, v.DecodeWire(d)
@@ -37803,13 +37813,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*RequestPermissionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RequestPermissionResponse
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.resume.params.json#", "https://agentproto.dev/schema/acp/v2/session.resume.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ResumeSessionRequest)
 				return v, v.DecodeWire(d)
@@ -37820,6 +37840,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ResumeSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ResumeSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResumeSessionRequest
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.resume.result.json#", "https://agentproto.dev/schema/acp/v2/session.resume.result.json":

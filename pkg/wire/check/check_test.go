@@ -19,9 +19,10 @@ func TestFormatsAgreeWithV6(t *testing.T) {
 		"::1", "2001:db8::1", "fe80::1%eth0", "::ffff:1.2.3.4", "1::2::3", "12345::1", ":",
 		"example.com", "example.com.", "-a.com", "a-.com", "a_b.com", strings.Repeat("a", 63) + ".com", strings.Repeat("a", 64) + ".com", "xn--bcher-kva.example", "日本.jp",
 		"http://example.com", "https://[::1]:8080/x", "http://::1/", "http://[zz]/", "mailto:x@y", "urn:isbn:123", "/relative/path", "rel", "#frag", `a\b`, "%zz", "http://a b", "?q=1",
+		"^[a-z]+$", "(", "a(?=b)", "[a-", `\d{2,}`, "a{2,1}", `\p{Greek}`, "(?i)x", `\`,
 	}
 	checks := map[string]func(string) bool{
-		"email": IsEmail, "uuid": IsUUID, "ipv4": IsIPv4, "ipv6": IsIPv6, "hostname": IsHostname, "uri": IsURI, "uri-reference": IsURIReference,
+		"email": IsEmail, "uuid": IsUUID, "ipv4": IsIPv4, "ipv6": IsIPv6, "hostname": IsHostname, "uri": IsURI, "uri-reference": IsURIReference, "regex": IsRegex,
 	}
 	for format, fn := range checks {
 		c := jsonschema.NewCompiler()

@@ -32,7 +32,7 @@ type Title string
 
 // Schema is a core schema meta-schema
 //
-// Validate does not check: id: format uriref; pattern: format regex.
+// Validate does not check: id: format uriref.
 type Schema struct {
 	ID                   *string                            `json:"id,omitempty"`
 	Schema               *string                            `json:"$schema,omitempty"`
@@ -106,7 +106,7 @@ type SchemaItemsArray SchemaArray
 
 // SchemaItemsSchema has no description in its schema.
 //
-// Validate does not check: id: format uriref; pattern: format regex.
+// Validate does not check: id: format uriref.
 type SchemaItemsSchema struct {
 	ID                   *string                            `json:"id,omitempty"`
 	Schema               *string                            `json:"$schema,omitempty"`
@@ -164,7 +164,7 @@ type SchemaAdditionalPropertiesBoolean = SchemaAdditionalItemsBoolean
 
 // SchemaAdditionalPropertiesSchema has no description in its schema.
 //
-// Validate does not check: id: format uriref; pattern: format regex.
+// Validate does not check: id: format uriref.
 type SchemaAdditionalPropertiesSchema struct {
 	ID                   *string                            `json:"id,omitempty"`
 	Schema               *string                            `json:"$schema,omitempty"`
@@ -218,7 +218,7 @@ type SchemaDependenciesValueArray StringArray
 
 // SchemaDependenciesValueSchema has no description in its schema.
 //
-// Validate does not check: id: format uriref; pattern: format regex.
+// Validate does not check: id: format uriref.
 type SchemaDependenciesValueSchema struct {
 	ID                   *string                            `json:"id,omitempty"`
 	Schema               *string                            `json:"$schema,omitempty"`
@@ -1351,6 +1351,12 @@ func (x *Schema) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "multipleOf")
 		if float64((*x.MultipleOf)) <= 0.0 {
 			c.FailKeyword(p, "exclusiveMinimum", "%v is not greater than 0", float64((*x.MultipleOf)))
+		}
+	}
+	if x.Pattern != nil {
+		p := c.Join(p, "pattern")
+		if !check.IsRegex(string((*x.Pattern))) {
+			c.FailKeyword(p, "format", "%q is not a valid regex", string((*x.Pattern)))
 		}
 	}
 	if x.AdditionalItems != nil {
@@ -2568,6 +2574,12 @@ func (x *SchemaItemsSchema) CheckWire(c *wire.Checker, p string) {
 			c.FailKeyword(p, "exclusiveMinimum", "%v is not greater than 0", float64((*x.MultipleOf)))
 		}
 	}
+	if x.Pattern != nil {
+		p := c.Join(p, "pattern")
+		if !check.IsRegex(string((*x.Pattern))) {
+			c.FailKeyword(p, "format", "%q is not a valid regex", string((*x.Pattern)))
+		}
+	}
 	if x.AdditionalItems != nil {
 		p := c.Join(p, "additionalItems")
 		CheckSchemaAdditionalItems(c, p, x.AdditionalItems)
@@ -3589,6 +3601,12 @@ func (x *SchemaAdditionalPropertiesSchema) CheckWire(c *wire.Checker, p string) 
 			c.FailKeyword(p, "exclusiveMinimum", "%v is not greater than 0", float64((*x.MultipleOf)))
 		}
 	}
+	if x.Pattern != nil {
+		p := c.Join(p, "pattern")
+		if !check.IsRegex(string((*x.Pattern))) {
+			c.FailKeyword(p, "format", "%q is not a valid regex", string((*x.Pattern)))
+		}
+	}
 	if x.AdditionalItems != nil {
 		p := c.Join(p, "additionalItems")
 		CheckSchemaAdditionalItems(c, p, x.AdditionalItems)
@@ -4579,6 +4597,12 @@ func (x *SchemaDependenciesValueSchema) CheckWire(c *wire.Checker, p string) {
 		p := c.Join(p, "multipleOf")
 		if float64((*x.MultipleOf)) <= 0.0 {
 			c.FailKeyword(p, "exclusiveMinimum", "%v is not greater than 0", float64((*x.MultipleOf)))
+		}
+	}
+	if x.Pattern != nil {
+		p := c.Join(p, "pattern")
+		if !check.IsRegex(string((*x.Pattern))) {
+			c.FailKeyword(p, "format", "%q is not a valid regex", string((*x.Pattern)))
 		}
 	}
 	if x.AdditionalItems != nil {

@@ -2335,17 +2335,6 @@ func (x Deleted) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// completeEvent reports whether Validate checks everything the schema asks of v's variant.
-func completeEvent(v Event) bool {
-	switch v.(type) {
-	case *Created:
-		return true
-	case *Deleted:
-		return true
-	}
-	return false
-}
-
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -2439,11 +2428,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(Event)
 				CheckEvent(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(Event)
-				return completeEvent(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeEvent(d)
 			},

@@ -1193,8 +1193,6 @@ type UnknownElicitationPropertySchema struct {
 //
 // When `enum` or `oneOf` is set, this represents a single-select enum
 // with `"type": "string"`.
-//
-// Validate does not check: pattern: format regex.
 type StringPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -13848,6 +13846,12 @@ func (x *StringPropertySchema) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Pattern.Get(); ok {
+		p := c.Join(p, "pattern")
+		if !check.IsRegex(string(v)) {
+			c.FailKeyword(p, "format", "%q is not a valid regex", string(v))
+		}
+	}
 	if v, ok := x.Format.Get(); ok {
 		p := c.Join(p, "format")
 		v.CheckWire(c, p)
@@ -41841,7 +41845,7 @@ func completeDiffChange(v DiffChange) bool {
 func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
 	switch v.(type) {
 	case *StringPropertySchema:
-		return false
+		return true
 	case *NumberPropertySchema:
 		return true
 	case *IntegerPropertySchema:
@@ -46410,7 +46414,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*StringPropertySchema).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(StringPropertySchema)
 				return v, v.DecodeWire(d)
@@ -46421,6 +46425,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "StringPropertySchema",
 			ValidateValue: func(v any) error {
 				return v.(*StringPropertySchema).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v StringPropertySchema
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "#/$defs/Terminal":

@@ -17141,32 +17141,6 @@ func (x UpdateSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// completeBackgroundWork reports whether Validate checks everything the schema asks of v's variant.
-func completeBackgroundWork(v BackgroundWork) bool {
-	switch v.(type) {
-	case *BackgroundTerminal:
-		return true
-	case *BackgroundToolCall:
-		return true
-	case *BackgroundSubagent:
-		return true
-	}
-	return false
-}
-
-// completeMCPServer reports whether Validate checks everything the schema asks of v's variant.
-func completeMCPServer(v MCPServer) bool {
-	switch v.(type) {
-	case *MCPServerHTTP:
-		return true
-	case *MCPServerStdio:
-		return true
-	case *MCPServerACP:
-		return true
-	}
-	return false
-}
-
 // completePlanUpdateContent reports whether Validate checks everything the schema asks of v's variant.
 func completePlanUpdateContent(v PlanUpdateContent) bool {
 	switch v.(type) {
@@ -17184,19 +17158,19 @@ func completePlanUpdateContent(v PlanUpdateContent) bool {
 func completeSessionUpdate(v SessionUpdate) bool {
 	switch v.(type) {
 	case *UserMessageChunk:
-		return false
+		return true
 	case *UserMessage:
-		return false
+		return true
 	case *AgentMessageChunk:
-		return false
+		return true
 	case *AgentMessage:
-		return false
+		return true
 	case *AgentThoughtChunk:
-		return false
+		return true
 	case *AgentThought:
-		return false
+		return true
 	case *SessionUpdateStateUpdate:
-		return false
+		return true
 	case *ToolCallContentChunk:
 		return false
 	case *ToolCallUpdate:
@@ -17218,17 +17192,17 @@ func completeSessionUpdate(v SessionUpdate) bool {
 	case *Notice:
 		return true
 	case *CompactionUpdate:
-		return false
+		return true
 	case *CompactionSummaryChunk:
-		return false
+		return true
 	case *PlanRemoved:
 		return true
 	case *SubagentUpdate:
-		return false
+		return true
 	case *SessionMessage:
-		return false
+		return true
 	case *SessionMessageChunk:
-		return false
+		return true
 	}
 	return false
 }
@@ -17494,11 +17468,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(BackgroundWork)
 				CheckBackgroundWork(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(BackgroundWork)
-				return completeBackgroundWork(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeBackgroundWork(d)
 			},
@@ -17519,7 +17489,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*IdleStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(IdleStateUpdate)
 				return v, v.DecodeWire(d)
@@ -17530,6 +17500,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "IdleStateUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*IdleStateUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v IdleStateUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/LlmProtocol":
@@ -17678,11 +17658,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MCPServer)
 				CheckMCPServer(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(MCPServer)
-				return completeMCPServer(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMCPServer(d)
 			},
@@ -18003,7 +17979,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequiresActionStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RequiresActionStateUpdate)
 				return v, v.DecodeWire(d)
@@ -18015,13 +17991,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*RequiresActionStateUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RequiresActionStateUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/RunningStateUpdate":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RunningStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RunningStateUpdate)
 				return v, v.DecodeWire(d)
@@ -18032,6 +18018,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "RunningStateUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*RunningStateUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RunningStateUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionArchiveCapabilities":
@@ -18207,7 +18203,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionMessage).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionMessage)
 				return v, v.DecodeWire(d)
@@ -18219,13 +18215,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SessionMessage).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionMessage
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionMessageChunk":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionMessageChunk).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionMessageChunk)
 				return v, v.DecodeWire(d)
@@ -18236,6 +18242,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionMessageChunk",
 			ValidateValue: func(v any) error {
 				return v.(*SessionMessageChunk).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionMessageChunk
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SessionStatus":
@@ -18438,7 +18454,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(StateUpdate)
 				CheckStateUpdate(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeStateUpdate(d)
 			},
@@ -18487,7 +18503,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SubagentUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SubagentUpdate)
 				return v, v.DecodeWire(d)
@@ -18499,13 +18515,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SubagentUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SubagentUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SystemPrompt":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SystemPrompt).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SystemPrompt)
 				return v, v.DecodeWire(d)
@@ -18516,6 +18542,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SystemPrompt",
 			ValidateValue: func(v any) error {
 				return v.(*SystemPrompt).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SystemPrompt
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SystemPromptMode":
@@ -18551,7 +18587,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UndeterminedStateUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UndeterminedStateUpdate)
 				return v, v.DecodeWire(d)
@@ -18562,6 +18598,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UndeterminedStateUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*UndeterminedStateUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UndeterminedStateUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/Usage":
@@ -19003,7 +19049,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ForkSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ForkSessionRequest)
 				return v, v.DecodeWire(d)
@@ -19014,6 +19060,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ForkSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ForkSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ForkSessionRequest
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.fork.result.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.fork.result.json":
@@ -19095,7 +19151,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(NewSessionRequest)
 				return v, v.DecodeWire(d)
@@ -19107,13 +19163,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*NewSessionRequest).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NewSessionRequest
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.resume.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.resume.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ResumeSessionRequest)
 				return v, v.DecodeWire(d)
@@ -19124,6 +19190,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ResumeSessionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*ResumeSessionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResumeSessionRequest
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.set_title.params.json":
@@ -19215,7 +19291,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionStatusResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionStatusResponse)
 				return v, v.DecodeWire(d)
@@ -19226,6 +19302,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "SessionStatusResponse",
 			ValidateValue: func(v any) error {
 				return v.(*SessionStatusResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SessionStatusResponse
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.unarchive.params.json":
