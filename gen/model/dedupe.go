@@ -168,52 +168,16 @@ func (s *shapes) dependenciesFirst(cand []*Type) []*Type {
 		s.holds = nil
 		return out
 	}
-	index, low := map[*Type]int{}, map[*Type]int{}
-	on := map[*Type]bool{}
-	var stack, order []*Type
-	var visit func(t *Type)
-	visit = func(t *Type) {
-		index[t], low[t] = len(index), len(index)
-		stack = append(stack, t)
-		on[t] = true
-		self := false
-		for _, d := range deps(t) {
-			if d == t {
-				self = true
-			}
-			if _, seen := index[d]; !seen {
-				visit(d)
-				low[t] = min(low[t], low[d])
-			} else if on[d] {
-				low[t] = min(low[t], index[d])
-			}
-		}
-		if low[t] != index[t] {
+	var order []*Type
+	components(cand, deps, func(comp []*Type, cycle bool) {
+		if !cycle {
+			order = append(order, comp[0])
 			return
 		}
-		var comp []*Type
-		for {
-			w := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			on[w] = false
-			comp = append(comp, w)
-			if w == t {
-				break
-			}
+		for _, w := range comp {
+			s.keepApart(w)
 		}
-		if len(comp) > 1 || self {
-			for _, w := range comp {
-				s.keepApart(w)
-			}
-			return
-		}
-		order = append(order, t)
-	}
-	for _, t := range cand {
-		if _, seen := index[t]; !seen {
-			visit(t)
-		}
-	}
+	})
 	return order
 }
 

@@ -62,19 +62,38 @@ func recursiveTypes(p *Package) (map[*Type]bool, []*Type) {
 		ref(t.Under)
 		return out
 	}
-	// Tarjan's strongly connected components: a type is recursive when its
-	// component has more than one type, or it refers to itself.
-	index := map[*Type]int{}
-	low := map[*Type]int{}
-	on := map[*Type]bool{}
-	var stack []*Type
+	// A type is recursive when its component has more than one type, or
+	// it refers to itself.
+	var roots []*Type
+	for _, t := range p.Types {
+		if t.External == nil {
+			roots = append(roots, t)
+		}
+	}
 	out := map[*Type]bool{}
-	var order []*Type
-	n := 0
+	order := components(roots, edges, func(comp []*Type, cycle bool) {
+		if cycle {
+			for _, w := range comp {
+				out[w] = true
+			}
+		}
+	})
+	return out, order
+}
+
+// components walks the type graph from roots (edges lists what a type
+// refers to) by Tarjan's algorithm, and calls each for every strongly
+// connected component as it completes, which is after every component it
+// reaches, saying whether it is a cycle: more than one type, or one type
+// that refers to itself. It returns the types reached, in the order
+// reached.
+func components(roots []*Type, edges func(*Type) []*Type, each func(comp []*Type, cycle bool)) []*Type {
+	index, low := map[*Type]int{}, map[*Type]int{}
+	on := map[*Type]bool{}
+	var stack, order []*Type
 	var visit func(t *Type)
 	visit = func(t *Type) {
-		index[t], low[t] = n, n
-		n++
+		index[t], low[t] = len(order), len(order)
 		order = append(order, t)
 		stack = append(stack, t)
 		on[t] = true
@@ -90,30 +109,27 @@ func recursiveTypes(p *Package) (map[*Type]bool, []*Type) {
 				low[t] = min(low[t], index[w])
 			}
 		}
-		if low[t] == index[t] {
-			var comp []*Type
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				on[w] = false
-				comp = append(comp, w)
-				if w == t {
-					break
-				}
-			}
-			if len(comp) > 1 || self {
-				for _, w := range comp {
-					out[w] = true
-				}
+		if low[t] != index[t] {
+			return
+		}
+		var comp []*Type
+		for {
+			w := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			on[w] = false
+			comp = append(comp, w)
+			if w == t {
+				break
 			}
 		}
+		each(comp, len(comp) > 1 || self)
 	}
-	for _, t := range p.Types {
-		if _, seen := index[t]; !seen && t.External == nil {
+	for _, t := range roots {
+		if _, seen := index[t]; !seen {
 			visit(t)
 		}
 	}
-	return out, order
+	return order
 }
 
 // guardRecursion leaves out, on types that contain themselves, the checks

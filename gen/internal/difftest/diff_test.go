@@ -36,7 +36,7 @@ var lookups = map[string]func(string) (wire.Codec, bool){
 	"account": account.Lookup, "catalog": catalog.Lookup, "config": config.Lookup, "metrics": metrics.Lookup,
 	"shapes": shapes.Lookup, "webhook": webhook.Lookup, "lint": lint.Lookup, "bomref": bomref.Lookup, "mixed": mixed.Lookup, "tuple": tuple.Lookup, "tuple7": tuple7.Lookup,
 	"draft04": draft04.Lookup, "defaulttag": defaulttag.Lookup, "nestedtag": nestedtag.Lookup,
-	"kinds7": kinds7.Lookup,
+	"kinds7":  kinds7.Lookup,
 	"opentag": opentag.Lookup,
 }
 
