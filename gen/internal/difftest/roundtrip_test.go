@@ -374,7 +374,8 @@ func TestUnionsOfUnions(t *testing.T) {
 // strings one of which takes any string is a string; a oneOf of strings
 // still wants exactly one alternative to hold; a $ref to an enum that
 // mixes null and strings, beside an object, is decided by JSON type, each
-// value the very Go value the enum's own union gives it.
+// value the very Go value the enum's own union gives it; so is a $ref to a
+// list of scalar types beside objects.
 func TestValuesOfOneTypeAndMixedEnums(t *testing.T) {
 	for _, c := range []struct {
 		v     marks.TimeUnit
@@ -443,6 +444,12 @@ func TestValuesOfOneTypeAndMixedEnums(t *testing.T) {
 		{field("anchor"), `null`, "marks.BlendNull", ""},
 		{field("anchor"), `"end"`, "marks.TitleAnchorString", ""},
 		{field("unitOrExpr"), `"team"`, "marks.MarkConfigUnitOrExprString", ""},
+		{decode("Datum"), `"x"`, "marks.DatumString", ""},
+		{decode("Datum"), `null`, "marks.BlendNull", ""},
+		{decode("Datum"), `{"expr":"d"}`, "*marks.ExprRef", ""},
+		{decode("Datum"), `{"month":2}`, "*marks.DateTime", ""},
+		{decode("Datum"), `{"month":13}`, "", "/month"},
+		{decode("Datum"), `[1]`, "", "array"},
 	} {
 		got, err := c.decode(c.in)
 		if c.want != "" {

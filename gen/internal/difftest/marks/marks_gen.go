@@ -4,6 +4,8 @@
 package marks
 
 import (
+	"encoding/json"
+	"errors"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
 	"sync"
@@ -26,6 +28,9 @@ type MarkConfig struct {
 	FontWeight MarkConfigFontWeight `json:"fontWeight,omitempty"`
 	Anchor     MarkConfigAnchor     `json:"anchor,omitempty"`
 	UnitOrExpr MarkConfigUnitOrExpr `json:"unitOrExpr,omitempty"`
+	// vega-lite's datum: a $ref to a list of scalar types, an expression or a date
+	// object with no required member.
+	Datum Datum `json:"datum,omitempty"`
 }
 
 // Color is an anyOf of a $ref to a list of names, a $ref to a string of a
@@ -141,6 +146,38 @@ type MarkConfigUnitOrExprString TimeUnit
 // value.
 type MarkConfigUnitOrExprExprRef = ExprRef
 
+// Datum is vega-lite's datum: a $ref to a list of scalar types, an expression
+// or a date object with no required member.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are BlendNull,
+// DatumBoolean, DatumNumber, DatumString, ExprRef, DateTime.
+type Datum interface {
+	isDatum()
+}
+
+// DatumNull is BlendNull: their schemas ask the same of a value.
+type DatumNull = BlendNull
+
+// DatumBoolean has no description in its schema.
+type DatumBoolean bool
+
+// DatumNumber has no description in its schema.
+type DatumNumber float64
+
+// DatumString has no description in its schema.
+type DatumString string
+
+// DateTime has no description in its schema.
+type DateTime struct {
+	Year  *float64 `json:"year,omitempty"`
+	Month *float64 `json:"month,omitempty"`
+}
+
+// DatumExprRef is ExprRef: their schemas ask the same of a value.
+type DatumExprRef = ExprRef
+
 // ColorName has no description in its schema.
 type ColorName string
 
@@ -203,6 +240,9 @@ type Symbol string
 // The set is open: values not listed here are valid and kept as they are.
 type SymbolChoice string
 
+// PrimitiveValue has no description in its schema.
+type PrimitiveValue json.RawMessage
+
 // DecodeWire decodes the value from d.
 func (x *MarkConfig) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -211,7 +251,7 @@ func (x *MarkConfig) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [6]bool
+	var seen [7]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -293,6 +333,18 @@ func (x *MarkConfig) DecodeWire(d *wire.Decoder) error {
 				}
 				x.UnitOrExpr = v0
 			}
+		case "datum":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "datum")
+			}
+			seen[6] = true
+			{
+				v0, err := DecodeDatum(d)
+				if err != nil {
+					return wire.At(err, "datum")
+				}
+				x.Datum = v0
+			}
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -300,7 +352,7 @@ func (x *MarkConfig) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "color", "timeUnit", "blend", "fontWeight", "anchor", "unitOrExpr")
+			return wire.UnknownError(d.Offset(), string(key), "color", "timeUnit", "blend", "fontWeight", "anchor", "unitOrExpr", "datum")
 		}
 	}
 	_ = start
@@ -340,6 +392,10 @@ func (x *MarkConfig) EncodeWireFields(e *wire.Encoder) {
 		e.RawKey("\"unitOrExpr\":")
 		EncodeMarkConfigUnitOrExpr(e, x.UnitOrExpr)
 	}
+	if x.Datum != nil {
+		e.RawKey("\"datum\":")
+		EncodeDatum(e, x.Datum)
+	}
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
@@ -363,6 +419,10 @@ func (x *MarkConfig) CheckWire(c *wire.Checker, p string) {
 	if x.UnitOrExpr != nil {
 		p := c.Join(p, "unitOrExpr")
 		CheckMarkConfigUnitOrExpr(c, p, x.UnitOrExpr)
+	}
+	if x.Datum != nil {
+		p := c.Join(p, "datum")
+		CheckDatum(c, p, x.Datum)
 	}
 }
 
@@ -629,6 +689,8 @@ func (BlendNull) isMarkConfigAnchor() {}
 
 func (BlendNull) isTitleAnchor() {}
 
+func (BlendNull) isDatum() {}
+
 const (
 	BlendStringValueMultiply BlendStringValue = "multiply"
 	BlendStringValueScreen   BlendStringValue = "screen"
@@ -729,6 +791,8 @@ func (*ExprRef) isMarkConfigFontWeight() {}
 func (*ExprRef) isMarkConfigAnchor() {}
 
 func (*ExprRef) isMarkConfigUnitOrExpr() {}
+
+func (*ExprRef) isDatum() {}
 
 // DecodeWire decodes the value from d.
 func (x *ExprRef) DecodeWire(d *wire.Decoder) error {
@@ -1492,6 +1556,441 @@ func (x *MarkConfigUnitOrExprString) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x MarkConfigUnitOrExprString) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// decodeDatumByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeDatumByTrial(d *wire.Decoder, set uint64) (Datum, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded Datum
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(ExprRef)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x0) == uint64(0x0) {
+		v := new(DateTime)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
+// DecodeDatum decodes a Datum from d.
+func DecodeDatum(d *wire.Decoder) (Datum, error) {
+	switch d.Kind() {
+	case wire.KindNull:
+		if err := d.Skip(); err != nil {
+			return nil, err
+		}
+		return BlendNull{}, nil
+	case wire.KindBool:
+		v := new(DatumBoolean)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindNumber:
+		v := new(DatumNumber)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindString:
+		v := new(DatumString)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"expr"})
+		if err != nil {
+			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeDatumByTrial(d, set)
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(ExprRef)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(DateTime)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "the object has the required members of no variant: ExprRef (expr); DateTime ()",
+			Offset:  d.Offset(),
+		}
+	}
+	return nil, d.TypeError("null or boolean or number or string or object")
+}
+
+// EncodeDatum encodes v to e; a nil v is null.
+func EncodeDatum(e *wire.Encoder, v Datum) {
+	switch v := v.(type) {
+	case BlendNull:
+		e.Null()
+	case DatumBoolean:
+		v.EncodeWire(e)
+	case DatumNumber:
+		v.EncodeWire(e)
+	case DatumString:
+		v.EncodeWire(e)
+	case *ExprRef:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *DateTime:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckDatum records in c every constraint v breaks, under the JSON pointer p.
+func CheckDatum(c *wire.Checker, p string, v Datum) {
+	switch v := v.(type) {
+	case DatumBoolean:
+		v.CheckWire(c, p)
+	case DatumNumber:
+		v.CheckWire(c, p)
+	case DatumString:
+		v.CheckWire(c, p)
+	case *ExprRef:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *DateTime:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalDatum decodes a Datum from data, strictly.
+func UnmarshalDatum(data []byte) (Datum, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeDatum(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalDatum encodes v.
+func MarshalDatum(v Datum) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeDatum(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateDatum checks v against its schema's constraints and returns every violation.
+func ValidateDatum(v Datum) error {
+	var c wire.Checker
+	CheckDatum(&c, "", v)
+	return c.Err()
+}
+
+func (DatumBoolean) isDatum() {}
+
+// DecodeWire decodes the value from d.
+func (x *DatumBoolean) DecodeWire(d *wire.Decoder) error {
+	var v bool
+	{
+		v1, err := d.Bool()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = DatumBoolean(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *DatumBoolean) EncodeWire(e *wire.Encoder) {
+	v := bool(*x)
+	e.Bool(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DatumBoolean) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DatumBoolean) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DatumBoolean) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DatumBoolean) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (DatumNumber) isDatum() {}
+
+// DecodeWire decodes the value from d.
+func (x *DatumNumber) DecodeWire(d *wire.Decoder) error {
+	var v float64
+	{
+		v1, err := d.Float64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = DatumNumber(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *DatumNumber) EncodeWire(e *wire.Encoder) {
+	v := float64(*x)
+	e.Float64(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DatumNumber) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DatumNumber) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DatumNumber) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DatumNumber) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (DatumString) isDatum() {}
+
+// DecodeWire decodes the value from d.
+func (x *DatumString) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = DatumString(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *DatumString) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DatumString) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DatumString) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DatumString) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DatumString) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*DateTime) isDatum() {}
+
+// DecodeWire decodes the value from d.
+func (x *DateTime) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = DateTime{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "year":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "year")
+			}
+			seen[0] = true
+			{
+				v := new(float64)
+				{
+					v1, err := d.Float64()
+					if err != nil {
+						return wire.At(err, "year")
+					}
+					(*v) = v1
+				}
+				x.Year = v
+			}
+		case "month":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "month")
+			}
+			seen[1] = true
+			{
+				v := new(float64)
+				{
+					v1, err := d.Float64()
+					if err != nil {
+						return wire.At(err, "month")
+					}
+					(*v) = v1
+				}
+				x.Month = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			return wire.UnknownError(d.Offset(), string(key), "year", "month")
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *DateTime) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *DateTime) EncodeWireFields(e *wire.Encoder) {
+	if x.Year != nil {
+		e.RawKey("\"year\":")
+		e.Float64((*x.Year))
+	}
+	if x.Month != nil {
+		e.RawKey("\"month\":")
+		e.Float64((*x.Month))
+	}
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DateTime) CheckWire(c *wire.Checker, p string) {
+	if x.Month != nil {
+		p := c.Join(p, "month")
+		if float64((*x.Month)) < 1.0 {
+			c.FailKeyword(p, "minimum", "%v is less than 1", float64((*x.Month)))
+		}
+		if float64((*x.Month)) > 12.0 {
+			c.FailKeyword(p, "maximum", "%v is greater than 12", float64((*x.Month)))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DateTime) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DateTime) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DateTime) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -2465,6 +2964,51 @@ func (x SymbolChoice) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// DecodeWire decodes the value from d.
+func (x *PrimitiveValue) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = PrimitiveValue(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PrimitiveValue) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PrimitiveValue) CheckWire(c *wire.Checker, p string) {
+	v := json.RawMessage(*x)
+	if !wire.RawIs(v, "number", "string", "boolean", "null") {
+		c.FailKeyword(p, "type", "wrong type: want number or string or boolean or null")
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PrimitiveValue) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PrimitiveValue) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PrimitiveValue) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -2600,6 +3144,56 @@ func Lookup(id string) (wire.Codec, bool) {
 				c.Quiet()
 				v.CheckWire(&c, "")
 				return !c.Failed()
+			},
+		}, true
+	case "https://example.test/diff/marks.json#/definitions/DateTime":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*DateTime).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(DateTime)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*DateTime).EncodeWire(e)
+			},
+			Name: "DateTime",
+			ValidateValue: func(v any) error {
+				return v.(*DateTime).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v DateTime
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
+		}, true
+	case "https://example.test/diff/marks.json#/definitions/Datum":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(Datum)
+				CheckDatum(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeDatum(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(Datum)
+				EncodeDatum(e, u)
+			},
+			Name: "Datum",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Datum)
+				CheckDatum(&c, "", u)
+				return c.Err()
 			},
 		}, true
 	case "https://example.test/diff/marks.json#/definitions/ExprRef":
@@ -2885,6 +3479,34 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Verify: func(d *wire.Decoder) bool {
 				var v MultiTimeUnit
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
+		}, true
+	case "https://example.test/diff/marks.json#/definitions/PrimitiveValue":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*PrimitiveValue).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(PrimitiveValue)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*PrimitiveValue).EncodeWire(e)
+			},
+			Name: "PrimitiveValue",
+			ValidateValue: func(v any) error {
+				return v.(*PrimitiveValue).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PrimitiveValue
 				if v.DecodeWire(d) != nil {
 					return false
 				}
