@@ -276,10 +276,14 @@ func flattenAlts(alts []*load.Schema, anyOf bool) []*load.Schema {
 			out = append(out, a)
 			continue
 		}
-		if isMultiTypeAlt(a) {
+		if d := deref(a); isMultiTypeAlt(a) || d != a && isMultiTypeAlt(d) && !isMultiType(d) {
 			// electron-builder's {"type": ["null", "boolean"]} beside an
-			// array: one alternative per type.
-			out = append(out, splitTypes(a).OneOf...)
+			// array, or vega-lite's datum, a $ref to PrimitiveValue
+			// ({"type": ["number", "string", "boolean", "null"]}) beside
+			// objects: one alternative per type. (A $ref to a list of
+			// types with constraints is a union of its own, which the
+			// outer one joins.)
+			out = append(out, splitTypes(d).OneOf...)
 			changed = true
 			continue
 		}

@@ -56,6 +56,9 @@ func unionKinds(s *load.Schema, depth int) []string {
 		}
 		return distinctKinds(s.Type)
 	}
+	if ks := mixedEnumKinds(s); ks != nil {
+		return ks
+	}
 	if !isUnion(s) || len(s.OneOf) > 0 && len(s.AnyOf) > 0 || len(s.Type) > 0 || len(s.Properties) > 0 || len(s.Required) > 0 ||
 		len(s.AllOf) > 0 || s.Not != nil || s.If != nil || s.HasConst || len(s.Enum) > 0 || len(s.Unknown) > 0 || s.Ref != "" {
 		return nil
@@ -75,6 +78,27 @@ func unionKinds(s *load.Schema, depth int) []string {
 			return nil
 		}
 		out = append(out, ks...)
+	}
+	return distinctKinds(out)
+}
+
+// mixedEnumKinds are the JSON types of an enum whose values mix them, with
+// at most a list of types and annotations beside (vega-lite's Blend, null
+// or a blend mode: {"type": ["null", "string"], "enum": [null,
+// "multiply", …]}), which is made a union decided by type (see
+// mixedEnum); nil for any other schema.
+func mixedEnumKinds(s *load.Schema) []string {
+	if len(s.Enum) < 2 || s.Ref != "" {
+		return nil
+	}
+	c := *s
+	c.Enum, c.Type = nil, nil
+	if !acceptsAnything(&c) {
+		return nil
+	}
+	var out []string
+	for _, a := range mixedEnum(s, s.Enum, false) {
+		out = append(out, a.Type[0])
 	}
 	return distinctKinds(out)
 }

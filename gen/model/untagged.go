@@ -1,8 +1,10 @@
 package model
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -100,12 +102,17 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 		}
 		// Alternatives of one scalar type: one value whose Validate tries
 		// each alternative's constraints.
-		r := b.scalarAlts(byKind[k], k, len(s.OneOf) > 0)
+		r, set := b.scalarAlts(byKind[k], k, len(s.OneOf) > 0)
 		if r == nil {
 			return b.undecidable(t, s, infos, fmt.Sprintf("two variants are of JSON type %s", k))
 		}
 		merged[k] = r
 		if len(byKind) == 1 && u.Fallback == nil {
+			if e := valueEnum(s, k, set); e != nil {
+				// Every alternative lists values: the union is one enum.
+				t.Union = nil
+				return b.fillEnum(t, e)
+			}
 			// Every alternative is of that type: the union is that value.
 			c := constraints(s)
 			c.Alts, c.OneOfAlts = r.Check.Alts, r.Check.OneOfAlts
@@ -365,26 +372,79 @@ func subset(a, b map[string]bool) bool {
 // scalarAlts is the type of the alternatives of a union that are all of
 // one scalar JSON type: a builtin whose constraints list each
 // alternative's, of which Validate wants one to hold (exactly one for a
-// oneOf). It is nil when an alternative is more than a typed value with
-// constraints (an object's members, a union, a tuple).
-func (b *builder) scalarAlts(infos []*variantInfo, kind string, oneOf bool) *Ref {
-	builtin := ""
-	var alts []Constraints
-	for _, vi := range infos {
-		s := vi.s
+// oneOf). An alternative that is (through $refs) itself an anyOf or oneOf
+// of values of that type is its alternatives' constraints in turn, or, an
+// anyOf within an anyOf, its alternatives among the outer ones: vega-lite's
+// Color, a $ref to a list of color names, a $ref to a hex color or any
+// string. It is nil when an alternative is more than a typed value with
+// constraints (an object's members, a tuple). The set says what the
+// alternatives amount to (see valueEnum).
+func (b *builder) scalarAlts(infos []*variantInfo, kind string, oneOf bool) (*Ref, *scalarSet) {
+	alts := make([]*load.Schema, len(infos))
+	for i, vi := range infos {
+		alts[i] = vi.s
+	}
+	set := &scalarSet{allValues: true}
+	c, ok := b.scalarChecks(set, alts, kind, oneOf, 0)
+	if !ok {
+		return nil, nil
+	}
+	return &Ref{Kind: Builtin, Builtin: set.builtin, Check: c}, set
+}
+
+// scalarSet is what the alternatives of one scalar JSON type amount to:
+// the builtin that holds them all, and, when each only lists values, those
+// values.
+type scalarSet struct {
+	builtin   string
+	values    []any
+	allValues bool // every alternative only lists values
+	oneOf     bool // a oneOf is among them, at any depth
+}
+
+// scalarChecks are the constraints of alternatives of the scalar JSON type
+// kind, one of which must hold (exactly one, with oneOf); ok is false when
+// an alternative is more than a value of that type with constraints.
+func (b *builder) scalarChecks(set *scalarSet, alts []*load.Schema, kind string, oneOf bool, depth int) (c Constraints, ok bool) {
+	if depth > 8 {
+		return c, false
+	}
+	set.oneOf = set.oneOf || oneOf
+	var out []Constraints
+	for _, a := range alts {
+		s := a
 		for i := 0; ; i++ {
 			if i > 32 {
-				return nil
+				return c, false
 			}
 			n, err := b.normalize(s)
 			if err != nil || n.nullable {
-				return nil
+				return c, false
 			}
 			if n.target == nil {
 				s = n.s
 				break
 			}
 			s = n.target
+		}
+		if inner, innerOneOf := scalarUnionAlts(s, kind); inner != nil {
+			ic, ok := b.scalarChecks(set, inner, kind, innerOneOf, depth+1)
+			if !ok {
+				return c, false
+			}
+			if !oneOf && !innerOneOf && len(ic.Alts) > 0 {
+				// An anyOf within an anyOf: a value fits the inner one
+				// exactly when it fits one of its alternatives.
+				out = append(out, ic.Alts...)
+			} else {
+				out = append(out, ic)
+			}
+			continue
+		}
+		if onlyValues(s) {
+			set.values = append(set.values, values(s)...)
+		} else {
+			set.allValues = false
 		}
 		if len(s.Type) == 0 {
 			// The union's own type, or the type of a const or enum.
@@ -393,22 +453,79 @@ func (b *builder) scalarAlts(infos []*variantInfo, kind string, oneOf bool) *Ref
 			s = &c
 		}
 		if len(s.Type) != 1 || s.Type[0] != kind || len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0 || s.Not != nil || s.If != nil || len(s.Unknown) > 0 {
-			return nil
+			return c, false
 		}
 		r, err := b.plainRef(s, "")
 		if err != nil || r.Kind != Builtin {
+			return c, false
+		}
+		if set.builtin == "" {
+			set.builtin = r.Builtin
+		}
+		if r.Builtin != set.builtin {
+			// Integers of different ranges: the widest signed one.
+			set.builtin = "int64"
+		}
+		out = append(out, r.Check)
+	}
+	if !oneOf && slices.ContainsFunc(out, Constraints.Empty) {
+		// An anyOf with an alternative every value of the type fits
+		// (vega-lite's Color: any string): nothing to check.
+		return Constraints{}, true
+	}
+	return Constraints{Alts: out, OneOfAlts: oneOf}, true
+}
+
+// scalarUnionAlts returns the alternatives of s when it is only an anyOf
+// or a oneOf (oneOf set) of alternatives of the scalar JSON type kind,
+// with at most that type and annotations beside; nil otherwise.
+func scalarUnionAlts(s *load.Schema, kind string) (alts []*load.Schema, oneOf bool) {
+	alts, oneOf = s.AnyOf, false
+	if len(alts) == 0 {
+		alts, oneOf = s.OneOf, true
+	}
+	if len(alts) < 2 || len(s.AnyOf) > 0 && len(s.OneOf) > 0 || len(s.Type) > 1 || len(s.Type) == 1 && s.Type[0] != kind {
+		return nil, false
+	}
+	c := *s
+	c.AnyOf, c.OneOf, c.Type = nil, nil, nil
+	if !acceptsAnything(&c) {
+		return nil, false
+	}
+	if len(s.Type) == 0 {
+		// Without a type of its own, each alternative must have the type.
+		for _, x := range alts {
+			if kindOf(x) != kind {
+				return nil, false
+			}
+		}
+	}
+	return alts, oneOf
+}
+
+// valueEnum is the enum a union of alternatives of one JSON type (s, of
+// which set says what they amount to) is when every alternative only lists
+// strings or integers: the union of their values, vega-lite's TimeUnit (an
+// anyOf of $refs to anyOfs of enums). Under a oneOf the values must be
+// distinct, so that no value fits two alternatives. It is nil otherwise.
+func valueEnum(s *load.Schema, kind string, set *scalarSet) *load.Schema {
+	if kind != "string" && kind != "integer" || !set.allValues || len(set.values) < 2 {
+		return nil
+	}
+	c := *s
+	c.AnyOf, c.OneOf, c.Type, c.Title, c.Description = nil, nil, nil, "", ""
+	if !acceptsAnything(&c) {
+		return nil // the union's own constraints besides
+	}
+	seen := map[string]bool{}
+	for _, v := range set.values {
+		raw, err := json.Marshal(v)
+		if err != nil || seen[string(raw)] && set.oneOf {
 			return nil
 		}
-		if builtin == "" {
-			builtin = r.Builtin
-		}
-		if r.Builtin != builtin {
-			// Integers of different ranges: the widest signed one.
-			builtin = "int64"
-		}
-		alts = append(alts, r.Check)
+		seen[string(raw)] = true
 	}
-	return &Ref{Kind: Builtin, Builtin: builtin, Check: Constraints{Alts: alts, OneOfAlts: oneOf}}
+	return &load.Schema{Loc: s.Loc, Doc: s.Doc, Base: s.Base, Title: s.Title, Description: s.Description, GoName: s.GoName, Type: []string{kind}, Enum: set.values}
 }
 
 // constApart reports whether two object variants require a member that

@@ -21,6 +21,7 @@ import (
 	"github.com/agentproto/agentproto/gen/internal/difftest/draft04"
 	"github.com/agentproto/agentproto/gen/internal/difftest/kinds7"
 	"github.com/agentproto/agentproto/gen/internal/difftest/lint"
+	"github.com/agentproto/agentproto/gen/internal/difftest/marks"
 	"github.com/agentproto/agentproto/gen/internal/difftest/metrics"
 	"github.com/agentproto/agentproto/gen/internal/difftest/mixed"
 	"github.com/agentproto/agentproto/gen/internal/difftest/nestedtag"
@@ -36,8 +37,7 @@ var lookups = map[string]func(string) (wire.Codec, bool){
 	"account": account.Lookup, "catalog": catalog.Lookup, "config": config.Lookup, "metrics": metrics.Lookup,
 	"shapes": shapes.Lookup, "webhook": webhook.Lookup, "lint": lint.Lookup, "bomref": bomref.Lookup, "mixed": mixed.Lookup, "tuple": tuple.Lookup, "tuple7": tuple7.Lookup,
 	"draft04": draft04.Lookup, "defaulttag": defaulttag.Lookup, "nestedtag": nestedtag.Lookup,
-	"kinds7":  kinds7.Lookup,
-	"opentag": opentag.Lookup,
+	"kinds7": kinds7.Lookup, "opentag": opentag.Lookup, "marks": marks.Lookup,
 }
 
 // subject is one schema of the corpus with examples: a root or a $defs

@@ -16,6 +16,7 @@ import (
 	"github.com/agentproto/agentproto/gen/internal/difftest/bomref"
 	"github.com/agentproto/agentproto/gen/internal/difftest/kinds7"
 	"github.com/agentproto/agentproto/gen/internal/difftest/lint"
+	"github.com/agentproto/agentproto/gen/internal/difftest/marks"
 	"github.com/agentproto/agentproto/gen/internal/difftest/mixed"
 	"github.com/agentproto/agentproto/gen/internal/difftest/tuple"
 	"github.com/agentproto/agentproto/gen/internal/difftest/tuple7"
@@ -352,6 +353,103 @@ func TestUnionsOfUnions(t *testing.T) {
 		{reporter, `[]`, "", "fewer than 1 items"},
 		{reporter, `["a",{},{}]`, "", "more than 2 items"},
 		{reporter, `["a",{"zz":1}]`, "", "zz"},
+	} {
+		got, err := c.decode(c.in)
+		if c.want != "" {
+			if g := fmt.Sprintf("%T", got); g != c.want {
+				t.Errorf("%s decoded as %s, want %s (%v)", c.in, g, c.want, err)
+			}
+		}
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: %v", c.in, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: error %v, want one that names %s", c.in, err, c.err)
+		}
+	}
+}
+
+// TestValuesOfOneTypeAndMixedEnums: an anyOf of $refs to anyOfs of string
+// enums is one enum with typed constants for all their values; an anyOf of
+// strings one of which takes any string is a string; a oneOf of strings
+// still wants exactly one alternative to hold; a $ref to an enum that
+// mixes null and strings, beside an object, is decided by JSON type, each
+// value the very Go value the enum's own union gives it; so is a $ref to a
+// list of scalar types beside objects.
+func TestValuesOfOneTypeAndMixedEnums(t *testing.T) {
+	for _, c := range []struct {
+		v     marks.TimeUnit
+		valid bool
+	}{{marks.TimeUnitUtcyearmonth, true}, {marks.TimeUnitYear, true}, {"decade", false}} {
+		if c.v.Valid() != c.valid {
+			t.Errorf("TimeUnit(%q).Valid() = %v, want %v", c.v, !c.valid, c.valid)
+		}
+	}
+	decode := func(id string) func(string) (any, error) {
+		codec, ok := marks.Lookup("https://example.test/diff/marks.json#/definitions/" + id)
+		if !ok {
+			t.Fatalf("no codec for %s", id)
+		}
+		return func(in string) (any, error) {
+			v, err := codec.DecodeBytes([]byte(in))
+			if err != nil {
+				return v, err
+			}
+			return v, codec.Validate(v)
+		}
+	}
+	field := func(name string) func(string) (any, error) {
+		return func(in string) (any, error) {
+			var m marks.MarkConfig
+			if err := json.Unmarshal([]byte(`{"`+name+`":`+in+`}`), &m); err != nil {
+				return nil, err
+			}
+			err := m.Validate()
+			switch name {
+			case "blend":
+				return m.Blend, err
+			case "fontWeight":
+				return m.FontWeight, err
+			case "anchor":
+				return m.Anchor, err
+			}
+			return m.UnitOrExpr, err
+		}
+	}
+	for _, c := range []struct {
+		decode   func(string) (any, error)
+		in, want string
+		err      string // "" for valid, else a substring of the error
+	}{
+		{decode("Color"), `"anything"`, "*marks.Color", ""},
+		{decode("Color"), `3`, "", "string"},
+		{decode("TimeUnit"), `"utcmonth"`, "*marks.TimeUnit", ""},
+		{decode("TimeUnit"), `"decade"`, "", "decade"},
+		{decode("Level"), `600`, "*marks.Level", ""},
+		{decode("Level"), `2`, "", "2"},
+		{decode("Shape"), `"oval"`, "*marks.Shape", ""},
+		{decode("Shape"), `"circle"`, "", "oneOf"},
+		{decode("Label"), `"x"`, "", "oneOf"},
+		{decode("Label"), `"ab"`, "*marks.Label", ""},
+		{decode("Symbol"), `"node-1"`, "", "anyOf"},
+		{decode("Symbol"), `"node-2"`, "*marks.Symbol", ""},
+		{field("blend"), `null`, "marks.BlendNull", ""},
+		{field("blend"), `"screen"`, "marks.BlendString", ""},
+		{field("blend"), `"normal"`, "", "normal"},
+		{field("blend"), `{"expr":"b"}`, "*marks.ExprRef", ""},
+		{field("blend"), `3`, "", "null or string or object"},
+		{field("fontWeight"), `600`, "marks.FontWeightInteger", ""},
+		{field("fontWeight"), `"bold"`, "marks.FontWeightString", ""},
+		{field("fontWeight"), `{"expr":"w"}`, "*marks.ExprRef", ""},
+		{field("anchor"), `null`, "marks.BlendNull", ""},
+		{field("anchor"), `"end"`, "marks.TitleAnchorString", ""},
+		{field("unitOrExpr"), `"team"`, "marks.MarkConfigUnitOrExprString", ""},
+		{decode("Datum"), `"x"`, "marks.DatumString", ""},
+		{decode("Datum"), `null`, "marks.BlendNull", ""},
+		{decode("Datum"), `{"expr":"d"}`, "*marks.ExprRef", ""},
+		{decode("Datum"), `{"month":2}`, "*marks.DateTime", ""},
+		{decode("Datum"), `{"month":13}`, "", "/month"},
+		{decode("Datum"), `[1]`, "", "array"},
 	} {
 		got, err := c.decode(c.in)
 		if c.want != "" {
