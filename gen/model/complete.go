@@ -153,15 +153,7 @@ func ownGaps(t *Type) []string {
 				}
 				return ""
 			case Builtin:
-				if c := r.Check; !Checkable(c) {
-					if c.Format != "" {
-						if _, ok := CheckedFormats[c.Format]; !ok {
-							return "format " + c.Format
-						}
-					}
-					return "pattern " + c.Pattern + " (not a Go regular expression)"
-				}
-				return ""
+				return constraintGap(r.Check)
 			case Slice, Map:
 				r = r.Elem
 			default:
@@ -194,11 +186,29 @@ func ownGaps(t *Type) []string {
 				out = append(out, g)
 			}
 		}
-		if !Checkable(t.Check) {
-			out = append(out, "format "+t.Check.Format)
+		if g := constraintGap(t.Check); g != "" {
+			out = append(out, g)
 		}
 	}
 	return out
+}
+
+// constraintGap names what Validate cannot check of a value's
+// constraints (see Checkable): a format it does not know, or a pattern Go
+// does not compile, its own or an alternative's; "" when it checks all.
+func constraintGap(c Constraints) string {
+	if _, ok := CheckedFormats[c.Format]; c.Format != "" && !ok {
+		return "format " + c.Format
+	}
+	if c.Pattern != "" && !PatternOK(c.Pattern) {
+		return "pattern " + c.Pattern + " (not a Go regular expression)"
+	}
+	for _, a := range c.Alts {
+		if g := constraintGap(a); g != "" {
+			return g
+		}
+	}
+	return ""
 }
 
 // condition keeps a struct's if/then/else only when its If type is

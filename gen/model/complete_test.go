@@ -316,3 +316,20 @@ func TestCompletenessOfOpenUnions(t *testing.T) {
 		t.Errorf("U: Complete %v, per-value check %v; want incomplete, decided per value", u.Complete, u.CompleteValue)
 	}
 }
+
+// TestGapsNamed: the warning and doc sentence of what Validate does not
+// check name the format or pattern, an alternative's included.
+func TestGapsNamed(t *testing.T) {
+	p := build(t, `{"$defs":{"S":{"oneOf":[{"type":"string","format":"x-unknown"},{"type":"string","maxLength":2}]}}}`)
+	var got []string
+	for _, w := range p.Warnings {
+		got = append(got, w.Error())
+	}
+	all := strings.Join(got, "\n")
+	if !strings.Contains(all, "does not check: format x-unknown") {
+		t.Errorf("warnings %q do not name the alternative's format", got)
+	}
+	if d := typeNamed(t, p, "S").Doc; !strings.Contains(d, "Validate does not check: format x-unknown.") {
+		t.Errorf("doc %q does not name the alternative's format", d)
+	}
+}

@@ -86,7 +86,13 @@ func (b *builder) undecidable(t *Type, s *load.Schema, infos []*variantInfo, why
 		ru.Candidates = append(ru.Candidates, &Candidate{Name: name, Type: r, Method: methodOf(vi.s), Doc: doc})
 	}
 	t.RawUnion = ru
-	t.Doc = strings.TrimSpace(t.Doc + "\n\nIt is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (" + why + ").")
+	// Without a description, the sentence is the doc's first and names
+	// the type, as a Go doc comment's first sentence does.
+	subject := "It"
+	if strings.TrimSpace(t.Doc) == "" {
+		subject = t.Name
+	}
+	t.Doc = strings.TrimSpace(t.Doc + "\n\n" + subject + " is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (" + why + ").")
 	b.pkg.Warnings = append(b.pkg.Warnings, s.Loc.Errorf("%s is kept as raw JSON with an accessor per alternative: %s", t.Name, why))
 	return nil
 }

@@ -12,10 +12,10 @@ import (
 	"unicode/utf8"
 )
 
-// AgentClientProtocol is an it is kept as raw JSON, with an accessor per
-// alternative (As…, From…): the alternatives cannot be told apart from the
-// JSON alone (variants /anyOf/0 and /anyOf/1 have no tag and require the same
-// members; give every variant a property with a distinct const (a tag)).
+// AgentClientProtocol is kept as raw JSON, with an accessor per alternative
+// (As…, From…): the alternatives cannot be told apart from the JSON alone
+// (variants /anyOf/0 and /anyOf/1 have no tag and require the same members;
+// give every variant a property with a distinct const (a tag)).
 type AgentClientProtocol json.RawMessage
 
 // AgentClientProtocolAgent is a message (request, response, or notification)
