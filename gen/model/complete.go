@@ -36,7 +36,7 @@ func Checkable(c Constraints) bool {
 			return false
 		}
 	}
-	return true
+	return c.Names == nil || Checkable(*c.Names)
 }
 
 // Resolve follows aliases to the type use they stand for.

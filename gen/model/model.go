@@ -188,6 +188,10 @@ type Constraints struct {
 	// type: at least one (exactly one) must hold.
 	Alts      []Constraints
 	OneOfAlts bool
+	// Names, on a map, are the checks every member name must pass
+	// (propertyNames): a string's lengths, pattern, enum and format. A
+	// name that fails them is an error of the object.
+	Names *Constraints
 }
 
 // CheckedFormats are the string formats generated Validate methods check,
@@ -204,7 +208,7 @@ var CheckedFormats = map[string]string{
 func (c Constraints) Empty() bool {
 	return c.MinLength == nil && c.MaxLength == nil && c.Pattern == "" && c.Minimum == nil &&
 		c.Maximum == nil && c.ExclusiveMinimum == nil && c.ExclusiveMaximum == nil && c.MultipleOf == nil &&
-		c.MinItems == nil && c.MaxItems == nil && c.MinProps == nil && c.MaxProps == nil && len(c.Enum) == 0 && len(c.NotEnum) == 0 && c.Format == "" && len(c.RawKinds) == 0 && !c.UniqueItems && !c.UniqueJSON && len(c.Alts) == 0
+		c.MinItems == nil && c.MaxItems == nil && c.MinProps == nil && c.MaxProps == nil && len(c.Enum) == 0 && len(c.NotEnum) == 0 && c.Format == "" && len(c.RawKinds) == 0 && !c.UniqueItems && !c.UniqueJSON && len(c.Alts) == 0 && c.Names == nil
 }
 
 // StructType is a JSON object.

@@ -264,8 +264,6 @@ type Currency string
 // Budget counters by currency: the remaining amount of each `cost.budget`
 // currency. Initialised to the budget at acceptance and decremented by
 // `cost.*` metrics; it may go below zero when a reported cost overshoots.
-//
-// Validate does not check: propertyNames.
 type Budget map[string]float64
 
 // CredentialConstraints is a read-only echo of the limits baked into a
@@ -4681,7 +4679,21 @@ func (x *Budget) EncodeWire(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Budget) CheckWire(c *wire.Checker, p string) {}
+func (x *Budget) CheckWire(c *wire.Checker, p string) {
+	v := map[string]float64(*x)
+	for _, n1 := range wire.SortedKeys(v) {
+		var q wire.Checker
+		q.Quiet()
+		func(c *wire.Checker) {
+			if !pattern8().MatchString(string(n1)) {
+				c.FailKeyword(p, "pattern", "%q does not match the pattern ^[A-Za-z][A-Za-z0-9_-]*$", string(n1))
+			}
+		}(&q)
+		if q.Failed() {
+			c.FailKeyword(p, "propertyNames", "the member name %q does not fit propertyNames", n1)
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Budget) Validate() error {
@@ -19004,7 +19016,7 @@ func completeMessage(v Message) bool {
 	case *JobSubmit:
 		return true
 	case *JobAccepted:
-		return false
+		return true
 	case *JobEvent:
 		return false
 	case *JobResult:
@@ -19018,7 +19030,7 @@ func completeMessage(v Message) bool {
 	case *JobSubscribe:
 		return true
 	case *JobSubscribed:
-		return false
+		return true
 	case *JobUnsubscribe:
 		return true
 	}
@@ -19195,7 +19207,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Budget).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Budget)
 				return v, v.DecodeWire(d)
@@ -19206,6 +19218,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Budget",
 			ValidateValue: func(v any) error {
 				return v.(*Budget).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Budget
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/BudgetAmount":
@@ -20159,7 +20181,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobAccepted).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobAccepted)
 				return v, v.DecodeWire(d)
@@ -20171,13 +20193,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobAccepted).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobAccepted
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.accepted.json#/$defs/JobAcceptedPayload":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobAcceptedPayload).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobAcceptedPayload)
 				return v, v.DecodeWire(d)
@@ -20188,6 +20220,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobAcceptedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobAcceptedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobAcceptedPayload
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.cancel.json#", "https://agentproto.dev/schema/arcp/v1.1/job.cancel.json":
@@ -21167,7 +21209,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobSubscribed).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobSubscribed)
 				return v, v.DecodeWire(d)
@@ -21179,13 +21221,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobSubscribed).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobSubscribed
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.subscribed.json#/$defs/JobSubscribedPayload":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobSubscribedPayload).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobSubscribedPayload)
 				return v, v.DecodeWire(d)
@@ -21196,6 +21248,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobSubscribedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobSubscribedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobSubscribedPayload
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.unsubscribe.json#", "https://agentproto.dev/schema/arcp/v1.1/job.unsubscribe.json":
