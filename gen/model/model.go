@@ -436,6 +436,16 @@ type UnionType struct {
 	// of it. Empty when it asks nothing more: decoding such a value then
 	// proves it, and the union can be complete.
 	OpenAsks []string
+	// Other, on an Open union whose one catch-all alternative asks more
+	// than that, is the catch-all as a type of its own: a struct made from
+	// its schema, unexported (no part of the package's API), with the tag
+	// member as a string constrained as the schema says. The Unknown
+	// variant still keeps the raw JSON; its check decodes that as Other and
+	// checks it, so what Other checks leaves OpenAsks, and completeness
+	// counts Other as it counts a variant. OtherTypes lists every
+	// unexported type made for it, Other first.
+	Other      *Type
+	OtherTypes []*Type
 	// By says how an untagged union picks its variant.
 	By UntaggedRule
 	// Fallback, in an untagged union whose last alternative accepts any

@@ -6,6 +6,8 @@ package opentag
 import (
 	"encoding/json"
 	"github.com/agentproto/agentproto/pkg/wire"
+	"regexp"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -103,6 +105,15 @@ type UnknownEvent struct {
 type LogEvent struct {
 	Ts   string `json:"ts"`
 	Line string `json:"line"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// otherEvent is the catch-all alternative of Event, a type of its own so that
+// the check of UnknownEvent can decode its raw JSON as it and check it.
+type otherEvent struct {
+	Kind string `json:"kind"`
+	Ts   string `json:"ts"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -908,6 +919,22 @@ func CheckEvent(c *wire.Checker, p string, v Event) {
 		if v != nil {
 			v.CheckWire(c, p)
 		}
+	case *UnknownEvent:
+		if v == nil {
+			return
+		}
+		raw := []byte(v.Raw)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			EncodeEvent(e, v)
+			raw = e.Bytes()
+		}
+		o := new(otherEvent)
+		if err := wire.UnmarshalOwned(raw, o); err != nil {
+			c.FailWith(p, err)
+		} else {
+			o.CheckWire(c, p)
+		}
 	}
 }
 
@@ -1070,13 +1097,125 @@ func (x LogEvent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// completeEvent reports whether Validate checks everything the schema asks of v's variant.
-func completeEvent(v Event) bool {
-	switch v.(type) {
-	case *LogEvent:
-		return true
+// DecodeWire decodes the value from d.
+func (x *otherEvent) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = otherEvent{}
+	if err := d.BeginObject(); err != nil {
+		return err
 	}
-	return false
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "kind":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "kind")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "kind")
+				}
+				x.Kind = v0
+			}
+		case "ts":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "ts")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "ts")
+				}
+				x.Ts = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "kind")
+	}
+	if !seen[1] {
+		missing = append(missing, "ts")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *otherEvent) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *otherEvent) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"kind\":")
+	e.String(x.Kind)
+	e.RawKey("\"ts\":")
+	e.String(x.Ts)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *otherEvent) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "kind")
+		if !pattern0().MatchString(string(x.Kind)) {
+			c.FailKeyword(p, "pattern", "%q does not match the pattern ^x-", string(x.Kind))
+		}
+	}
+	{
+		p := c.Join(p, "ts")
+		if !wire.IsDateTime(string(x.Ts)) {
+			c.FailKeyword(p, "format", "%q is not a valid date-time", string(x.Ts))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *otherEvent) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *otherEvent) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x otherEvent) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
 }
 
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
@@ -1132,11 +1271,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(Event)
 				CheckEvent(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(Event)
-				return completeEvent(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeEvent(d)
 			},
@@ -1155,3 +1290,10 @@ func Lookup(id string) (wire.Codec, bool) {
 	}
 	return wire.Codec{}, false
 }
+
+// The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.
+var (
+	pattern0 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^x-")
+	})
+)
