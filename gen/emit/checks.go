@@ -36,7 +36,7 @@ func (g *gen) needsCheck(r *model.Ref) bool {
 	case model.Slice:
 		return len(checkCount(r.Check.MinItems, r.Check.MaxItems, jen.Id("v"), "items")) > 0 || r.Check.UniqueItems || r.Check.UniqueJSON || g.needsCheck(r.Elem)
 	case model.Map:
-		return len(checkCount(r.Check.MinProps, r.Check.MaxProps, jen.Id("v"), "members")) > 0 || g.needsCheck(r.Elem)
+		return len(checkCount(r.Check.MinProps, r.Check.MaxProps, jen.Id("v"), "members")) > 0 || len(g.checkMapNames(r.Check.Names, jen.Id("v"), 0)) > 0 || g.needsCheck(r.Elem)
 	}
 	return false
 }
@@ -154,6 +154,7 @@ func (g *gen) checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Cod
 		return out
 	case model.Map:
 		out := checkCount(r.Check.MinProps, r.Check.MaxProps, expr, "members")
+		out = append(out, g.checkMapNames(r.Check.Names, expr, depth)...)
 		if g.needsCheck(r.Elem) {
 			k, v := "k"+strconv.Itoa(depth), "v"+strconv.Itoa(depth)
 			var inner []jen.Code
@@ -169,6 +170,28 @@ func (g *gen) checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Cod
 		return out
 	}
 	return nil
+}
+
+// checkMapNames checks the name of every member of the map expr against
+// propertyNames (names). A name that fails is an error of the object, as
+// propertyNames is a keyword of the object: each name is checked on a quiet
+// Checker of its own, and the object's error names it.
+func (g *gen) checkMapNames(names *model.Constraints, expr *jen.Statement, depth int) []jen.Code {
+	if names == nil {
+		return nil
+	}
+	k := "n" + strconv.Itoa(depth)
+	inner := g.checkBuiltin("string", *names, jen.Id(k))
+	if len(inner) == 0 {
+		return nil
+	}
+	return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Add(wire("SortedKeys")).Call(expr.Clone())).Block(
+		jen.Var().Id("q").Add(wire("Checker")),
+		jen.Id("q").Dot("Quiet").Call(),
+		jen.Func().Params(jen.Id("c").Op("*").Add(wire("Checker"))).Block(inner...).Call(jen.Op("&").Id("q")),
+		jen.If(jen.Id("q").Dot("Failed").Call()).Block(
+			fail("propertyNames", jen.Id("p"), jen.Lit("the member name %q does not fit propertyNames"), jen.Id(k))),
+	)}
 }
 
 func checkCount(lo, hi *uint64, expr *jen.Statement, what string) []jen.Code {

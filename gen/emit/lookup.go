@@ -152,6 +152,11 @@ func (g *gen) lookup(p *model.Package) lookupCases {
 		for _, v := range u.Union.Variants {
 			cs = append(cs, jen.Case(variantRef(v)).Block(jen.Return(jen.Lit(v.Type.Complete))))
 		}
+		if uu := u.Union; uu.Tag != "" && uu.Open {
+			// An unlisted tag is proved when the catch-all asks nothing
+			// the Unknown variant's check does not make.
+			cs = append(cs, jen.Case(jen.Op("*").Id(uu.Unknown)).Block(jen.Return(jen.Lit(model.UnknownComplete(uu)))))
+		}
 		g.f.Comment("complete" + u.Name + " reports whether Validate checks everything the schema asks of v's variant.")
 		g.f.Func().Id("complete"+u.Name).Params(jen.Id("v").Id(u.Name)).Bool().Block(
 			jen.Switch(jen.Id("v").Assert(jen.Type())).Block(cs...),

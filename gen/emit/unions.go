@@ -487,6 +487,24 @@ func (g *gen) unionCheck(t *model.Type) {
 			jen.If(jen.Id("v").Op("!=").Nil()).Block(
 				fail("const", jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(u.Tag)), jen.Lit("%q is not one of "+pct(strings.Join(tags, ", "))), jen.Id("v").Dot("Tag")))))
 	}
+	if o := u.Other; u.Tag != "" && u.Open && o != nil {
+		// The catch-all is a type of its own: the object is decoded as it
+		// (from the raw JSON kept, or from the tag alone when built in Go)
+		// and checked.
+		chk = append(chk, jen.Case(jen.Op("*").Id(u.Unknown)).Block(
+			jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Return()),
+			jen.Id("raw").Op(":=").Index().Byte().Parens(jen.Id("v").Dot("Raw")),
+			jen.If(jen.Id("raw").Op("==").Nil()).Block(
+				jen.Id("e").Op(":=").Add(wire("NewEncoder")).Call(jen.Nil()),
+				jen.Id(funcName("Encode", t.Name)).Call(jen.Id("e"), jen.Id("v")),
+				jen.Id("raw").Op("=").Id("e").Dot("Bytes").Call(),
+			),
+			jen.Id("o").Op(":=").New(typeName(o)),
+			jen.If(jen.Err().Op(":=").Add(wire("UnmarshalOwned")).Call(jen.Id("raw"), jen.Id("o")), jen.Err().Op("!=").Nil()).Block(
+				jen.Id("c").Dot("FailWith").Call(jen.Id("p"), jen.Err()),
+			).Else().Block(jen.Id("o").Dot("CheckWire").Call(jen.Id("c"), jen.Id("p"))),
+		))
+	}
 	g.f.Comment(funcName("Check", t.Name) + " records in c every constraint v breaks, under the JSON pointer p.")
 	if len(chk) == 0 {
 		g.f.Func().Id(funcName("Check", t.Name)).Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String(), jen.Id("v").Id(t.Name)).Block()

@@ -254,5 +254,9 @@ func (b *builder) fill(t *Type, s *load.Schema) error {
 	}
 	t.Kind, t.Under = Named, r
 	t.Check, r.Check = r.Check, Constraints{}
+	if _, ok := mapNames(s); ok && r.Kind == Map {
+		// A map checks its member names itself (Constraints.Names).
+		dropUnchecked(t, "propertyNames")
+	}
 	return nil
 }

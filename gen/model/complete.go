@@ -36,7 +36,7 @@ func Checkable(c Constraints) bool {
 			return false
 		}
 	}
-	return true
+	return c.Names == nil || Checkable(*c.Names)
 }
 
 // Resolve follows aliases to the type use they stand for.
@@ -353,6 +353,11 @@ func parts(t *Type) (bool, []*Type) {
 		for _, v := range t.Union.Variants {
 			deps = append(deps, v.Type)
 		}
+		if o := t.Union.Other; o != nil {
+			// The Unknown variant's check is Other's: it counts as a
+			// variant does.
+			deps = append(deps, o)
+		}
 		ok = ok && unknownProved(t.Union)
 	case Named, Scalar, Alias, Defined:
 		if t.Under != nil {
@@ -366,13 +371,24 @@ func parts(t *Type) (bool, []*Type) {
 }
 
 // unknownProved reports whether decoding a value as the union's Unknown
-// variant proves it valid. A closed union's Validate rejects it; a
-// catch-all alternative (Open) takes unknown tags as raw JSON whose
-// constraints (a vendor prefix, a required member) are not checked, unless
-// it asks nothing that decoding does not ensure (OpenAsks): then the
-// Unknown variant is as proved as a listed one.
+// variant proves it valid, as far as the union's own checks go. A closed
+// union's Validate rejects it; a catch-all alternative (Open) takes unknown
+// tags as raw JSON, whose constraints (a vendor prefix, a required member)
+// the check of the Unknown variant makes through the catch-all's own type
+// (Other, counted as a variant is) or, without one, are not checked,
+// unless the catch-all asks nothing that decoding does not ensure
+// (OpenAsks): then the Unknown variant is as proved as a listed one.
 func unknownProved(u *UnionType) bool {
 	return !u.Open || len(u.OpenAsks) == 0
+}
+
+// UnknownComplete reports whether a strict decode plus Validate proves a
+// value of an open union's Unknown variant valid: the catch-all asks
+// nothing the decoder and the check of its own type (Other, when there is
+// one, and complete) do not make. It is false for a closed union, whose
+// Validate rejects the Unknown variant.
+func UnknownComplete(u *UnionType) bool {
+	return u.Open && len(u.OpenAsks) == 0 && (u.Other == nil || u.Other.Complete)
 }
 
 // refParts reports whether the builtin values and raw JSON of a type use

@@ -238,11 +238,14 @@ func TestCompletenessOfCycles(t *testing.T) {
 // TestCompletenessOfOpenUnions: a tagged union with a catch-all
 // alternative is complete when the catch-all asks nothing that decoding a
 // value as the Unknown variant does not ensure (an object whose tag is a
-// string no variant lists), and incomplete when it asks more: a member, a
-// pattern on the tag, or a not that does not exclude exactly the listed
-// tags (then a listed tag would also fit it, or an unlisted one fit
-// nothing). A default variant that forbids the tag takes only values
-// without one, so it leaves the catch-all's values to it.
+// string no variant lists), or when all it asks more (a member, a pattern
+// on the tag, a not that excludes more than the listed tags) is what the
+// catch-all's own type (Other) checks, and that type is complete. It stays
+// incomplete when a listed tag would also fit the catch-all (no not, or
+// one that excludes too few), when the tag is not a string, or when the
+// union adds keywords of its own. A default variant that forbids the tag
+// takes only values without one, so it leaves the catch-all's values to
+// it.
 func TestCompletenessOfOpenUnions(t *testing.T) {
 	const variants = `{"title":"%sA","type":"object","properties":{"kind":{"const":"a"},"n":{"type":"integer","minimum":1}},"required":["kind","n"]},
 		{"title":"%sB","type":"object","properties":{"kind":{"const":"b"}},"required":["kind"]}`
@@ -258,11 +261,19 @@ func TestCompletenessOfOpenUnions(t *testing.T) {
 	}{
 		{"Plain", catchAll(notListed, ""), "", true},
 		{"ObjectTyped", catchAll(notListed, ""), `"type":"object",`, true},
-		{"Member", catchAll(notListed, `,"at":{"type":"string","format":"date-time"}`), "", false},
-		{"Pattern", catchAll(`{"type":"string","pattern":"^x-","not":{"enum":["a","b"]}}`, ""), "", false},
+		// Other checks the member and the pattern.
+		{"Member", catchAll(notListed, `,"at":{"type":"string","format":"date-time"}`), "", true},
+		{"Pattern", catchAll(`{"type":"string","pattern":"^x-","not":{"enum":["a","b"]}}`, ""), "", true},
+		// A pattern no listed tag matches excludes them as a not would.
+		{"PatternOnly", catchAll(`{"type":"string","pattern":"^x-"}`, ""), "", true},
+		// A listed tag would fit the catch-all too: not Other's to decide.
 		{"NoNot", catchAll(`{"type":"string"}`, ""), "", false},
 		{"NotTooFew", catchAll(`{"type":"string","not":{"const":"a"}}`, ""), "", false},
-		{"NotTooMany", catchAll(`{"type":"string","not":{"enum":["a","b","c"]}}`, ""), "", false},
+		// Other rejects the unlisted tag c that the not excludes.
+		{"NotTooMany", catchAll(`{"type":"string","not":{"enum":["a","b","c"]}}`, ""), "", true},
+		// A member whose format Validate does not check leaves Other
+		// incomplete, and the union with it.
+		{"MemberGap", catchAll(notListed, `,"at":{"type":"string","format":"idn-email"}`), "", false},
 		{"Untyped", catchAll(`{"not":{"enum":["a","b"]}}`, ""), "", false},
 		{"OwnKeywords", catchAll(notListed, ""), `"required":["id"],`, false},
 	}
@@ -282,7 +293,7 @@ func TestCompletenessOfOpenUnions(t *testing.T) {
 		{"title":"TakesPlain","type":"object","properties":{"v":{"type":"string"}},"required":["v"]},
 		`+strings.ReplaceAll(catchAll(notListed, ""), "%s", "Takes")+`]}`)
 	p := build(t, `{"$defs":{`+strings.Join(defs, ",\n")+`}}`)
-	want := map[string]bool{"Required": false, "Forbids": true, "Takes": false}
+	want := map[string]bool{"Required": true, "Forbids": true, "Takes": false}
 	for _, c := range cases {
 		want[c.name] = c.complete
 	}
@@ -299,9 +310,24 @@ func TestCompletenessOfOpenUnions(t *testing.T) {
 		if u.Complete != complete {
 			t.Errorf("%s: Complete = %v, want %v (the catch-all asks %q)", name, u.Complete, complete, u.Union.OpenAsks)
 		}
-		if complete != (len(u.Union.OpenAsks) == 0) {
-			t.Errorf("%s: the catch-all asks %q; want it to ask nothing: %v", name, u.Union.OpenAsks, complete)
+		if complete && len(u.Union.OpenAsks) > 0 {
+			t.Errorf("%s: the catch-all asks %q; want it to ask nothing", name, u.Union.OpenAsks)
 		}
+		// A catch-all asks nothing beyond decoding, or is a type of its
+		// own whose completeness the union's follows.
+		if o := u.Union.Other; o != nil && (o.Complete != u.Complete || len(u.Union.OpenAsks) > 0) {
+			t.Errorf("%s: Other complete %v, union complete %v, asks %q", name, o.Complete, u.Complete, u.Union.OpenAsks)
+		}
+	}
+	for name, other := range map[string]bool{"Plain": false, "Member": true, "Pattern": true, "NotTooMany": true, "MemberGap": true, "Required": true, "NoNot": false, "Takes": false} {
+		if got := typeNamed(t, p, name).Union.Other != nil; got != other {
+			t.Errorf("%s: catch-all made a type of its own: %v, want %v", name, got, other)
+		}
+	}
+	// The catch-all's type holds the tag, constrained as the schema says.
+	o := typeNamed(t, p, "Pattern").Union.Other
+	if f := field(t, o, "kind"); f.Type.Kind != model.Builtin || f.Type.Check.Pattern != "^x-" || len(f.Type.Check.NotEnum) != 2 || !f.Required {
+		t.Errorf("Pattern's catch-all tag: %+v", f.Type)
 	}
 	if u := typeNamed(t, p, "Forbids").Union; u.Default == nil || u.DefaultTakesOthers {
 		t.Errorf("Forbids: default %v, DefaultTakesOthers %v; want a default that takes only values without the tag", u.Default, u.DefaultTakesOthers)

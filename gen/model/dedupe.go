@@ -404,6 +404,8 @@ func (s *shapes) unionKey(u *UnionType) {
 		u.Overlap, strconv.FormatBool(u.OnlyOne), strconv.FormatBool(u.NoTrial))
 	s.w("unknown", strconv.FormatBool(u.Unknown != ""))
 	s.list("asks", u.OpenAsks)
+	s.b.WriteString("other")
+	s.typ(u.Other)
 	index := func(v *Variant) string {
 		for i, x := range u.Variants {
 			if x == v {

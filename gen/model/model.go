@@ -188,6 +188,10 @@ type Constraints struct {
 	// type: at least one (exactly one) must hold.
 	Alts      []Constraints
 	OneOfAlts bool
+	// Names, on a map, are the checks every member name must pass
+	// (propertyNames): a string's lengths, pattern, enum and format. A
+	// name that fails them is an error of the object.
+	Names *Constraints
 }
 
 // CheckedFormats are the string formats generated Validate methods check,
@@ -204,7 +208,7 @@ var CheckedFormats = map[string]string{
 func (c Constraints) Empty() bool {
 	return c.MinLength == nil && c.MaxLength == nil && c.Pattern == "" && c.Minimum == nil &&
 		c.Maximum == nil && c.ExclusiveMinimum == nil && c.ExclusiveMaximum == nil && c.MultipleOf == nil &&
-		c.MinItems == nil && c.MaxItems == nil && c.MinProps == nil && c.MaxProps == nil && len(c.Enum) == 0 && len(c.NotEnum) == 0 && c.Format == "" && len(c.RawKinds) == 0 && !c.UniqueItems && !c.UniqueJSON && len(c.Alts) == 0
+		c.MinItems == nil && c.MaxItems == nil && c.MinProps == nil && c.MaxProps == nil && len(c.Enum) == 0 && len(c.NotEnum) == 0 && c.Format == "" && len(c.RawKinds) == 0 && !c.UniqueItems && !c.UniqueJSON && len(c.Alts) == 0 && c.Names == nil
 }
 
 // StructType is a JSON object.
@@ -432,6 +436,16 @@ type UnionType struct {
 	// of it. Empty when it asks nothing more: decoding such a value then
 	// proves it, and the union can be complete.
 	OpenAsks []string
+	// Other, on an Open union whose one catch-all alternative asks more
+	// than that, is the catch-all as a type of its own: a struct made from
+	// its schema, unexported (no part of the package's API), with the tag
+	// member as a string constrained as the schema says. The Unknown
+	// variant still keeps the raw JSON; its check decodes that as Other and
+	// checks it, so what Other checks leaves OpenAsks, and completeness
+	// counts Other as it counts a variant. OtherTypes lists every
+	// unexported type made for it, Other first.
+	Other      *Type
+	OtherTypes []*Type
 	// By says how an untagged union picks its variant.
 	By UntaggedRule
 	// Fallback, in an untagged union whose last alternative accepts any

@@ -58,6 +58,9 @@ func recursiveTypes(p *Package) (map[*Type]bool, []*Type) {
 			if u.Fallback != nil {
 				out = append(out, u.Fallback.Type)
 			}
+			if u.Other != nil {
+				out = append(out, u.Other)
+			}
 		}
 		ref(t.Under)
 		return out
@@ -172,6 +175,14 @@ func guardRecursion(p *Package) map[*Type]bool {
 		}
 		if u := t.Union; u != nil {
 			u.NoTrial = true
+			if u.Other != nil {
+				// The Unknown variant's check would decode the value again
+				// as the catch-all at every level: the catch-all goes
+				// unchecked.
+				drop = append(drop, u.OtherTypes...)
+				u.Other, u.OtherTypes = nil, nil
+				u.OpenAsks = append(u.OpenAsks, "the catch-all alternative of a type that contains itself")
+			}
 		}
 		if t.Under != nil && uniqueRecursive(t.Under, rec) {
 			t.Unchecked = append(t.Unchecked, "uniqueItems")

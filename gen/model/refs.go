@@ -91,11 +91,50 @@ func (b *builder) plainRef(s *load.Schema, hint string) (*Ref, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &Ref{Kind: Map, Elem: e, ElemNullable: nullable && !e.Nilable(), Check: constraints(s)}, nil
+			r := &Ref{Kind: Map, Elem: e, ElemNullable: nullable && !e.Nilable(), Check: constraints(s)}
+			if names, ok := mapNames(s); ok && !names.Empty() {
+				r.Check.Names = &names
+			}
+			return r, nil
 		}
 		// An object with no structure: raw JSON that Validate checks is an
 		// object; member counts and the like are not checked.
 		return &Ref{Kind: Raw, Check: Constraints{RawKinds: []string{"object"}}, Lossy: s.MinProperties != nil || s.MaxProperties != nil || len(s.PatternProperties) > 0}, nil
 	}
 	return &Ref{Kind: Raw}, nil
+}
+
+// mapNames reads the propertyNames of an object held as a map: the checks
+// every member name must pass. ok is false when the object has
+// propertyNames that ask more than a string's own checks (lengths, a
+// pattern, an enum or const, a not of values, a format), which Validate
+// then does not make; true with no checks when it has none.
+func mapNames(s *load.Schema) (Constraints, bool) {
+	pn := s.PropertyNames
+	if pn == nil {
+		return Constraints{}, true
+	}
+	if pn.Bool != nil {
+		// true asks nothing; false (no member at all) is not a string's check.
+		return Constraints{}, *pn.Bool
+	}
+	n := *deref(pn)
+	if len(n.Type) == 0 {
+		// Member names are strings.
+		n.Type = []string{"string"}
+	}
+	if len(n.Type) != 1 || n.Type[0] != "string" {
+		return Constraints{}, false
+	}
+	c := constraints(&n)
+	rest := n
+	rest.Type, rest.MinLength, rest.MaxLength, rest.Pattern, rest.Format = nil, nil, nil, "", ""
+	rest.Enum, rest.Const, rest.HasConst = nil, nil, false
+	if c.NotEnum != nil {
+		rest.Not = nil
+	}
+	if !acceptsAnything(&rest) {
+		return Constraints{}, false
+	}
+	return c, true
 }

@@ -2,7 +2,9 @@ package model
 
 import (
 	"encoding/json"
+	"go/token"
 	"maps"
+	"regexp"
 	"slices"
 	"sort"
 
@@ -211,7 +213,48 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 		return s.Loc.Errorf("union has no variant with a constant tag")
 	}
 	if u.Open {
-		u.OpenAsks = catchAllAsks(s, u, catchAlls, defaultRejectsTag)
+		u.OpenAsks = catchAllAsks(s, u, catchAlls, defaultRejectsTag, false)
+		// When the catch-all asks more than decoding ensures, and all of it
+		// is what a type of its own checks, it becomes one (Other): a value
+		// with an unlisted tag must fit the one catch-all (a default that
+		// may take it too could make it valid without), so its checks are
+		// the Unknown variant's, and the union is as complete as Other is.
+		if len(u.OpenAsks) > 0 && len(catchAlls) == 1 && isObjectOnly(catchAlls[0].res) && (u.Default == nil || defaultRejectsTag) &&
+			len(catchAllAsks(s, u, catchAlls, defaultRejectsTag, true)) == 0 {
+			if err := b.otherType(t, s, catchAlls[0]); err != nil {
+				return err
+			}
+			u.OpenAsks = nil
+		}
+	}
+	return nil
+}
+
+// isObjectOnly reports whether a schema says its values are objects.
+func isObjectOnly(s *load.Schema) bool {
+	return len(s.Type) == 1 && s.Type[0] == "object"
+}
+
+// otherType makes the union's catch-all alternative vi a type of its own
+// (UnionType.Other): a struct of the members of the union s and of the
+// catch-all, the tag among them as the catch-all defines it. It is
+// unexported: only the Unknown variant's check uses it.
+func (b *builder) otherType(t *Type, s *load.Schema, vi *variantInfo) error {
+	start := len(b.pkg.Types)
+	ot := &Type{Name: b.names.take("other" + t.Name), Loc: vi.s.Loc,
+		Doc: "is the catch-all alternative of " + t.Name + ", a type of its own so that the check of " + t.Union.Unknown + " can decode its raw JSON as it and check it."}
+	ot.Doc = ot.Name + " " + ot.Doc
+	b.pkg.Types = append(b.pkg.Types, ot)
+	if err := b.fillStructSkip(ot, vi.s, s, ""); err != nil {
+		return err
+	}
+	ot.Unchecked = append(ot.Unchecked, unchecked(vi.s)...)
+	u := t.Union
+	u.Other = ot
+	for _, x := range b.pkg.Types[start:] {
+		if !token.IsExported(x.Name) {
+			u.OtherTypes = append(u.OtherTypes, x)
+		}
 	}
 	return nil
 }
@@ -227,10 +270,12 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 // The not must list exactly the listed tags: a catch-all that also takes a
 // listed tag would accept (anyOf) or reject (oneOf, a second fit) what
 // the tag's variant decides, and one that excludes more would reject what
-// decodes as Unknown. A default variant is allowed when it takes no value
+// decodes as Unknown. With checked, the catch-all is taken to be a type of
+// its own (UnionType.Other), and what that type checks is not listed (see
+// catchAllOwn). A default variant is allowed when it takes no value
 // that has the tag (defaultRejectsTag): the decoder gives it only values
 // without one.
-func catchAllAsks(s *load.Schema, u *UnionType, catchAlls []*variantInfo, defaultRejectsTag bool) []string {
+func catchAllAsks(s *load.Schema, u *UnionType, catchAlls []*variantInfo, defaultRejectsTag, checked bool) []string {
 	var asks []string
 	if len(catchAlls) > 1 {
 		asks = append(asks, "that it fit one catch-all alternative of several")
@@ -259,40 +304,49 @@ func catchAllAsks(s *load.Schema, u *UnionType, catchAlls []*variantInfo, defaul
 		}
 	}
 	for _, vi := range catchAlls {
-		asks = append(asks, catchAllOwn(vi.res, u.Tag, listed)...)
+		asks = append(asks, catchAllOwn(vi.res, u.Tag, listed, checked)...)
 	}
 	return asks
 }
 
 // catchAllOwn lists what the catch-all alternative a asks beyond an object
 // whose tag member is a string no variant lists (listed holds the tags of
-// the variants).
-func catchAllOwn(a *load.Schema, tag string, listed map[string]bool) []string {
+// the variants). With checked, the catch-all is a type of its own
+// (UnionType.Other) whose checks the Unknown variant's check makes: its
+// members, its keywords, the constraints on the tag and a not that
+// excludes more than the listed tags are then Other's to check (and its
+// completeness to count), and only what decoding the value as the union
+// decides otherwise is listed.
+func catchAllOwn(a *load.Schema, tag string, listed map[string]bool, checked bool) []string {
 	var asks []string
 	rest := *a
 	rest.Type, rest.Properties, rest.Required, rest.AdditionalProperties = nil, nil, nil, nil
-	if len(a.Type) != 1 || a.Type[0] != "object" {
+	if !isObjectOnly(a) {
 		asks = append(asks, "a value that is not an object")
-	}
-	for _, m := range a.Required {
-		if m != tag {
-			asks = append(asks, "the member "+m+", which it requires")
-		}
 	}
 	var ts *load.Schema
 	for _, p := range a.Properties {
-		switch {
-		case p.Name == tag:
+		if p.Name == tag {
 			ts = deref(p.Schema)
-		case !acceptsAnything(deref(p.Schema)) && !slices.Contains(a.Required, p.Name):
-			asks = append(asks, "the member "+p.Name+", when present")
 		}
 	}
-	if ap := a.AdditionalProperties; ap != nil && !acceptsAnything(ap) {
-		asks = append(asks, "members not listed")
-	}
-	if !acceptsAnything(&rest) {
-		asks = append(asks, "keywords of the catch-all alternative")
+	if !checked {
+		for _, m := range a.Required {
+			if m != tag {
+				asks = append(asks, "the member "+m+", which it requires")
+			}
+		}
+		for _, p := range a.Properties {
+			if p.Name != tag && !acceptsAnything(deref(p.Schema)) && !slices.Contains(a.Required, p.Name) {
+				asks = append(asks, "the member "+p.Name+", when present")
+			}
+		}
+		if ap := a.AdditionalProperties; ap != nil && !acceptsAnything(ap) {
+			asks = append(asks, "members not listed")
+		}
+		if !acceptsAnything(&rest) {
+			asks = append(asks, "keywords of the catch-all alternative")
+		}
 	}
 	if ts == nil {
 		return append(asks, "the tag, which the catch-all alternative does not define")
@@ -302,7 +356,7 @@ func catchAllOwn(a *load.Schema, tag string, listed map[string]bool) []string {
 	}
 	tagRest := *ts
 	tagRest.Type, tagRest.Not = nil, nil
-	if !acceptsAnything(&tagRest) {
+	if !checked && !acceptsAnything(&tagRest) {
 		asks = append(asks, "constraints on the tag (a pattern, a length, a format)")
 	}
 	not := map[string]bool{}
@@ -313,10 +367,42 @@ func catchAllOwn(a *load.Schema, tag string, listed map[string]bool) []string {
 		}
 		not[v] = true
 	}
-	if !maps.Equal(not, listed) {
+	switch {
+	case checked && ts.Not != nil && notValues(ts) == nil:
+		// A not of something else than values: the tag's type reports
+		// it unchecked, and Other is incomplete.
+	case checked:
+		// Other's check rejects an unlisted tag its not excludes; a
+		// listed tag its not lets through would also fit the catch-all,
+		// which decides nothing the tag's variant does not.
+		for v := range listed {
+			if !not[v] && !tagRejects(ts, v) {
+				asks = append(asks, "a tag other than the listed ones and those its not excludes")
+				break
+			}
+		}
+	case !maps.Equal(not, listed):
 		asks = append(asks, "a tag other than the listed ones and those its not excludes")
 	}
 	return asks
+}
+
+// tagRejects reports whether the catch-all's tag schema ts rejects the tag
+// v by its own pattern or enum (ARCP's vendor kinds, ^x-vendor\., take no
+// listed kind), so that a listed tag never fits the catch-all.
+func tagRejects(ts *load.Schema, v string) bool {
+	if ts.Pattern != "" {
+		if re, err := regexp.Compile(ts.Pattern); err == nil && !re.MatchString(v) {
+			return true
+		}
+	}
+	if c, ok := constString(ts); ok && c != v {
+		return true
+	}
+	if len(ts.Enum) > 1 && !slices.Contains(ts.Enum, any(v)) {
+		return true
+	}
+	return false
 }
 
 // wrappedVariant makes the type of a variant v that only extends the

@@ -1810,6 +1810,27 @@ type CreateElicitationRequestElicitationURLMode struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// otherCreateElicitationRequest is the catch-all alternative of
+// CreateElicitationRequest, a type of its own so that the check of
+// UnknownCreateElicitationRequest can decode its raw JSON as it and check it.
+type otherCreateElicitationRequest struct {
+	// The undefined mode.
+	Mode string `json:"mode"`
+	// Tells the user what is being asked and why.
+	Message string `json:"message"`
+	// Session the request belongs to. Either this or `requestId` is given.
+	SessionID *SessionID `json:"sessionId,omitempty"`
+	// Optional tool call of that session the request belongs to.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// JSON-RPC request the elicitation belongs to, when there is no session yet.
+	RequestID RequestID `json:"requestId,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // CreateElicitationResponse is the client's answer to `elicitation/create`.
 // The `action` field says what the user did.
 //
@@ -1843,6 +1864,19 @@ type ElicitationDeclineAction struct {
 // ElicitationCancelAction means the user dismissed the request without
 // deciding.
 type ElicitationCancelAction struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// otherCreateElicitationResponse is the catch-all alternative of
+// CreateElicitationResponse, a type of its own so that the check of
+// UnknownCreateElicitationResponse can decode its raw JSON as it and check it.
+type otherCreateElicitationResponse struct {
+	// The undefined action.
+	Action string `json:"action"`
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
 	Meta Meta `json:"_meta,omitempty"`
@@ -19972,6 +20006,22 @@ func CheckCreateElicitationRequest(c *wire.Checker, p string, v CreateElicitatio
 		if v != nil {
 			v.CheckWire(c, p)
 		}
+	case *UnknownCreateElicitationRequest:
+		if v == nil {
+			return
+		}
+		raw := []byte(v.Raw)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			EncodeCreateElicitationRequest(e, v)
+			raw = e.Bytes()
+		}
+		o := new(otherCreateElicitationRequest)
+		if err := wire.UnmarshalOwned(raw, o); err != nil {
+			c.FailWith(p, err)
+		} else {
+			o.CheckWire(c, p)
+		}
 	}
 }
 
@@ -20455,6 +20505,200 @@ func (x CreateElicitationRequestElicitationURLMode) MarshalJSON() ([]byte, error
 	return wire.Marshal(&x)
 }
 
+// DecodeWire decodes the value from d.
+func (x *otherCreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = otherCreateElicitationRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [6]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "mode":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "mode")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "mode")
+				}
+				x.Mode = v0
+			}
+		case "message":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "message")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "message")
+				}
+				x.Message = v0
+			}
+		case "sessionId":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[2] = true
+			{
+				v := new(SessionID)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "sessionId")
+				}
+				x.SessionID = v
+			}
+		case "toolCallId":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "toolCallId")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "toolCallId")
+			}
+			if isNull {
+				x.ToolCallID = wire.Null[ToolCallID]()
+			} else {
+				var v ToolCallID
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "toolCallId")
+				}
+				x.ToolCallID = wire.Some(v)
+			}
+		case "requestId":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[4] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "requestId")
+				}
+				x.RequestID = v0
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "mode")
+	}
+	if !seen[1] {
+		missing = append(missing, "message")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *otherCreateElicitationRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *otherCreateElicitationRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"mode\":")
+	e.String(x.Mode)
+	e.RawKey("\"message\":")
+	e.String(x.Message)
+	if x.SessionID != nil {
+		e.RawKey("\"sessionId\":")
+		(*x.SessionID).EncodeWire(e)
+	}
+	if !x.ToolCallID.IsAbsent() {
+		e.RawKey("\"toolCallId\":")
+		if v, ok := x.ToolCallID.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.RequestID != nil {
+		e.RawKey("\"requestId\":")
+		EncodeRequestID(e, x.RequestID)
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *otherCreateElicitationRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "mode")
+		switch string(x.Mode) {
+		case "form", "url":
+			c.FailKeyword(p, "not", "%q is one of the values this schema excludes (\"form\", \"url\")", string(x.Mode))
+		}
+	}
+	if x.RequestID != nil {
+		p := c.Join(p, "requestId")
+		CheckRequestID(c, p, x.RequestID)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := c.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *otherCreateElicitationRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *otherCreateElicitationRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x otherCreateElicitationRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 func (*UnknownCreateElicitationResponse) isCreateElicitationResponse() {}
 
 // DecodeCreateElicitationResponse decodes a CreateElicitationResponse from d.
@@ -20559,6 +20803,22 @@ func CheckCreateElicitationResponse(c *wire.Checker, p string, v CreateElicitati
 	case *ElicitationCancelAction:
 		if v != nil {
 			v.CheckWire(c, p)
+		}
+	case *UnknownCreateElicitationResponse:
+		if v == nil {
+			return
+		}
+		raw := []byte(v.Raw)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			EncodeCreateElicitationResponse(e, v)
+			raw = e.Bytes()
+		}
+		o := new(otherCreateElicitationResponse)
+		if err := wire.UnmarshalOwned(raw, o); err != nil {
+			c.FailWith(p, err)
+		} else {
+			o.CheckWire(c, p)
 		}
 	}
 }
@@ -20805,6 +21065,121 @@ func (x *ElicitationCancelAction) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ElicitationCancelAction) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *otherCreateElicitationResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = otherCreateElicitationResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "action":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "action")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "action")
+				}
+				x.Action = v0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "action")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *otherCreateElicitationResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *otherCreateElicitationResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"action\":")
+	e.String(x.Action)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *otherCreateElicitationResponse) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "action")
+		switch string(x.Action) {
+		case "accept", "decline", "cancel":
+			c.FailKeyword(p, "not", "%q is one of the values this schema excludes (\"accept\", \"decline\", \"cancel\")", string(x.Action))
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := c.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *otherCreateElicitationResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *otherCreateElicitationResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x otherCreateElicitationResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -27806,30 +28181,6 @@ func (x WaitForTerminalExitResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// completeCreateElicitationRequest reports whether Validate checks everything the schema asks of v's variant.
-func completeCreateElicitationRequest(v CreateElicitationRequest) bool {
-	switch v.(type) {
-	case *CreateElicitationRequestElicitationFormMode:
-		return true
-	case *CreateElicitationRequestElicitationURLMode:
-		return true
-	}
-	return false
-}
-
-// completeCreateElicitationResponse reports whether Validate checks everything the schema asks of v's variant.
-func completeCreateElicitationResponse(v CreateElicitationResponse) bool {
-	switch v.(type) {
-	case *ElicitationAcceptAction:
-		return true
-	case *ElicitationDeclineAction:
-		return true
-	case *ElicitationCancelAction:
-		return true
-	}
-	return false
-}
-
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -31155,11 +31506,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(CreateElicitationRequest)
 				CheckCreateElicitationRequest(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(CreateElicitationRequest)
-				return completeCreateElicitationRequest(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationRequest(d)
 			},
@@ -31181,11 +31528,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(CreateElicitationResponse)
 				CheckCreateElicitationResponse(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(CreateElicitationResponse)
-				return completeCreateElicitationResponse(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationResponse(d)
 			},

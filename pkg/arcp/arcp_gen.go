@@ -264,8 +264,6 @@ type Currency string
 // Budget counters by currency: the remaining amount of each `cost.budget`
 // currency. Initialised to the budget at acceptance and decremented by
 // `cost.*` metrics; it may go below zero when a reported cost overshoots.
-//
-// Validate does not check: propertyNames.
 type Budget map[string]float64
 
 // CredentialConstraints is a read-only echo of the limits baked into a
@@ -945,6 +943,20 @@ type ResultChunkEvent struct {
 	Ts Timestamp `json:"ts"`
 	// The result_chunk body.
 	Body ResultChunkBody `json:"body"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// otherJobEventPayload is the catch-all alternative of JobEventPayload, a type
+// of its own so that the check of UnknownJobEventPayload can decode its raw
+// JSON as it and check it.
+type otherJobEventPayload struct {
+	// A kind in the vendor namespace, `x-vendor.<vendor>.<name>` by convention.
+	Kind string `json:"kind"`
+	// When the event happened; replays keep the original time.
+	Ts Timestamp `json:"ts"`
+	// The vendor's body.
+	Body json.RawMessage `json:"body"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -4681,7 +4693,21 @@ func (x *Budget) EncodeWire(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Budget) CheckWire(c *wire.Checker, p string) {}
+func (x *Budget) CheckWire(c *wire.Checker, p string) {
+	v := map[string]float64(*x)
+	for _, n1 := range wire.SortedKeys(v) {
+		var q wire.Checker
+		q.Quiet()
+		func(c *wire.Checker) {
+			if !pattern8().MatchString(string(n1)) {
+				c.FailKeyword(p, "pattern", "%q does not match the pattern ^[A-Za-z][A-Za-z0-9_-]*$", string(n1))
+			}
+		}(&q)
+		if q.Failed() {
+			c.FailKeyword(p, "propertyNames", "the member name %q does not fit propertyNames", n1)
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Budget) Validate() error {
@@ -10005,6 +10031,22 @@ func CheckJobEventPayload(c *wire.Checker, p string, v JobEventPayload) {
 		if v != nil {
 			v.CheckWire(c, p)
 		}
+	case *UnknownJobEventPayload:
+		if v == nil {
+			return
+		}
+		raw := []byte(v.Raw)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			EncodeJobEventPayload(e, v)
+			raw = e.Bytes()
+		}
+		o := new(otherJobEventPayload)
+		if err := wire.UnmarshalOwned(raw, o); err != nil {
+			c.FailWith(p, err)
+		} else {
+			o.CheckWire(c, p)
+		}
 	}
 }
 
@@ -11316,6 +11358,144 @@ func (x *ResultChunkEvent) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ResultChunkEvent) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *otherJobEventPayload) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = otherJobEventPayload{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "kind":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "kind")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "kind")
+				}
+				x.Kind = v0
+			}
+		case "ts":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "ts")
+			}
+			seen[1] = true
+			if err := x.Ts.DecodeWire(d); err != nil {
+				return wire.At(err, "ts")
+			}
+		case "body":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "body")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "body")
+				}
+				x.Body = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "kind")
+	}
+	if !seen[1] {
+		missing = append(missing, "ts")
+	}
+	if !seen[2] {
+		missing = append(missing, "body")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *otherJobEventPayload) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *otherJobEventPayload) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"kind\":")
+	e.String(x.Kind)
+	e.RawKey("\"ts\":")
+	x.Ts.EncodeWire(e)
+	e.RawKey("\"body\":")
+	e.Raw(x.Body)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *otherJobEventPayload) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "kind")
+		if !pattern9().MatchString(string(x.Kind)) {
+			c.FailKeyword(p, "pattern", "%q does not match the pattern ^x-vendor\\.", string(x.Kind))
+		}
+	}
+	{
+		p := c.Join(p, "ts")
+		x.Ts.CheckWire(c, p)
+	}
+	if x.Body != nil {
+		p := c.Join(p, "body")
+		if !wire.RawIs(x.Body, "object") {
+			c.FailKeyword(p, "type", "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *otherJobEventPayload) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *otherJobEventPayload) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x otherJobEventPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -18947,84 +19127,6 @@ func (x JobListEntry) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// completeJobEventPayload reports whether Validate checks everything the schema asks of v's variant.
-func completeJobEventPayload(v JobEventPayload) bool {
-	switch v.(type) {
-	case *LogEvent:
-		return true
-	case *ThoughtEvent:
-		return true
-	case *ToolCallEvent:
-		return true
-	case *ToolResultEvent:
-		return true
-	case *StatusEvent:
-		return true
-	case *MetricEvent:
-		return true
-	case *ArtifactRefEvent:
-		return true
-	case *DelegateEvent:
-		return true
-	case *ProgressEvent:
-		return true
-	case *ResultChunkEvent:
-		return true
-	}
-	return false
-}
-
-// completeMessage reports whether Validate checks everything the schema asks of v's variant.
-func completeMessage(v Message) bool {
-	switch v.(type) {
-	case *SessionHello:
-		return true
-	case *SessionWelcome:
-		return true
-	case *SessionError:
-		return true
-	case *SessionBye:
-		return true
-	case *SessionClose:
-		return true
-	case *SessionClosed:
-		return true
-	case *SessionResume:
-		return true
-	case *SessionPing:
-		return true
-	case *SessionPong:
-		return true
-	case *SessionAck:
-		return true
-	case *SessionListJobs:
-		return true
-	case *SessionJobs:
-		return true
-	case *JobSubmit:
-		return true
-	case *JobAccepted:
-		return false
-	case *JobEvent:
-		return false
-	case *JobResult:
-		return true
-	case *JobError:
-		return true
-	case *JobCancel:
-		return true
-	case *JobCancelled:
-		return true
-	case *JobSubscribe:
-		return true
-	case *JobSubscribed:
-		return false
-	case *JobUnsubscribe:
-		return true
-	}
-	return false
-}
-
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -19195,7 +19297,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Budget).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Budget)
 				return v, v.DecodeWire(d)
@@ -19206,6 +19308,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "Budget",
 			ValidateValue: func(v any) error {
 				return v.(*Budget).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Budget
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/common.json#/$defs/BudgetAmount":
@@ -20159,7 +20271,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobAccepted).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobAccepted)
 				return v, v.DecodeWire(d)
@@ -20171,13 +20283,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobAccepted).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobAccepted
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.accepted.json#/$defs/JobAcceptedPayload":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobAcceptedPayload).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobAcceptedPayload)
 				return v, v.DecodeWire(d)
@@ -20188,6 +20310,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobAcceptedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobAcceptedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobAcceptedPayload
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.cancel.json#", "https://agentproto.dev/schema/arcp/v1.1/job.cancel.json":
@@ -20363,11 +20495,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobEvent).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*JobEvent)
-				return (x.Payload == nil || completeJobEventPayload(x.Payload))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobEvent)
 				return v, v.DecodeWire(d)
@@ -20378,6 +20506,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobEvent",
 			ValidateValue: func(v any) error {
 				return v.(*JobEvent).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobEvent
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ArtifactRefEvent":
@@ -20498,11 +20636,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(JobEventPayload)
 				CheckJobEventPayload(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(JobEventPayload)
-				return completeJobEventPayload(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeJobEventPayload(d)
 			},
@@ -21167,7 +21301,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobSubscribed).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobSubscribed)
 				return v, v.DecodeWire(d)
@@ -21179,13 +21313,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*JobSubscribed).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobSubscribed
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.subscribed.json#/$defs/JobSubscribedPayload":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobSubscribedPayload).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobSubscribedPayload)
 				return v, v.DecodeWire(d)
@@ -21196,6 +21340,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "JobSubscribedPayload",
 			ValidateValue: func(v any) error {
 				return v.(*JobSubscribedPayload).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v JobSubscribedPayload
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.unsubscribe.json#", "https://agentproto.dev/schema/arcp/v1.1/job.unsubscribe.json":
@@ -21260,11 +21414,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(Message)
 				CheckMessage(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(Message)
-				return completeMessage(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMessage(d)
 			},

@@ -545,6 +545,25 @@ type DiffChangeCopy struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// otherDiffChange is the catch-all alternative of DiffChange, a type of its
+// own so that the check of UnknownDiffChange can decode its raw JSON as it and
+// check it.
+type otherDiffChange struct {
+	// What kind of file results (for `delete`, the kind removed). Absent or null:
+	// unknown.
+	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
+	// Media type of the resulting file (for `delete`, of the removed file). Absent
+	// or null: unknown.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// A tag this revision does not define; receivers keep the value as it is.
+	Operation string `json:"operation"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // DiffPatch is a patch text together with its format.
 type DiffPatch struct {
 	// How `text` is written.
@@ -1289,6 +1308,20 @@ type AuthMethodAgent struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// otherAuthMethod is the catch-all alternative of AuthMethod, a type of its
+// own so that the check of UnknownAuthMethod can decode its raw JSON as it and
+// check it.
+type otherAuthMethod struct {
+	// A tag this revision does not define; receivers keep the value as it is.
+	Type string `json:"type"`
+	// Identifier of this method.
+	MethodID AuthMethodID `json:"methodId"`
+	// Name of the method to show to the user.
+	Name string `json:"name"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // SessionConfigOption is a setting of the session that the user can change,
 // with its current value. The `type` field selects the kind of control. The
 // agent lists options in its preferred display order.
@@ -1424,6 +1457,28 @@ type SessionConfigOptionSessionConfigBoolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// otherSessionConfigOption is the catch-all alternative of
+// SessionConfigOption, a type of its own so that the check of
+// UnknownSessionConfigOption can decode its raw JSON as it and check it.
+type otherSessionConfigOption struct {
+	// Identifier of the option.
+	ConfigID SessionConfigID `json:"configId"`
+	// Label of the option.
+	Name string `json:"name"`
+	// Longer explanation to show to the user. Absent or null: none.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// What the option is about, for presentation only. Absent or null: no
+	// category.
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// A tag this revision does not define; receivers keep the value as it is.
+	Type string `json:"type"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // SessionConfigSelect is a configuration option whose value is one of a list
 // of values.
 type SessionConfigSelect struct {
@@ -1505,6 +1560,20 @@ type TextCommandInput struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
 	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// otherAvailableCommand is the catch-all alternative of AvailableCommand, a
+// type of its own so that the check of UnknownAvailableCommand can decode its
+// raw JSON as it and check it.
+type otherAvailableCommand struct {
+	// A tag this revision does not define; receivers keep the value as it is.
+	Type string `json:"type"`
+	// Name of the command, without the leading `/` and without whitespace.
+	Name string `json:"name"`
+	// What the command does, for the user.
+	Description string `json:"description"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -2033,6 +2102,18 @@ type PlanEntryPriority string
 // The set is open: values not listed here are valid and kept as they are.
 type PlanEntryStatus string
 
+// otherPlanUpdateContent is the catch-all alternative of PlanUpdateContent, a
+// type of its own so that the check of UnknownPlanUpdateContent can decode its
+// raw JSON as it and check it.
+type otherPlanUpdateContent struct {
+	// A tag this revision does not define; receivers keep the value as it is.
+	Type string `json:"type"`
+	// The plan being updated.
+	PlanID PlanID `json:"planId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // AvailableCommandsUpdate is the full list of commands the user can invoke
 // now.
 type AvailableCommandsUpdate struct {
@@ -2494,6 +2575,23 @@ type CreateElicitationRequestElicitationURLMode struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// otherCreateElicitationRequest is the catch-all alternative of
+// CreateElicitationRequest, a type of its own so that the check of
+// UnknownCreateElicitationRequest can decode its raw JSON as it and check it.
+//
+// Validate does not check: unevaluatedProperties.
+type otherCreateElicitationRequest struct {
+	// Tells the user what input is wanted.
+	Message string `json:"message"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// A tag this revision does not define; receivers keep the value as it is.
+	Mode string `json:"mode"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // CreateElicitationResponse is the client's answer to `elicitation/create`.
 // The `action` field says what the user did.
 //
@@ -2545,6 +2643,19 @@ type CreateElicitationResponseCancel struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
 	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// otherCreateElicitationResponse is the catch-all alternative of
+// CreateElicitationResponse, a type of its own so that the check of
+// UnknownCreateElicitationResponse can decode its raw JSON as it and check it.
+type otherCreateElicitationResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// A tag this revision does not define; receivers keep the value as it is.
+	Action string `json:"action"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -2978,6 +3089,26 @@ type SetSessionConfigOptionRequestBoolean struct {
 	Meta Meta `json:"_meta,omitempty"`
 	// The new state of the option.
 	Value bool `json:"value"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// otherSetSessionConfigOptionRequest is the catch-all alternative of
+// SetSessionConfigOptionRequest, a type of its own so that the check of
+// UnknownSetSessionConfigOptionRequest can decode its raw JSON as it and check
+// it.
+type otherSetSessionConfigOptionRequest struct {
+	// The session whose option changes.
+	SessionID SessionID `json:"sessionId"`
+	// The option to change.
+	ConfigID SessionConfigID `json:"configId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// A tag this revision does not define; receivers keep the value as it is.
+	Type string `json:"type"`
+	// The new value, in a form this revision does not define.
+	Value json.RawMessage `json:"value"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -7331,6 +7462,22 @@ func CheckDiffChange(c *wire.Checker, p string, v DiffChange) {
 		if v != nil {
 			v.CheckWire(c, p)
 		}
+	case *UnknownDiffChange:
+		if v == nil {
+			return
+		}
+		raw := []byte(v.Raw)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			EncodeDiffChange(e, v)
+			raw = e.Bytes()
+		}
+		o := new(otherDiffChange)
+		if err := wire.UnmarshalOwned(raw, o); err != nil {
+			c.FailWith(p, err)
+		} else {
+			o.CheckWire(c, p)
+		}
 	}
 }
 
@@ -8369,6 +8516,177 @@ func (x *DiffChangeCopy) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x DiffChangeCopy) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *otherDiffChange) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = otherDiffChange{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "fileType":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "fileType")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "fileType")
+			}
+			if isNull {
+				x.FileType = wire.Null[DiffFileType]()
+			} else {
+				var v DiffFileType
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "fileType")
+				}
+				x.FileType = wire.Some(v)
+			}
+		case "mimeType":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "mimeType")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "mimeType")
+			}
+			if isNull {
+				x.MIMEType = wire.Null[MediaType]()
+			} else {
+				var v MediaType
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "mimeType")
+				}
+				x.MIMEType = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		case "operation":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "operation")
+			}
+			seen[3] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "operation")
+				}
+				x.Operation = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[3] {
+		missing = append(missing, "operation")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *otherDiffChange) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *otherDiffChange) EncodeWireFields(e *wire.Encoder) {
+	if !x.FileType.IsAbsent() {
+		e.RawKey("\"fileType\":")
+		if v, ok := x.FileType.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.MIMEType.IsAbsent() {
+		e.RawKey("\"mimeType\":")
+		if v, ok := x.MIMEType.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	e.RawKey("\"operation\":")
+	e.String(x.Operation)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *otherDiffChange) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.FileType.Get(); ok {
+		p := c.Join(p, "fileType")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := c.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+	{
+		p := c.Join(p, "operation")
+		switch string(x.Operation) {
+		case "add", "delete", "modify", "move", "copy":
+			c.FailKeyword(p, "not", "%q is one of the values this schema excludes (\"add\", \"delete\", \"modify\", \"move\", \"copy\")", string(x.Operation))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *otherDiffChange) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *otherDiffChange) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x otherDiffChange) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -15416,6 +15734,22 @@ func CheckAuthMethod(c *wire.Checker, p string, v AuthMethod) {
 		if v != nil {
 			v.CheckWire(c, p)
 		}
+	case *UnknownAuthMethod:
+		if v == nil {
+			return
+		}
+		raw := []byte(v.Raw)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			EncodeAuthMethod(e, v)
+			raw = e.Bytes()
+		}
+		o := new(otherAuthMethod)
+		if err := wire.UnmarshalOwned(raw, o); err != nil {
+			c.FailWith(p, err)
+		} else {
+			o.CheckWire(c, p)
+		}
 	}
 }
 
@@ -15954,6 +16288,135 @@ func (x AuthMethodAgent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// DecodeWire decodes the value from d.
+func (x *otherAuthMethod) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = otherAuthMethod{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "type")
+				}
+				x.Type = v0
+			}
+		case "methodId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "methodId")
+			}
+			seen[1] = true
+			if err := x.MethodID.DecodeWire(d); err != nil {
+				return wire.At(err, "methodId")
+			}
+		case "name":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
+		missing = append(missing, "methodId")
+	}
+	if !seen[2] {
+		missing = append(missing, "name")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *otherAuthMethod) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *otherAuthMethod) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.String(x.Type)
+	e.RawKey("\"methodId\":")
+	x.MethodID.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *otherAuthMethod) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "type")
+		switch string(x.Type) {
+		case "terminal", "agent":
+			c.FailKeyword(p, "not", "%q is one of the values this schema excludes (\"terminal\", \"agent\")", string(x.Type))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *otherAuthMethod) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *otherAuthMethod) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x otherAuthMethod) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 func (*UnknownSessionConfigOption) isSessionConfigOption() {}
 
 // DecodeSessionConfigOption decodes a SessionConfigOption from d.
@@ -16037,6 +16500,22 @@ func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) 
 	case *SessionConfigOptionSessionConfigBoolean:
 		if v != nil {
 			v.CheckWire(c, p)
+		}
+	case *UnknownSessionConfigOption:
+		if v == nil {
+			return
+		}
+		raw := []byte(v.Raw)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			EncodeSessionConfigOption(e, v)
+			raw = e.Bytes()
+		}
+		o := new(otherSessionConfigOption)
+		if err := wire.UnmarshalOwned(raw, o); err != nil {
+			c.FailWith(p, err)
+		} else {
+			o.CheckWire(c, p)
 		}
 	}
 }
@@ -17227,6 +17706,211 @@ func (x SessionConfigOptionSessionConfigBoolean) MarshalJSON() ([]byte, error) {
 }
 
 // DecodeWire decodes the value from d.
+func (x *otherSessionConfigOption) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = otherSessionConfigOption{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [6]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "configId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "configId")
+			}
+			seen[0] = true
+			if err := x.ConfigID.DecodeWire(d); err != nil {
+				return wire.At(err, "configId")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "category":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "category")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "category")
+			}
+			if isNull {
+				x.Category = wire.Null[SessionConfigOptionCategory]()
+			} else {
+				var v SessionConfigOptionCategory
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "category")
+				}
+				x.Category = wire.Some(v)
+			}
+		case "_meta":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[4] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		case "type":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[5] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "type")
+				}
+				x.Type = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "configId")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if !seen[5] {
+		missing = append(missing, "type")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *otherSessionConfigOption) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *otherSessionConfigOption) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"configId\":")
+	x.ConfigID.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Category.IsAbsent() {
+		e.RawKey("\"category\":")
+		if v, ok := x.Category.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	e.RawKey("\"type\":")
+	e.String(x.Type)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *otherSessionConfigOption) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Category.Get(); ok {
+		p := c.Join(p, "category")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := c.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+	{
+		p := c.Join(p, "type")
+		switch string(x.Type) {
+		case "select", "boolean":
+			c.FailKeyword(p, "not", "%q is one of the values this schema excludes (\"select\", \"boolean\")", string(x.Type))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *otherSessionConfigOption) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *otherSessionConfigOption) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x otherSessionConfigOption) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
 func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
@@ -17500,6 +18184,22 @@ func CheckAvailableCommand(c *wire.Checker, p string, v AvailableCommand) {
 	case *Command:
 		if v != nil {
 			v.CheckWire(c, p)
+		}
+	case *UnknownAvailableCommand:
+		if v == nil {
+			return
+		}
+		raw := []byte(v.Raw)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			EncodeAvailableCommand(e, v)
+			raw = e.Bytes()
+		}
+		o := new(otherAvailableCommand)
+		if err := wire.UnmarshalOwned(raw, o); err != nil {
+			c.FailWith(p, err)
+		} else {
+			o.CheckWire(c, p)
 		}
 	}
 }
@@ -17898,6 +18598,139 @@ func (x *TextCommandInput) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x TextCommandInput) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *otherAvailableCommand) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = otherAvailableCommand{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "type")
+				}
+				x.Type = v0
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "description")
+				}
+				x.Description = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if !seen[2] {
+		missing = append(missing, "description")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *otherAvailableCommand) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *otherAvailableCommand) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.String(x.Type)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"description\":")
+	e.String(x.Description)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *otherAvailableCommand) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "type")
+		switch string(x.Type) {
+		case "command":
+			c.FailKeyword(p, "not", "%q is one of the values this schema excludes (\"command\")", string(x.Type))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *otherAvailableCommand) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *otherAvailableCommand) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x otherAvailableCommand) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -22815,6 +23648,22 @@ func CheckPlanUpdateContent(c *wire.Checker, p string, v PlanUpdateContent) {
 		if v != nil {
 			v.CheckWire(c, p)
 		}
+	case *UnknownPlanUpdateContent:
+		if v == nil {
+			return
+		}
+		raw := []byte(v.Raw)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			EncodePlanUpdateContent(e, v)
+			raw = e.Bytes()
+		}
+		o := new(otherPlanUpdateContent)
+		if err := wire.UnmarshalOwned(raw, o); err != nil {
+			c.FailWith(p, err)
+		} else {
+			o.CheckWire(c, p)
+		}
 	}
 }
 
@@ -23272,6 +24121,118 @@ func (x *PlanEntryStatus) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x PlanEntryStatus) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *otherPlanUpdateContent) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = otherPlanUpdateContent{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "type")
+				}
+				x.Type = v0
+			}
+		case "planId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "planId")
+			}
+			seen[1] = true
+			if err := x.PlanID.DecodeWire(d); err != nil {
+				return wire.At(err, "planId")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
+		missing = append(missing, "planId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *otherPlanUpdateContent) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *otherPlanUpdateContent) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.String(x.Type)
+	e.RawKey("\"planId\":")
+	x.PlanID.EncodeWire(e)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *otherPlanUpdateContent) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "type")
+		switch string(x.Type) {
+		case "items":
+			c.FailKeyword(p, "not", "%q is one of the values this schema excludes (\"items\")", string(x.Type))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *otherPlanUpdateContent) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *otherPlanUpdateContent) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x otherPlanUpdateContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -27144,6 +28105,22 @@ func CheckCreateElicitationRequest(c *wire.Checker, p string, v CreateElicitatio
 		if v != nil {
 			v.CheckWire(c, p)
 		}
+	case *UnknownCreateElicitationRequest:
+		if v == nil {
+			return
+		}
+		raw := []byte(v.Raw)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			EncodeCreateElicitationRequest(e, v)
+			raw = e.Bytes()
+		}
+		o := new(otherCreateElicitationRequest)
+		if err := wire.UnmarshalOwned(raw, o); err != nil {
+			c.FailWith(p, err)
+		} else {
+			o.CheckWire(c, p)
+		}
 	}
 }
 
@@ -27503,6 +28480,138 @@ func (x CreateElicitationRequestElicitationURLMode) MarshalJSON() ([]byte, error
 	return wire.Marshal(&x)
 }
 
+// DecodeWire decodes the value from d.
+func (x *otherCreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = otherCreateElicitationRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "message":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "message")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "message")
+				}
+				x.Message = v0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		case "mode":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "mode")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "mode")
+				}
+				x.Mode = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "message")
+	}
+	if !seen[2] {
+		missing = append(missing, "mode")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *otherCreateElicitationRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *otherCreateElicitationRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"message\":")
+	e.String(x.Message)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	e.RawKey("\"mode\":")
+	e.String(x.Mode)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *otherCreateElicitationRequest) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := c.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+	{
+		p := c.Join(p, "mode")
+		switch string(x.Mode) {
+		case "form", "url":
+			c.FailKeyword(p, "not", "%q is one of the values this schema excludes (\"form\", \"url\")", string(x.Mode))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *otherCreateElicitationRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *otherCreateElicitationRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x otherCreateElicitationRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 func (*UnknownCreateElicitationResponse) isCreateElicitationResponse() {}
 
 // DecodeCreateElicitationResponse decodes a CreateElicitationResponse from d.
@@ -27602,6 +28711,22 @@ func CheckCreateElicitationResponse(c *wire.Checker, p string, v CreateElicitati
 	case *CreateElicitationResponseCancel:
 		if v != nil {
 			v.CheckWire(c, p)
+		}
+	case *UnknownCreateElicitationResponse:
+		if v == nil {
+			return
+		}
+		raw := []byte(v.Raw)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			EncodeCreateElicitationResponse(e, v)
+			raw = e.Bytes()
+		}
+		o := new(otherCreateElicitationResponse)
+		if err := wire.UnmarshalOwned(raw, o); err != nil {
+			c.FailWith(p, err)
+		} else {
+			o.CheckWire(c, p)
 		}
 	}
 }
@@ -28024,6 +29149,121 @@ func (x *CreateElicitationResponseCancel) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x CreateElicitationResponseCancel) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *otherCreateElicitationResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = otherCreateElicitationResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		case "action":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "action")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "action")
+				}
+				x.Action = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[1] {
+		missing = append(missing, "action")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *otherCreateElicitationResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *otherCreateElicitationResponse) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	e.RawKey("\"action\":")
+	e.String(x.Action)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *otherCreateElicitationResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := c.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+	{
+		p := c.Join(p, "action")
+		switch string(x.Action) {
+		case "accept", "decline", "cancel":
+			c.FailKeyword(p, "not", "%q is one of the values this schema excludes (\"accept\", \"decline\", \"cancel\")", string(x.Action))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *otherCreateElicitationResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *otherCreateElicitationResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x otherCreateElicitationResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -31717,6 +32957,22 @@ func CheckSetSessionConfigOptionRequest(c *wire.Checker, p string, v SetSessionC
 		if v != nil {
 			v.CheckWire(c, p)
 		}
+	case *UnknownSetSessionConfigOptionRequest:
+		if v == nil {
+			return
+		}
+		raw := []byte(v.Raw)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			EncodeSetSessionConfigOptionRequest(e, v)
+			raw = e.Bytes()
+		}
+		o := new(otherSetSessionConfigOptionRequest)
+		if err := wire.UnmarshalOwned(raw, o); err != nil {
+			c.FailWith(p, err)
+		} else {
+			o.CheckWire(c, p)
+		}
 	}
 }
 
@@ -32044,6 +33300,164 @@ func (x *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error 
 
 // MarshalJSON encodes the value.
 func (x SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *otherSetSessionConfigOptionRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = otherSetSessionConfigOptionRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [5]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "configId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "configId")
+			}
+			seen[1] = true
+			if err := x.ConfigID.DecodeWire(d); err != nil {
+				return wire.At(err, "configId")
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		case "type":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[3] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "type")
+				}
+				x.Type = v0
+			}
+		case "value":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "value")
+			}
+			seen[4] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "value")
+				}
+				x.Value = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[1] {
+		missing = append(missing, "configId")
+	}
+	if !seen[3] {
+		missing = append(missing, "type")
+	}
+	if !seen[4] {
+		missing = append(missing, "value")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *otherSetSessionConfigOptionRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *otherSetSessionConfigOptionRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	e.RawKey("\"configId\":")
+	x.ConfigID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	e.RawKey("\"type\":")
+	e.String(x.Type)
+	e.RawKey("\"value\":")
+	e.Raw(x.Value)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *otherSetSessionConfigOptionRequest) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := c.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+	{
+		p := c.Join(p, "type")
+		switch string(x.Type) {
+		case "id", "boolean":
+			c.FailKeyword(p, "not", "%q is one of the values this schema excludes (\"id\", \"boolean\")", string(x.Type))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *otherSetSessionConfigOptionRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *otherSetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x otherSetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -32721,132 +34135,6 @@ func (x CancelToolCallResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// completeAuthMethod reports whether Validate checks everything the schema asks of v's variant.
-func completeAuthMethod(v AuthMethod) bool {
-	switch v.(type) {
-	case *AuthMethodTerminal:
-		return true
-	case *AuthMethodAgent:
-		return true
-	}
-	return false
-}
-
-// completeAvailableCommand reports whether Validate checks everything the schema asks of v's variant.
-func completeAvailableCommand(v AvailableCommand) bool {
-	switch v.(type) {
-	case *Command:
-		return true
-	}
-	return false
-}
-
-// completeDiffChange reports whether Validate checks everything the schema asks of v's variant.
-func completeDiffChange(v DiffChange) bool {
-	switch v.(type) {
-	case *DiffChangeAdd:
-		return true
-	case *DiffChangeDelete:
-		return true
-	case *DiffChangeModify:
-		return true
-	case *DiffChangeMove:
-		return true
-	case *DiffChangeCopy:
-		return true
-	}
-	return false
-}
-
-// completePlanUpdateContent reports whether Validate checks everything the schema asks of v's variant.
-func completePlanUpdateContent(v PlanUpdateContent) bool {
-	switch v.(type) {
-	case *PlanItems:
-		return true
-	}
-	return false
-}
-
-// completeRequestPermissionSubject reports whether Validate checks everything the schema asks of v's variant.
-func completeRequestPermissionSubject(v RequestPermissionSubject) bool {
-	switch v.(type) {
-	case *ToolCallPermissionSubject:
-		return false
-	case *CommandPermissionSubject:
-		return true
-	}
-	return false
-}
-
-// completeSessionConfigOption reports whether Validate checks everything the schema asks of v's variant.
-func completeSessionConfigOption(v SessionConfigOption) bool {
-	switch v.(type) {
-	case *SessionConfigOptionSessionConfigSelect:
-		return true
-	case *SessionConfigOptionSessionConfigBoolean:
-		return true
-	}
-	return false
-}
-
-// completeSessionUpdate reports whether Validate checks everything the schema asks of v's variant.
-func completeSessionUpdate(v SessionUpdate) bool {
-	switch v.(type) {
-	case *UserMessageChunk:
-		return true
-	case *UserMessage:
-		return true
-	case *AgentMessageChunk:
-		return true
-	case *AgentMessage:
-		return true
-	case *AgentThoughtChunk:
-		return true
-	case *AgentThought:
-		return true
-	case *SessionUpdateStateUpdate:
-		return true
-	case *ToolCallContentChunk:
-		return false
-	case *ToolCallUpdate:
-		return false
-	case *TerminalUpdate:
-		return true
-	case *TerminalOutputChunk:
-		return true
-	case *PlanUpdate:
-		return false
-	case *AvailableCommandsUpdate:
-		return false
-	case *ConfigOptionUpdate:
-		return false
-	case *SessionInfoUpdate:
-		return true
-	case *UsageUpdate:
-		return true
-	case *Notice:
-		return true
-	case *CompactionUpdate:
-		return true
-	case *CompactionSummaryChunk:
-		return true
-	}
-	return false
-}
-
-// completeToolCallContent reports whether Validate checks everything the schema asks of v's variant.
-func completeToolCallContent(v ToolCallContent) bool {
-	switch v.(type) {
-	case *Content:
-		return true
-	case *Diff:
-		return false
-	case *Terminal:
-		return true
-	}
-	return false
-}
-
 // completeCreateElicitationRequest reports whether Validate checks everything the schema asks of v's variant.
 func completeCreateElicitationRequest(v CreateElicitationRequest) bool {
 	switch v.(type) {
@@ -32854,30 +34142,8 @@ func completeCreateElicitationRequest(v CreateElicitationRequest) bool {
 		return true
 	case *CreateElicitationRequestElicitationURLMode:
 		return true
-	}
-	return false
-}
-
-// completeCreateElicitationResponse reports whether Validate checks everything the schema asks of v's variant.
-func completeCreateElicitationResponse(v CreateElicitationResponse) bool {
-	switch v.(type) {
-	case *CreateElicitationResponseElicitationAcceptAction:
-		return true
-	case *CreateElicitationResponseDecline:
-		return true
-	case *CreateElicitationResponseCancel:
-		return true
-	}
-	return false
-}
-
-// completeSetSessionConfigOptionRequest reports whether Validate checks everything the schema asks of v's variant.
-func completeSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) bool {
-	switch v.(type) {
-	case *SetSessionConfigOptionRequestID:
-		return true
-	case *SetSessionConfigOptionRequestBoolean:
-		return true
+	case *UnknownCreateElicitationRequest:
+		return false
 	}
 	return false
 }
@@ -33227,11 +34493,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(AuthMethod)
 				CheckAuthMethod(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(AuthMethod)
-				return completeAuthMethod(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAuthMethod(d)
 			},
@@ -33337,11 +34599,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(AvailableCommand)
 				CheckAvailableCommand(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(AvailableCommand)
-				return completeAvailableCommand(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAvailableCommand(d)
 			},
@@ -33384,7 +34642,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AvailableCommandsUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AvailableCommandsUpdate)
 				return v, v.DecodeWire(d)
@@ -33395,6 +34653,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "AvailableCommandsUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*AvailableCommandsUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v AvailableCommandsUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/BackgroundTerminal":
@@ -33788,7 +35056,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ConfigOptionUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ConfigOptionUpdate)
 				return v, v.DecodeWire(d)
@@ -33799,6 +35067,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ConfigOptionUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*ConfigOptionUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ConfigOptionUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Content":
@@ -33912,7 +35190,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Diff).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Diff)
 				return v, v.DecodeWire(d)
@@ -33924,6 +35202,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*Diff).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Diff
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/DiffChange":
 		return wire.Codec{
@@ -33931,11 +35219,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(DiffChange)
 				CheckDiffChange(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(DiffChange)
-				return completeDiffChange(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeDiffChange(d)
 			},
@@ -35364,11 +36648,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PlanUpdate).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*PlanUpdate)
-				return (x.Plan == nil || completePlanUpdateContent(x.Plan))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PlanUpdate)
 				return v, v.DecodeWire(d)
@@ -35380,6 +36660,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/PlanUpdateContent":
 		return wire.Codec{
@@ -35387,11 +36677,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(PlanUpdateContent)
 				CheckPlanUpdateContent(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(PlanUpdateContent)
-				return completePlanUpdateContent(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodePlanUpdateContent(d)
 			},
@@ -35625,11 +36911,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(RequestPermissionSubject)
 				CheckRequestPermissionSubject(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(RequestPermissionSubject)
-				return completeRequestPermissionSubject(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeRequestPermissionSubject(d)
 			},
@@ -35931,11 +37213,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionConfigOption)
 				CheckSessionConfigOption(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(SessionConfigOption)
-				return completeSessionConfigOption(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionConfigOption(d)
 			},
@@ -36287,11 +37565,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionUpdate)
 				CheckSessionUpdate(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(SessionUpdate)
-				return completeSessionUpdate(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionUpdate(d)
 			},
@@ -36889,11 +38163,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ToolCallContent)
 				CheckToolCallContent(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(ToolCallContent)
-				return completeToolCallContent(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeToolCallContent(d)
 			},
@@ -36914,11 +38184,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolCallContentChunk).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*ToolCallContentChunk)
-				return (x.Content == nil || completeToolCallContent(x.Content))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ToolCallContentChunk)
 				return v, v.DecodeWire(d)
@@ -36929,6 +38195,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCallContentChunk",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallContentChunk).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallContentChunk
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallId":
@@ -36992,7 +38268,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolCallPermissionSubject).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ToolCallPermissionSubject)
 				return v, v.DecodeWire(d)
@@ -37003,6 +38279,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCallPermissionSubject",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallPermissionSubject).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallPermissionSubject
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallStatus":
@@ -37038,7 +38324,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolCallUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ToolCallUpdate)
 				return v, v.DecodeWire(d)
@@ -37049,6 +38335,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ToolCallUpdate",
 			ValidateValue: func(v any) error {
 				return v.(*ToolCallUpdate).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ToolCallUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolKind":
@@ -37223,11 +38519,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(CreateElicitationResponse)
 				CheckCreateElicitationResponse(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(CreateElicitationResponse)
-				return completeCreateElicitationResponse(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationResponse(d)
 			},
@@ -37276,7 +38568,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(InitializeResponse)
 				return v, v.DecodeWire(d)
@@ -37287,6 +38579,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "InitializeResponse",
 			ValidateValue: func(v any) error {
 				return v.(*InitializeResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeResponse
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#", "https://agentproto.dev/schema/acp/v2/jsonrpc.json":
@@ -37702,7 +39004,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(NewSessionResponse)
 				return v, v.DecodeWire(d)
@@ -37713,6 +39015,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "NewSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*NewSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v NewSessionResponse
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.prompt.params.json#", "https://agentproto.dev/schema/acp/v2/session.prompt.params.json":
@@ -37776,14 +39088,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*RequestPermissionRequest).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*RequestPermissionRequest)
-				return func() bool {
-					u, ok := x.Subject.Get()
-					return !ok || completeRequestPermissionSubject(u)
-				}()
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(RequestPermissionRequest)
 				return v, v.DecodeWire(d)
@@ -37794,6 +39099,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "RequestPermissionRequest",
 			ValidateValue: func(v any) error {
 				return v.(*RequestPermissionRequest).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v RequestPermissionRequest
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.request_permission.result.json#", "https://agentproto.dev/schema/acp/v2/session.request_permission.result.json":
@@ -37857,7 +39172,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ResumeSessionResponse)
 				return v, v.DecodeWire(d)
@@ -37869,6 +39184,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*ResumeSessionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ResumeSessionResponse
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.set_config_option.params.json#", "https://agentproto.dev/schema/acp/v2/session.set_config_option.params.json":
 		return wire.Codec{
@@ -37876,11 +39201,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SetSessionConfigOptionRequest)
 				CheckSetSessionConfigOptionRequest(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(SetSessionConfigOptionRequest)
-				return completeSetSessionConfigOptionRequest(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSetSessionConfigOptionRequest(d)
 			},
@@ -37901,7 +39222,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionConfigOptionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SetSessionConfigOptionResponse)
 				return v, v.DecodeWire(d)
@@ -37913,17 +39234,23 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*SetSessionConfigOptionResponse).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v SetSessionConfigOptionResponse
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.update.params.json#", "https://agentproto.dev/schema/acp/v2/session.update.params.json":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UpdateSessionNotification).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*UpdateSessionNotification)
-				return (x.Update == nil || completeSessionUpdate(x.Update))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UpdateSessionNotification)
 				return v, v.DecodeWire(d)
@@ -37934,6 +39261,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UpdateSessionNotification",
 			ValidateValue: func(v any) error {
 				return v.(*UpdateSessionNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UpdateSessionNotification
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/terminal.cancel.params.json#", "https://agentproto.dev/schema/acp/v2/terminal.cancel.params.json":

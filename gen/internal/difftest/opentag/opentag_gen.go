@@ -6,6 +6,8 @@ package opentag
 import (
 	"encoding/json"
 	"github.com/agentproto/agentproto/pkg/wire"
+	"regexp"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -79,8 +81,9 @@ type LabelledChoices struct {
 }
 
 // Event is a tagged union whose catch-all asks more than decoding ensures (a
-// kind of the vendor namespace, a time): incomplete, each listed variant
-// proved on its own.
+// kind of the vendor namespace, a time), all of it what a type of its own
+// checks: the catch-all is one, and the union is complete. No listed kind
+// matches the pattern, so none fits the catch-all.
 //
 // It is a union tagged by the member "kind". Its variants are LogEvent; a tag
 // this package does not know decodes to UnknownEvent, which keeps the JSON as
@@ -106,6 +109,61 @@ type LogEvent struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
+
+// otherEvent is the catch-all alternative of Event, a type of its own so that
+// the check of UnknownEvent can decode its raw JSON as it and check it.
+type otherEvent struct {
+	Kind string `json:"kind"`
+	Ts   string `json:"ts"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Signal is an open union whose catch-all excludes the listed kinds and more,
+// patterns the kind, requires a level and bounds an optional count: the
+// Unknown variant's check decodes the object as the catch-all and reports what
+// it breaks.
+//
+// It is a union tagged by the member "kind". Its variants are Ping, Pong; a
+// tag this package does not know decodes to UnknownSignal, which keeps the
+// JSON as it was.
+type Signal interface {
+	isSignal()
+}
+
+// UnknownSignal is a variant of Signal whose tag this package does not know.
+// Raw holds the whole object as it was received, and encoding writes it back
+// unchanged.
+type UnknownSignal struct {
+	// Tag is the value of the member "kind".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Ping has no description in its schema.
+type Ping struct {
+	Seq uint64 `json:"seq"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Pong has no description in its schema.
+type Pong struct{}
+
+// otherSignal is the catch-all alternative of Signal, a type of its own so
+// that the check of UnknownSignal can decode its raw JSON as it and check it.
+type otherSignal struct {
+	Kind  string `json:"kind"`
+	Level uint32 `json:"level"`
+	Count *int64 `json:"count,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Tally holds the counts by name: a map whose member names must be short
+// lowercase words.
+type Tally map[string]uint64
 
 func (*UnknownFigure) isFigure() {}
 
@@ -908,6 +966,22 @@ func CheckEvent(c *wire.Checker, p string, v Event) {
 		if v != nil {
 			v.CheckWire(c, p)
 		}
+	case *UnknownEvent:
+		if v == nil {
+			return
+		}
+		raw := []byte(v.Raw)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			EncodeEvent(e, v)
+			raw = e.Bytes()
+		}
+		o := new(otherEvent)
+		if err := wire.UnmarshalOwned(raw, o); err != nil {
+			c.FailWith(p, err)
+		} else {
+			o.CheckWire(c, p)
+		}
 	}
 }
 
@@ -1070,13 +1144,687 @@ func (x LogEvent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// completeEvent reports whether Validate checks everything the schema asks of v's variant.
-func completeEvent(v Event) bool {
-	switch v.(type) {
-	case *LogEvent:
-		return true
+// DecodeWire decodes the value from d.
+func (x *otherEvent) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = otherEvent{}
+	if err := d.BeginObject(); err != nil {
+		return err
 	}
-	return false
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "kind":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "kind")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "kind")
+				}
+				x.Kind = v0
+			}
+		case "ts":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "ts")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "ts")
+				}
+				x.Ts = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "kind")
+	}
+	if !seen[1] {
+		missing = append(missing, "ts")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *otherEvent) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *otherEvent) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"kind\":")
+	e.String(x.Kind)
+	e.RawKey("\"ts\":")
+	e.String(x.Ts)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *otherEvent) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "kind")
+		if !pattern0().MatchString(string(x.Kind)) {
+			c.FailKeyword(p, "pattern", "%q does not match the pattern ^x-", string(x.Kind))
+		}
+	}
+	{
+		p := c.Join(p, "ts")
+		if !wire.IsDateTime(string(x.Ts)) {
+			c.FailKeyword(p, "format", "%q is not a valid date-time", string(x.Ts))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *otherEvent) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *otherEvent) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x otherEvent) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*UnknownSignal) isSignal() {}
+
+// DecodeSignal decodes a Signal from d.
+func DecodeSignal(d *wire.Decoder) (Signal, error) {
+	tag, ok, err := d.PeekTag("kind")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:    wire.CodeTag,
+			Keyword: "required",
+			Msg:     "missing the tag member \"kind\"",
+			Offset:  d.Offset(),
+		}
+	}
+	switch tag {
+	case "ping":
+		v := new(Ping)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "pong":
+		v := new(Pong)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownSignal{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeSignal encodes v to e; a nil v is null.
+func EncodeSignal(e *wire.Encoder, v Signal) {
+	switch v := v.(type) {
+	case *Ping:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Pong:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UnknownSignal:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"kind\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckSignal records in c every constraint v breaks, under the JSON pointer p.
+func CheckSignal(c *wire.Checker, p string, v Signal) {
+	switch v := v.(type) {
+	case *Ping:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Pong:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *UnknownSignal:
+		if v == nil {
+			return
+		}
+		raw := []byte(v.Raw)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			EncodeSignal(e, v)
+			raw = e.Bytes()
+		}
+		o := new(otherSignal)
+		if err := wire.UnmarshalOwned(raw, o); err != nil {
+			c.FailWith(p, err)
+		} else {
+			o.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalSignal decodes a Signal from data, strictly.
+func UnmarshalSignal(data []byte) (Signal, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeSignal(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalSignal encodes v.
+func MarshalSignal(v Signal) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeSignal(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateSignal checks v against its schema's constraints and returns every violation.
+func ValidateSignal(v Signal) error {
+	var c wire.Checker
+	CheckSignal(&c, "", v)
+	return c.Err()
+}
+
+func (*Ping) isSignal() {}
+
+// DecodeWire decodes the value from d.
+func (x *Ping) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Ping{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "kind":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "kind")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "kind")
+			}
+			if v != "ping" {
+				return wire.At(wire.ConstError(d.Offset(), "\"ping\""), "kind")
+			}
+		case "seq":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "seq")
+			}
+			seen[1] = true
+			{
+				v0, err := d.Uint64()
+				if err != nil {
+					return wire.At(err, "seq")
+				}
+				x.Seq = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "kind")
+	}
+	if !seen[1] {
+		missing = append(missing, "seq")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Ping) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Ping) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"kind\":")
+	e.RawValue("\"ping\"")
+	e.RawKey("\"seq\":")
+	e.Uint64(uint64(x.Seq))
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Ping) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Ping) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Ping) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Ping) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*Pong) isSignal() {}
+
+// DecodeWire decodes the value from d.
+func (x *Pong) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Pong{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "kind":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "kind")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "kind")
+			}
+			if v != "pong" {
+				return wire.At(wire.ConstError(d.Offset(), "\"pong\""), "kind")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			return wire.UnknownError(d.Offset(), string(key), "kind")
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "kind")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Pong) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Pong) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"kind\":")
+	e.RawValue("\"pong\"")
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Pong) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Pong) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Pong) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Pong) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *otherSignal) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = otherSignal{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "kind":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "kind")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "kind")
+				}
+				x.Kind = v0
+			}
+		case "level":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "level")
+			}
+			seen[1] = true
+			{
+				v0, err := d.Uint32()
+				if err != nil {
+					return wire.At(err, "level")
+				}
+				x.Level = v0
+			}
+		case "count":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "count")
+			}
+			seen[2] = true
+			{
+				v := new(int64)
+				{
+					v1, err := d.Int64()
+					if err != nil {
+						return wire.At(err, "count")
+					}
+					(*v) = v1
+				}
+				x.Count = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "kind")
+	}
+	if !seen[1] {
+		missing = append(missing, "level")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *otherSignal) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *otherSignal) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"kind\":")
+	e.String(x.Kind)
+	e.RawKey("\"level\":")
+	e.Uint64(uint64(x.Level))
+	if x.Count != nil {
+		e.RawKey("\"count\":")
+		e.Int64(int64((*x.Count)))
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *otherSignal) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "kind")
+		if !pattern1().MatchString(string(x.Kind)) {
+			c.FailKeyword(p, "pattern", "%q does not match the pattern ^[a-z]+(\\.[a-z]+)*$", string(x.Kind))
+		}
+		switch string(x.Kind) {
+		case "ping", "pong", "reserved":
+			c.FailKeyword(p, "not", "%q is one of the values this schema excludes (\"ping\", \"pong\", \"reserved\")", string(x.Kind))
+		}
+	}
+	{
+		p := c.Join(p, "level")
+		if uint32(x.Level) < 1 {
+			c.FailKeyword(p, "minimum", "%d is less than the minimum 1", uint32(x.Level))
+		}
+		if uint32(x.Level) > 5 {
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 5", uint32(x.Level))
+		}
+	}
+	if x.Count != nil {
+		p := c.Join(p, "count")
+		if int64((*x.Count)) > 10 {
+			c.FailKeyword(p, "maximum", "%d is greater than the maximum 10", int64((*x.Count)))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *otherSignal) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *otherSignal) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x otherSignal) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *Tally) DecodeWire(d *wire.Decoder) error {
+	var v map[string]uint64
+	{
+		if err := d.BeginObject(); err != nil {
+			return err
+		}
+		m1 := make(map[string]uint64)
+		for {
+			key, more, err := d.NextKey()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			k1 := string(key)
+			if _, dup := m1[k1]; dup {
+				return wire.DuplicateError(d.Offset(), k1)
+			}
+			var e1 uint64
+			{
+				v2, err := d.Uint64()
+				if err != nil {
+					return wire.At(err, k1)
+				}
+				e1 = v2
+			}
+			m1[k1] = e1
+		}
+		v = m1
+	}
+	*x = Tally(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Tally) EncodeWire(e *wire.Encoder) {
+	v := map[string]uint64(*x)
+	e.BeginObject()
+	for _, k1 := range wire.SortedKeys(v) {
+		e.Key(k1)
+		v1 := v[k1]
+		e.Uint64(uint64(v1))
+	}
+	e.EndObject()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Tally) CheckWire(c *wire.Checker, p string) {
+	v := map[string]uint64(*x)
+	for _, n1 := range wire.SortedKeys(v) {
+		var q wire.Checker
+		q.Quiet()
+		func(c *wire.Checker) {
+			if utf8.RuneCountInString(string(n1)) > 6 {
+				c.FailKeyword(p, "maxLength", "is longer than 6 characters")
+			}
+			if !pattern2().MatchString(string(n1)) {
+				c.FailKeyword(p, "pattern", "%q does not match the pattern ^[a-z]+$", string(n1))
+			}
+		}(&q)
+		if q.Failed() {
+			c.FailKeyword(p, "propertyNames", "the member name %q does not fit propertyNames", n1)
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Tally) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Tally) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Tally) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
 }
 
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
@@ -1132,11 +1880,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(Event)
 				CheckEvent(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(Event)
-				return completeEvent(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeEvent(d)
 			},
@@ -1152,6 +1896,69 @@ func Lookup(id string) (wire.Codec, bool) {
 				return c.Err()
 			},
 		}, true
+	case "https://example.test/diff/opentag.json#/$defs/Signal":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(Signal)
+				CheckSignal(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeSignal(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(Signal)
+				EncodeSignal(e, u)
+			},
+			Name: "Signal",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(Signal)
+				CheckSignal(&c, "", u)
+				return c.Err()
+			},
+		}, true
+	case "https://example.test/diff/opentag.json#/$defs/Tally":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*Tally).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(Tally)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*Tally).EncodeWire(e)
+			},
+			Name: "Tally",
+			ValidateValue: func(v any) error {
+				return v.(*Tally).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Tally
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
+		}, true
 	}
 	return wire.Codec{}, false
 }
+
+// The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.
+var (
+	pattern0 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^x-")
+	})
+	pattern1 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[a-z]+(\\.[a-z]+)*$")
+	})
+	pattern2 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[a-z]+$")
+	})
+)

@@ -35008,6 +35008,8 @@ func completeCreateElicitationRequest(v CreateElicitationRequest) bool {
 		return false
 	case *URL:
 		return true
+	case *UnknownCreateElicitationRequest:
+		return false
 	}
 	return false
 }
@@ -35021,6 +35023,8 @@ func completeCreateElicitationResponse(v CreateElicitationResponse) bool {
 		return true
 	case *Cancel:
 		return true
+	case *UnknownCreateElicitationResponse:
+		return false
 	}
 	return false
 }
@@ -35038,6 +35042,8 @@ func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
 		return true
 	case *MultiSelectPropertySchema:
 		return false
+	case *UnknownElicitationPropertySchema:
+		return false
 	}
 	return false
 }
@@ -35049,6 +35055,8 @@ func completeMultiSelectItems(v MultiSelectItems) bool {
 		return true
 	case *Titled:
 		return true
+	case *UnknownMultiSelectItems:
+		return false
 	}
 	return false
 }

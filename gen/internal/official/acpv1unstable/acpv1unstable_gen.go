@@ -51008,6 +51008,8 @@ func completeCreateElicitationRequest(v CreateElicitationRequest) bool {
 		return false
 	case *URL:
 		return true
+	case *UnknownCreateElicitationRequest:
+		return false
 	}
 	return false
 }
@@ -51021,6 +51023,8 @@ func completeCreateElicitationResponse(v CreateElicitationResponse) bool {
 		return true
 	case *Cancel:
 		return true
+	case *UnknownCreateElicitationResponse:
+		return false
 	}
 	return false
 }
@@ -51037,6 +51041,8 @@ func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
 	case *BooleanPropertySchema:
 		return true
 	case *MultiSelectPropertySchema:
+		return false
+	case *UnknownElicitationPropertySchema:
 		return false
 	}
 	return false
@@ -51059,6 +51065,8 @@ func completeIdleStateUpdate(v IdleStateUpdate) bool {
 		return true
 	case *None:
 		return true
+	case *UnknownIdleStateUpdate:
+		return false
 	}
 	return false
 }
@@ -51070,6 +51078,8 @@ func completeMultiSelectItems(v MultiSelectItems) bool {
 		return true
 	case *Titled:
 		return true
+	case *UnknownMultiSelectItems:
+		return false
 	}
 	return false
 }
@@ -51130,6 +51140,8 @@ func completeStateUpdate(v StateUpdate) bool {
 		return true
 	case *UnknownStateUpdate:
 		return true
+	case *UnlistedStateUpdate:
+		return false
 	}
 	return false
 }

@@ -41748,6 +41748,8 @@ func completeAuthMethod(v AuthMethod) bool {
 		return true
 	case *AuthMethodAgent:
 		return true
+	case *UnknownAuthMethod:
+		return false
 	}
 	return false
 }
@@ -41757,6 +41759,8 @@ func completeAvailableCommandInput(v AvailableCommandInput) bool {
 	switch v.(type) {
 	case *TextCommandInput:
 		return true
+	case *UnknownAvailableCommandInput:
+		return false
 	}
 	return false
 }
@@ -41768,6 +41772,8 @@ func completeBackgroundWork(v BackgroundWork) bool {
 		return true
 	case *BackgroundToolCall:
 		return true
+	case *UnknownBackgroundWork:
+		return false
 	}
 	return false
 }
@@ -41796,6 +41802,8 @@ func completeContentBlock(v ContentBlock) bool {
 		return true
 	case *EmbeddedResource:
 		return true
+	case *UnknownContentBlock:
+		return false
 	}
 	return false
 }
@@ -41807,6 +41815,8 @@ func completeCreateElicitationRequest(v CreateElicitationRequest) bool {
 		return false
 	case *URL:
 		return true
+	case *UnknownCreateElicitationRequest:
+		return false
 	}
 	return false
 }
@@ -41820,6 +41830,8 @@ func completeCreateElicitationResponse(v CreateElicitationResponse) bool {
 		return true
 	case *Cancel:
 		return true
+	case *UnknownCreateElicitationResponse:
+		return false
 	}
 	return false
 }
@@ -41837,6 +41849,8 @@ func completeDiffChange(v DiffChange) bool {
 		return true
 	case *Copy:
 		return true
+	case *UnknownDiffChange:
+		return false
 	}
 	return false
 }
@@ -41854,6 +41868,8 @@ func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
 		return true
 	case *MultiSelectPropertySchema:
 		return false
+	case *UnknownElicitationPropertySchema:
+		return false
 	}
 	return false
 }
@@ -41865,6 +41881,8 @@ func completeMCPServer(v MCPServer) bool {
 		return true
 	case *MCPServerStdio:
 		return true
+	case *UnknownMCPServer:
+		return false
 	}
 	return false
 }
@@ -41876,6 +41894,8 @@ func completeMultiSelectItems(v MultiSelectItems) bool {
 		return true
 	case *Titled:
 		return true
+	case *UnknownMultiSelectItems:
+		return false
 	}
 	return false
 }
@@ -41885,6 +41905,8 @@ func completePlanUpdateContent(v PlanUpdateContent) bool {
 	switch v.(type) {
 	case *PlanItems:
 		return true
+	case *UnknownPlanUpdateContent:
+		return false
 	}
 	return false
 }
@@ -41894,6 +41916,8 @@ func completeReplayFrom(v ReplayFrom) bool {
 	switch v.(type) {
 	case *ReplayFromStart:
 		return true
+	case *UnknownReplayFrom:
+		return false
 	}
 	return false
 }
@@ -41905,6 +41929,8 @@ func completeRequestPermissionOutcome(v RequestPermissionOutcome) bool {
 		return true
 	case *SelectedPermissionOutcome:
 		return true
+	case *UnknownRequestPermissionOutcome:
+		return false
 	}
 	return false
 }
@@ -41916,6 +41942,8 @@ func completeRequestPermissionSubject(v RequestPermissionSubject) bool {
 		return false
 	case *CommandPermissionSubject:
 		return true
+	case *UnknownRequestPermissionSubject:
+		return false
 	}
 	return false
 }
@@ -41927,6 +41955,8 @@ func completeSessionConfigOption(v SessionConfigOption) bool {
 		return true
 	case *Boolean:
 		return true
+	case *UnknownSessionConfigOption:
+		return false
 	}
 	return false
 }
@@ -41972,6 +42002,8 @@ func completeSessionUpdate(v SessionUpdate) bool {
 		return false
 	case *CompactionSummaryChunk:
 		return false
+	case *UnknownSessionUpdate:
+		return false
 	}
 	return false
 }
@@ -41983,6 +42015,8 @@ func completeSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) bool
 		return true
 	case *SetSessionConfigOptionRequestBoolean:
 		return true
+	case *UnknownSetSessionConfigOptionRequest:
+		return false
 	}
 	return false
 }
@@ -41996,6 +42030,8 @@ func completeToolCallContent(v ToolCallContent) bool {
 		return false
 	case *Terminal:
 		return true
+	case *UnknownToolCallContent:
+		return false
 	}
 	return false
 }

@@ -55917,6 +55917,8 @@ func completeAuthMethod(v AuthMethod) bool {
 		return true
 	case *AuthMethodAgent:
 		return true
+	case *UnknownAuthMethod:
+		return false
 	}
 	return false
 }
@@ -55926,6 +55928,8 @@ func completeAvailableCommandInput(v AvailableCommandInput) bool {
 	switch v.(type) {
 	case *TextCommandInput:
 		return true
+	case *UnknownAvailableCommandInput:
+		return false
 	}
 	return false
 }
@@ -55939,6 +55943,8 @@ func completeBackgroundWork(v BackgroundWork) bool {
 		return true
 	case *BackgroundSubagent:
 		return true
+	case *UnknownBackgroundWork:
+		return false
 	}
 	return false
 }
@@ -55967,6 +55973,8 @@ func completeContentBlock(v ContentBlock) bool {
 		return true
 	case *EmbeddedResource:
 		return true
+	case *UnknownContentBlock:
+		return false
 	}
 	return false
 }
@@ -55978,6 +55986,8 @@ func completeCreateElicitationRequest(v CreateElicitationRequest) bool {
 		return false
 	case *URL:
 		return true
+	case *UnknownCreateElicitationRequest:
+		return false
 	}
 	return false
 }
@@ -55991,6 +56001,8 @@ func completeCreateElicitationResponse(v CreateElicitationResponse) bool {
 		return true
 	case *Cancel:
 		return true
+	case *UnknownCreateElicitationResponse:
+		return false
 	}
 	return false
 }
@@ -56008,6 +56020,8 @@ func completeDiffChange(v DiffChange) bool {
 		return true
 	case *Copy:
 		return true
+	case *UnknownDiffChange:
+		return false
 	}
 	return false
 }
@@ -56025,6 +56039,8 @@ func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
 		return true
 	case *MultiSelectPropertySchema:
 		return false
+	case *UnknownElicitationPropertySchema:
+		return false
 	}
 	return false
 }
@@ -56038,6 +56054,8 @@ func completeMCPServer(v MCPServer) bool {
 		return true
 	case *MCPServerStdio:
 		return true
+	case *UnknownMCPServer:
+		return false
 	}
 	return false
 }
@@ -56049,6 +56067,8 @@ func completeMultiSelectItems(v MultiSelectItems) bool {
 		return true
 	case *Titled:
 		return true
+	case *UnknownMultiSelectItems:
+		return false
 	}
 	return false
 }
@@ -56062,6 +56082,8 @@ func completePlanUpdateContent(v PlanUpdateContent) bool {
 		return true
 	case *PlanMarkdown:
 		return true
+	case *UnknownPlanUpdateContent:
+		return false
 	}
 	return false
 }
@@ -56082,6 +56104,8 @@ func completeReplayFrom(v ReplayFrom) bool {
 	switch v.(type) {
 	case *ReplayFromStart:
 		return true
+	case *UnknownReplayFrom:
+		return false
 	}
 	return false
 }
@@ -56093,6 +56117,8 @@ func completeRequestPermissionOutcome(v RequestPermissionOutcome) bool {
 		return true
 	case *SelectedPermissionOutcome:
 		return true
+	case *UnknownRequestPermissionOutcome:
+		return false
 	}
 	return false
 }
@@ -56104,6 +56130,8 @@ func completeRequestPermissionSubject(v RequestPermissionSubject) bool {
 		return false
 	case *CommandPermissionSubject:
 		return true
+	case *UnknownRequestPermissionSubject:
+		return false
 	}
 	return false
 }
@@ -56115,6 +56143,8 @@ func completeSessionConfigOption(v SessionConfigOption) bool {
 		return true
 	case *Boolean:
 		return true
+	case *UnknownSessionConfigOption:
+		return false
 	}
 	return false
 }
@@ -56168,6 +56198,8 @@ func completeSessionUpdate(v SessionUpdate) bool {
 		return false
 	case *SessionMessageChunk:
 		return false
+	case *UnknownSessionUpdate:
+		return false
 	}
 	return false
 }
@@ -56179,6 +56211,8 @@ func completeSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) bool
 		return true
 	case *SetSessionConfigOptionRequestBoolean:
 		return true
+	case *UnknownSetSessionConfigOptionRequest:
+		return false
 	}
 	return false
 }
@@ -56192,6 +56226,8 @@ func completeToolCallContent(v ToolCallContent) bool {
 		return false
 	case *Terminal:
 		return true
+	case *UnknownToolCallContent:
+		return false
 	}
 	return false
 }

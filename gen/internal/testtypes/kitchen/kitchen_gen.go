@@ -4766,6 +4766,8 @@ func completePick(v Pick) bool {
 	switch v.(type) {
 	case *AddOp:
 		return true
+	case *UnknownPick:
+		return false
 	}
 	return false
 }

@@ -814,6 +814,18 @@ type PlanMarkdown struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// otherPlanUpdateContent is the catch-all alternative of PlanUpdateContent, a
+// type of its own so that the check of UnknownPlanUpdateContent can decode its
+// raw JSON as it and check it.
+type otherPlanUpdateContent struct {
+	// A tag this revision does not define; receivers keep the value as it is.
+	Type string `json:"type"`
+	// The plan being updated.
+	PlanID v2.PlanID `json:"planId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // AvailableCommandsUpdate is the set of commands the user can invoke has
 // changed.
 type AvailableCommandsUpdate struct {
@@ -9397,6 +9409,22 @@ func CheckPlanUpdateContent(c *wire.Checker, p string, v PlanUpdateContent) {
 		if v != nil {
 			v.CheckWire(c, p)
 		}
+	case *UnknownPlanUpdateContent:
+		if v == nil {
+			return
+		}
+		raw := []byte(v.Raw)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			EncodePlanUpdateContent(e, v)
+			raw = e.Bytes()
+		}
+		o := new(otherPlanUpdateContent)
+		if err := wire.UnmarshalOwned(raw, o); err != nil {
+			c.FailWith(p, err)
+		} else {
+			o.CheckWire(c, p)
+		}
 	}
 }
 
@@ -9845,6 +9873,122 @@ func (x *PlanMarkdown) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x PlanMarkdown) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *otherPlanUpdateContent) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = otherPlanUpdateContent{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "type")
+				}
+				x.Type = v0
+			}
+		case "planId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "planId")
+			}
+			seen[1] = true
+			if err := x.PlanID.DecodeWire(d); err != nil {
+				return wire.At(err, "planId")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
+		missing = append(missing, "planId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *otherPlanUpdateContent) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *otherPlanUpdateContent) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.String(x.Type)
+	e.RawKey("\"planId\":")
+	x.PlanID.EncodeWire(e)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *otherPlanUpdateContent) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "type")
+		switch string(x.Type) {
+		case "items", "file", "markdown":
+			c.FailKeyword(p, "not", "%q is one of the values this schema excludes (\"items\", \"file\", \"markdown\")", string(x.Type))
+		}
+	}
+	{
+		p := c.Join(p, "planId")
+		x.PlanID.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *otherPlanUpdateContent) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *otherPlanUpdateContent) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x otherPlanUpdateContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -17141,72 +17285,6 @@ func (x UpdateSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// completePlanUpdateContent reports whether Validate checks everything the schema asks of v's variant.
-func completePlanUpdateContent(v PlanUpdateContent) bool {
-	switch v.(type) {
-	case *PlanItems:
-		return true
-	case *PlanFile:
-		return true
-	case *PlanMarkdown:
-		return true
-	}
-	return false
-}
-
-// completeSessionUpdate reports whether Validate checks everything the schema asks of v's variant.
-func completeSessionUpdate(v SessionUpdate) bool {
-	switch v.(type) {
-	case *UserMessageChunk:
-		return true
-	case *UserMessage:
-		return true
-	case *AgentMessageChunk:
-		return true
-	case *AgentMessage:
-		return true
-	case *AgentThoughtChunk:
-		return true
-	case *AgentThought:
-		return true
-	case *SessionUpdateStateUpdate:
-		return true
-	case *ToolCallContentChunk:
-		return false
-	case *ToolCallUpdate:
-		return false
-	case *TerminalUpdate:
-		return true
-	case *TerminalOutputChunk:
-		return true
-	case *PlanUpdate:
-		return false
-	case *AvailableCommandsUpdate:
-		return false
-	case *ConfigOptionUpdate:
-		return false
-	case *SessionInfoUpdate:
-		return true
-	case *UsageUpdate:
-		return true
-	case *Notice:
-		return true
-	case *CompactionUpdate:
-		return true
-	case *CompactionSummaryChunk:
-		return true
-	case *PlanRemoved:
-		return true
-	case *SubagentUpdate:
-		return true
-	case *SessionMessage:
-		return true
-	case *SessionMessageChunk:
-		return true
-	}
-	return false
-}
-
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -17819,11 +17897,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*PlanUpdate).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*PlanUpdate)
-				return (x.Plan == nil || completePlanUpdateContent(x.Plan))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(PlanUpdate)
 				return v, v.DecodeWire(d)
@@ -17835,6 +17909,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			ValidateValue: func(v any) error {
 				return v.(*PlanUpdate).Validate()
 			},
+			Verify: func(d *wire.Decoder) bool {
+				var v PlanUpdate
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/PlanUpdateContent":
 		return wire.Codec{
@@ -17842,11 +17926,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(PlanUpdateContent)
 				CheckPlanUpdateContent(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(PlanUpdateContent)
-				return completePlanUpdateContent(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodePlanUpdateContent(d)
 			},
@@ -18428,11 +18508,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionUpdate)
 				CheckSessionUpdate(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(SessionUpdate)
-				return completeSessionUpdate(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionUpdate(d)
 			},
@@ -18643,7 +18719,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*InitializeResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(InitializeResponse)
 				return v, v.DecodeWire(d)
@@ -18654,6 +18730,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "InitializeResponse",
 			ValidateValue: func(v any) error {
 				return v.(*InitializeResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v InitializeResponse
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.notification.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/mcp.message.notification.params.json":
@@ -19077,7 +19163,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ForkSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ForkSessionResponse)
 				return v, v.DecodeWire(d)
@@ -19088,6 +19174,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "ForkSessionResponse",
 			ValidateValue: func(v any) error {
 				return v.(*ForkSessionResponse).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v ForkSessionResponse
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/session.list.params.json#", "https://agentproto.dev/schema/acp/v2-unstable/session.list.params.json":
@@ -19375,11 +19471,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UpdateSessionNotification).CheckWire(c, p)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				x := v.(*UpdateSessionNotification)
-				return (x.Update == nil || completeSessionUpdate(x.Update))
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UpdateSessionNotification)
 				return v, v.DecodeWire(d)
@@ -19390,6 +19482,16 @@ func Lookup(id string) (wire.Codec, bool) {
 			Name: "UpdateSessionNotification",
 			ValidateValue: func(v any) error {
 				return v.(*UpdateSessionNotification).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v UpdateSessionNotification
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
 			},
 		}, true
 	}
